@@ -1,0 +1,52 @@
+// Command felt is a poker house, a dealer for bot tournaments and an AI lab in one
+// program. Run "felt --help" for the subcommands.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/alecthomas/kong"
+)
+
+// cli lists felt's subcommands; each one lives in a file of its own named after it.
+type cli struct {
+}
+
+// exitError carries the exit code a subcommand wants (2 for bad input).
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageError marks bad input from the command line: felt prints it and exits with 2.
+func usageError(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+func main() {
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("felt"),
+		kong.Description("felt: a self-hosted poker house, bot-tournament dealer and poker AI lab. Play money only."),
+		kong.UsageOnError(),
+	)
+	if err != nil {
+		panic(err)
+	}
+	ctx, err := parser.Parse(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "felt:", err)
+		os.Exit(2)
+	}
+	if err := ctx.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "felt:", err)
+		if e, ok := err.(*exitError); ok {
+			os.Exit(e.code)
+		}
+		os.Exit(1)
+	}
+}

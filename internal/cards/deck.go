@@ -1,0 +1,113 @@
+package cards
+
+import (
+	crand "crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math/rand/v2"
+)
+
+// Seed is the 32-byte key of a ChaCha8 stream; a deck shuffled from the same seed
+// always deals the same cards in the same order.
+type Seed [32]byte
+
+// RandomSeed draws a seed from crypto/rand, as live tables do.
+func RandomSeed() Seed {
+	var s Seed
+	_, _ = crand.Read(s[:]) // crypto/rand.Read never returns an error (Go 1.24+)
+	return s
+}
+
+// SeedFromUint64 expands a small number (a --seed flag) into a seed.
+func SeedFromUint64(n uint64) Seed {
+	var s Seed
+	binary.LittleEndian.PutUint64(s[:], n)
+	return s
+}
+
+// String writes the seed as 64 hexadecimal digits.
+func (s Seed) String() string { return hex.EncodeToString(s[:]) }
+
+// ParseSeed reads a seed written by String, or a decimal number as SeedFromUint64 takes.
+func ParseSeed(text string) (Seed, error) {
+	var s Seed
+	if len(text) == 64 {
+		if _, err := hex.Decode(s[:], []byte(text)); err == nil {
+			return s, nil
+		}
+	}
+	var n uint64
+	if _, err := fmt.Sscan(text, &n); err == nil && fmt.Sprint(n) == text {
+		return SeedFromUint64(n), nil
+	}
+	return s, fmt.Errorf("bad seed %q: want a decimal number or 64 hexadecimal digits", text)
+}
+
+// Deck deals cards in an order fixed by its seed. It draws lazily: each Deal picks
+// uniformly among the cards not yet dealt (a Fisher-Yates shuffle done one step per
+// card), so dealing a hand of Hold'em costs only the cards it uses.
+// The zero Deck is not usable; call NewDeck.
+type Deck struct {
+	src   rand.ChaCha8
+	rng   *rand.Rand
+	cards [NumCards]Card
+	next  int // cards[:next] have been dealt
+	size  int // cards[next:size] may still be dealt
+}
+
+// NewDeck returns a full deck shuffled by seed.
+func NewDeck(seed Seed) *Deck {
+	d := &Deck{}
+	d.rng = rand.New(&d.src)
+	d.Reset(seed)
+	return d
+}
+
+// Reset gathers all 52 cards and starts a new shuffle from seed. It does not allocate.
+func (d *Deck) Reset(seed Seed) {
+	d.src.Seed(seed)
+	d.ResetKeep(0)
+}
+
+// ResetKeep gathers all cards except those in dead, to be dealt in the order of the
+// current stream (it does not reseed).
+func (d *Deck) ResetKeep(dead Set) {
+	n := 0
+	for c := Card(0); c < NumCards; c++ {
+		if !dead.Has(c) {
+			d.cards[n] = c
+			n++
+		}
+	}
+	d.next, d.size = 0, n
+}
+
+// Left returns how many cards may still be dealt.
+func (d *Deck) Left() int { return d.size - d.next }
+
+// Deal returns the next card. It panics if the deck is empty: callers deal at most
+// 52 cards per hand, and running out is a bug.
+func (d *Deck) Deal() Card {
+	if d.next >= d.size {
+		panic("cards: deal from an empty deck")
+	}
+	j := d.next + d.rng.IntN(d.size-d.next)
+	d.cards[d.next], d.cards[j] = d.cards[j], d.cards[d.next]
+	c := d.cards[d.next]
+	d.next++
+	return c
+}
+
+// Dealt returns the cards dealt since the last reset, in order.
+func (d *Deck) Dealt() []Card { return d.cards[:d.next:d.next] }
+
+// Shuffled returns the whole deck order for a seed: the cards a fresh deck would deal.
+func Shuffled(seed Seed) []Card {
+	d := NewDeck(seed)
+	out := make([]Card, NumCards)
+	for i := range out {
+		out[i] = d.Deal()
+	}
+	return out
+}

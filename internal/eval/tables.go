@@ -1,0 +1,275 @@
+package eval
+
+import (
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/felt-poker/felt/internal/cards"
+)
+
+// The perfect hash from a rank key (13 three-bit counts) to a rankTable slot:
+// multiply by hashMul; the top bucketBits pick a displacement, the next slotBits a
+// slot, and the slot XOR the displacement is the index. Built once at init.
+const (
+	bucketBits = 14
+	slotBits   = 17
+	tableSize  = 1 << slotBits
+)
+
+var (
+	hashMul   uint64
+	disp      [1 << bucketBits]uint32
+	rankTable [tableSize]Rank
+	flushRank [1 << 13]Rank
+)
+
+// class is a hand's value before numbering: its category and up to five tie-break
+// ranks, most significant first.
+type class struct {
+	cat Category
+	tb  [5]cards.Rank
+	n   int
+}
+
+func (c class) less(o class) bool {
+	if c.cat != o.cat {
+		return c.cat < o.cat
+	}
+	for i := 0; i < c.n && i < o.n; i++ {
+		if c.tb[i] != o.tb[i] {
+			return c.tb[i] < o.tb[i]
+		}
+	}
+	return false
+}
+
+// straightTop returns the top rank of the best straight in a 13-bit rank mask, or -1.
+func straightTop(m uint16) int {
+	wheel := m<<1 | m>>12&1 // ace also plays low, below the two
+	for top := 12; top >= 3; top-- {
+		if w := uint16(0x1f) << (top - 3); wheel&w == w {
+			return top
+		}
+	}
+	return -1
+}
+
+// nonFlushClass returns the best hand class for a multiset of ranks (counts per rank)
+// ignoring suits: a hand with no flush.
+func nonFlushClass(counts *[cards.NumRanks]int) class {
+	var present uint16
+	byCount := [5][]cards.Rank{} // ranks with each count, highest first
+	for r := cards.NumRanks - 1; r >= 0; r-- {
+		if counts[r] > 0 {
+			present |= 1 << r
+			byCount[counts[r]] = append(byCount[counts[r]], cards.Rank(r))
+		}
+	}
+	// kickers returns the n highest ranks present other than those excluded.
+	kickers := func(n int, exclude ...cards.Rank) []cards.Rank {
+		var out []cards.Rank
+		for r := cards.NumRanks - 1; r >= 0 && len(out) < n; r-- {
+			if counts[r] > 0 && !slices.Contains(exclude, cards.Rank(r)) {
+				out = append(out, cards.Rank(r))
+			}
+		}
+		return out
+	}
+	mk := func(cat Category, rs ...cards.Rank) class {
+		c := class{cat: cat, n: len(rs)}
+		copy(c.tb[:], rs)
+		return c
+	}
+	if len(byCount[4]) > 0 {
+		q := byCount[4][0]
+		return mk(FourOfAKind, append([]cards.Rank{q}, kickers(1, q)...)...)
+	}
+	trips := byCount[3]
+	pairs := append(slices.Clone(byCount[3]), byCount[2]...) // a second trips plays as a pair
+	slices.SortFunc(pairs, func(a, b cards.Rank) int { return int(b) - int(a) })
+	if len(trips) > 0 {
+		for _, p := range pairs {
+			if p != trips[0] {
+				return mk(FullHouse, trips[0], p)
+			}
+		}
+	}
+	if top := straightTop(present); top >= 0 {
+		return mk(Straight, cards.Rank(top))
+	}
+	if len(trips) > 0 {
+		return mk(ThreeOfAKind, append([]cards.Rank{trips[0]}, kickers(2, trips[0])...)...)
+	}
+	if len(pairs) >= 2 {
+		return mk(TwoPair, append([]cards.Rank{pairs[0], pairs[1]}, kickers(1, pairs[0], pairs[1])...)...)
+	}
+	if len(pairs) == 1 {
+		return mk(OnePair, append([]cards.Rank{pairs[0]}, kickers(3, pairs[0])...)...)
+	}
+	return mk(HighCard, kickers(5)...)
+}
+
+// flushClass returns the best hand class of suited cards with the ranks in m (at
+// least five).
+func flushClass(m uint16) class {
+	if top := straightTop(m); top >= 0 {
+		return class{cat: StraightFlush, tb: [5]cards.Rank{cards.Rank(top)}, n: 1}
+	}
+	c := class{cat: Flush, n: 5}
+	for r, i := cards.NumRanks-1, 0; i < 5; r-- {
+		if m&(1<<r) != 0 {
+			c.tb[i] = cards.Rank(r)
+			i++
+		}
+	}
+	return c
+}
+
+// numbering assigns each distinct 5-card class its Rank.
+type numbering map[class]Rank
+
+func buildNumbering() numbering {
+	var all []class
+	seen := map[class]bool{}
+	add := func(c class) {
+		if !seen[c] {
+			seen[c] = true
+			all = append(all, c)
+		}
+	}
+	forEachMultiset(5, func(counts *[cards.NumRanks]int) { add(nonFlushClass(counts)) })
+	for m := uint16(0); m < 1<<13; m++ {
+		if bits.OnesCount16(m) == 5 {
+			add(flushClass(m))
+		}
+	}
+	slices.SortFunc(all, func(a, b class) int {
+		switch {
+		case a.less(b):
+			return -1
+		case b.less(a):
+			return 1
+		}
+		return 0
+	})
+	num := numbering{}
+	ord := 0
+	for i, c := range all {
+		if i == 0 || all[i-1].cat != c.cat {
+			ord = 0
+		}
+		ord++
+		num[c] = Rank(c.cat)<<12 | Rank(ord)
+	}
+	return num
+}
+
+// forEachMultiset calls f with the rank counts of every multiset of n ranks in which
+// no rank appears more than four times.
+func forEachMultiset(n int, f func(*[cards.NumRanks]int)) {
+	var counts [cards.NumRanks]int
+	var rec func(r, left int)
+	rec = func(r, left int) {
+		if r == cards.NumRanks {
+			if left == 0 {
+				f(&counts)
+			}
+			return
+		}
+		for k := 0; k <= 4 && k <= left; k++ {
+			counts[r] = k
+			rec(r+1, left-k)
+		}
+		counts[r] = 0
+	}
+	rec(0, n)
+}
+
+func rankKeyOf(counts *[cards.NumRanks]int) uint64 {
+	var q uint64
+	for r, k := range counts {
+		q += uint64(k) << (3 * r)
+	}
+	return q
+}
+
+func init() {
+	num := buildNumbering()
+	for m := uint16(0); m < 1<<13; m++ {
+		if bits.OnesCount16(m) >= 5 {
+			flushRank[m] = num[flushClass(m)]
+		}
+	}
+	var keys []uint64
+	var vals []Rank
+	for n := 5; n <= 7; n++ {
+		forEachMultiset(n, func(counts *[cards.NumRanks]int) {
+			keys = append(keys, rankKeyOf(counts))
+			vals = append(vals, num[nonFlushClass(counts)])
+		})
+	}
+	buildHash(keys, vals)
+}
+
+// buildHash finds a multiplier and displacements that send every key to its own slot
+// (hash and displace: the fullest buckets are placed first), then fills rankTable.
+func buildHash(keys []uint64, vals []Rank) {
+	rng := rand.New(rand.NewPCG(1, 2)) // fixed: the tables are the same on every run
+	for {
+		hashMul = rng.Uint64() | 1
+		if placeAll(keys, vals) {
+			return
+		}
+	}
+}
+
+func placeAll(keys []uint64, vals []Rank) bool {
+	buckets := make([][]int, 1<<bucketBits)
+	for i, k := range keys {
+		b := (k * hashMul) >> (64 - bucketBits)
+		buckets[b] = append(buckets[b], i)
+	}
+	order := make([]int, len(buckets))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(buckets[b]) - len(buckets[a]) })
+	var used [tableSize]bool
+	slot := func(i int) uint32 { return uint32((keys[i]*hashMul)>>(64-bucketBits-slotBits)) & (tableSize - 1) }
+	for _, b := range order {
+		members := buckets[b]
+		if len(members) == 0 {
+			break
+		}
+		placed := false
+		for d := uint32(0); d < tableSize && !placed; d++ {
+			ok := true
+			for j, i := range members {
+				s := slot(i) ^ d
+				if used[s] {
+					ok = false
+					break
+				}
+				for _, i2 := range members[:j] {
+					if slot(i2)^d == s {
+						return false // two keys of one bucket share a slot: try another multiplier
+					}
+				}
+			}
+			if ok {
+				for _, i := range members {
+					s := slot(i) ^ d
+					used[s] = true
+					rankTable[s] = vals[i]
+				}
+				disp[b] = d
+				placed = true
+			}
+		}
+		if !placed {
+			return false
+		}
+	}
+	return true
+}
