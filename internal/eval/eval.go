@@ -65,18 +65,21 @@ const (
 	rankMask   = 1<<39 - 1
 )
 
-// cardKey[c] is what adding card c adds to Hand.key.
-var cardKey [cards.NumCards]uint64
+// cardKey[c] is what adding card c adds to Hand.key (zero past the 52 cards).
+// cardBit[c] is card c's bit in Hand.mask. Both tables are indexed by any byte, so
+// that Add needs no bounds check.
+var cardKey, cardBit [256]uint64
 
 func init() {
 	for c := cards.Card(0); c < cards.NumCards; c++ {
 		cardKey[c] = 1<<(3*uint(c.Rank())) | 1<<(suitShift+4*uint(c.Suit()))
+		cardBit[c] = 1 << (16*uint(c.Suit()) + uint(c.Rank()))
 	}
 }
 
 // Add returns the hand with card c added. c must be valid and not already in h.
 func (h Hand) Add(c cards.Card) Hand {
-	return Hand{key: h.key + cardKey[c], mask: h.mask | 1<<(uint(c&3)<<4|uint(c>>2))}
+	return Hand{key: h.key + cardKey[c], mask: h.mask | cardBit[c]}
 }
 
 // Combine returns the hand holding the cards of both h and o, which must not share a card.
@@ -98,7 +101,7 @@ func (h Hand) Len() int { return bits.OnesCount64(h.mask) }
 
 // Has reports whether the hand holds card c.
 func (h Hand) Has(c cards.Card) bool {
-	return c.Valid() && h.mask&(1<<(uint(c&3)<<4|uint(c>>2))) != 0
+	return h.mask&cardBit[c] != 0
 }
 
 // Rank returns the value of the best five cards in the hand. The hand must hold
@@ -106,9 +109,14 @@ func (h Hand) Has(c cards.Card) bool {
 func (h Hand) Rank() Rank {
 	if f := h.key & flushCheck; f != 0 {
 		suit := uint(bits.TrailingZeros64(f)-suitShift) &^ 3 // 4 * suit
-		return flushRank[(h.mask>>(suit<<2))&0x1fff]
+		return flushRank[(h.mask>>(suit<<2&63))&0x1fff]
 	}
-	q := (h.key & rankMask) * hashMul
+	return rankOfKey(h.key)
+}
+
+// rankOfKey looks up a hand with no flush by its rank counts.
+func rankOfKey(key uint64) Rank {
+	q := (key & rankMask) * hashMul
 	return rankTable[(uint32(q>>(64-bucketBits-slotBits))^disp[q>>(64-bucketBits)])&(tableSize-1)]
 }
 
@@ -120,3 +128,4 @@ func Evaluate(cs ...cards.Card) Rank {
 	}
 	return h.Rank()
 }
+
