@@ -128,4 +128,3 @@ func Evaluate(cs ...cards.Card) Rank {
 	}
 	return h.Rank()
 }
-
