@@ -117,7 +117,7 @@ func (h Hand) Rank() Rank {
 // rankOfKey looks up a hand with no flush by its rank counts.
 func rankOfKey(key uint64) Rank {
 	q := (key & rankMask) * hashMul
-	return rankTable[(uint32(q>>(64-bucketBits-slotBits))^disp[q>>(64-bucketBits)])&(tableSize-1)]
+	return rankTable[(uint32(q>>(64-bucketBits-slotBits))^uint32(disp[q>>(64-bucketBits)]))&(tableSize-1)]
 }
 
 // Evaluate returns the rank of 5, 6 or 7 cards.

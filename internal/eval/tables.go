@@ -19,7 +19,7 @@ const (
 
 var (
 	hashMul   uint64
-	disp      [1 << bucketBits]uint32
+	disp      [1 << bucketBits]uint16
 	rankTable [tableSize]Rank
 	flushRank [1 << 13]Rank
 )
@@ -243,7 +243,7 @@ func placeAll(keys []uint64, vals []Rank) bool {
 			break
 		}
 		placed := false
-		for d := uint32(0); d < tableSize && !placed; d++ {
+		for d := uint32(0); d < 1<<16 && !placed; d++ {
 			ok := true
 			for j, i := range members {
 				s := slot(i) ^ d
@@ -263,7 +263,7 @@ func placeAll(keys []uint64, vals []Rank) bool {
 					used[s] = true
 					rankTable[s] = vals[i]
 				}
-				disp[b] = d
+				disp[b] = uint16(d)
 				placed = true
 			}
 		}
