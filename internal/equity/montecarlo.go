@@ -1,0 +1,200 @@
+package equity
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/eval"
+)
+
+// Monte Carlo runs in rounds: in each round every worker samples its share with its own
+// ChaCha8 stream, then the coordinator adds up the counts and checks the stop
+// conditions. Worker i's stream and its share of each round depend only on the seed,
+// the worker count and the sample limit, so those three fix the result (a time limit or
+// a cancelled context stops it at a round boundary that depends on the clock).
+
+// roundSize is how many showdowns a worker samples between checks of the stop conditions.
+const roundSize = 1 << 14
+
+// maxRejects is how many deals in a row may fail (players' ranges colliding) before
+// Monte Carlo gives up on the ranges.
+const maxRejects = 1_000_000
+
+// picker draws a combo from one player's range in proportion to the weights.
+type picker struct {
+	hands []eval.Hand
+	sets  []cards.Set
+	cum   []float64 // cumulative weights, nil when all weights are equal
+}
+
+func newPicker(combos []Combo) picker {
+	pk := picker{hands: make([]eval.Hand, len(combos)), sets: make([]cards.Set, len(combos))}
+	uniform := true
+	for i, c := range combos {
+		pk.hands[i], pk.sets[i] = handOf(c), c.Set()
+		uniform = uniform && c.Weight == combos[0].Weight
+	}
+	if !uniform {
+		pk.cum = make([]float64, len(combos))
+		sum := 0.0
+		for i, c := range combos {
+			sum += c.Weight
+			pk.cum[i] = sum
+		}
+	}
+	return pk
+}
+
+func (pk *picker) pick(rng *rand.Rand) int {
+	if pk.cum == nil {
+		return rng.IntN(len(pk.hands))
+	}
+	u := rng.Float64() * pk.cum[len(pk.cum)-1]
+	lo, hi := 0, len(pk.cum)-1
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if pk.cum[mid] > u {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return lo
+}
+
+// sampler is one Monte Carlo worker.
+type sampler struct {
+	p       *problem
+	pickers []picker
+	rng     *rand.Rand
+	deck    []cards.Card // every card not on the board and not dead
+	holes   []eval.Hand
+	t       tally
+}
+
+// run samples q showdowns into s.t.
+func (s *sampler) run(q int64) error {
+	k := s.p.toDeal()
+	rejects := 0
+	for done := int64(0); done < q; {
+		var used cards.Set
+		ok := true
+		for i := range s.pickers {
+			pk := &s.pickers[i]
+			j := pk.pick(s.rng)
+			if pk.sets[j]&used != 0 {
+				ok = false
+				break
+			}
+			used |= pk.sets[j]
+			s.holes[i] = pk.hands[j]
+		}
+		if !ok {
+			if rejects++; rejects > maxRejects {
+				return fmt.Errorf("%w: the players' ranges almost never fit together (%d deals in a row shared a card)", ErrBadInput, maxRejects)
+			}
+			continue
+		}
+		rejects = 0
+		b := s.p.boardHand
+		// A Fisher-Yates shuffle, one step per card, that skips the players' cards.
+		for pos, dealt := 0, 0; dealt < k; pos++ {
+			i := pos + s.rng.IntN(len(s.deck)-pos)
+			s.deck[pos], s.deck[i] = s.deck[i], s.deck[pos]
+			if c := s.deck[pos]; !used.Has(c) {
+				b = b.Add(c)
+				dealt++
+			}
+		}
+		s.t.w[winners(b, s.holes)]++
+		s.t.showdowns++
+		done++
+	}
+	return nil
+}
+
+func (p *problem) monteCarlo(ctx context.Context, opts Options) (tally, error) {
+	start := time.Now()
+	limit := opts.Samples
+	if limit <= 0 && opts.TargetStdErr <= 0 && opts.TimeLimit <= 0 {
+		limit = DefaultSamples
+	}
+	pickers := make([]picker, p.n)
+	for i, r := range p.ranges {
+		pickers[i] = newPicker(r)
+	}
+	var deck []cards.Card
+	for c := cards.Card(0); c < cards.NumCards; c++ {
+		if !p.known.Has(c) {
+			deck = append(deck, c)
+		}
+	}
+	master := rand.NewChaCha8(opts.Seed)
+	samplers := make([]*sampler, opts.Workers)
+	for i := range samplers {
+		var seed [32]byte
+		_, _ = master.Read(seed[:]) // ChaCha8.Read never fails
+		samplers[i] = &sampler{
+			p: p, pickers: pickers, rng: rand.New(rand.NewChaCha8(seed)),
+			deck: append([]cards.Card(nil), deck...), holes: make([]eval.Hand, p.n), t: newTally(p.n),
+		}
+	}
+	sum := func() tally {
+		t := newTally(p.n)
+		for _, s := range samplers {
+			t.add(s.t)
+		}
+		return t
+	}
+	errs := make([]error, len(samplers))
+	var done int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return sum(), err
+		}
+		var wg sync.WaitGroup
+		planned := int64(0)
+		for i, s := range samplers {
+			q := int64(roundSize)
+			if limit > 0 {
+				left := limit - done
+				w := int64(len(samplers))
+				q = min(q, left/w)
+				if int64(i) < left%w && q < roundSize {
+					q++
+				}
+			}
+			if q <= 0 {
+				continue
+			}
+			planned += q
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = s.run(q)
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return sum(), err
+			}
+		}
+		done += planned
+		if opts.Progress != nil {
+			opts.Progress(done, max(limit, 0))
+		}
+		switch {
+		case planned == 0, limit > 0 && done >= limit:
+			return sum(), nil
+		case opts.TimeLimit > 0 && time.Since(start) >= opts.TimeLimit:
+			return sum(), nil
+		case opts.TargetStdErr > 0 && done >= 1000 && sum().maxStdErr() <= opts.TargetStdErr:
+			return sum(), nil
+		}
+	}
+}
