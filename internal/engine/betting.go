@@ -1,0 +1,214 @@
+package engine
+
+import "fmt"
+
+// ToAct returns the seat to act, or NoSeat when nobody is (the hand is over).
+func (h *Hand) ToAct() int { return h.toAct }
+
+// Over reports whether the hand has ended.
+func (h *Hand) Over() bool { return h.over }
+
+// Legal returns what the seat to act may do. When nobody is to act it returns a
+// Legal with Seat NoSeat and no kinds.
+func (h *Hand) Legal() Legal {
+	i := h.toAct
+	if i == NoSeat {
+		return Legal{Seat: NoSeat, MinTo: 0, MaxTo: 0}
+	}
+	s := &h.seats[i]
+	l := Legal{Seat: i, Committed: s.bet, CurrentBet: h.currentBet, Stack: s.stack}
+	l.Kinds = l.Kinds.with(Fold)
+	toCall := h.currentBet - s.bet
+	if toCall <= 0 {
+		l.Kinds = l.Kinds.with(Check)
+	} else {
+		l.Kinds = l.Kinds.with(Call)
+		l.CallAmount = min(toCall, s.stack)
+	}
+	allInTo := s.bet + s.stack
+	raise := Raise
+	if h.currentBet == 0 {
+		raise = Bet
+	}
+	if h.s.variant == StudThree {
+		lo, hi := h.currentBet+1, min(h.currentBet+h.s.studMax, allInTo)
+		if hi >= lo {
+			l.Kinds = l.Kinds.with(raise)
+			l.MinTo, l.MaxTo = lo, hi
+		}
+		return l
+	}
+	if allInTo <= h.currentBet || !h.othersCanAct(i) {
+		return l
+	}
+	var lo, hi int64
+	if h.s.structure == FixedLimit {
+		if s.acted && h.count <= int(s.seen) {
+			return l // nothing counted has happened since this seat acted
+		}
+		if h.s.raiseCap > 0 && h.count >= h.s.raiseCap {
+			return l
+		}
+		lo = min(h.fullLevel+h.betSize(), allInTo)
+		hi = lo
+	} else {
+		inc := max(h.lastRaise, h.s.bb)
+		if s.acted && h.currentBet-s.facedAt < inc {
+			return l // facing only a short all-in: no reopening
+		}
+		lo, hi = h.currentBet+inc, allInTo
+		if h.s.structure == PotLimit {
+			limit := h.currentBet + h.potTotal() + toCall
+			hi = min(max(limit, lo), allInTo)
+		}
+		lo = min(lo, allInTo)
+	}
+	l.Kinds = l.Kinds.with(raise)
+	l.MinTo, l.MaxTo = lo, hi
+	return l
+}
+
+// betSize is the fixed-limit bet of the current street.
+func (h *Hand) betSize() int64 {
+	if h.street >= Turn {
+		return h.s.bigBet
+	}
+	return h.s.smallBet
+}
+
+// potTotal is every chip put in so far, this round's bets included.
+func (h *Hand) potTotal() int64 {
+	var t int64
+	for i := 0; i < h.s.n; i++ {
+		t += h.seats[i].total
+	}
+	return t
+}
+
+// Apply plays one action. An illegal action returns an error wrapping ErrHandOver,
+// ErrNotYourTurn, ErrIllegalAction, ErrBadAmount or ErrBadSeat and changes nothing.
+func (h *Hand) Apply(a Action) error {
+	if h.over {
+		return fmt.Errorf("%w: %v", ErrHandOver, a)
+	}
+	if a.Kind == Leave {
+		return h.leave(a)
+	}
+	if a.Seat != h.toAct {
+		if a.Seat < 0 || a.Seat >= h.s.n {
+			return fmt.Errorf("%w: seat %d in %v (seats are 0..%d)", ErrBadSeat, a.Seat, a, h.s.n-1)
+		}
+		return fmt.Errorf("%w: seat %d tried to %s; seat %d is to act", ErrNotYourTurn, a.Seat, a.Kind, h.toAct)
+	}
+	l := h.Legal()
+	switch a.Kind {
+	case Fold, Check, Call, Bet, Raise:
+	default:
+		return fmt.Errorf("%w: unknown action kind %d", ErrIllegalAction, a.Kind)
+	}
+	if !l.Kinds.Has(a.Kind) {
+		return fmt.Errorf("%w: seat %d cannot %s now (allowed: %s)", ErrIllegalAction, a.Seat, a.Kind, l.Kinds)
+	}
+	switch a.Kind {
+	case Fold, Check:
+		if a.Amount != 0 {
+			return fmt.Errorf("%w: %s takes no amount, got %d", ErrBadAmount, a.Kind, a.Amount)
+		}
+	case Call:
+		if a.Amount != 0 && a.Amount != l.CallAmount {
+			return fmt.Errorf("%w: call of %d; the call is %d", ErrBadAmount, a.Amount, l.CallAmount)
+		}
+		a.Amount = 0
+	case Bet, Raise:
+		if a.Amount < l.MinTo || a.Amount > l.MaxTo {
+			return fmt.Errorf("%w: %s to %d; allowed %d to %d", ErrBadAmount, a.Kind, a.Amount, l.MinTo, l.MaxTo)
+		}
+	}
+	h.actions = append(h.actions, a)
+	h.play(a)
+	h.advance(a.Seat + 1)
+	return nil
+}
+
+// play changes the state for a legal betting action.
+func (h *Hand) play(a Action) {
+	i := a.Seat
+	s := &h.seats[i]
+	e := Event{Seat: int8(i)}
+	switch a.Kind {
+	case Fold:
+		s.status = statusFolded
+		e.Kind = EvFold
+	case Check:
+		e.Kind = EvCheck
+	case Call:
+		e.Kind = EvCall
+		e.Amount = h.post(i, h.currentBet-s.bet, true)
+	case Bet, Raise:
+		e.Kind = EvBet
+		if a.Kind == Raise {
+			e.Kind = EvRaise
+		}
+		e.Amount = h.post(i, a.Amount-s.bet, true)
+		h.raiseTo(a.Amount)
+		h.aggressor = i
+	}
+	s.acted = true
+	s.facedAt = h.currentBet
+	s.seen = int8(h.count)
+	e.To = s.bet
+	e.AllIn = s.allIn
+	h.emit(e)
+}
+
+// raiseTo records a bet or raise to `to` and whether it counts as a full one.
+func (h *Hand) raiseTo(to int64) {
+	switch {
+	case h.s.variant == StudThree:
+	case h.s.structure == FixedLimit:
+		// TDA: an all-in of at least half a bet counts as a bet (toward the cap, and
+		// reopening the betting); less than that does neither.
+		if 2*(to-h.fullLevel) >= h.betSize() {
+			h.count++
+			h.fullLevel = to
+		}
+	default:
+		if inc := to - h.currentBet; inc >= max(h.lastRaise, h.s.bb) {
+			h.lastRaise = inc
+		}
+	}
+	h.currentBet = to
+}
+
+// Leave removes seat i from the hand, as Apply(Action{Seat: i, Kind: Leave}) does.
+func (h *Hand) Leave(i int) error { return h.Apply(Action{Seat: i, Kind: Leave}) }
+
+// leave folds a seat that leaves mid-hand; its chips stay in the pot. A seat that is
+// all-in has no decisions left, so its hand stays live. If the seat was to act, the
+// action passes on.
+func (h *Hand) leave(a Action) error {
+	i := a.Seat
+	if i < 0 || i >= h.s.n {
+		return fmt.Errorf("%w: seat %d cannot leave (seats are 0..%d)", ErrBadSeat, i, h.s.n-1)
+	}
+	if a.Amount != 0 {
+		return fmt.Errorf("%w: leave takes no amount, got %d", ErrBadAmount, a.Amount)
+	}
+	s := &h.seats[i]
+	if s.status != statusLive || s.left {
+		return fmt.Errorf("%w: seat %d is not in the hand", ErrBadSeat, i)
+	}
+	h.actions = append(h.actions, a)
+	s.left = true
+	if !s.allIn {
+		s.status = statusFolded
+	}
+	h.emit(Event{Kind: EvLeave, Seat: int8(i), AllIn: s.allIn})
+	from := h.toAct
+	if from == i {
+		from = i + 1
+	}
+	h.toAct = NoSeat
+	h.advance(from)
+	return nil
+}

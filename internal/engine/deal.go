@@ -1,0 +1,170 @@
+package engine
+
+import "github.com/felt-poker/felt/internal/cards"
+
+// startHoldem posts antes and blinds, deals the hole cards and opens pre-flop betting.
+func (h *Hand) startHoldem() {
+	btn := h.s.button
+	if h.s.ante > 0 {
+		for i := h.nextLive(btn); ; i = h.nextLive(i) {
+			amt := h.post(i, h.s.ante, false)
+			h.emit(Event{Kind: EvAnte, Seat: int8(i), Amount: amt, AllIn: h.seats[i].allIn})
+			if i == btn {
+				break
+			}
+		}
+	}
+	// Heads-up the button posts the small blind; otherwise the seats after it do.
+	// Every seat dealt in is live here: antes never fold anyone.
+	if h.liveCount() == 2 {
+		h.sbSeat = btn
+	} else {
+		h.sbSeat = h.nextLive(btn)
+	}
+	h.bbSeat = h.nextLive(h.sbSeat)
+	amt := h.post(h.sbSeat, h.s.sb, true)
+	h.emit(Event{Kind: EvSmallBlind, Seat: int8(h.sbSeat), Amount: amt, To: amt, AllIn: h.seats[h.sbSeat].allIn})
+	amt = h.post(h.bbSeat, h.s.bb, true)
+	h.emit(Event{Kind: EvBigBlind, Seat: int8(h.bbSeat), Amount: amt, To: amt, AllIn: h.seats[h.bbSeat].allIn})
+	// The big blind is the bet to match even when it was posted short.
+	h.currentBet, h.lastRaise, h.fullLevel, h.count = h.s.bb, h.s.bb, h.s.bb, 1
+
+	// Deal one card at a time, starting left of the button.
+	first := h.nextLive(btn)
+	for r := 0; r < 2; r++ {
+		for i := first; ; {
+			h.seats[i].cards[r] = h.draw()
+			h.seats[i].ncards++
+			if i = h.nextLive(i); i == first {
+				break
+			}
+		}
+	}
+	for i := first; ; {
+		s := &h.seats[i]
+		h.emit(Event{Kind: EvHoleCards, Seat: int8(i), NCards: 2, Cards: [3]cards.Card{s.cards[0], s.cards[1]}})
+		if i = h.nextLive(i); i == first {
+			break
+		}
+	}
+	h.street = Preflop
+	h.emit(Event{Kind: EvStreet, Seat: NoSeat})
+	h.advance(h.bbSeat + 1)
+}
+
+// nextStreet burns and deals the next Hold'em street and returns the seat from which
+// to look for the first to act.
+func (h *Hand) nextStreet() int {
+	if !h.runOut && !h.bettingOpen() {
+		h.runOut = true
+	}
+	h.street++
+	h.aggressor = NoSeat
+	h.emit(Event{Kind: EvStreet, Seat: NoSeat})
+	burn := h.draw()
+	h.emit(Event{Kind: EvBurn, Seat: NoSeat, NCards: 1, Cards: [3]cards.Card{burn}})
+	n := 1
+	if h.street == Flop {
+		n = 3
+	}
+	e := Event{Kind: EvBoard, Seat: NoSeat, NCards: uint8(n)}
+	for k := 0; k < n; k++ {
+		c := h.draw()
+		h.board[h.nBoard] = c
+		h.nBoard++
+		e.Cards[k] = c
+	}
+	h.emit(e)
+	return h.s.button + 1
+}
+
+// bettingOpen reports whether at least two live seats may still bet.
+func (h *Hand) bettingOpen() bool {
+	n := 0
+	for i := 0; i < h.s.n; i++ {
+		if h.canAct(i) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// startStud takes the antes, deals each player a hole card and an up card, and opens
+// round one with the highest up card.
+func (h *Hand) startStud() {
+	btn := h.s.button
+	first := h.nextLive(btn)
+	for i := first; ; {
+		amt := h.post(i, h.s.ante, false)
+		h.emit(Event{Kind: EvAnte, Seat: int8(i), Amount: amt})
+		if i = h.nextLive(i); i == first {
+			break
+		}
+	}
+	for r := 0; r < 2; r++ {
+		for i := first; ; {
+			h.seats[i].cards[r] = h.draw()
+			h.seats[i].ncards++
+			if i = h.nextLive(i); i == first {
+				break
+			}
+		}
+	}
+	for i := first; ; {
+		h.emit(Event{Kind: EvHoleCards, Seat: int8(i), NCards: 1, Cards: [3]cards.Card{h.seats[i].cards[0]}})
+		if i = h.nextLive(i); i == first {
+			break
+		}
+	}
+	opener, best := NoSeat, -1
+	for i := first; ; {
+		c := h.seats[i].cards[1]
+		h.emit(Event{Kind: EvUpCard, Seat: int8(i), NCards: 1, Cards: [3]cards.Card{c}})
+		if int(c) > best {
+			opener, best = i, int(c)
+		}
+		if i = h.nextLive(i); i == first {
+			break
+		}
+	}
+	h.street = StudOne
+	h.emit(Event{Kind: EvStreet, Seat: NoSeat})
+	h.advance(opener)
+}
+
+// startStudTwo deals the second up card to every remaining player and returns the
+// opener of round two: the best showing two cards.
+func (h *Hand) startStudTwo() int {
+	h.street = StudTwo
+	h.aggressor = NoSeat
+	first := h.nextLive(h.s.button)
+	opener, best := NoSeat, -1
+	for i := first; ; {
+		s := &h.seats[i]
+		s.cards[2] = h.draw()
+		s.ncards++
+		h.emit(Event{Kind: EvUpCard, Seat: int8(i), NCards: 1, Cards: [3]cards.Card{s.cards[2]}})
+		if k := showingKey(s.cards[1], s.cards[2]); k > best {
+			opener, best = i, k
+		}
+		if i = h.nextLive(i); i == first {
+			break
+		}
+	}
+	h.emit(Event{Kind: EvStreet, Seat: NoSeat})
+	return opener
+}
+
+// showingKey orders two up cards as RULES.md says round two is opened: a pair beats
+// high card, then the ranks high to low, then the suit of the highest card. No two
+// different holdings tie, since the highest cards differ.
+func showingKey(a, b cards.Card) int {
+	if a < b {
+		a, b = b, a // a is now the higher card: higher rank, or same rank and higher suit
+	}
+	k := int(a.Rank())<<8 | int(b.Rank())<<4 | int(a.Suit())
+	if a.Rank() == b.Rank() {
+		k |= 1 << 12
+	}
+	return k
+}

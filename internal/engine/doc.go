@@ -1,0 +1,14 @@
+// Package engine is felt's one rules engine: Texas Hold'em (fixed-limit, pot-limit and
+// no-limit, 2 to 10 seats) and the Casino Day three card stud, played by the rules of
+// ../../../shared/RULES.md. A Hand is a pure, deterministic value built from a Config
+// (which carries the shuffle seed) and the actions applied to it: it knows nothing of
+// time, sockets or storage, and replaying the same configuration and actions gives the
+// same hand event for event.
+//
+// The flow is: New (or Reset, which reuses a Hand without allocating), then while
+// ToAct() != NoSeat ask Legal() and Apply an Action; Apply rejects an illegal action with
+// an error wrapping ErrNotYourTurn, ErrIllegalAction, ErrBadAmount, ErrBadSeat or
+// ErrHandOver and leaves the hand exactly as it was. Everything that happens is logged as
+// an Event; View and SpectatorView build what one recipient may know, with every card
+// they may not see removed. Result reports chips won and lost when the hand is over.
+package engine

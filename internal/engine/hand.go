@@ -1,0 +1,300 @@
+package engine
+
+import (
+	"github.com/felt-poker/felt/internal/cards"
+)
+
+// seatStatus says whether a seat is in the hand.
+type seatStatus uint8
+
+const (
+	statusOut    seatStatus = iota // not dealt in (no chips, or cannot ante in stud)
+	statusLive                     // holds cards (possibly all-in)
+	statusFolded                   // folded, forced to fold, or left
+)
+
+// seat is one seat's state in a hand.
+type seat struct {
+	start   int64 // chips at the start of the hand
+	stack   int64 // chips not yet put in
+	bet     int64 // put in during this betting round
+	total   int64 // put in during this hand (antes, blinds, bets)
+	facedAt int64 // the bet to match just after this seat last acted (no-limit reopening)
+	won     int64 // chips won from pots
+	cards   [3]cards.Card
+	ncards  uint8
+	status  seatStatus
+	allIn   bool
+	acted   bool // has acted in this betting round
+	shown   bool
+	mucked  bool
+	left    bool
+	seen    int8   // the fixed-limit bet count just after this seat last acted
+	rank    uint16 // hand value at showdown
+}
+
+// pot is a main or side pot.
+type pot struct {
+	amount   int64
+	eligible SeatSet
+}
+
+// Hand is the state of one hand. Create it with New, reuse it with Reset; it holds
+// everything in fixed-size arrays so that playing a hand does not allocate. A Hand is
+// not safe for concurrent use; give each goroutine its own (see Clone).
+type Hand struct {
+	s     settings
+	deck  *cards.Deck
+	stub  [cards.NumCards]cards.Card // the cards this hand may deal, in deck order
+	nstub int
+	next  int // stub[:next] have been dealt
+
+	seats  [MaxSeats]seat
+	board  [5]cards.Card
+	nBoard int
+	street Street
+	toAct  int
+	sbSeat int
+	bbSeat int
+
+	currentBet int64 // the bet to match in this round
+	lastRaise  int64 // largest full bet or raise in this round (no limit, pot limit)
+	fullLevel  int64 // the bet as of the last counted bet or raise (fixed limit)
+	count      int   // counted bets in this round (fixed limit; the big blind counts)
+	aggressor  int   // last seat to bet or raise in this round, or NoSeat
+	runOut     bool  // the board was dealt with no more betting possible
+	over       bool
+
+	pots    [MaxSeats]pot
+	nPots   int
+	events  []Event
+	actions []Action
+}
+
+// New returns a hand dealt from cfg, ready for the first action (or already over when
+// nobody can act). The error wraps ErrBadConfig.
+func New(cfg Config) (*Hand, error) {
+	h := &Hand{events: make([]Event, 0, 64), actions: make([]Action, 0, 32)}
+	if err := h.Reset(cfg); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// Reset starts a new hand from cfg in h, reusing its memory: it does not allocate once
+// h's event log has grown to the size a hand needs. On error h is unchanged.
+func (h *Hand) Reset(cfg Config) error {
+	var s settings
+	var stacks [MaxSeats]int64
+	if err := cfg.settle(&s, &stacks); err != nil {
+		return err
+	}
+	h.s = s
+	if h.deck == nil {
+		h.deck = cards.NewDeck(s.seed)
+	} else {
+		h.deck.Reset(s.seed)
+	}
+	players := 0
+	for i := 0; i < MaxSeats; i++ {
+		st := &h.seats[i]
+		*st = seat{start: stacks[i], stack: stacks[i], cards: [3]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard}}
+		if i < s.n && (stacks[i] > 0 && (s.variant != StudThree || stacks[i] >= s.ante)) {
+			st.status = statusLive
+			players++
+		}
+	}
+	need := 2*players + 8 // hole cards, three burns, five board cards
+	if s.variant == StudThree {
+		need = 3 * players
+	}
+	for i := 0; i < need; i++ {
+		h.stub[i] = h.deck.Deal()
+	}
+	h.nstub, h.next = need, 0
+	h.board = [5]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard}
+	h.nBoard = 0
+	h.toAct, h.sbSeat, h.bbSeat, h.aggressor = NoSeat, NoSeat, NoSeat, NoSeat
+	h.currentBet, h.lastRaise, h.fullLevel, h.count = 0, 0, 0, 0
+	h.runOut, h.over = false, false
+	h.nPots = 0
+	h.street = Preflop
+	if s.variant == StudThree {
+		h.street = StudOne
+	}
+	h.events = h.events[:0]
+	h.actions = h.actions[:0]
+	h.emit(Event{Kind: EvHandStart, Seat: int8(s.button), Amount: int64(s.n)})
+	if s.variant == StudThree {
+		h.startStud()
+	} else {
+		h.startHoldem()
+	}
+	return nil
+}
+
+// Clone returns a deep copy of h that shares no memory with it.
+func (h *Hand) Clone() *Hand {
+	c := *h
+	c.deck = nil // made again on the clone's next Reset
+	c.events = append(make([]Event, 0, cap(h.events)), h.events...)
+	c.actions = append(make([]Action, 0, cap(h.actions)), h.actions...)
+	return &c
+}
+
+// draw deals the next card of the hand's deck.
+func (h *Hand) draw() cards.Card {
+	c := h.stub[h.next]
+	h.next++
+	return c
+}
+
+// emit appends an event, numbering it. Seat and Pot default to "none" only when the
+// caller sets them; callers build complete events.
+func (h *Hand) emit(e Event) {
+	e.Index = len(h.events)
+	e.Street = h.street
+	for i := e.NCards; i < 3; i++ {
+		e.Cards[i] = cards.NoCard
+	}
+	h.events = append(h.events, e)
+}
+
+// nextSeat returns the first seat after i, clockwise, that is live.
+func (h *Hand) nextLive(i int) int {
+	for k := 1; k <= h.s.n; k++ {
+		j := (i + k) % h.s.n
+		if h.seats[j].status == statusLive {
+			return j
+		}
+	}
+	return NoSeat
+}
+
+func (h *Hand) liveCount() int {
+	n := 0
+	for i := 0; i < h.s.n; i++ {
+		if h.seats[i].status == statusLive {
+			n++
+		}
+	}
+	return n
+}
+
+// canAct reports whether seat i may still make betting decisions.
+func (h *Hand) canAct(i int) bool {
+	s := &h.seats[i]
+	return s.status == statusLive && !s.allIn
+}
+
+// othersCanAct reports whether some seat other than i may still make decisions.
+func (h *Hand) othersCanAct(i int) bool {
+	for j := 0; j < h.s.n; j++ {
+		if j != i && h.canAct(j) {
+			return true
+		}
+	}
+	return false
+}
+
+// needsAction reports whether seat i must still act in this betting round.
+func (h *Hand) needsAction(i int) bool {
+	s := &h.seats[i]
+	if s.status != statusLive || s.allIn {
+		return false
+	}
+	if s.bet < h.currentBet {
+		return true
+	}
+	if s.acted {
+		return false
+	}
+	return h.s.variant == StudThree || h.othersCanAct(i)
+}
+
+// findNext returns the first seat from `from` clockwise that must act, or NoSeat.
+func (h *Hand) findNext(from int) int {
+	n := h.s.n
+	from %= n
+	for k := 0; k < n; k++ {
+		i := from + k
+		if i >= n {
+			i -= n
+		}
+		if h.needsAction(i) {
+			return i
+		}
+	}
+	return NoSeat
+}
+
+// post moves amount chips (at most the stack) from seat i into the pot; asBet says
+// whether they count toward the round's bet (blinds, bets) or not (antes).
+func (h *Hand) post(i int, amount int64, asBet bool) int64 {
+	s := &h.seats[i]
+	if amount > s.stack {
+		amount = s.stack
+	}
+	s.stack -= amount
+	s.total += amount
+	if asBet {
+		s.bet += amount
+	}
+	if s.stack == 0 && h.s.variant == Holdem {
+		s.allIn = true
+	}
+	return amount
+}
+
+// advance moves the hand on from seat `from`: to the next seat to act, through the
+// end of betting rounds and streets, to the end of the hand.
+func (h *Hand) advance(from int) {
+	for {
+		if h.liveCount() <= 1 {
+			h.finishUncontested()
+			return
+		}
+		if i := h.findNext(from); i != NoSeat {
+			s := &h.seats[i]
+			if h.s.variant == StudThree && h.currentBet-s.bet > s.stack {
+				// A stud player who cannot call must fold: there are no side pots.
+				s.status = statusFolded
+				h.emit(Event{Kind: EvFold, Seat: int8(i), Forced: true, To: s.bet})
+				from = i + 1
+				continue
+			}
+			h.toAct = i
+			return
+		}
+		h.endRound()
+		if h.street == River || h.street == StudTwo {
+			h.showdown()
+			return
+		}
+		if h.s.variant == StudThree {
+			from = h.startStudTwo()
+		} else {
+			from = h.nextStreet()
+		}
+	}
+}
+
+// endRound closes a betting round: returns an uncalled bet, clears the round's bets
+// and records the pots.
+func (h *Hand) endRound() {
+	h.returnUncalled()
+	for i := 0; i < h.s.n; i++ {
+		s := &h.seats[i]
+		s.bet, s.acted, s.facedAt, s.seen = 0, false, 0, 0
+	}
+	h.currentBet, h.lastRaise, h.fullLevel, h.count = 0, 0, 0, 0
+	h.formPots()
+	h.emitPots()
+}
+
+// finish ends the hand.
+func (h *Hand) finish() {
+	h.over = true
+	h.toAct = NoSeat
+	h.emit(Event{Kind: EvHandEnd, Seat: NoSeat})
+}

@@ -1,0 +1,261 @@
+package engine
+
+import (
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/eval"
+)
+
+// returnUncalled gives back the part of the largest contribution that nobody matched.
+func (h *Hand) returnUncalled() {
+	top, first, second := NoSeat, int64(-1), int64(0)
+	for i := 0; i < h.s.n; i++ {
+		t := h.seats[i].total
+		if t > first {
+			second = max(second, first)
+			top, first = i, t
+		} else if t > second {
+			second = t
+		}
+	}
+	if top == NoSeat || first <= second {
+		return
+	}
+	diff := first - second
+	s := &h.seats[top]
+	s.stack += diff
+	s.total -= diff
+	s.bet = max(s.bet-diff, 0)
+	s.allIn = false
+	h.emit(Event{Kind: EvUncalled, Seat: int8(top), Amount: diff})
+}
+
+// formPots splits everything put in into a main pot and side pots: one level for each
+// distinct total of the seats still in the hand, contested by the seats that reached it.
+func (h *Hand) formPots() {
+	var levels [MaxSeats]int64
+	nl := 0
+	for i := 0; i < h.s.n; i++ {
+		s := &h.seats[i]
+		if s.status != statusLive || s.total == 0 {
+			continue
+		}
+		t := s.total
+		j := nl
+		for j > 0 && levels[j-1] > t {
+			j--
+		}
+		if j > 0 && levels[j-1] == t {
+			continue
+		}
+		copy(levels[j+1:nl+1], levels[j:nl])
+		levels[j] = t
+		nl++
+	}
+	h.nPots = 0
+	var prev, sum int64
+	for k := 0; k < nl; k++ {
+		lv, last := levels[k], k == nl-1
+		var p pot
+		for i := 0; i < h.s.n; i++ {
+			s := &h.seats[i]
+			c := s.total
+			if !last {
+				c = min(c, lv)
+			}
+			if c > prev {
+				p.amount += c - prev
+			}
+			if s.status == statusLive && s.total >= lv {
+				p.eligible |= 1 << i
+			}
+		}
+		if p.amount > 0 {
+			h.pots[h.nPots] = p
+			h.nPots++
+			sum += p.amount
+		}
+		prev = lv
+	}
+	// Defensive: chips put in by folded seats when no live seat put any in.
+	if rest := h.potTotal() - sum; rest > 0 {
+		if h.nPots == 0 {
+			var all SeatSet
+			for i := 0; i < h.s.n; i++ {
+				if h.seats[i].status == statusLive {
+					all |= 1 << i
+				}
+			}
+			h.pots[0] = pot{eligible: all}
+			h.nPots = 1
+		}
+		h.pots[h.nPots-1].amount += rest
+	}
+}
+
+func (h *Hand) emitPots() {
+	for k := 0; k < h.nPots; k++ {
+		p := &h.pots[k]
+		h.emit(Event{Kind: EvPot, Seat: NoSeat, Pot: int8(k), Amount: p.amount, Seats: p.eligible})
+	}
+}
+
+// finishUncontested gives every pot to the one seat left in the hand.
+func (h *Hand) finishUncontested() {
+	h.toAct = NoSeat
+	h.returnUncalled()
+	h.formPots()
+	h.emitPots()
+	for k := h.nPots - 1; k >= 0; k-- {
+		h.award(k, h.pots[k].amount, h.pots[k].eligible, WholePot)
+	}
+	h.street = Showdown
+	h.finish()
+}
+
+// award splits amount among winners; odd chips go one at a time to the winners in
+// seat order starting left of the button.
+func (h *Hand) award(potIndex int, amount int64, winners SeatSet, share Share) {
+	k := int64(winners.Len())
+	if k == 0 || amount == 0 {
+		return
+	}
+	each, odd := amount/k, amount%k
+	n := h.s.n
+	for d := 1; d <= n; d++ {
+		i := (h.s.button + d) % n
+		if !winners.Has(i) {
+			continue
+		}
+		amt := each
+		if odd > 0 {
+			amt++
+			odd--
+		}
+		s := &h.seats[i]
+		s.stack += amt
+		s.won += amt
+		h.emit(Event{Kind: EvAward, Seat: int8(i), Pot: int8(potIndex), Amount: amt, Share: share, Seats: winners})
+	}
+}
+
+// showdown shows or mucks the hands still in, in order, and awards the pots, the
+// last-created first.
+func (h *Hand) showdown() {
+	h.street = Showdown
+	h.toAct = NoSeat
+	h.emit(Event{Kind: EvStreet, Seat: NoSeat})
+	n := h.s.n
+	stud := h.s.variant == StudThree
+	showAll := stud || h.runOut
+	var board eval.Hand
+	if !stud {
+		board = eval.Empty
+		for k := 0; k < h.nBoard; k++ {
+			board = board.Add(h.board[k])
+		}
+	}
+	for i := 0; i < n; i++ {
+		s := &h.seats[i]
+		if s.status != statusLive {
+			continue
+		}
+		if stud {
+			s.rank = uint16(eval.Stud(s.cards[0], s.cards[1], s.cards[2]))
+		} else {
+			s.rank = uint16(board.Add(s.cards[0]).Add(s.cards[1]).Rank())
+			if s.allIn {
+				showAll = true // TDA: hands are tabled when a player is all-in
+			}
+		}
+	}
+	// The last aggressor of the final round shows first; otherwise the first seat
+	// left of the button.
+	start := h.aggressor
+	if start == NoSeat || h.seats[start].status != statusLive {
+		start = h.nextLive(h.s.button)
+	}
+	var best [MaxSeats]uint16 // best rank shown so far, per pot
+	for d := 0; d < n; d++ {
+		i := (start + d) % n
+		s := &h.seats[i]
+		if s.status != statusLive {
+			continue
+		}
+		show := showAll
+		for k := 0; k < h.nPots && !show; k++ {
+			if h.pots[k].eligible.Has(i) && s.rank >= best[k] {
+				show = true
+			}
+		}
+		if show {
+			s.shown = true
+			for k := 0; k < h.nPots; k++ {
+				if h.pots[k].eligible.Has(i) && s.rank > best[k] {
+					best[k] = s.rank
+				}
+			}
+			h.emit(Event{Kind: EvShow, Seat: int8(i), NCards: s.ncards, Cards: s.cards, Rank: s.rank})
+		} else {
+			s.mucked = true
+			h.emit(Event{Kind: EvMuck, Seat: int8(i)})
+		}
+	}
+	if stud {
+		h.awardStud()
+	} else {
+		for k := h.nPots - 1; k >= 0; k-- {
+			p := &h.pots[k]
+			h.award(k, p.amount, h.bestOf(p.eligible), WholePot)
+		}
+	}
+	h.finish()
+}
+
+// bestOf returns the shown seats of among with the highest rank.
+func (h *Hand) bestOf(among SeatSet) SeatSet {
+	var w SeatSet
+	var top uint16
+	for i := 0; i < h.s.n; i++ {
+		s := &h.seats[i]
+		if !among.Has(i) || !s.shown {
+			continue
+		}
+		switch {
+		case s.rank > top:
+			top, w = s.rank, 1<<i
+		case s.rank == top:
+			w |= 1 << i
+		}
+	}
+	return w
+}
+
+// awardStud splits the stud pot: half to the best poker hand, half to the highest
+// spade in the hole, the odd chip to the poker half; the whole pot to one player when
+// nobody has a spade in the hole or one player wins both halves.
+func (h *Hand) awardStud() {
+	var all SeatSet
+	for i := 0; i < h.s.n; i++ {
+		if h.seats[i].status == statusLive {
+			all |= 1 << i
+		}
+	}
+	var amount int64
+	for k := 0; k < h.nPots; k++ {
+		amount += h.pots[k].amount
+	}
+	poker := h.bestOf(all)
+	spade, top := NoSeat, -1
+	for i := 0; i < h.s.n; i++ {
+		if c := h.seats[i].cards[0]; all.Has(i) && c.Suit() == cards.Spades && int(c) > top {
+			spade, top = i, int(c)
+		}
+	}
+	if spade == NoSeat || poker == 1<<spade {
+		h.award(0, amount, poker, WholePot)
+		return
+	}
+	half := amount / 2
+	h.award(0, amount-half, poker, PokerHalf)
+	h.award(0, half, 1<<spade, SpadeHalf)
+}
