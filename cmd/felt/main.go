@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -11,6 +12,7 @@ import (
 
 // cli lists felt's subcommands; each one lives in a file of its own named after it.
 type cli struct {
+	Equity equityCmd `cmd:"" help:"Win, tie and equity of hands or ranges, exact or by Monte Carlo."`
 }
 
 // exitError carries the exit code a subcommand wants (2 for bad input).
@@ -44,7 +46,8 @@ func main() {
 	}
 	if err := ctx.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "felt:", err)
-		if e, ok := err.(*exitError); ok {
+		var e *exitError
+		if errors.As(err, &e) { // kong's Run wraps the command's error (errors.Join)
 			os.Exit(e.code)
 		}
 		os.Exit(1)

@@ -164,7 +164,7 @@ type problem struct {
 
 func newProblem(players []Range, board, dead []cards.Card) (*problem, error) {
 	if len(players) < 2 || len(players) > MaxPlayers {
-		return nil, fmt.Errorf("%w: %d players (want 2 to %d)", ErrBadInput, len(players), MaxPlayers)
+		return nil, fmt.Errorf("%w: need 2 to %d players, got %d", ErrBadInput, MaxPlayers, len(players))
 	}
 	if n := len(board); n != 0 && n != 3 && n != 4 && n != 5 {
 		return nil, fmt.Errorf("%w: a board of %d cards (want 0, 3, 4 or 5)", ErrBadInput, n)
