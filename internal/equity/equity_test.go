@@ -139,17 +139,18 @@ func checkAgainstBrute(t *testing.T, name string, players []Range, board, dead [
 
 func TestExactMatchesBruteForceOnChosenBoards(t *testing.T) {
 	for _, tc := range []struct{ players, board, dead string }{
-		{"AhKh|QsQd", "Th9h2c", ""},                   // flush draws
-		{"AhKh|QsQd|7h6h", "2h5h9h", ""},              // monotone flop
-		{"AhKh|QsQd", "2h5h9hJh", ""},                 // four to a flush on the turn
-		{"AhKd|AcKs", "7c7d7h", "2s"},                 // split-heavy
-		{"3c4d|5h6s|AhAd", "2h2d2s2c", ""},            // quads on the board
-		{"AhAs|KdKc", "Kh7d2c", "3s"},                 //
-		{"AhAs|KdKc", "Kh7d2c8s", ""},                 // turn
-		{"AhAs|KdKc", "Kh7d2c8s9h", ""},               // river: one showdown
-		{"QQ+,AKs|JJ,AQs:0.5|random", "AsKs2h", "3c"}, // ranges with removal and weights
+		{"AhKh|QsQd", "Th9h2c", ""},                     // flush draws
+		{"AhKh|QsQd|7h6h", "2h5h9h", ""},                // monotone flop
+		{"AhKh|QsQd", "2h5h9hJh", ""},                   // four to a flush on the turn
+		{"AhKd|AcKs", "7c7d7h", "2s"},                   // split-heavy
+		{"3c4d|5h6s|AhAd", "2h2d2s2c", ""},              // quads on the board
+		{"AhAs|KdKc", "Kh7d2c", "3s"},                   //
+		{"AhAs|KdKc", "Kh7d2c8s", ""},                   // turn
+		{"AhAs|KdKc", "Kh7d2c8s9h", ""},                 // river: one showdown
+		{"QQ+,AKs|JJ,AQs:0.5|ATs+,K9s", "AsKs2h", "3c"}, // ranges with removal and weights
 		{"AhKh|random", "Qh5h2d9c", ""},
 		{"AA|KK", "Ks8h3d", ""},
+		{"AhKh|7s7c", "", "2h"}, // preflop, with a dead card
 	} {
 		checkAgainstBrute(t, tc.players+" on "+tc.board, ranges(strings.Split(tc.players, "|")...),
 			cards.MustParseList(tc.board), cards.MustParseList(tc.dead))
@@ -158,6 +159,7 @@ func TestExactMatchesBruteForceOnChosenBoards(t *testing.T) {
 
 func TestExactMatchesBruteForceOnRandomDeals(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	checked := 0
 	for iter := range 60 {
 		perm := rng.Perm(cards.NumCards)
 		next := func() cards.Card { c := cards.Card(perm[0]); perm = perm[1:]; return c }
@@ -190,6 +192,10 @@ func TestExactMatchesBruteForceOnRandomDeals(t *testing.T) {
 			t.Fatalf("iteration %d: %s: %v", iter, name, err)
 		}
 		checkAgainstBrute(t, name, players, board, dead)
+		checked++
+	}
+	if checked < 40 {
+		t.Fatalf("only %d of 60 random cases were possible", checked)
 	}
 }
 
