@@ -110,6 +110,14 @@ type Config struct {
 
 	// Seed fixes the shuffle; the same seed deals the same cards.
 	Seed cards.Seed
+
+	// Deck, when not nil, is dealt in its order instead of a shuffle by Seed: for
+	// tests and for replaying histories whose cards are known. Cards go out one at a
+	// time starting left of the button: Hold'em deals two rounds of hole cards, then
+	// burn, three flop cards, burn, turn, burn, river; stud deals the hole cards, the
+	// first up cards, then the second up cards to those still in. It must hold at least
+	// as many distinct valid cards as the hand can deal.
+	Deck []cards.Card
 }
 
 // settings is a Config with its defaults filled in, held by value in a Hand.
@@ -124,6 +132,7 @@ type settings struct {
 	studMax      int64
 	button       int
 	seed         cards.Seed
+	deck         []cards.Card
 }
 
 // Validate reports the first problem with the configuration, wrapping ErrBadConfig.
@@ -155,6 +164,16 @@ func (c *Config) settle(s *settings, stacks *[MaxSeats]int64) error {
 	}
 	if c.Ante < 0 {
 		return fmt.Errorf("%w: negative ante %d", ErrBadConfig, c.Ante)
+	}
+	if c.Deck != nil {
+		var seen cards.Set
+		for _, d := range c.Deck {
+			if !d.Valid() || seen.Has(d) {
+				return fmt.Errorf("%w: deck holds %v twice or an invalid card", ErrBadConfig, d)
+			}
+			seen = seen.Add(d)
+		}
+		s.deck = c.Deck
 	}
 	switch c.Variant {
 	case Holdem:

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+
 	"github.com/felt-poker/felt/internal/cards"
 )
 
@@ -89,18 +91,9 @@ func (h *Hand) Reset(cfg Config) error {
 	if err := cfg.settle(&s, &stacks); err != nil {
 		return err
 	}
-	h.s = s
-	if h.deck == nil {
-		h.deck = cards.NewDeck(s.seed)
-	} else {
-		h.deck.Reset(s.seed)
-	}
 	players := 0
-	for i := 0; i < MaxSeats; i++ {
-		st := &h.seats[i]
-		*st = seat{start: stacks[i], stack: stacks[i], cards: [3]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard}}
-		if i < s.n && (stacks[i] > 0 && (s.variant != StudThree || stacks[i] >= s.ante)) {
-			st.status = statusLive
+	for i := 0; i < s.n; i++ {
+		if stacks[i] > 0 && (s.variant != StudThree || stacks[i] >= s.ante) {
 			players++
 		}
 	}
@@ -108,10 +101,31 @@ func (h *Hand) Reset(cfg Config) error {
 	if s.variant == StudThree {
 		need = 3 * players
 	}
-	for i := 0; i < need; i++ {
-		h.stub[i] = h.deck.Deal()
+	if s.deck != nil {
+		if len(s.deck) < need {
+			return fmt.Errorf("%w: deck of %d cards; this hand may deal %d", ErrBadConfig, len(s.deck), need)
+		}
+		copy(h.stub[:], s.deck[:need])
+		s.deck = nil // do not keep the caller's slice
+	} else {
+		if h.deck == nil {
+			h.deck = cards.NewDeck(s.seed)
+		} else {
+			h.deck.Reset(s.seed)
+		}
+		for i := 0; i < need; i++ {
+			h.stub[i] = h.deck.Deal()
+		}
 	}
+	h.s = s
 	h.nstub, h.next = need, 0
+	for i := 0; i < MaxSeats; i++ {
+		st := &h.seats[i]
+		*st = seat{start: stacks[i], stack: stacks[i], cards: [3]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard}}
+		if i < s.n && stacks[i] > 0 && (s.variant != StudThree || stacks[i] >= s.ante) {
+			st.status = statusLive
+		}
+	}
 	h.board = [5]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard}
 	h.nBoard = 0
 	h.toAct, h.sbSeat, h.bbSeat, h.aggressor = NoSeat, NoSeat, NoSeat, NoSeat
