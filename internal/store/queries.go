@@ -1,0 +1,587 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// querier is what *sql.DB and *sql.Tx have in common.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// queries implements Queries on a database or a transaction.
+type queries struct {
+	q querier
+	d *dialect
+}
+
+// Times are stored as Unix milliseconds; zero times as NULL where a column allows it.
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+func nullMS(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: t.UnixMilli(), Valid: true}
+}
+
+func fromNullMS(v sql.NullInt64) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return fromMS(v.Int64)
+}
+
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id != 0} }
+
+func now() time.Time { return time.Now().UTC() }
+
+func notFound(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// ---- users
+
+const userColumns = "id, username, password_hash, guest, adult_confirmed_at, email, location, created_at"
+
+func scanUser(row interface{ Scan(...any) error }) (User, error) {
+	var (
+		u             User
+		hash, em, loc sql.NullString
+		adult         sql.NullInt64
+		created       int64
+	)
+	if err := row.Scan(&u.ID, &u.Username, &hash, &u.Guest, &adult, &em, &loc, &created); err != nil {
+		return User{}, err
+	}
+	u.PasswordHash, u.Email, u.Location = hash.String, em.String, loc.String
+	u.AdultConfirmedAt, u.CreatedAt = fromNullMS(adult), fromMS(created)
+	return u, nil
+}
+
+func (q *queries) CreateUser(ctx context.Context, u User) (User, error) {
+	if u.CreatedAt.IsZero() {
+		u.CreatedAt = now()
+	}
+	err := q.q.QueryRowContext(ctx,
+		`INSERT INTO users (username, password_hash, guest, adult_confirmed_at, email, location, created_at)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+		u.Username, nullString(u.PasswordHash), u.Guest, nullMS(u.AdultConfirmedAt),
+		nullString(u.Email), nullString(u.Location), ms(u.CreatedAt)).Scan(&u.ID)
+	if err != nil {
+		if q.d.unique(err) {
+			return User{}, fmt.Errorf("create user %q: %w", u.Username, ErrUsernameTaken)
+		}
+		return User{}, fmt.Errorf("create user %q: %w", u.Username, err)
+	}
+	return u, nil
+}
+
+func (q *queries) UserByID(ctx context.Context, id int64) (User, error) {
+	u, err := scanUser(q.q.QueryRowContext(ctx, "SELECT "+userColumns+" FROM users WHERE id = $1", id))
+	if err != nil {
+		return User{}, notFound(err, fmt.Sprintf("user %d", id))
+	}
+	return u, nil
+}
+
+func (q *queries) UserByName(ctx context.Context, username string) (User, error) {
+	u, err := scanUser(q.q.QueryRowContext(ctx,
+		"SELECT "+userColumns+" FROM users WHERE LOWER(username) = LOWER($1)", username))
+	if err != nil {
+		return User{}, notFound(err, fmt.Sprintf("user %q", username))
+	}
+	return u, nil
+}
+
+func (q *queries) LockUser(ctx context.Context, id int64) error {
+	query := q.d.lockUser
+	if query == "" {
+		query = "SELECT id FROM users WHERE id = $1"
+	}
+	var got int64
+	if err := q.q.QueryRowContext(ctx, query, id).Scan(&got); err != nil {
+		return notFound(err, fmt.Sprintf("lock user %d", id))
+	}
+	return nil
+}
+
+// ---- sessions
+
+func (q *queries) CreateSession(ctx context.Context, s Session) error {
+	if s.CreatedAt.IsZero() {
+		s.CreatedAt = now()
+	}
+	_, err := q.q.ExecContext(ctx,
+		"INSERT INTO sessions (token_hash, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)",
+		s.TokenHash, s.UserID, ms(s.CreatedAt), ms(s.ExpiresAt))
+	if err != nil {
+		return fmt.Errorf("create session for user %d: %w", s.UserID, err)
+	}
+	return nil
+}
+
+func (q *queries) SessionByTokenHash(ctx context.Context, hash []byte) (Session, error) {
+	var (
+		s                Session
+		created, expires int64
+	)
+	err := q.q.QueryRowContext(ctx,
+		"SELECT token_hash, user_id, created_at, expires_at FROM sessions WHERE token_hash = $1", hash).
+		Scan(&s.TokenHash, &s.UserID, &created, &expires)
+	if err != nil {
+		return Session{}, notFound(err, "session")
+	}
+	s.CreatedAt, s.ExpiresAt = fromMS(created), fromMS(expires)
+	return s, nil
+}
+
+func (q *queries) DeleteSession(ctx context.Context, hash []byte) error {
+	if _, err := q.q.ExecContext(ctx, "DELETE FROM sessions WHERE token_hash = $1", hash); err != nil {
+		return fmt.Errorf("delete session: %w", err)
+	}
+	return nil
+}
+
+func (q *queries) DeleteExpiredSessions(ctx context.Context, at time.Time) (int64, error) {
+	res, err := q.q.ExecContext(ctx, "DELETE FROM sessions WHERE expires_at <= $1", ms(at))
+	if err != nil {
+		return 0, fmt.Errorf("delete expired sessions: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("delete expired sessions: %w", err)
+	}
+	return n, nil
+}
+
+// ---- ledger
+
+const entryColumns = "id, user_id, kind, amount, table_ref, hand_id, note, created_at"
+
+func scanEntry(row interface{ Scan(...any) error }) (Entry, error) {
+	var (
+		e         Entry
+		kind      string
+		table, nt sql.NullString
+		hand      sql.NullInt64
+		created   int64
+	)
+	if err := row.Scan(&e.ID, &e.UserID, &kind, &e.Amount, &table, &hand, &nt, &created); err != nil {
+		return Entry{}, err
+	}
+	e.Kind, e.TableRef, e.HandID, e.Note, e.CreatedAt = EntryKind(kind), table.String, hand.Int64, nt.String, fromMS(created)
+	return e, nil
+}
+
+func (q *queries) AddEntry(ctx context.Context, e Entry) (Entry, error) {
+	if err := e.Kind.Valid(e.Amount); err != nil {
+		return Entry{}, err
+	}
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt = now()
+	}
+	err := q.q.QueryRowContext(ctx,
+		`INSERT INTO ledger (user_id, kind, amount, table_ref, hand_id, note, created_at)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+		e.UserID, string(e.Kind), e.Amount, nullString(e.TableRef), nullID(e.HandID), nullString(e.Note), ms(e.CreatedAt)).
+		Scan(&e.ID)
+	if err != nil {
+		return Entry{}, fmt.Errorf("ledger: add %s %d for user %d: %w", e.Kind, e.Amount, e.UserID, err)
+	}
+	return e, nil
+}
+
+func (q *queries) Balance(ctx context.Context, userID int64) (int64, error) {
+	var b int64
+	err := q.q.QueryRowContext(ctx,
+		"SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) FROM ledger WHERE user_id = $1", userID).Scan(&b)
+	if err != nil {
+		return 0, fmt.Errorf("ledger: balance of user %d: %w", userID, err)
+	}
+	return b, nil
+}
+
+func (q *queries) Entries(ctx context.Context, userID int64, limit int) ([]Entry, error) {
+	rows, err := q.q.QueryContext(ctx,
+		"SELECT "+entryColumns+" FROM ledger WHERE user_id = $1 ORDER BY id DESC LIMIT $2", userID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("ledger: entries of user %d: %w", userID, err)
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return nil, fmt.Errorf("ledger: entries of user %d: %w", userID, err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ledger: entries of user %d: %w", userID, err)
+	}
+	return out, nil
+}
+
+func (q *queries) LastEntry(ctx context.Context, userID int64, kind EntryKind) (Entry, error) {
+	e, err := scanEntry(q.q.QueryRowContext(ctx,
+		"SELECT "+entryColumns+" FROM ledger WHERE user_id = $1 AND kind = $2 ORDER BY id DESC LIMIT 1",
+		userID, string(kind)))
+	if err != nil {
+		return Entry{}, notFound(err, fmt.Sprintf("ledger: last %s of user %d", kind, userID))
+	}
+	return e, nil
+}
+
+func (q *queries) LedgerTotals(ctx context.Context) (map[EntryKind]int64, error) {
+	rows, err := q.q.QueryContext(ctx,
+		"SELECT kind, CAST(SUM(amount) AS BIGINT) FROM ledger GROUP BY kind")
+	if err != nil {
+		return nil, fmt.Errorf("ledger: totals: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[EntryKind]int64)
+	for rows.Next() {
+		var (
+			kind string
+			sum  int64
+		)
+		if err := rows.Scan(&kind, &sum); err != nil {
+			return nil, fmt.Errorf("ledger: totals: %w", err)
+		}
+		out[EntryKind(kind)] = sum
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("ledger: totals: %w", err)
+	}
+	return out, nil
+}
+
+// ---- stats
+
+func (q *queries) AddStats(ctx context.Context, userID int64, d Stats) error {
+	_, err := q.q.ExecContext(ctx,
+		`INSERT INTO player_stats (user_id, games_played, hands_played, hands_won, net_won)
+		 VALUES ($1, $2, $3, $4, $5)
+		 ON CONFLICT (user_id) DO UPDATE SET
+		   games_played = player_stats.games_played + excluded.games_played,
+		   hands_played = player_stats.hands_played + excluded.hands_played,
+		   hands_won    = player_stats.hands_won + excluded.hands_won,
+		   net_won      = player_stats.net_won + excluded.net_won`,
+		userID, d.GamesPlayed, d.HandsPlayed, d.HandsWon, d.NetWon)
+	if err != nil {
+		return fmt.Errorf("stats: add for user %d: %w", userID, err)
+	}
+	return nil
+}
+
+func (q *queries) Stats(ctx context.Context, userID int64) (Stats, error) {
+	var s Stats
+	err := q.q.QueryRowContext(ctx,
+		"SELECT games_played, hands_played, hands_won, net_won FROM player_stats WHERE user_id = $1", userID).
+		Scan(&s.GamesPlayed, &s.HandsPlayed, &s.HandsWon, &s.NetWon)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return Stats{}, fmt.Errorf("stats of user %d: %w", userID, err)
+	}
+	return s, nil
+}
+
+// ---- hands
+
+func (q *queries) SaveHand(ctx context.Context, h Hand) (int64, error) {
+	if h.PlayedAt.IsZero() {
+		h.PlayedAt = now()
+	}
+	var id int64
+	err := q.q.QueryRowContext(ctx,
+		"INSERT INTO hands (table_ref, variant, phh, played_at) VALUES ($1, $2, $3, $4) RETURNING id",
+		h.TableRef, h.Variant, h.PHH, ms(h.PlayedAt)).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("save hand at table %q: %w", h.TableRef, err)
+	}
+	for _, p := range h.Players {
+		_, err := q.q.ExecContext(ctx,
+			"INSERT INTO hand_players (hand_id, seat, user_id, name, net, won) VALUES ($1, $2, $3, $4, $5, $6)",
+			id, p.Seat, nullID(p.UserID), p.Name, p.Net, p.Won)
+		if err != nil {
+			return 0, fmt.Errorf("save hand %d seat %d: %w", id, p.Seat, err)
+		}
+	}
+	return id, nil
+}
+
+func (q *queries) Hand(ctx context.Context, id int64) (Hand, error) {
+	hs, err := q.hands(ctx, "WHERE id = $1", id, 1)
+	if err != nil {
+		return Hand{}, fmt.Errorf("hand %d: %w", id, err)
+	}
+	if len(hs) == 0 {
+		return Hand{}, fmt.Errorf("hand %d: %w", id, ErrNotFound)
+	}
+	return hs[0], nil
+}
+
+func (q *queries) HandsByTable(ctx context.Context, tableRef string, limit int) ([]Hand, error) {
+	hs, err := q.hands(ctx, "WHERE table_ref = $1", tableRef, limit)
+	if err != nil {
+		return nil, fmt.Errorf("hands of table %q: %w", tableRef, err)
+	}
+	return hs, nil
+}
+
+func (q *queries) HandsByUser(ctx context.Context, userID int64, limit int) ([]Hand, error) {
+	hs, err := q.hands(ctx, "WHERE id IN (SELECT hand_id FROM hand_players WHERE user_id = $1)", userID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("hands of user %d: %w", userID, err)
+	}
+	return hs, nil
+}
+
+// hands returns the newest hands matching where (with one parameter, arg), with players.
+func (q *queries) hands(ctx context.Context, where string, arg any, limit int) ([]Hand, error) {
+	rows, err := q.q.QueryContext(ctx,
+		"SELECT id, table_ref, variant, phh, played_at FROM hands "+where+" ORDER BY id DESC LIMIT $2", arg, limit)
+	if err != nil {
+		return nil, err
+	}
+	var out []Hand
+	for rows.Next() {
+		var (
+			h      Hand
+			played int64
+		)
+		if err := rows.Scan(&h.ID, &h.TableRef, &h.Variant, &h.PHH, &played); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		h.PlayedAt = fromMS(played)
+		out = append(out, h)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Players are read after the hands' rows are closed: a transaction has one connection.
+	for i := range out {
+		if out[i].Players, err = q.handPlayers(ctx, out[i].ID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (q *queries) handPlayers(ctx context.Context, handID int64) ([]HandPlayer, error) {
+	rows, err := q.q.QueryContext(ctx,
+		"SELECT seat, user_id, name, net, won FROM hand_players WHERE hand_id = $1 ORDER BY seat", handID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []HandPlayer
+	for rows.Next() {
+		var (
+			p    HandPlayer
+			user sql.NullInt64
+		)
+		if err := rows.Scan(&p.Seat, &user, &p.Name, &p.Net, &p.Won); err != nil {
+			return nil, err
+		}
+		p.UserID = user.Int64
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// ---- message board
+
+func (q *queries) CreateBoard(ctx context.Context, b Board) (Board, error) {
+	if b.CreatedAt.IsZero() {
+		b.CreatedAt = now()
+	}
+	err := q.q.QueryRowContext(ctx,
+		"INSERT INTO boards (slug, title, description, position, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+		b.Slug, b.Title, b.Description, b.Position, ms(b.CreatedAt)).Scan(&b.ID)
+	if err != nil {
+		if q.d.unique(err) {
+			return Board{}, fmt.Errorf("create board %q: %w", b.Slug, ErrDuplicate)
+		}
+		return Board{}, fmt.Errorf("create board %q: %w", b.Slug, err)
+	}
+	return b, nil
+}
+
+func (q *queries) Boards(ctx context.Context) ([]Board, error) {
+	rows, err := q.q.QueryContext(ctx,
+		"SELECT id, slug, title, description, position, created_at FROM boards ORDER BY position, id")
+	if err != nil {
+		return nil, fmt.Errorf("boards: %w", err)
+	}
+	defer rows.Close()
+	var out []Board
+	for rows.Next() {
+		var (
+			b       Board
+			created int64
+		)
+		if err := rows.Scan(&b.ID, &b.Slug, &b.Title, &b.Description, &b.Position, &created); err != nil {
+			return nil, fmt.Errorf("boards: %w", err)
+		}
+		b.CreatedAt = fromMS(created)
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("boards: %w", err)
+	}
+	return out, nil
+}
+
+func (q *queries) CreateTopic(ctx context.Context, boardID, userID int64, title, body string, at time.Time) (Topic, error) {
+	if at.IsZero() {
+		at = now()
+	}
+	t := Topic{BoardID: boardID, UserID: userID, Title: title, CreatedAt: at, LastPostAt: at, Posts: 1}
+	err := q.q.QueryRowContext(ctx,
+		"INSERT INTO topics (board_id, user_id, title, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
+		boardID, userID, title, ms(at)).Scan(&t.ID)
+	if err != nil {
+		return Topic{}, fmt.Errorf("create topic on board %d: %w", boardID, err)
+	}
+	if _, err := q.AddPost(ctx, Post{TopicID: t.ID, UserID: userID, Body: body, CreatedAt: at}); err != nil {
+		return Topic{}, fmt.Errorf("create topic on board %d: %w", boardID, err)
+	}
+	return q.Topic(ctx, t.ID)
+}
+
+const topicQuery = `SELECT t.id, t.board_id, t.user_id, u.username, t.title, t.created_at,
+	CAST(COALESCE((SELECT MAX(p.created_at) FROM posts p WHERE p.topic_id = t.id), t.created_at) AS BIGINT),
+	(SELECT COUNT(*) FROM posts p WHERE p.topic_id = t.id)
+	FROM topics t JOIN users u ON u.id = t.user_id `
+
+func scanTopic(row interface{ Scan(...any) error }) (Topic, error) {
+	var (
+		t             Topic
+		created, last int64
+	)
+	if err := row.Scan(&t.ID, &t.BoardID, &t.UserID, &t.Author, &t.Title, &created, &last, &t.Posts); err != nil {
+		return Topic{}, err
+	}
+	t.CreatedAt, t.LastPostAt = fromMS(created), fromMS(last)
+	return t, nil
+}
+
+func (q *queries) Topic(ctx context.Context, id int64) (Topic, error) {
+	t, err := scanTopic(q.q.QueryRowContext(ctx, topicQuery+"WHERE t.id = $1", id))
+	if err != nil {
+		return Topic{}, notFound(err, fmt.Sprintf("topic %d", id))
+	}
+	return t, nil
+}
+
+func (q *queries) Topics(ctx context.Context, boardID int64, limit, offset int) ([]Topic, error) {
+	rows, err := q.q.QueryContext(ctx, topicQuery+
+		"WHERE t.board_id = $1 ORDER BY 7 DESC, 1 DESC LIMIT $2 OFFSET $3", boardID, limit, offset)
+	if err != nil {
+		return nil, fmt.Errorf("topics of board %d: %w", boardID, err)
+	}
+	defer rows.Close()
+	var out []Topic
+	for rows.Next() {
+		t, err := scanTopic(rows)
+		if err != nil {
+			return nil, fmt.Errorf("topics of board %d: %w", boardID, err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("topics of board %d: %w", boardID, err)
+	}
+	return out, nil
+}
+
+func (q *queries) AddPost(ctx context.Context, p Post) (Post, error) {
+	if p.CreatedAt.IsZero() {
+		p.CreatedAt = now()
+	}
+	err := q.q.QueryRowContext(ctx,
+		"INSERT INTO posts (topic_id, user_id, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id",
+		p.TopicID, p.UserID, p.Body, ms(p.CreatedAt)).Scan(&p.ID)
+	if err != nil {
+		return Post{}, fmt.Errorf("add post to topic %d: %w", p.TopicID, err)
+	}
+	if err := q.q.QueryRowContext(ctx, "SELECT username FROM users WHERE id = $1", p.UserID).Scan(&p.Author); err != nil {
+		return Post{}, notFound(err, fmt.Sprintf("add post to topic %d: author %d", p.TopicID, p.UserID))
+	}
+	return p, nil
+}
+
+func (q *queries) Posts(ctx context.Context, topicID int64, limit, offset int) ([]Post, error) {
+	rows, err := q.q.QueryContext(ctx,
+		`SELECT p.id, p.topic_id, p.user_id, u.username, p.body, p.created_at
+		 FROM posts p JOIN users u ON u.id = p.user_id
+		 WHERE p.topic_id = $1 ORDER BY p.id LIMIT $2 OFFSET $3`, topicID, limit, offset)
+	if err != nil {
+		return nil, fmt.Errorf("posts of topic %d: %w", topicID, err)
+	}
+	defer rows.Close()
+	var out []Post
+	for rows.Next() {
+		var (
+			p       Post
+			created int64
+		)
+		if err := rows.Scan(&p.ID, &p.TopicID, &p.UserID, &p.Author, &p.Body, &created); err != nil {
+			return nil, fmt.Errorf("posts of topic %d: %w", topicID, err)
+		}
+		p.CreatedAt = fromMS(created)
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("posts of topic %d: %w", topicID, err)
+	}
+	return out, nil
+}
+
+// ---- bot models
+
+func (q *queries) PutBotModel(ctx context.Context, m BotModel) error {
+	if m.UpdatedAt.IsZero() {
+		m.UpdatedAt = now()
+	}
+	_, err := q.q.ExecContext(ctx,
+		`INSERT INTO bot_models (bot, opponent, model, updated_at) VALUES ($1, $2, $3, $4)
+		 ON CONFLICT (bot, opponent) DO UPDATE SET model = excluded.model, updated_at = excluded.updated_at`,
+		m.Bot, m.Opponent, string(m.Model), ms(m.UpdatedAt))
+	if err != nil {
+		return fmt.Errorf("bot model %s vs %s: %w", m.Bot, m.Opponent, err)
+	}
+	return nil
+}
+
+func (q *queries) BotModel(ctx context.Context, bot, opponent string) (BotModel, error) {
+	var (
+		m       = BotModel{Bot: bot, Opponent: opponent}
+		model   string
+		updated int64
+	)
+	err := q.q.QueryRowContext(ctx,
+		"SELECT model, updated_at FROM bot_models WHERE bot = $1 AND opponent = $2", bot, opponent).
+		Scan(&model, &updated)
+	if err != nil {
+		return BotModel{}, notFound(err, fmt.Sprintf("bot model %s vs %s", bot, opponent))
+	}
+	m.Model, m.UpdatedAt = []byte(model), fromMS(updated)
+	return m, nil
+}

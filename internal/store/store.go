@@ -1,0 +1,292 @@
+// Package store is felt's persistence: accounts, sessions, the play-money ledger,
+// player totals, hand records, the message board and bot opponent models, behind one
+// set of interfaces with a SQLite backend (the default) and a PostgreSQL backend.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Sentinel errors that callers branch on.
+var (
+	// ErrNotFound reports that the requested row does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrUsernameTaken reports that another user has the same name, ignoring case.
+	ErrUsernameTaken = errors.New("username taken")
+	// ErrDuplicate reports that a row with the same unique key exists (other than a username).
+	ErrDuplicate = errors.New("duplicate")
+)
+
+// User is an account, registered or guest.
+type User struct {
+	ID       int64
+	Username string
+	// PasswordHash is an argon2id PHC string; empty for guests.
+	PasswordHash string
+	// Guest marks an account made for quick play, without a password.
+	Guest bool
+	// AdultConfirmedAt is when the player confirmed being 18 or over; zero if never.
+	AdultConfirmedAt time.Time
+	Email            string // optional
+	Location         string // optional
+	CreatedAt        time.Time
+}
+
+// Session is a logged-in session. Only the SHA-256 of its token is stored.
+type Session struct {
+	TokenHash []byte
+	UserID    int64
+	CreatedAt time.Time
+	ExpiresAt time.Time
+}
+
+// EntryKind is the kind of a ledger entry.
+type EntryKind string
+
+// The kinds of ledger entries. A buy-in is negative (chips leave the credits for a
+// table); an adjustment may have either sign; every other kind is positive.
+const (
+	KindSignupGrant EntryKind = "signup_grant"
+	KindBuyIn       EntryKind = "buy_in"
+	KindCashOut     EntryKind = "cash_out"
+	KindRefill      EntryKind = "refill"
+	KindAdjustment  EntryKind = "adjustment"
+)
+
+// Kinds lists every entry kind.
+func Kinds() []EntryKind {
+	return []EntryKind{KindSignupGrant, KindBuyIn, KindCashOut, KindRefill, KindAdjustment}
+}
+
+// Valid reports whether amount is a valid amount for an entry of kind k.
+func (k EntryKind) Valid(amount int64) error {
+	switch {
+	case amount == 0:
+		return fmt.Errorf("ledger %s: amount must not be zero", k)
+	case k == KindBuyIn && amount > 0:
+		return fmt.Errorf("ledger %s: amount %d must be negative", k, amount)
+	case k == KindSignupGrant || k == KindCashOut || k == KindRefill:
+		if amount < 0 {
+			return fmt.Errorf("ledger %s: amount %d must be positive", k, amount)
+		}
+	case k == KindBuyIn || k == KindAdjustment:
+	default:
+		return fmt.Errorf("ledger: unknown entry kind %q", string(k))
+	}
+	return nil
+}
+
+// Entry is one row of the play-money ledger.
+type Entry struct {
+	ID       int64
+	UserID   int64
+	Kind     EntryKind
+	Amount   int64
+	TableRef string // the table the chips went to or came from, if any
+	HandID   int64  // the hand concerned, if any (0: none)
+	Note     string
+	// CreatedAt is set by AddEntry to the current time when zero.
+	CreatedAt time.Time
+}
+
+// Stats are a player's running totals (the credits come from the ledger).
+type Stats struct {
+	GamesPlayed int64
+	HandsPlayed int64
+	HandsWon    int64
+	NetWon      int64
+}
+
+// Hand is a finished hand as recorded for the hand-history viewer and statistics.
+type Hand struct {
+	ID       int64
+	TableRef string
+	Variant  string
+	PHH      string // the hand in Poker Hand History format
+	PlayedAt time.Time
+	Players  []HandPlayer
+}
+
+// HandPlayer is one player's part in a recorded hand.
+type HandPlayer struct {
+	Seat   int
+	UserID int64 // 0 for bots and other unregistered players
+	Name   string
+	Net    int64 // chips won (positive) or lost (negative)
+	Won    bool
+}
+
+// Board is a message board.
+type Board struct {
+	ID          int64
+	Slug        string
+	Title       string
+	Description string
+	Position    int // boards are listed by position, then id
+	CreatedAt   time.Time
+}
+
+// Topic is a thread on a board; its first post is its opening message.
+type Topic struct {
+	ID         int64
+	BoardID    int64
+	UserID     int64
+	Author     string
+	Title      string
+	CreatedAt  time.Time
+	LastPostAt time.Time
+	Posts      int
+}
+
+// Post is one message in a topic.
+type Post struct {
+	ID        int64
+	TopicID   int64
+	UserID    int64
+	Author    string
+	Body      string
+	CreatedAt time.Time
+}
+
+// BotModel is what a bot has learnt about one opponent, as the bot's own JSON.
+type BotModel struct {
+	Bot       string
+	Opponent  string
+	Model     []byte
+	UpdatedAt time.Time
+}
+
+// UserStore holds accounts.
+type UserStore interface {
+	// CreateUser inserts u and returns it with its ID; ErrUsernameTaken if the name is taken.
+	CreateUser(ctx context.Context, u User) (User, error)
+	// UserByID returns the user with that ID or ErrNotFound.
+	UserByID(ctx context.Context, id int64) (User, error)
+	// UserByName returns the user with that name, ignoring case, or ErrNotFound.
+	UserByName(ctx context.Context, username string) (User, error)
+	// LockUser serialises, until the end of the current transaction, the changes made
+	// to one user's ledger; call it first in a transaction that checks a balance and
+	// then writes. It returns ErrNotFound for an unknown user.
+	LockUser(ctx context.Context, id int64) error
+}
+
+// SessionStore holds login sessions.
+type SessionStore interface {
+	// CreateSession inserts s.
+	CreateSession(ctx context.Context, s Session) error
+	// SessionByTokenHash returns the session or ErrNotFound (whatever its expiry).
+	SessionByTokenHash(ctx context.Context, hash []byte) (Session, error)
+	// DeleteSession removes the session, if any.
+	DeleteSession(ctx context.Context, hash []byte) error
+	// DeleteExpiredSessions removes the sessions expired at now and says how many.
+	DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error)
+}
+
+// LedgerStore holds the play-money ledger.
+type LedgerStore interface {
+	// AddEntry appends e (checked with EntryKind.Valid) and returns it with its ID.
+	AddEntry(ctx context.Context, e Entry) (Entry, error)
+	// Balance is the sum of a user's entries: their credits.
+	Balance(ctx context.Context, userID int64) (int64, error)
+	// Entries returns a user's newest entries, newest first, at most limit of them.
+	Entries(ctx context.Context, userID int64, limit int) ([]Entry, error)
+	// LastEntry returns a user's newest entry of a kind, or ErrNotFound.
+	LastEntry(ctx context.Context, userID int64, kind EntryKind) (Entry, error)
+	// LedgerTotals sums every entry by kind, over all users.
+	LedgerTotals(ctx context.Context) (map[EntryKind]int64, error)
+}
+
+// StatsStore holds players' running totals.
+type StatsStore interface {
+	// AddStats adds d to a user's totals.
+	AddStats(ctx context.Context, userID int64, d Stats) error
+	// Stats returns a user's totals (zero for a user with none yet).
+	Stats(ctx context.Context, userID int64) (Stats, error)
+}
+
+// HandStore holds finished hands.
+type HandStore interface {
+	// SaveHand inserts h and its players and returns its ID.
+	SaveHand(ctx context.Context, h Hand) (int64, error)
+	// Hand returns a hand with its players, or ErrNotFound.
+	Hand(ctx context.Context, id int64) (Hand, error)
+	// HandsByTable returns a table's newest hands, newest first, at most limit.
+	HandsByTable(ctx context.Context, tableRef string, limit int) ([]Hand, error)
+	// HandsByUser returns the newest hands a user played, newest first, at most limit.
+	HandsByUser(ctx context.Context, userID int64, limit int) ([]Hand, error)
+}
+
+// BoardStore holds the message board.
+type BoardStore interface {
+	// CreateBoard inserts b and returns it with its ID; ErrDuplicate if the slug is taken.
+	CreateBoard(ctx context.Context, b Board) (Board, error)
+	// Boards lists the boards by position.
+	Boards(ctx context.Context) ([]Board, error)
+	// CreateTopic opens a topic on a board with its first post.
+	CreateTopic(ctx context.Context, boardID, userID int64, title, body string, at time.Time) (Topic, error)
+	// Topics lists a board's topics, most recently active first.
+	Topics(ctx context.Context, boardID int64, limit, offset int) ([]Topic, error)
+	// Topic returns one topic or ErrNotFound.
+	Topic(ctx context.Context, id int64) (Topic, error)
+	// AddPost appends a reply to a topic and returns it with its ID.
+	AddPost(ctx context.Context, p Post) (Post, error)
+	// Posts lists a topic's posts, oldest first.
+	Posts(ctx context.Context, topicID int64, limit, offset int) ([]Post, error)
+}
+
+// BotModelStore holds bots' opponent models.
+type BotModelStore interface {
+	// PutBotModel inserts or replaces the model of (m.Bot, m.Opponent).
+	PutBotModel(ctx context.Context, m BotModel) error
+	// BotModel returns the model a bot has of an opponent, or ErrNotFound.
+	BotModel(ctx context.Context, bot, opponent string) (BotModel, error)
+}
+
+// Queries is everything the store can read and write, inside a transaction or not.
+type Queries interface {
+	UserStore
+	SessionStore
+	LedgerStore
+	StatsStore
+	HandStore
+	BoardStore
+	BotModelStore
+}
+
+// Store is an open database.
+type Store interface {
+	Queries
+	// InTx runs fn in one transaction: committed if fn returns nil, rolled back
+	// otherwise. fn must use only the Queries it is given.
+	InTx(ctx context.Context, fn func(q Queries) error) error
+	// Backend names the database: "sqlite" or "postgres".
+	Backend() string
+	// Close closes the database.
+	Close() error
+}
+
+// DefaultDSN is the database Open uses when given an empty DSN: a SQLite file in the
+// working directory.
+const DefaultDSN = "felt.db"
+
+// Open opens (creating if needed) and migrates the database named by dsn:
+// "postgres://..." or "postgresql://..." for PostgreSQL; "sqlite:PATH" or a plain file
+// path for SQLite; "" for DefaultDSN.
+func Open(ctx context.Context, dsn string) (Store, error) {
+	switch {
+	case dsn == "":
+		return OpenSQLite(ctx, DefaultDSN)
+	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
+		return OpenPostgres(ctx, dsn)
+	case strings.HasPrefix(dsn, "sqlite://"):
+		return OpenSQLite(ctx, strings.TrimPrefix(dsn, "sqlite://"))
+	case strings.HasPrefix(dsn, "sqlite:"):
+		return OpenSQLite(ctx, strings.TrimPrefix(dsn, "sqlite:"))
+	default:
+		return OpenSQLite(ctx, dsn)
+	}
+}
