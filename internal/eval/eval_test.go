@@ -20,27 +20,15 @@ func TestAllFiveCardHands(t *testing.T) {
 	seen := map[Rank]bool{}
 	ranksPer := map[Category]int{}
 	total := 0
-	for a := cards.Card(0); a < 52; a++ {
-		ha := Empty.Add(a)
-		for b := a + 1; b < 52; b++ {
-			hb := ha.Add(b)
-			for c := b + 1; c < 52; c++ {
-				hc := hb.Add(c)
-				for d := c + 1; d < 52; d++ {
-					hd := hc.Add(d)
-					for e := d + 1; e < 52; e++ {
-						r := hd.Add(e).Rank()
-						hands[r.Category()]++
-						if !seen[r] {
-							seen[r] = true
-							ranksPer[r.Category()]++
-						}
-						total++
-					}
-				}
-			}
+	forEachCombo(5, func(c []cards.Card) {
+		r := Evaluate(c...)
+		hands[r.Category()]++
+		if !seen[r] {
+			seen[r] = true
+			ranksPer[r.Category()]++
 		}
-	}
+		total++
+	})
 	if total != 2598960 || len(seen) != 7462 {
 		t.Fatalf("%d hands, %d distinct ranks; want 2598960 and 7462", total, len(seen))
 	}
@@ -58,10 +46,16 @@ func TestAllSevenCardHands(t *testing.T) {
 	}
 	var hands [StraightFlush + 1]int
 	var seen [1 << 16]bool
-	forEachSeven(func(r Rank) {
+	var sum uint64
+	forEachCombo(7, func(c []cards.Card) {
+		r := Empty.Add(c[0]).Add(c[1]).Add(c[2]).Add(c[3]).Add(c[4]).Add(c[5]).Add(c[6]).Rank()
 		hands[r.Category()]++
 		seen[r] = true
+		sum += uint64(r)
 	})
+	if e := EnumerateSevens(); e != sum {
+		t.Errorf("EnumerateSevens sums the ranks to %d, the walk over combinations to %d", e, sum)
+	}
 	want := [StraightFlush + 1]int{
 		StraightFlush: 41584, FourOfAKind: 224848, FullHouse: 3473184, Flush: 4047644,
 		Straight: 6180020, ThreeOfAKind: 6461620, TwoPair: 31433400, OnePair: 58627800,
@@ -81,27 +75,25 @@ func TestAllSevenCardHands(t *testing.T) {
 	}
 }
 
-// forEachSeven calls f with the rank of every 7-card hand, adding one card at a time.
-func forEachSeven(f func(Rank)) {
-	for a := cards.Card(0); a < 52; a++ {
-		h1 := Empty.Add(a)
-		for b := a + 1; b < 52; b++ {
-			h2 := h1.Add(b)
-			for c := b + 1; c < 52; c++ {
-				h3 := h2.Add(c)
-				for d := c + 1; d < 52; d++ {
-					h4 := h3.Add(d)
-					for e := d + 1; e < 52; e++ {
-						h5 := h4.Add(e)
-						for g := e + 1; g < 52; g++ {
-							h6 := h5.Add(g)
-							for k := g + 1; k < 52; k++ {
-								f(h6.Add(k).Rank())
-							}
-						}
-					}
-				}
-			}
+// forEachCombo calls f with every k-card combination, walked in lexicographic order
+// (unlike the nested incremental loops of EnumerateSevens, so the two check each other).
+func forEachCombo(k int, f func([]cards.Card)) {
+	c := make([]cards.Card, k)
+	for i := range c {
+		c[i] = cards.Card(i)
+	}
+	for {
+		f(c)
+		i := k - 1
+		for i >= 0 && c[i] == cards.Card(cards.NumCards-k+i) {
+			i--
+		}
+		if i < 0 {
+			return
+		}
+		c[i]++
+		for j := i + 1; j < k; j++ {
+			c[j] = c[j-1] + 1
 		}
 	}
 }
