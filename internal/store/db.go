@@ -58,7 +58,7 @@ func postgresDialect() *dialect {
 	return &dialect{
 		name:     "postgres",
 		goose:    goose.DialectPostgres,
-		lockUser: "SELECT id FROM users WHERE id = $1 FOR UPDATE",
+		lockUser: "SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE",
 		unique: func(err error) bool {
 			var e *pgconn.PgError
 			return errors.As(err, &e) && e.Code == "23505"

@@ -1,0 +1,255 @@
+package house
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/felt-poker/felt/internal/store"
+)
+
+// Username and password rules.
+const (
+	MinUsername = 3
+	MaxUsername = 15
+	MinPassword = 8    // characters
+	MaxPassword = 1024 // bytes, to bound the work of hashing
+	MaxEmail    = 254
+	MaxLocation = 64 // characters
+	// GuestPrefix starts every guest's name; registered names may not start with "guest".
+	GuestPrefix = "guest-"
+)
+
+// reserved reports whether a lower-cased name is kept from registration: names the
+// house itself uses or that would mislead other players.
+func reserved(lower string) bool {
+	switch lower {
+	case "lobby", "admin", "administrator", "root", "system", "house", "dealer", "felt",
+		"moderator", "support", "staff", "bot", "bots", "guest", "guests", "anonymous",
+		"nobody", "everyone", "spectator", "server", "null":
+		return true
+	}
+	return strings.HasPrefix(lower, "guest")
+}
+
+// ValidateUsername checks the username rules: 3 to 15 letters, digits, '_' or '-',
+// not a reserved name, and not starting with "guest".
+func ValidateUsername(name string) error {
+	if n := len(name); n < MinUsername || n > MaxUsername {
+		return fieldError("username", "must be %d to %d characters long", MinUsername, MaxUsername)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return fieldError("username", "may hold only letters, digits, '_' and '-'")
+		}
+	}
+	if reserved(strings.ToLower(name)) {
+		return fieldError("username", "%q is reserved", name)
+	}
+	return nil
+}
+
+// Registration is what a player gives to register.
+type Registration struct {
+	Username string
+	Password string
+	// ConfirmedAdult is the player's confirmation of being 18 or over; required.
+	ConfirmedAdult bool
+	Email          string // optional
+	Location       string // optional
+}
+
+// validate checks r and returns it normalised (email and location trimmed).
+func (r Registration) validate() (Registration, error) {
+	if err := ValidateUsername(r.Username); err != nil {
+		return r, err
+	}
+	if utf8.RuneCountInString(r.Password) < MinPassword {
+		return r, fieldError("password", "must be at least %d characters long", MinPassword)
+	}
+	if len(r.Password) > MaxPassword {
+		return r, fieldError("password", "must be at most %d bytes long", MaxPassword)
+	}
+	if !r.ConfirmedAdult {
+		return r, fieldError("adult", "you must confirm that you are 18 or over")
+	}
+	r.Email = strings.TrimSpace(r.Email)
+	if r.Email != "" && !validEmail(r.Email) {
+		return r, fieldError("email", "is not an email address")
+	}
+	r.Location = strings.TrimSpace(r.Location)
+	if utf8.RuneCountInString(r.Location) > MaxLocation {
+		return r, fieldError("location", "must be at most %d characters long", MaxLocation)
+	}
+	for _, c := range r.Location {
+		if unicode.IsControl(c) || c == utf8.RuneError {
+			return r, fieldError("location", "holds a control or invalid character")
+		}
+	}
+	return r, nil
+}
+
+// validEmail checks an address loosely: one plain addr-spec with a dotted domain.
+func validEmail(s string) bool {
+	if len(s) > MaxEmail || strings.ContainsAny(s, " \t\r\n<>") {
+		return false
+	}
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Name != "" || a.Address != s {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	domain := s[at+1:]
+	return at > 0 && strings.Contains(domain, ".") && !strings.HasPrefix(domain, ".") && !strings.HasSuffix(domain, ".")
+}
+
+// Register creates a player's account and grants the sign-up credits, in one
+// transaction. A rule broken gives a *FieldError; a taken name one that wraps
+// ErrUsernameTaken.
+func (h *House) Register(ctx context.Context, r Registration) (store.User, error) {
+	r, err := r.validate()
+	if err != nil {
+		return store.User{}, err
+	}
+	hash, err := HashPassword(r.Password, h.cfg.Argon2)
+	if err != nil {
+		return store.User{}, fmt.Errorf("register %q: %w", r.Username, err)
+	}
+	now := h.now()
+	u := store.User{Username: r.Username, PasswordHash: hash, AdultConfirmedAt: now,
+		Email: r.Email, Location: r.Location, CreatedAt: now}
+	u, err = h.createWithGrant(ctx, u, h.cfg.SignupCredits)
+	if errors.Is(err, store.ErrUsernameTaken) {
+		return store.User{}, &FieldError{Field: "username", Message: fmt.Sprintf("%q is taken", r.Username), Err: ErrUsernameTaken}
+	}
+	if err != nil {
+		return store.User{}, fmt.Errorf("register %q: %w", r.Username, err)
+	}
+	return u, nil
+}
+
+func (h *House) createWithGrant(ctx context.Context, u store.User, grant int64) (store.User, error) {
+	err := h.st.InTx(ctx, func(q store.Queries) error {
+		var err error
+		if u, err = q.CreateUser(ctx, u); err != nil {
+			return err
+		}
+		if grant > 0 {
+			_, err = q.AddEntry(ctx, store.Entry{UserID: u.ID, Kind: store.KindSignupGrant, Amount: grant, CreatedAt: u.CreatedAt})
+		}
+		return err
+	})
+	return u, err
+}
+
+// Session is a logged-in session as its holder sees it. Token is the secret the
+// client presents (the house stores only its SHA-256).
+type Session struct {
+	Token     string
+	User      store.User
+	ExpiresAt time.Time
+}
+
+func tokenHash(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
+// newSession opens a session for u with a fresh random token.
+func (h *House) newSession(ctx context.Context, u store.User) (Session, error) {
+	now := h.now()
+	s := Session{Token: rand.Text(), User: u, ExpiresAt: now.Add(h.cfg.SessionTTL)}
+	err := h.st.CreateSession(ctx, store.Session{TokenHash: tokenHash(s.Token), UserID: u.ID, CreatedAt: now, ExpiresAt: s.ExpiresAt})
+	if err != nil {
+		return Session{}, fmt.Errorf("open session: %w", err)
+	}
+	return s, nil
+}
+
+// Login checks a registered player's name (any case) and password and opens a
+// session. Any mismatch, including a guest's name, is ErrBadCredentials.
+func (h *House) Login(ctx context.Context, username, password string) (Session, error) {
+	if len(password) > MaxPassword {
+		return Session{}, ErrBadCredentials
+	}
+	u, err := h.st.UserByName(ctx, username)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		VerifyPassword(password, h.dummyHash) // spend the same time as for a known name
+		return Session{}, ErrBadCredentials
+	case err != nil:
+		return Session{}, fmt.Errorf("login %q: %w", username, err)
+	case u.Guest || u.PasswordHash == "":
+		return Session{}, ErrBadCredentials
+	}
+	ok, err := VerifyPassword(password, u.PasswordHash)
+	if err != nil {
+		return Session{}, fmt.Errorf("login %q: stored hash: %w", username, err)
+	}
+	if !ok {
+		return Session{}, ErrBadCredentials
+	}
+	// A login is a good time to sweep expired sessions.
+	if _, err := h.st.DeleteExpiredSessions(ctx, h.now()); err != nil {
+		return Session{}, fmt.Errorf("login %q: %w", username, err)
+	}
+	return h.newSession(ctx, u)
+}
+
+// Logout ends the session of token; ending an unknown session is not an error.
+func (h *House) Logout(ctx context.Context, token string) error {
+	if err := h.st.DeleteSession(ctx, tokenHash(token)); err != nil {
+		return fmt.Errorf("logout: %w", err)
+	}
+	return nil
+}
+
+// Authenticate returns the user holding the session token, or ErrNoSession if the
+// token is unknown, logged out or expired.
+func (h *House) Authenticate(ctx context.Context, token string) (store.User, error) {
+	s, err := h.st.SessionByTokenHash(ctx, tokenHash(token))
+	if errors.Is(err, store.ErrNotFound) {
+		return store.User{}, ErrNoSession
+	}
+	if err != nil {
+		return store.User{}, fmt.Errorf("authenticate: %w", err)
+	}
+	if !h.now().Before(s.ExpiresAt) {
+		if err := h.st.DeleteSession(ctx, s.TokenHash); err != nil {
+			return store.User{}, fmt.Errorf("authenticate: %w", err)
+		}
+		return store.User{}, ErrNoSession
+	}
+	u, err := h.st.UserByID(ctx, s.UserID)
+	if err != nil {
+		return store.User{}, fmt.Errorf("authenticate: %w", err)
+	}
+	return u, nil
+}
+
+// Guest creates a guest account (named GuestPrefix and eight random characters,
+// without a password, granted Config.GuestCredits) for the quick game against the
+// computer, and opens its session.
+func (h *House) Guest(ctx context.Context) (Session, error) {
+	for attempt := 0; ; attempt++ {
+		now := h.now()
+		u := store.User{Username: GuestPrefix + strings.ToLower(rand.Text()[:8]), Guest: true, CreatedAt: now}
+		u, err := h.createWithGrant(ctx, u, h.cfg.GuestCredits)
+		if errors.Is(err, store.ErrUsernameTaken) && attempt < 3 {
+			continue // 40 random bits: a collision is rare, two in a row rarer still
+		}
+		if err != nil {
+			return Session{}, fmt.Errorf("guest: %w", err)
+		}
+		return h.newSession(ctx, u)
+	}
+}
+
+func isNotFound(err error) bool { return errors.Is(err, store.ErrNotFound) }

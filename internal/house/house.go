@@ -1,0 +1,133 @@
+// Package house is felt's poker house: accounts, sessions and the play-money
+// ledger today; lobby, rooms, chat and rankings as they come. It keeps its state in
+// a store.Store and holds none of its own beyond configuration.
+package house
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/felt-poker/felt/internal/store"
+)
+
+// Sentinel errors that callers branch on.
+var (
+	// ErrInvalid reports a request with an invalid field (see FieldError).
+	ErrInvalid = errors.New("invalid")
+	// ErrUsernameTaken reports a registration under a name already taken, ignoring case.
+	ErrUsernameTaken = errors.New("username taken")
+	// ErrBadCredentials reports a failed login: unknown user, guest or wrong password.
+	ErrBadCredentials = errors.New("wrong username or password")
+	// ErrNoSession reports a session token that is unknown, logged out or expired.
+	ErrNoSession = errors.New("no such session")
+	// ErrInsufficientCredits reports a buy-in larger than the player's credits.
+	ErrInsufficientCredits = errors.New("insufficient credits")
+	// ErrRefillNotNeeded reports a refill asked for with credits at or above Config.RefillBelow.
+	ErrRefillNotNeeded = errors.New("refill not needed")
+	// ErrRefillTooSoon reports a refill asked for within Config.RefillInterval of the last one.
+	ErrRefillTooSoon = errors.New("refill too soon")
+	// ErrUnbalancedHand reports a hand result whose players' nets do not sum to zero.
+	ErrUnbalancedHand = errors.New("hand result does not conserve chips")
+)
+
+// FieldError is a request error that names the offending field, for forms and API
+// replies. It unwraps to ErrInvalid, or to ErrUsernameTaken for a taken name.
+type FieldError struct {
+	Field   string // "username", "password", "adult", "email", "location", ...
+	Message string
+	Err     error
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+
+// Unwrap returns the sentinel error behind e.
+func (e *FieldError) Unwrap() error {
+	if e.Err == nil {
+		return ErrInvalid
+	}
+	return e.Err
+}
+
+func fieldError(field, format string, args ...any) error {
+	return &FieldError{Field: field, Message: fmt.Sprintf(format, args...), Err: ErrInvalid}
+}
+
+// Config is the house's own settings. Start from DefaultConfig.
+type Config struct {
+	// SignupCredits are granted to a new registered player.
+	SignupCredits int64
+	// GuestCredits are granted to a new guest.
+	GuestCredits int64
+	// A player whose credits are below RefillBelow may ask for a refill, which tops
+	// the credits up to RefillTo, at most once per RefillInterval. Chips at tables do
+	// not count as credits: the table layer decides whether a seated player may refill.
+	RefillBelow    int64
+	RefillTo       int64
+	RefillInterval time.Duration
+	// SessionTTL is how long a login session lasts.
+	SessionTTL time.Duration
+	// Argon2 are the cost parameters of new password hashes.
+	Argon2 Argon2Params
+	// Now is the clock (time.Now when nil); tests inject their own.
+	Now func() time.Time
+}
+
+// DefaultConfig is the configuration of a new house: 10,000 chips at sign-up (and
+// for guests), a refill back to 10,000 when below 1,000 at most once a day, 30-day
+// sessions, and DefaultArgon2.
+func DefaultConfig() Config {
+	return Config{
+		SignupCredits:  10_000,
+		GuestCredits:   10_000,
+		RefillBelow:    1_000,
+		RefillTo:       10_000,
+		RefillInterval: 24 * time.Hour,
+		SessionTTL:     30 * 24 * time.Hour,
+		Argon2:         DefaultArgon2(),
+	}
+}
+
+func (c Config) validate() error {
+	switch {
+	case c.SignupCredits < 0 || c.GuestCredits < 0:
+		return fmt.Errorf("house config: negative sign-up credits")
+	case c.RefillBelow < 0 || c.RefillTo < c.RefillBelow:
+		return fmt.Errorf("house config: refill to %d must be at least refill below %d (>= 0)", c.RefillTo, c.RefillBelow)
+	case c.RefillInterval < 0:
+		return fmt.Errorf("house config: negative refill interval")
+	case c.SessionTTL <= 0:
+		return fmt.Errorf("house config: session TTL must be positive")
+	}
+	return nil
+}
+
+// House is the poker house's accounts and ledger. It is safe for concurrent use:
+// every operation is one store transaction.
+type House struct {
+	st  store.Store
+	cfg Config
+	// dummyHash is verified against when a login names no user, so that a wrong
+	// name takes as long as a wrong password.
+	dummyHash string
+}
+
+// New returns a house keeping its state in st.
+func New(st store.Store, cfg Config) (*House, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	dummy, err := HashPassword("not a password", cfg.Argon2)
+	if err != nil {
+		return nil, fmt.Errorf("house config: %w", err)
+	}
+	return &House{st: st, cfg: cfg, dummyHash: dummy}, nil
+}
+
+// Config returns the house's configuration.
+func (h *House) Config() Config { return h.cfg }
+
+func (h *House) now() time.Time { return h.cfg.Now().UTC() }

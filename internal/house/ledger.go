@@ -1,0 +1,238 @@
+package house
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/felt-poker/felt/internal/store"
+)
+
+// Play money moves only through the ledger: a player's credits are the sum of
+// their ledger rows. Grants (sign-up, refill, adjustment) bring chips into the
+// house; a buy-in moves chips from credits to a table (a negative row) and a
+// cash-out back (a positive row). So at any time the credits of all players plus
+// the chips on all tables equal everything ever granted.
+
+// Credits returns a player's credits: the chips not at a table.
+func (h *House) Credits(ctx context.Context, userID int64) (int64, error) {
+	c, err := h.st.Balance(ctx, userID)
+	if err != nil {
+		return 0, fmt.Errorf("credits of user %d: %w", userID, err)
+	}
+	return c, nil
+}
+
+// BuyIn moves amount chips from a player's credits to a table and returns the
+// credits left. A buy-in larger than the credits fails with ErrInsufficientCredits
+// and changes nothing.
+func (h *House) BuyIn(ctx context.Context, userID int64, tableRef string, amount int64) (int64, error) {
+	if amount <= 0 {
+		return 0, fieldError("amount", "must be positive")
+	}
+	if tableRef == "" {
+		return 0, fieldError("table", "is required")
+	}
+	var left int64
+	err := h.st.InTx(ctx, func(q store.Queries) error {
+		if err := q.LockUser(ctx, userID); err != nil {
+			return err
+		}
+		credits, err := q.Balance(ctx, userID)
+		if err != nil {
+			return err
+		}
+		if credits < amount {
+			return fmt.Errorf("%w: %d credits, buy-in %d", ErrInsufficientCredits, credits, amount)
+		}
+		if _, err := q.AddEntry(ctx, store.Entry{UserID: userID, Kind: store.KindBuyIn, Amount: -amount, TableRef: tableRef, CreatedAt: h.now()}); err != nil {
+			return err
+		}
+		left = credits - amount
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("buy-in of user %d at %s: %w", userID, tableRef, err)
+	}
+	return left, nil
+}
+
+// CashOut ends a player's game at a table: their stack of amount chips (zero for
+// a player who went broke) returns to their credits, and their games played grow
+// by one. It returns the credits after the cash-out.
+func (h *House) CashOut(ctx context.Context, userID int64, tableRef string, amount int64) (int64, error) {
+	if amount < 0 {
+		return 0, fieldError("amount", "must not be negative")
+	}
+	if tableRef == "" {
+		return 0, fieldError("table", "is required")
+	}
+	var credits int64
+	err := h.st.InTx(ctx, func(q store.Queries) error {
+		if err := q.LockUser(ctx, userID); err != nil {
+			return err
+		}
+		if amount > 0 {
+			if _, err := q.AddEntry(ctx, store.Entry{UserID: userID, Kind: store.KindCashOut, Amount: amount, TableRef: tableRef, CreatedAt: h.now()}); err != nil {
+				return err
+			}
+		}
+		if err := q.AddStats(ctx, userID, store.Stats{GamesPlayed: 1}); err != nil {
+			return err
+		}
+		var err error
+		credits, err = q.Balance(ctx, userID)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("cash-out of user %d at %s: %w", userID, tableRef, err)
+	}
+	return credits, nil
+}
+
+// Refill tops a nearly broke player's credits up to Config.RefillTo and returns
+// the amount granted. It fails with ErrRefillNotNeeded when the credits are at or
+// above Config.RefillBelow, and with ErrRefillTooSoon within Config.RefillInterval
+// of the player's last refill.
+func (h *House) Refill(ctx context.Context, userID int64) (int64, error) {
+	var granted int64
+	err := h.st.InTx(ctx, func(q store.Queries) error {
+		if err := q.LockUser(ctx, userID); err != nil {
+			return err
+		}
+		credits, err := q.Balance(ctx, userID)
+		if err != nil {
+			return err
+		}
+		if credits >= h.cfg.RefillBelow {
+			return fmt.Errorf("%w: %d credits, refills are for fewer than %d", ErrRefillNotNeeded, credits, h.cfg.RefillBelow)
+		}
+		now := h.now()
+		last, err := q.LastEntry(ctx, userID, store.KindRefill)
+		switch {
+		case err == nil:
+			if next := last.CreatedAt.Add(h.cfg.RefillInterval); now.Before(next) {
+				return fmt.Errorf("%w: next refill at %s", ErrRefillTooSoon, next.Format("2006-01-02 15:04 MST"))
+			}
+		case !isNotFound(err):
+			return err
+		}
+		granted = h.cfg.RefillTo - credits
+		_, err = q.AddEntry(ctx, store.Entry{UserID: userID, Kind: store.KindRefill, Amount: granted, CreatedAt: now})
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("refill of user %d: %w", userID, err)
+	}
+	return granted, nil
+}
+
+// Adjust books a correction of amount chips (either sign, not zero) to a player's
+// credits, with a note saying why. It may leave the credits negative.
+func (h *House) Adjust(ctx context.Context, userID, amount int64, note string) error {
+	if amount == 0 {
+		return fieldError("amount", "must not be zero")
+	}
+	err := h.st.InTx(ctx, func(q store.Queries) error {
+		if err := q.LockUser(ctx, userID); err != nil {
+			return err
+		}
+		_, err := q.AddEntry(ctx, store.Entry{UserID: userID, Kind: store.KindAdjustment, Amount: amount, Note: note, CreatedAt: h.now()})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("adjust user %d by %d: %w", userID, amount, err)
+	}
+	return nil
+}
+
+// RecordHand stores a finished hand (its PHH text and each player's result) and
+// adds it to the registered players' totals, in one transaction, and returns the
+// hand's id. The players' nets must sum to zero (play money has no rake). Chips
+// stay at the table: only buy-ins and cash-outs touch the credits.
+func (h *House) RecordHand(ctx context.Context, hand store.Hand) (int64, error) {
+	if len(hand.Players) == 0 {
+		return 0, fieldError("players", "a hand has players")
+	}
+	if hand.TableRef == "" {
+		return 0, fieldError("table", "is required")
+	}
+	var (
+		sum   int64
+		seats = make(map[int]bool)
+		users []int64
+	)
+	for _, p := range hand.Players {
+		sum += p.Net
+		if seats[p.Seat] {
+			return 0, fieldError("players", "seat %d appears twice", p.Seat)
+		}
+		seats[p.Seat] = true
+		if p.UserID != 0 {
+			if slices.Contains(users, p.UserID) {
+				return 0, fieldError("players", "user %d appears twice", p.UserID)
+			}
+			users = append(users, p.UserID)
+		}
+	}
+	if sum != 0 {
+		return 0, fmt.Errorf("record hand at %s: %w: nets sum to %d", hand.TableRef, ErrUnbalancedHand, sum)
+	}
+	if hand.PlayedAt.IsZero() {
+		hand.PlayedAt = h.now()
+	}
+	// Lock players in id order so that concurrent hands never wait on each other in a cycle.
+	slices.Sort(users)
+	var id int64
+	err := h.st.InTx(ctx, func(q store.Queries) error {
+		for _, u := range users {
+			if err := q.LockUser(ctx, u); err != nil {
+				return err
+			}
+		}
+		var err error
+		if id, err = q.SaveHand(ctx, hand); err != nil {
+			return err
+		}
+		for _, p := range hand.Players {
+			if p.UserID == 0 {
+				continue
+			}
+			d := store.Stats{HandsPlayed: 1, NetWon: p.Net}
+			if p.Won {
+				d.HandsWon = 1
+			}
+			if err := q.AddStats(ctx, p.UserID, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("record hand at %s: %w", hand.TableRef, err)
+	}
+	return id, nil
+}
+
+// Totals are a player's credits and running totals.
+type Totals struct {
+	Credits int64
+	store.Stats
+}
+
+// Totals returns a player's credits, net won, games, hands played and hands won.
+func (h *House) Totals(ctx context.Context, userID int64) (Totals, error) {
+	var t Totals
+	err := h.st.InTx(ctx, func(q store.Queries) error {
+		var err error
+		if t.Credits, err = q.Balance(ctx, userID); err != nil {
+			return err
+		}
+		t.Stats, err = q.Stats(ctx, userID)
+		return err
+	})
+	if err != nil {
+		return Totals{}, fmt.Errorf("totals of user %d: %w", userID, err)
+	}
+	return t, nil
+}
