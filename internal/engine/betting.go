@@ -10,10 +10,13 @@ func (h *Hand) Over() bool { return h.over }
 
 // Legal returns what the seat to act may do. When nobody is to act it returns a
 // Legal with Seat NoSeat and no kinds.
-func (h *Hand) Legal() Legal {
+func (h *Hand) Legal() Legal { return h.legal }
+
+// computeLegal works out Legal for the seat to act; advance calls it once per turn.
+func (h *Hand) computeLegal() Legal {
 	i := h.toAct
 	if i == NoSeat {
-		return Legal{Seat: NoSeat, MinTo: 0, MaxTo: 0}
+		return Legal{Seat: NoSeat}
 	}
 	s := &h.seats[i]
 	l := Legal{Seat: i, Committed: s.bet, CurrentBet: h.currentBet, Stack: s.stack}
@@ -77,13 +80,7 @@ func (h *Hand) betSize() int64 {
 }
 
 // potTotal is every chip put in so far, this round's bets included.
-func (h *Hand) potTotal() int64 {
-	var t int64
-	for i := 0; i < h.s.n; i++ {
-		t += h.seats[i].total
-	}
-	return t
-}
+func (h *Hand) potTotal() int64 { return h.pot }
 
 // Apply plays one action. An illegal action returns an error wrapping ErrHandOver,
 // ErrNotYourTurn, ErrIllegalAction, ErrBadAmount or ErrBadSeat and changes nothing.
@@ -100,7 +97,7 @@ func (h *Hand) Apply(a Action) error {
 		}
 		return fmt.Errorf("%w: seat %d tried to %s; seat %d is to act", ErrNotYourTurn, a.Seat, a.Kind, h.toAct)
 	}
-	l := h.Legal()
+	l := &h.legal
 	switch a.Kind {
 	case Fold, Check, Call, Bet, Raise:
 	default:
@@ -134,31 +131,30 @@ func (h *Hand) Apply(a Action) error {
 func (h *Hand) play(a Action) {
 	i := a.Seat
 	s := &h.seats[i]
-	e := Event{Seat: int8(i)}
+	var amount int64
+	kind := EvFold
 	switch a.Kind {
 	case Fold:
-		s.status = statusFolded
-		e.Kind = EvFold
+		h.fold(i)
 	case Check:
-		e.Kind = EvCheck
+		kind = EvCheck
 	case Call:
-		e.Kind = EvCall
-		e.Amount = h.post(i, h.currentBet-s.bet, true)
+		kind = EvCall
+		amount = h.post(i, h.currentBet-s.bet, true)
 	case Bet, Raise:
-		e.Kind = EvBet
+		kind = EvBet
 		if a.Kind == Raise {
-			e.Kind = EvRaise
+			kind = EvRaise
 		}
-		e.Amount = h.post(i, a.Amount-s.bet, true)
+		amount = h.post(i, a.Amount-s.bet, true)
 		h.raiseTo(a.Amount)
 		h.aggressor = i
 	}
 	s.acted = true
 	s.facedAt = h.currentBet
 	s.seen = int8(h.count)
-	e.To = s.bet
-	e.AllIn = s.allIn
-	h.emit(e)
+	e := h.emit(kind, i)
+	e.Amount, e.To, e.AllIn = amount, s.bet, s.allIn
 }
 
 // raiseTo records a bet or raise to `to` and whether it counts as a full one.
@@ -201,9 +197,12 @@ func (h *Hand) leave(a Action) error {
 	h.actions = append(h.actions, a)
 	s.left = true
 	if !s.allIn {
-		s.status = statusFolded
+		h.fold(i)
 	}
-	h.emit(Event{Kind: EvLeave, Seat: int8(i), AllIn: s.allIn})
+	{
+		ev := h.emit(EvLeave, i)
+		ev.AllIn = s.allIn
+	}
 	from := h.toAct
 	if from == i {
 		from = i + 1

@@ -8,7 +8,11 @@ func (h *Hand) startHoldem() {
 	if h.s.ante > 0 {
 		for i := h.nextLive(btn); ; i = h.nextLive(i) {
 			amt := h.post(i, h.s.ante, false)
-			h.emit(Event{Kind: EvAnte, Seat: int8(i), Amount: amt, AllIn: h.seats[i].allIn})
+			{
+				ev := h.emit(EvAnte, i)
+				ev.Amount = amt
+				ev.AllIn = h.seats[i].allIn
+			}
 			if i == btn {
 				break
 			}
@@ -23,9 +27,19 @@ func (h *Hand) startHoldem() {
 	}
 	h.bbSeat = h.nextLive(h.sbSeat)
 	amt := h.post(h.sbSeat, h.s.sb, true)
-	h.emit(Event{Kind: EvSmallBlind, Seat: int8(h.sbSeat), Amount: amt, To: amt, AllIn: h.seats[h.sbSeat].allIn})
+	{
+		ev := h.emit(EvSmallBlind, h.sbSeat)
+		ev.Amount = amt
+		ev.To = amt
+		ev.AllIn = h.seats[h.sbSeat].allIn
+	}
 	amt = h.post(h.bbSeat, h.s.bb, true)
-	h.emit(Event{Kind: EvBigBlind, Seat: int8(h.bbSeat), Amount: amt, To: amt, AllIn: h.seats[h.bbSeat].allIn})
+	{
+		ev := h.emit(EvBigBlind, h.bbSeat)
+		ev.Amount = amt
+		ev.To = amt
+		ev.AllIn = h.seats[h.bbSeat].allIn
+	}
 	// The big blind is the bet to match even when it was posted short.
 	h.currentBet, h.lastRaise, h.fullLevel, h.count = h.s.bb, h.s.bb, h.s.bb, 1
 
@@ -42,13 +56,18 @@ func (h *Hand) startHoldem() {
 	}
 	for i := first; ; {
 		s := &h.seats[i]
-		h.emit(Event{Kind: EvHoleCards, Seat: int8(i), NCards: 2, Cards: [3]cards.Card{s.cards[0], s.cards[1]}})
+		{
+			ev := h.emit(EvHoleCards, i)
+			ev.NCards = 2
+			ev.Cards[0] = s.cards[0]
+			ev.Cards[1] = s.cards[1]
+		}
 		if i = h.nextLive(i); i == first {
 			break
 		}
 	}
 	h.street = Preflop
-	h.emit(Event{Kind: EvStreet, Seat: NoSeat})
+	h.emit(EvStreet, NoSeat)
 	h.advance(h.bbSeat + 1)
 }
 
@@ -60,21 +79,25 @@ func (h *Hand) nextStreet() int {
 	}
 	h.street++
 	h.aggressor = NoSeat
-	h.emit(Event{Kind: EvStreet, Seat: NoSeat})
+	h.emit(EvStreet, NoSeat)
 	burn := h.draw()
-	h.emit(Event{Kind: EvBurn, Seat: NoSeat, NCards: 1, Cards: [3]cards.Card{burn}})
+	{
+		ev := h.emit(EvBurn, NoSeat)
+		ev.NCards = 1
+		ev.Cards[0] = burn
+	}
 	n := 1
 	if h.street == Flop {
 		n = 3
 	}
-	e := Event{Kind: EvBoard, Seat: NoSeat, NCards: uint8(n)}
+	e := h.emit(EvBoard, NoSeat)
+	e.NCards = uint8(n)
 	for k := 0; k < n; k++ {
 		c := h.draw()
 		h.board[h.nBoard] = c
 		h.nBoard++
 		e.Cards[k] = c
 	}
-	h.emit(e)
 	return h.s.button + 1
 }
 
@@ -96,7 +119,10 @@ func (h *Hand) startStud() {
 	first := h.nextLive(btn)
 	for i := first; ; {
 		amt := h.post(i, h.s.ante, false)
-		h.emit(Event{Kind: EvAnte, Seat: int8(i), Amount: amt})
+		{
+			ev := h.emit(EvAnte, i)
+			ev.Amount = amt
+		}
 		if i = h.nextLive(i); i == first {
 			break
 		}
@@ -111,7 +137,11 @@ func (h *Hand) startStud() {
 		}
 	}
 	for i := first; ; {
-		h.emit(Event{Kind: EvHoleCards, Seat: int8(i), NCards: 1, Cards: [3]cards.Card{h.seats[i].cards[0]}})
+		{
+			ev := h.emit(EvHoleCards, i)
+			ev.NCards = 1
+			ev.Cards[0] = h.seats[i].cards[0]
+		}
 		if i = h.nextLive(i); i == first {
 			break
 		}
@@ -119,7 +149,11 @@ func (h *Hand) startStud() {
 	opener, best := NoSeat, -1
 	for i := first; ; {
 		c := h.seats[i].cards[1]
-		h.emit(Event{Kind: EvUpCard, Seat: int8(i), NCards: 1, Cards: [3]cards.Card{c}})
+		{
+			ev := h.emit(EvUpCard, i)
+			ev.NCards = 1
+			ev.Cards[0] = c
+		}
 		if int(c) > best {
 			opener, best = i, int(c)
 		}
@@ -128,7 +162,7 @@ func (h *Hand) startStud() {
 		}
 	}
 	h.street = StudOne
-	h.emit(Event{Kind: EvStreet, Seat: NoSeat})
+	h.emit(EvStreet, NoSeat)
 	h.advance(opener)
 }
 
@@ -143,7 +177,11 @@ func (h *Hand) startStudTwo() int {
 		s := &h.seats[i]
 		s.cards[2] = h.draw()
 		s.ncards++
-		h.emit(Event{Kind: EvUpCard, Seat: int8(i), NCards: 1, Cards: [3]cards.Card{s.cards[2]}})
+		{
+			ev := h.emit(EvUpCard, i)
+			ev.NCards = 1
+			ev.Cards[0] = s.cards[2]
+		}
 		if k := showingKey(s.cards[1], s.cards[2]); k > best {
 			opener, best = i, k
 		}
@@ -151,7 +189,7 @@ func (h *Hand) startStudTwo() int {
 			break
 		}
 	}
-	h.emit(Event{Kind: EvStreet, Seat: NoSeat})
+	h.emit(EvStreet, NoSeat)
 	return opener
 }
 

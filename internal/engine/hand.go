@@ -64,6 +64,10 @@ type Hand struct {
 	fullLevel  int64 // the bet as of the last counted bet or raise (fixed limit)
 	count      int   // counted bets in this round (fixed limit; the big blind counts)
 	aggressor  int   // last seat to bet or raise in this round, or NoSeat
+	nLive      int   // live seats (holding cards, all-in or not)
+	nCanAct    int   // live seats that are not all-in
+	pot        int64 // every chip put in, this round's bets included
+	legal      Legal // what the seat to act may do
 	runOut     bool  // the board was dealt with no more betting possible
 	over       bool
 
@@ -117,9 +121,11 @@ func (h *Hand) Reset(cfg Config) error {
 			h.stub[i] = h.deck.Deal()
 		}
 	}
-	h.s = s
 	h.nstub, h.next = need, 0
-	for i := 0; i < MaxSeats; i++ {
+	h.nLive, h.nCanAct, h.pot = players, players, 0
+	used := max(h.s.n, s.n) // seats beyond both the old and new tables are already zero
+	h.s = s
+	for i := 0; i < used; i++ {
 		st := &h.seats[i]
 		*st = seat{start: stacks[i], stack: stacks[i], cards: [3]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard}}
 		if i < s.n && stacks[i] > 0 && (s.variant != StudThree || stacks[i] >= s.ante) {
@@ -138,7 +144,10 @@ func (h *Hand) Reset(cfg Config) error {
 	}
 	h.events = h.events[:0]
 	h.actions = h.actions[:0]
-	h.emit(Event{Kind: EvHandStart, Seat: int8(s.button), Amount: int64(s.n)})
+	{
+		ev := h.emit(EvHandStart, s.button)
+		ev.Amount = int64(s.n)
+	}
 	if s.variant == StudThree {
 		h.startStud()
 	} else {
@@ -163,15 +172,31 @@ func (h *Hand) draw() cards.Card {
 	return c
 }
 
-// emit appends an event, numbering it. Seat and Pot default to "none" only when the
-// caller sets them; callers build complete events.
-func (h *Hand) emit(e Event) {
-	e.Index = len(h.events)
-	e.Street = h.street
-	for i := e.NCards; i < 3; i++ {
-		e.Cards[i] = cards.NoCard
+// emit appends an event of the given kind and seat (NoSeat for none), numbered and
+// stamped with the street, and returns it for the caller to fill in. It writes the
+// event in place so that the hot path copies nothing.
+func (h *Hand) emit(kind EventKind, seat int) *Event {
+	n := len(h.events)
+	if n < cap(h.events) {
+		h.events = h.events[:n+1]
+	} else {
+		h.events = append(h.events, Event{})
 	}
-	h.events = append(h.events, e)
+	p := &h.events[n]
+	*p = Event{Index: n, Kind: kind, Street: h.street, Seat: int8(seat), Cards: noCards}
+	return p
+}
+
+var noCards = [3]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard}
+
+// fold takes seat i out of the hand.
+func (h *Hand) fold(i int) {
+	s := &h.seats[i]
+	s.status = statusFolded
+	h.nLive--
+	if !s.allIn {
+		h.nCanAct--
+	}
 }
 
 // nextSeat returns the first seat after i, clockwise, that is live.
@@ -185,15 +210,7 @@ func (h *Hand) nextLive(i int) int {
 	return NoSeat
 }
 
-func (h *Hand) liveCount() int {
-	n := 0
-	for i := 0; i < h.s.n; i++ {
-		if h.seats[i].status == statusLive {
-			n++
-		}
-	}
-	return n
-}
+func (h *Hand) liveCount() int { return h.nLive }
 
 // canAct reports whether seat i may still make betting decisions.
 func (h *Hand) canAct(i int) bool {
@@ -203,12 +220,10 @@ func (h *Hand) canAct(i int) bool {
 
 // othersCanAct reports whether some seat other than i may still make decisions.
 func (h *Hand) othersCanAct(i int) bool {
-	for j := 0; j < h.s.n; j++ {
-		if j != i && h.canAct(j) {
-			return true
-		}
+	if h.canAct(i) {
+		return h.nCanAct > 1
 	}
-	return false
+	return h.nCanAct > 0
 }
 
 // needsAction reports whether seat i must still act in this betting round.
@@ -251,11 +266,13 @@ func (h *Hand) post(i int, amount int64, asBet bool) int64 {
 	}
 	s.stack -= amount
 	s.total += amount
+	h.pot += amount
 	if asBet {
 		s.bet += amount
 	}
-	if s.stack == 0 && h.s.variant == Holdem {
+	if s.stack == 0 && h.s.variant == Holdem && !s.allIn {
 		s.allIn = true
+		h.nCanAct--
 	}
 	return amount
 }
@@ -272,12 +289,17 @@ func (h *Hand) advance(from int) {
 			s := &h.seats[i]
 			if h.s.variant == StudThree && h.currentBet-s.bet > s.stack {
 				// A stud player who cannot call must fold: there are no side pots.
-				s.status = statusFolded
-				h.emit(Event{Kind: EvFold, Seat: int8(i), Forced: true, To: s.bet})
+				h.fold(i)
+				{
+					ev := h.emit(EvFold, i)
+					ev.Forced = true
+					ev.To = s.bet
+				}
 				from = i + 1
 				continue
 			}
 			h.toAct = i
+			h.legal = h.computeLegal()
 			return
 		}
 		h.endRound()
@@ -310,5 +332,6 @@ func (h *Hand) endRound() {
 func (h *Hand) finish() {
 	h.over = true
 	h.toAct = NoSeat
-	h.emit(Event{Kind: EvHandEnd, Seat: NoSeat})
+	h.legal = Legal{Seat: NoSeat}
+	h.emit(EvHandEnd, NoSeat)
 }

@@ -25,13 +25,42 @@ func (h *Hand) returnUncalled() {
 	s.stack += diff
 	s.total -= diff
 	s.bet = max(s.bet-diff, 0)
-	s.allIn = false
-	h.emit(Event{Kind: EvUncalled, Seat: int8(top), Amount: diff})
+	h.pot -= diff
+	if s.allIn {
+		s.allIn = false
+		h.nCanAct++
+	}
+	{
+		ev := h.emit(EvUncalled, top)
+		ev.Amount = diff
+	}
 }
 
 // formPots splits everything put in into a main pot and side pots: one level for each
 // distinct total of the seats still in the hand, contested by the seats that reached it.
 func (h *Hand) formPots() {
+	// Common case: every live seat put in the same amount, so there is one pot.
+	var all SeatSet
+	var level int64 = -1
+	same := true
+	for i := 0; i < h.s.n; i++ {
+		s := &h.seats[i]
+		if s.status != statusLive {
+			continue
+		}
+		all |= 1 << i
+		if level >= 0 && s.total != level {
+			same = false
+		}
+		level = max(level, s.total)
+	}
+	if same {
+		// Folded seats never put in more than the live ones after uncalled bets
+		// are returned, so the whole pot is one level.
+		h.pots[0] = pot{amount: h.pot, eligible: all}
+		h.nPots = 1
+		return
+	}
 	var levels [MaxSeats]int64
 	nl := 0
 	for i := 0; i < h.s.n; i++ {
@@ -95,7 +124,12 @@ func (h *Hand) formPots() {
 func (h *Hand) emitPots() {
 	for k := 0; k < h.nPots; k++ {
 		p := &h.pots[k]
-		h.emit(Event{Kind: EvPot, Seat: NoSeat, Pot: int8(k), Amount: p.amount, Seats: p.eligible})
+		{
+			ev := h.emit(EvPot, NoSeat)
+			ev.Pot = int8(k)
+			ev.Amount = p.amount
+			ev.Seats = p.eligible
+		}
 	}
 }
 
@@ -134,7 +168,13 @@ func (h *Hand) award(potIndex int, amount int64, winners SeatSet, share Share) {
 		s := &h.seats[i]
 		s.stack += amt
 		s.won += amt
-		h.emit(Event{Kind: EvAward, Seat: int8(i), Pot: int8(potIndex), Amount: amt, Share: share, Seats: winners})
+		{
+			ev := h.emit(EvAward, i)
+			ev.Pot = int8(potIndex)
+			ev.Amount = amt
+			ev.Share = share
+			ev.Seats = winners
+		}
 	}
 }
 
@@ -143,7 +183,7 @@ func (h *Hand) award(potIndex int, amount int64, winners SeatSet, share Share) {
 func (h *Hand) showdown() {
 	h.street = Showdown
 	h.toAct = NoSeat
-	h.emit(Event{Kind: EvStreet, Seat: NoSeat})
+	h.emit(EvStreet, NoSeat)
 	n := h.s.n
 	stud := h.s.variant == StudThree
 	showAll := stud || h.runOut
@@ -194,10 +234,15 @@ func (h *Hand) showdown() {
 					best[k] = s.rank
 				}
 			}
-			h.emit(Event{Kind: EvShow, Seat: int8(i), NCards: s.ncards, Cards: s.cards, Rank: s.rank})
+			{
+				ev := h.emit(EvShow, i)
+				ev.NCards = s.ncards
+				ev.Cards = s.cards
+				ev.Rank = s.rank
+			}
 		} else {
 			s.mucked = true
-			h.emit(Event{Kind: EvMuck, Seat: int8(i)})
+			h.emit(EvMuck, i)
 		}
 	}
 	if stud {
