@@ -38,11 +38,14 @@ func cheapArgon2() house.Argon2Params {
 	return house.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
 }
 
-func newHouse(t testing.TB, s store.Store, c *clock) *house.House {
+func newHouse(t testing.TB, s store.Store, c *clock, edits ...func(*house.Config)) *house.House {
 	t.Helper()
 	cfg := house.DefaultConfig()
 	cfg.Argon2 = cheapArgon2()
 	cfg.Now = c.Now
+	for _, edit := range edits {
+		edit(&cfg)
+	}
 	h, err := house.New(s, cfg)
 	if err != nil {
 		t.Fatal(err)
