@@ -472,3 +472,12 @@ func TestConfigValidation(t *testing.T) {
 		t.Fatalf("limit defaults %+v", h.s)
 	}
 }
+
+func TestNoRaiseWhenNobodyCanRespond(t *testing.T) {
+	h := mustNew(t, nl(100, 200))
+	play(t, h, "0:r100") // the button goes all-in
+	legalIs(t, h, 1, "fold,call", 0, 0)
+	// Three-handed with two all-in from the blinds, the button may only call or fold.
+	h = mustNew(t, nl(100, 1, 2))
+	legalIs(t, h, 0, "fold,call", 0, 0)
+}

@@ -39,7 +39,20 @@ func (h *Hand) returnUncalled() {
 // formPots splits everything put in into a main pot and side pots: one level for each
 // distinct total of the seats still in the hand, contested by the seats that reached it.
 func (h *Hand) formPots() {
-	// Common case: every live seat put in the same amount, so there is one pot.
+	// Common case: nobody is all-in, so every live seat matched every bet and the
+	// pot is one pot.
+	if h.nCanAct == h.nLive {
+		var all SeatSet
+		for i := 0; i < h.s.n; i++ {
+			if h.seats[i].status == statusLive {
+				all |= 1 << i
+			}
+		}
+		h.pots[0] = pot{amount: h.pot, eligible: all}
+		h.nPots = 1
+		return
+	}
+	// Next: every live seat put in the same amount.
 	var all SeatSet
 	var level int64 = -1
 	same := true

@@ -23,7 +23,7 @@ func RandomAction(r *rand.Rand, l Legal) Action {
 		raise = Bet
 	}
 	canRaise := l.Can(raise)
-	x := r.IntN(8)
+	x := r.Uint64() & 7
 	switch {
 	case l.Can(Check):
 		a.Kind = Check
@@ -66,7 +66,7 @@ func AnyRandomAction(r *rand.Rand, l Legal) Action {
 }
 
 func randomAmount(r *rand.Rand, lo, hi int64) int64 {
-	switch x := r.IntN(4); {
+	switch x := r.Uint64() & 3; {
 	case x < 2 || hi <= lo:
 		return lo
 	case x == 2:
