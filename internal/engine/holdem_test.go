@@ -481,3 +481,15 @@ func TestNoRaiseWhenNobodyCanRespond(t *testing.T) {
 	h = mustNew(t, nl(100, 1, 2))
 	legalIs(t, h, 0, "fold,call", 0, 0)
 }
+
+func TestShortAllInOpeningBet(t *testing.T) {
+	cfg := nl(500, 500, 500, 30)
+	cfg.SmallBlind, cfg.BigBlind = 10, 20
+	h := mustNew(t, cfg)
+	play(t, h, "3:c 0:c 1:c 2:k 1:k 2:k")
+	legalIs(t, h, 3, "fold,check,bet", 10, 10) // all-in for less than the big blind
+	play(t, h, "3:b10")
+	legalIs(t, h, 0, "fold,call,raise", 30, 480) // the bet plus the big blind
+	play(t, h, "0:c")
+	legalIs(t, h, 1, "fold,call", 0, 0) // it checked: the short bet does not reopen
+}
