@@ -1,6 +1,7 @@
 // Package engine is felt's one rules engine: Texas Hold'em (fixed-limit, pot-limit and
 // no-limit, 2 to 10 seats) and the Casino Day three card stud, played by the rules of
-// ../../../shared/RULES.md. A Hand is a pure, deterministic value built from a Config
+// ../shared/RULES.md (the decisions it leaves open are in docs/rules.md). A Hand is a
+// pure, deterministic value built from a Config
 // (which carries the shuffle seed) and the actions applied to it: it knows nothing of
 // time, sockets or storage, and replaying the same configuration and actions gives the
 // same hand event for event.
