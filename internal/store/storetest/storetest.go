@@ -16,8 +16,9 @@ import (
 	"github.com/felt-poker/felt/internal/store"
 )
 
-// PostgresEnv is the environment variable holding the DSN of a PostgreSQL database
-// the tests may use (each test works in a schema of its own and drops it).
+// PostgresEnv is the environment variable holding the URL of a PostgreSQL database
+// the tests may use, postgres://user:password@host:port/db?options (each test works
+// in a schema of its own and drops it).
 const PostgresEnv = "FELT_TEST_POSTGRES"
 
 // SQLite opens a fresh SQLite store in a temporary directory, closed at the end of t.
