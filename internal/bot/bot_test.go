@@ -193,7 +193,7 @@ func TestChartByPosition(t *testing.T) {
 		cfg := engine.Config{Stacks: []int64{200, 200, 200, 200, 200, 200}, SmallBlind: 1, BigBlind: 2, Button: 0}
 		// Seat 3 is under the gun (button 0, blinds 1 and 2); it gets the 3rd and 9th card.
 		deck := cards.MustParseList("2d3d" + hole[:2] + "4d5d6d7d8d" + hole[2:] + "9dTdJdQdKdAd")
-		cfg.Deck = append(deck, cards.MustParseList("3c4c5c6c8c9cTcJc")...)
+		cfg.Deck = append(deck, cards.MustParseList("3c4c5c6c8c9cTcQc")...)
 		h, err := engine.New(cfg)
 		if err != nil {
 			t.Fatal(err)
