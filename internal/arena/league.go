@@ -1,0 +1,93 @@
+package arena
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// LeagueConfig describes a league: every bot plays a duplicate match against every
+// other, all with the same seed (so every pairing sees the same deals).
+type LeagueConfig struct {
+	Bots []string
+	Game Game
+	// Hands per pairing, Seed, Workers and Progress as in MatchConfig.
+	Hands    int
+	Seed     uint64
+	Workers  int
+	Progress func(hands int)
+}
+
+// League is the outcome of a league.
+type League struct {
+	Bots []string
+	// Matches[i][j] is the match of bot i against bot j from i's side (Matches[i][i]
+	// is the zero Result). Only the pairing i < j is played; its mirror is derived.
+	Matches [][]Result
+	// Ranking lists the bots by average bb/100 against all the others, best first.
+	Ranking []Standing
+}
+
+// Standing is one bot's place in a league.
+type Standing struct {
+	Bot string
+	// BBPer100 is the bot's mean win rate over its matches, CI95 the half-width of
+	// that mean's 95% interval (the matches are independent).
+	BBPer100, CI95 float64
+}
+
+// PlayLeague plays every pairing of the bots in turn, each on all cores.
+func PlayLeague(ctx context.Context, lc LeagueConfig) (League, error) {
+	n := len(lc.Bots)
+	if n < 2 {
+		return League{}, fmt.Errorf("a league needs at least two bots, not %d", n)
+	}
+	l := League{Bots: slices.Clone(lc.Bots), Matches: make([][]Result, n)}
+	for i := range l.Matches {
+		l.Matches[i] = make([]Result, n)
+	}
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			r, err := Match(ctx, MatchConfig{A: lc.Bots[i], B: lc.Bots[j], Game: lc.Game, Hands: lc.Hands,
+				Seed: lc.Seed, Workers: lc.Workers, Progress: lc.Progress})
+			if err != nil {
+				return League{}, fmt.Errorf("%s against %s: %w", lc.Bots[i], lc.Bots[j], err)
+			}
+			l.Matches[i][j], l.Matches[j][i] = r, r.Mirror()
+		}
+	}
+	for i := range n {
+		s := Standing{Bot: lc.Bots[i]}
+		var v float64
+		for j := range n {
+			if j != i {
+				s.BBPer100 += l.Matches[i][j].BBPer100
+				v += l.Matches[i][j].CI95 * l.Matches[i][j].CI95
+			}
+		}
+		s.BBPer100 /= float64(n - 1)
+		s.CI95 = math.Sqrt(v) / float64(n-1)
+		l.Ranking = append(l.Ranking, s)
+	}
+	slices.SortStableFunc(l.Ranking, func(a, b Standing) int { return -cmpFloat(a.BBPer100, b.BBPer100) })
+	return l, nil
+}
+
+// Mirror returns the result from bot B's side.
+func (r Result) Mirror() Result {
+	m := r
+	m.A, m.B = r.B, r.A
+	m.Chips, m.BBPer100, m.MBBPerGame = -r.Chips, -r.BBPer100, -r.MBBPerGame
+	return m
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

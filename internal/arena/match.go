@@ -1,0 +1,240 @@
+package arena
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/engine"
+)
+
+// MatchConfig describes a heads-up duplicate match.
+type MatchConfig struct {
+	// A and B are the bots, as bot.New names them ("montecarlo:samples=200").
+	A, B string
+	Game Game
+	// Hands is the number of hands to play, rounded up to an even number: each
+	// deal is played twice, the second time with the bots' seats swapped.
+	Hands int
+	// Seed fixes every card and every bot decision: deal i is dealt from a seed
+	// derived from (Seed, i) and the bots' streams are reseeded from (Seed, i, hand,
+	// seat) before each hand, so the result does not depend on Workers.
+	Seed uint64
+	// Workers is the number of goroutines (0: GOMAXPROCS).
+	Workers int
+	// Progress, when not nil, is called with the number of hands just finished,
+	// from several goroutines at once.
+	Progress func(hands int)
+}
+
+// MinHands is the fewest hands a match may have: two duplicate deals, the least
+// from which a variance can be estimated.
+const MinHands = 4
+
+// Result is the outcome of a match, from bot A's side.
+type Result struct {
+	A, B  string
+	Game  string
+	Seed  uint64
+	Deals int
+	Hands int
+	// Chips is A's net win in chips over the whole match.
+	Chips int64
+	// BBPer100 is A's win rate in big blinds per 100 hands, CI95 the half-width of
+	// its 95% confidence interval (normal approximation from the variance of the
+	// deal pairs' results).
+	BBPer100, CI95 float64
+	// MBBPerGame is the same rate in thousandths of a big blind per hand.
+	MBBPerGame, MBBCI95 float64
+	Workers             int
+	Elapsed             time.Duration
+}
+
+// z95 is the normal quantile of a two-sided 95% interval.
+const z95 = 1.959963984540054
+
+// ErrChipsNotConserved reports a hand whose results did not sum to zero: a bug in
+// the engine or the arena.
+var ErrChipsNotConserved = errors.New("chips not conserved")
+
+// Match plays a heads-up duplicate match on all cores.
+func Match(ctx context.Context, mc MatchConfig) (Result, error) {
+	if mc.Hands < MinHands {
+		return Result{}, fmt.Errorf("a match needs at least %d hands, not %d", MinHands, mc.Hands)
+	}
+	for _, name := range []string{mc.A, mc.B} {
+		if _, err := bot.New(name, bot.Options{}); err != nil {
+			return Result{}, err
+		}
+	}
+	deals := (mc.Hands + 1) / 2
+	workers := mc.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, (deals+chunk-1)/chunk)
+	start := time.Now()
+	var next atomic.Int64
+	partial := make([]sums, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[w] = runWorker(ctx, &mc, deals, &next, &partial[w])
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return Result{}, err
+	}
+	var total sums
+	for _, s := range partial {
+		total.add(s)
+	}
+	r := Result{A: mc.A, B: mc.B, Game: mc.Game.Name, Seed: mc.Seed, Deals: deals, Hands: 2 * deals,
+		Chips: total.sum, Workers: workers, Elapsed: time.Since(start)}
+	r.BBPer100, r.CI95 = total.rate(mc.Game.Unit, 100)
+	r.MBBPerGame, r.MBBCI95 = total.rate(mc.Game.Unit, 1000)
+	return r, nil
+}
+
+// chunk is the number of deals a worker takes at a time.
+const chunk = 16
+
+// sums accumulates the deal pairs' results (A's net chips over both hands of a
+// deal). Integer sums make the total independent of the order deals finish in.
+type sums struct {
+	n, sum, sumSq int64
+}
+
+func (s *sums) add(o sums) { s.n += o.n; s.sum += o.sum; s.sumSq += o.sumSq }
+
+// rate returns A's mean result per hand, in units/scale (bb/100: scale 100), and
+// the half-width of its 95% confidence interval.
+func (s sums) rate(unit int64, scale float64) (mean, ci float64) {
+	n := float64(s.n)
+	perDeal := float64(s.sum) / n
+	variance := (float64(s.sumSq) - float64(s.sum)*perDeal) / (n - 1)
+	f := scale / (2 * float64(unit)) // a deal is two hands
+	return perDeal * f, z95 * math.Sqrt(max(variance, 0)/n) * f
+}
+
+// worker plays deals with its own hand, bots and streams.
+type worker struct {
+	mc       *MatchConfig
+	h        *engine.Hand
+	cfg      engine.Config
+	bots     [2]bot.Bot // A, B
+	srcs     [2]*rand.PCG
+	learners [2]bot.Learner
+}
+
+func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int64, out *sums) error {
+	w := worker{mc: mc, h: new(engine.Hand), cfg: mc.Game.handConfig()}
+	for k, name := range []string{mc.A, mc.B} {
+		w.srcs[k] = rand.NewPCG(0, 0)
+		b, err := bot.New(name, bot.Options{Rand: rand.New(w.srcs[k])})
+		if err != nil {
+			return err
+		}
+		w.bots[k] = b
+		w.learners[k], _ = b.(bot.Learner)
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		lo := int(next.Add(chunk)) - chunk
+		if lo >= deals {
+			return nil
+		}
+		hi := min(lo+chunk, deals)
+		for d := lo; d < hi; d++ {
+			x, err := w.deal(d)
+			if err != nil {
+				return err
+			}
+			out.add(sums{1, x, x * x})
+		}
+		if mc.Progress != nil {
+			mc.Progress(2 * (hi - lo))
+		}
+	}
+}
+
+// deal plays deal d twice, bot A in seat 0 and then in seat 1, and returns A's net
+// chips over both hands.
+func (w *worker) deal(d int) (int64, error) {
+	seed := mix(w.mc.Seed, uint64(d))
+	w.cfg.Seed = cards.SeedFromUint64(seed)
+	w.cfg.Button = d % 2
+	var net int64
+	for swap := range 2 {
+		seats := [2]int{0, 1} // seats[k]: bot k's seat
+		if swap == 1 {
+			seats = [2]int{1, 0}
+		}
+		for k := range 2 {
+			w.srcs[k].Seed(mix(seed, uint64(2*swap+k)), uint64(d))
+		}
+		x, err := w.hand(seats)
+		if err != nil {
+			return 0, fmt.Errorf("deal %d (seed %d), %s in seat %d: %w", d, w.mc.Seed, w.mc.A, seats[0], err)
+		}
+		net += x
+	}
+	return net, nil
+}
+
+// hand plays one hand with bot k in seat seats[k] and returns A's net chips.
+func (w *worker) hand(seats [2]int) (int64, error) {
+	h := w.h
+	if err := h.Reset(w.cfg); err != nil {
+		return 0, err
+	}
+	var bySeat [2]bot.Bot
+	bySeat[seats[0]], bySeat[seats[1]] = w.bots[0], w.bots[1]
+	for h.ToAct() != engine.NoSeat {
+		seat := h.ToAct()
+		v := h.View(seat)
+		a := bySeat[seat].Act(&v)
+		if err := h.Apply(a); err != nil {
+			return 0, fmt.Errorf("bot in seat %d played %v: %w", seat, a, err)
+		}
+	}
+	a, b := h.Net(seats[0]), h.Net(seats[1])
+	if a+b != 0 {
+		return 0, fmt.Errorf("%w: A %+d, B %+d", ErrChipsNotConserved, a, b)
+	}
+	if w.learners[0] != nil || w.learners[1] != nil {
+		res := h.Result()
+		for k, l := range w.learners {
+			if l != nil {
+				v := h.View(seats[k])
+				l.HandEnd(&v, &res)
+			}
+		}
+	}
+	return a, nil
+}
+
+// mix derives a well-spread 64-bit seed from two numbers: SplitMix64's finaliser
+// applied to the first, the second added, and the finaliser again.
+func mix(a, b uint64) uint64 { return splitmix(splitmix(a) + b) }
+
+func splitmix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
