@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"text/tabwriter"
+	"time"
+
+	"github.com/felt-poker/felt/internal/arena"
+)
+
+// leagueCmd is "felt league": every bot against every other.
+type leagueCmd struct {
+	Bots []string `arg:"" name:"bot" help:"Two or more bots (as for felt match)."`
+	arenaFlags
+}
+
+// Help is the long help of "felt league".
+func (c *leagueCmd) Help() string {
+	return `Plays a duplicate match (see felt match) between every two of the bots, all with the
+same seed, so every pairing sees the same deals. Prints the cross table (the row bot's
+bb/100 against the column bot, ± the 95% half-width) and the ranking by average bb/100
+against all the others.
+
+` + arenaHelp() + `
+
+--json prints one object: "variant", "hands" (per pairing), "seed", "bots", "table"
+(table[i][j]: {"bb_per_100", "ci95", "mbb_per_game", "chips"} of bot i against bot j,
+null on the diagonal) and "ranking" ([{"bot", "bb_per_100", "ci95"}], best first).`
+}
+
+// Run is called by kong.
+func (c *leagueCmd) Run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return c.run(ctx, os.Stdout, os.Stderr)
+}
+
+// runLeague parses args as "felt league" would and runs the command: the entry point
+// for tests. Bad arguments give an exitError with code 2.
+func runLeague(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c struct {
+		League leagueCmd `cmd:""`
+	}
+	if err := parseArenaArgs(&c, "league", args, stdout); err != nil {
+		return err
+	}
+	return c.League.run(ctx, stdout, stderr)
+}
+
+// leagueCell is one entry of the cross table in --json.
+type leagueCell struct {
+	BBPer100   float64 `json:"bb_per_100"`
+	CI95       float64 `json:"ci95"`
+	MBBPerGame float64 `json:"mbb_per_game"`
+	Chips      int64   `json:"chips"`
+}
+
+// leagueStanding is one line of the ranking in --json.
+type leagueStanding struct {
+	Bot      string  `json:"bot"`
+	BBPer100 float64 `json:"bb_per_100"`
+	CI95     float64 `json:"ci95"`
+}
+
+// leagueOutput is what "felt league --json" prints.
+type leagueOutput struct {
+	Variant   string           `json:"variant"`
+	Hands     int              `json:"hands"`
+	Seed      uint64           `json:"seed"`
+	Bots      []string         `json:"bots"`
+	Table     [][]*leagueCell  `json:"table"`
+	Ranking   []leagueStanding `json:"ranking"`
+	ElapsedNS int64            `json:"elapsed_ns"`
+}
+
+func (c *leagueCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
+	if len(c.Bots) < 2 {
+		return usageError("a league needs at least two bots")
+	}
+	s, err := c.settle(c.Bots)
+	if err != nil {
+		return err
+	}
+	n := len(c.Bots)
+	pairs := n * (n - 1) / 2
+	bar := c.progress(stderr, int64(pairs*2*((c.Hands+1)/2)), "league")
+	start := time.Now()
+	l, err := arena.PlayLeague(ctx, arena.LeagueConfig{Bots: c.Bots, Game: s.game, Hands: c.Hands, Seed: s.seed,
+		Workers: c.Workers, Progress: bar.add})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	out := leagueOutput{ElapsedNS: time.Since(start).Nanoseconds(), Variant: s.game.Name, Seed: s.seed, Bots: l.Bots, Table: make([][]*leagueCell, n)}
+	for i := range n {
+		out.Table[i] = make([]*leagueCell, n)
+		for j := range n {
+			if r := l.Matches[i][j]; i != j {
+				out.Table[i][j] = &leagueCell{BBPer100: r.BBPer100, CI95: r.CI95, MBBPerGame: r.MBBPerGame, Chips: r.Chips}
+				out.Hands = r.Hands
+			}
+		}
+	}
+	for _, st := range l.Ranking {
+		out.Ranking = append(out.Ranking, leagueStanding{Bot: st.Bot, BBPer100: st.BBPer100, CI95: st.CI95})
+	}
+	if c.JSON {
+		return writeArenaJSON(stdout, out)
+	}
+	return writeLeague(stdout, out)
+}
+
+// writeLeague prints the cross table and the ranking.
+func writeLeague(w io.Writer, out leagueOutput) error {
+	fmt.Fprintf(w, "league: %s, %s hands per pairing (duplicate), seed %d; bb/100 of the row against the column, ± 95%%\n\n",
+		arenaGameName(out.Variant), thousands(int64(out.Hands)), out.Seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "\t")
+	for _, b := range out.Bots {
+		fmt.Fprintf(tw, "%s\t", b)
+	}
+	fmt.Fprintln(tw)
+	for i, row := range out.Table {
+		fmt.Fprintf(tw, "%s\t", out.Bots[i])
+		for _, cell := range row {
+			if cell == nil {
+				fmt.Fprint(tw, "-\t")
+				continue
+			}
+			fmt.Fprintf(tw, "%+.1f ± %.1f\t", cell.BBPer100, cell.CI95)
+		}
+		fmt.Fprintln(tw)
+	}
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "rank\tbot\tbb/100\t± 95%\t")
+	for k, st := range out.Ranking {
+		fmt.Fprintf(tw, "%d\t%s\t%+.1f\t%.1f\t\n", k+1, st.Bot, st.BBPer100, st.CI95)
+	}
+	return tw.Flush()
+}
