@@ -14,6 +14,8 @@ import (
 type cli struct {
 	Bench  benchCmd  `cmd:"" help:"Measure felt's hot paths on this machine."`
 	Equity equityCmd `cmd:"" help:"Win, tie and equity of hands or ranges, exact or by Monte Carlo."`
+	Replay replayCmd `cmd:"" help:"Print a PHH hand history street by street."`
+	Sim    simCmd    `cmd:"" name:"simulate" help:"Play hands with random legal actions and write them as PHH or PokerStars text."`
 	Match  matchCmd  `cmd:"" help:"Two bots heads-up in duplicate: bb/100 with a 95% confidence interval."`
 	League leagueCmd `cmd:"" help:"Every bot against every other in duplicate: a cross table and a ranking."`
 }

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,10 +48,10 @@ type PHH struct {
 	Variant           string   `toml:"variant"`
 	Antes             []int64  `toml:"antes"`
 	BlindsOrStraddles []int64  `toml:"blinds_or_straddles,omitempty"`
-	BringIn           int64    `toml:"bring_in,omitempty"`
-	SmallBet          int64    `toml:"small_bet,omitempty"`
-	BigBet            int64    `toml:"big_bet,omitempty"`
-	MinBet            int64    `toml:"min_bet,omitempty"`
+	BringIn           int64    `toml:"bring_in,omitzero"`
+	SmallBet          int64    `toml:"small_bet,omitzero"`
+	BigBet            int64    `toml:"big_bet,omitzero"`
+	MinBet            int64    `toml:"min_bet,omitzero"`
 	StartingStacks    []int64  `toml:"starting_stacks"`
 	Actions           []string `toml:"actions"`
 
@@ -58,7 +59,7 @@ type PHH struct {
 	Hand            any      `toml:"hand,omitempty"`
 	Table           any      `toml:"table,omitempty"`
 	Seats           []int    `toml:"seats,omitempty"`
-	SeatCount       int      `toml:"seat_count,omitempty"`
+	SeatCount       int      `toml:"seat_count,omitzero"`
 	Players         []string `toml:"players,omitempty"`
 	FinishingStacks []int64  `toml:"finishing_stacks,omitempty"`
 	Winnings        []int64  `toml:"winnings,omitempty"`
@@ -67,12 +68,12 @@ type PHH struct {
 	// otherwise).
 	Betting string `toml:"_betting,omitempty"`
 	// RaiseCap is felt's fixed-limit cap when it is not the default (engine.Config).
-	RaiseCap int `toml:"_raise_cap,omitempty"`
+	RaiseCap int `toml:"_raise_cap,omitzero"`
 	// MaxRaise is the most a three card stud bet or raise adds over the call.
-	MaxRaise int64 `toml:"_max_raise,omitempty"`
+	MaxRaise int64 `toml:"_max_raise,omitzero"`
 	// Button is the button's seat number (as in Seats) when the button is not the
 	// last player's seat (three card stud, where the button may hold no chips).
-	Button int `toml:"_button,omitempty"`
+	Button int `toml:"_button,omitzero"`
 	// Seed is the 64-hex-digit deck seed (cards.Seed): with it felt deals the same
 	// cards, burns and undealt cards included.
 	Seed string `toml:"_seed,omitempty"`
@@ -179,18 +180,40 @@ func (p *PHH) Marshal() ([]byte, error) {
 // each hand under a table header [1], [2], ...
 func MarshalAll(hands []*PHH) ([]byte, error) {
 	var b bytes.Buffer
-	for i, p := range hands {
-		body, err := p.Marshal()
-		if err != nil {
-			return nil, fmt.Errorf("hand %d: %w", i+1, err)
+	w := NewWriter(&b)
+	for _, p := range hands {
+		if err := w.Write(p); err != nil {
+			return nil, err
 		}
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		fmt.Fprintf(&b, "[%d]\n", i+1)
-		b.Write(body)
 	}
 	return b.Bytes(), nil
+}
+
+// Writer streams hands to a .phhs file, numbering them [1], [2], ... as MarshalAll
+// does, without holding them all in memory.
+type Writer struct {
+	w io.Writer
+	n int
+}
+
+// NewWriter returns a Writer that writes to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write appends one hand.
+func (w *Writer) Write(p *PHH) error {
+	body, err := p.Marshal()
+	if err != nil {
+		return fmt.Errorf("hand %d: %w", w.n+1, err)
+	}
+	sep := ""
+	if w.n > 0 {
+		sep = "\n"
+	}
+	w.n++
+	if _, err := fmt.Fprintf(w.w, "%s[%d]\n%s", sep, w.n, body); err != nil {
+		return err
+	}
+	return nil
 }
 
 // label returns Hand or Table as text ("" when absent).
