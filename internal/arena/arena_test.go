@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/engine"
 )
 
 func match(t *testing.T, a, b, game string, hands int, seed uint64, workers int) Result {
@@ -141,5 +142,60 @@ func TestLeague(t *testing.T) {
 	}
 	if _, err := PlayLeague(context.Background(), LeagueConfig{Bots: []string{"call"}, Game: g, Hands: 10}); err == nil {
 		t.Error("one bot: no error")
+	}
+}
+
+// BenchmarkMatch measures arena hands per second with the random bot on both sides
+// (compare the engine's BenchmarkRandomHands) and with the Monte Carlo bot.
+func BenchmarkMatch(b *testing.B) {
+	for _, bots := range [][2]string{{"random", "random"}, {"call", "raise"}, {"montecarlo", "call"}} {
+		b.Run(bots[0]+"-"+bots[1], func(b *testing.B) {
+			g, _ := ParseGame("nl")
+			hands := max(b.N, MinHands)
+			b.ReportAllocs()
+			if _, err := Match(context.Background(), MatchConfig{A: bots[0], B: bots[1], Game: g, Hands: hands, Seed: 1}); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(hands)/b.Elapsed().Seconds(), "hands/s")
+		})
+	}
+}
+
+// learner calls, and records what it is told at the end of each hand.
+type learner struct {
+	bot.Bot
+	hands, bad int
+}
+
+func (l *learner) HandEnd(v *engine.View, r *engine.Result) {
+	l.hands++
+	var sum int64
+	for _, n := range r.Net {
+		sum += n
+	}
+	if !v.Over || sum != 0 || !v.Seats[v.Viewer].Cards[0].Valid() {
+		l.bad++
+	}
+}
+
+// TestLearnersHearEveryHand: a Learner's HandEnd is called once per hand it plays,
+// with its final view and a result whose nets sum to zero.
+func TestLearnersHearEveryHand(t *testing.T) {
+	g, _ := ParseGame("nl")
+	var made []*learner
+	newBot := func(name string, o bot.Options) (bot.Bot, error) {
+		b, err := bot.New(name, o)
+		if err != nil || name != "call" {
+			return b, err
+		}
+		l := &learner{Bot: b}
+		made = append(made, l)
+		return l, nil
+	}
+	if _, err := Match(context.Background(), MatchConfig{A: "call", B: "random", Game: g, Hands: 100, Workers: 1, NewBot: newBot}); err != nil {
+		t.Fatal(err)
+	}
+	if len(made) != 2 || made[0].hands != 0 || made[1].hands != 100 || made[1].bad != 0 {
+		t.Errorf("learners (the first is Match's check of the name): %+v", made)
 	}
 }

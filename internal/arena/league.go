@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/felt-poker/felt/internal/bot"
 )
 
 // LeagueConfig describes a league: every bot plays a duplicate match against every
@@ -12,11 +14,12 @@ import (
 type LeagueConfig struct {
 	Bots []string
 	Game Game
-	// Hands per pairing, Seed, Workers and Progress as in MatchConfig.
+	// Hands per pairing, Seed, Workers, Progress and NewBot as in MatchConfig.
 	Hands    int
 	Seed     uint64
 	Workers  int
 	Progress func(hands int)
+	NewBot   func(name string, o bot.Options) (bot.Bot, error)
 }
 
 // League is the outcome of a league.
@@ -50,7 +53,7 @@ func PlayLeague(ctx context.Context, lc LeagueConfig) (League, error) {
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			r, err := Match(ctx, MatchConfig{A: lc.Bots[i], B: lc.Bots[j], Game: lc.Game, Hands: lc.Hands,
-				Seed: lc.Seed, Workers: lc.Workers, Progress: lc.Progress})
+				Seed: lc.Seed, Workers: lc.Workers, Progress: lc.Progress, NewBot: lc.NewBot})
 			if err != nil {
 				return League{}, fmt.Errorf("%s against %s: %w", lc.Bots[i], lc.Bots[j], err)
 			}

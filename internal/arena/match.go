@@ -33,6 +33,9 @@ type MatchConfig struct {
 	// Progress, when not nil, is called with the number of hands just finished,
 	// from several goroutines at once.
 	Progress func(hands int)
+	// NewBot makes the bots from A and B; nil means bot.New. Each worker makes its
+	// own pair.
+	NewBot func(name string, o bot.Options) (bot.Bot, error)
 }
 
 // MinHands is the fewest hands a match may have: two duplicate deals, the least
@@ -70,8 +73,11 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	if mc.Hands < MinHands {
 		return Result{}, fmt.Errorf("a match needs at least %d hands, not %d", MinHands, mc.Hands)
 	}
+	if mc.NewBot == nil {
+		mc.NewBot = bot.New
+	}
 	for _, name := range []string{mc.A, mc.B} {
-		if _, err := bot.New(name, bot.Options{}); err != nil {
+		if _, err := mc.NewBot(name, bot.Options{}); err != nil {
 			return Result{}, err
 		}
 	}
@@ -143,7 +149,7 @@ func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int
 	w := worker{mc: mc, h: new(engine.Hand), cfg: mc.Game.handConfig()}
 	for k, name := range []string{mc.A, mc.B} {
 		w.srcs[k] = rand.NewPCG(0, 0)
-		b, err := bot.New(name, bot.Options{Rand: rand.New(w.srcs[k])})
+		b, err := mc.NewBot(name, bot.Options{Rand: rand.New(w.srcs[k])})
 		if err != nil {
 			return err
 		}
