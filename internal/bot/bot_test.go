@@ -235,3 +235,32 @@ func TestMonteCarloEquity(t *testing.T) {
 		t.Errorf("equity allocates %.0f times", allocs)
 	}
 }
+
+// TestMonteCarloBluffSwitch puts 72o in the big blind against a raise to half its
+// stack (rate of return about 0.7: mostly fold, bluff-raise 15% of the time) and
+// checks that bluffing off never raises there while bluffing on sometimes does.
+func TestMonteCarloBluffSwitch(t *testing.T) {
+	cfg := engine.Config{Stacks: []int64{200, 200}, SmallBlind: 1, BigBlind: 2}
+	cfg.Deck = cards.MustParseList("7hAs2cAd" + "3s4s5s6s8s9sTsJs")
+	h, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Apply(engine.Action{Seat: 0, Kind: engine.Raise, Amount: 100}); err != nil {
+		t.Fatal(err)
+	}
+	v := h.View(1)
+	if got := cards.Format(v.Seats[1].Cards[:2]); got != "7h2c" {
+		t.Fatalf("big blind holds %s", got)
+	}
+	for _, bluff := range []bool{false, true} {
+		b, _ := New("montecarlo", Options{Rand: rand.New(rand.NewPCG(5, 5)), Samples: 300, NoBluff: !bluff})
+		count := map[engine.ActionKind]int{}
+		for range 400 {
+			count[b.Act(&v).Kind]++
+		}
+		if raised := count[engine.Raise]; bluff != (raised > 0) || count[engine.Fold] < 200 {
+			t.Errorf("bluff %v: %v", bluff, count)
+		}
+	}
+}
