@@ -22,7 +22,7 @@ import (
 
 // matchCmd is "felt match": two bots heads-up in duplicate.
 type matchCmd struct {
-	A string `arg:"" name:"a" help:"Bot A, whose result is reported (see the list below; options after a colon: montecarlo:samples=200,bluff=false)."`
+	A string `arg:"" name:"a" help:"Bot A, whose result is reported (a bot listed above; options after a colon: montecarlo:samples=200,bluff=false)."`
 	B string `arg:"" name:"b" help:"Bot B."`
 	arenaFlags
 }
