@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -73,6 +74,11 @@ func (d *Deck) Reset(seed Seed) {
 // ResetKeep gathers all cards except those in dead, to be dealt in the order of the
 // current stream (it does not reseed).
 func (d *Deck) ResetKeep(dead Set) {
+	if dead == 0 {
+		d.cards = fullDeck
+		d.next, d.size = 0, NumCards
+		return
+	}
 	n := 0
 	for c := Card(0); c < NumCards; c++ {
 		if !dead.Has(c) {
@@ -92,11 +98,43 @@ func (d *Deck) Deal() Card {
 	if d.next >= d.size {
 		panic("cards: deal from an empty deck")
 	}
-	j := d.next + d.rng.IntN(d.size-d.next)
+	j := d.next + d.intN(d.size-d.next)
 	d.cards[d.next], d.cards[j] = d.cards[j], d.cards[d.next]
 	c := d.cards[d.next]
 	d.next++
 	return c
+}
+
+// fullDeck is every card in index order, as ResetKeep(0) gathers them.
+var fullDeck = func() (d [NumCards]Card) {
+	for c := range d {
+		d[c] = Card(c)
+	}
+	return d
+}()
+
+const is32bit = ^uint(0)>>32 == 0
+
+// intN returns d.rng.IntN(n) for 0 < n: the same number from the same stream, since
+// the deck order for a seed is fixed (TestDeckGolden). On 64-bit platforms it reads the
+// ChaCha8 source directly, with math/rand/v2's Lemire reduction, so that nothing goes
+// through the rand.Source interface; elsewhere it asks d.rng.
+func (d *Deck) intN(n int) int {
+	if is32bit {
+		return d.rng.IntN(n)
+	}
+	u := uint64(n)
+	if u&(u-1) == 0 {
+		return int(d.src.Uint64() & (u - 1))
+	}
+	hi, lo := bits.Mul64(d.src.Uint64(), u)
+	if lo < u {
+		thresh := -u % u
+		for lo < thresh {
+			hi, lo = bits.Mul64(d.src.Uint64(), u)
+		}
+	}
+	return int(hi)
 }
 
 // Dealt returns the cards dealt since the last reset, in order.

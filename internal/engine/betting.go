@@ -153,8 +153,7 @@ func (h *Hand) play(a Action) {
 	s.acted = true
 	s.facedAt = h.currentBet
 	s.seen = int8(h.count)
-	e := h.emit(kind, i)
-	e.Amount, e.To, e.AllIn = amount, s.bet, s.allIn
+	h.emitChips(kind, i, amount, s.bet, s.allIn)
 }
 
 // raiseTo records a bet or raise to `to` and whether it counts as a full one.
@@ -199,10 +198,7 @@ func (h *Hand) leave(a Action) error {
 	if !s.allIn {
 		h.fold(i)
 	}
-	{
-		ev := h.emit(EvLeave, i)
-		ev.AllIn = s.allIn
-	}
+	h.emitChips(EvLeave, i, 0, 0, s.allIn)
 	from := h.toAct
 	if from == i {
 		from = i + 1

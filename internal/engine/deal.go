@@ -8,11 +8,7 @@ func (h *Hand) startHoldem() {
 	if h.s.ante > 0 {
 		for i := h.nextLive(btn); ; i = h.nextLive(i) {
 			amt := h.post(i, h.s.ante, false)
-			{
-				ev := h.emit(EvAnte, i)
-				ev.Amount = amt
-				ev.AllIn = h.seats[i].allIn
-			}
+			h.emitChips(EvAnte, i, amt, 0, h.seats[i].allIn)
 			if i == btn {
 				break
 			}
@@ -27,19 +23,9 @@ func (h *Hand) startHoldem() {
 	}
 	h.bbSeat = h.nextLive(h.sbSeat)
 	amt := h.post(h.sbSeat, h.s.sb, true)
-	{
-		ev := h.emit(EvSmallBlind, h.sbSeat)
-		ev.Amount = amt
-		ev.To = amt
-		ev.AllIn = h.seats[h.sbSeat].allIn
-	}
+	h.emitChips(EvSmallBlind, h.sbSeat, amt, amt, h.seats[h.sbSeat].allIn)
 	amt = h.post(h.bbSeat, h.s.bb, true)
-	{
-		ev := h.emit(EvBigBlind, h.bbSeat)
-		ev.Amount = amt
-		ev.To = amt
-		ev.AllIn = h.seats[h.bbSeat].allIn
-	}
+	h.emitChips(EvBigBlind, h.bbSeat, amt, amt, h.seats[h.bbSeat].allIn)
 	// The big blind is the bet to match even when it was posted short.
 	h.currentBet, h.lastRaise, h.fullLevel, h.count = h.s.bb, h.s.bb, h.s.bb, 1
 
@@ -55,13 +41,7 @@ func (h *Hand) startHoldem() {
 		}
 	}
 	for i := first; ; {
-		s := &h.seats[i]
-		{
-			ev := h.emit(EvHoleCards, i)
-			ev.NCards = 2
-			ev.Cards[0] = s.cards[0]
-			ev.Cards[1] = s.cards[1]
-		}
+		h.emitCards(EvHoleCards, i, 2, h.seats[i].cards)
 		if i = h.nextLive(i); i == first {
 			break
 		}
@@ -80,37 +60,23 @@ func (h *Hand) nextStreet() int {
 	h.street++
 	h.aggressor = NoSeat
 	h.emit(EvStreet, NoSeat)
-	burn := h.draw()
-	{
-		ev := h.emit(EvBurn, NoSeat)
-		ev.NCards = 1
-		ev.Cards[0] = burn
-	}
+	h.emitCard(EvBurn, NoSeat, h.draw())
 	n := 1
 	if h.street == Flop {
 		n = 3
 	}
-	e := h.emit(EvBoard, NoSeat)
-	e.NCards = uint8(n)
+	dealt := noCards
 	for k := 0; k < n; k++ {
-		c := h.draw()
-		h.board[h.nBoard] = c
+		dealt[k] = h.draw()
+		h.board[h.nBoard] = dealt[k]
 		h.nBoard++
-		e.Cards[k] = c
 	}
+	h.emitCards(EvBoard, NoSeat, n, dealt)
 	return h.s.button + 1
 }
 
 // bettingOpen reports whether at least two live seats may still bet.
-func (h *Hand) bettingOpen() bool {
-	n := 0
-	for i := 0; i < h.s.n; i++ {
-		if h.canAct(i) {
-			n++
-		}
-	}
-	return n >= 2
-}
+func (h *Hand) bettingOpen() bool { return h.nCanAct >= 2 }
 
 // startStud takes the antes, deals each player a hole card and an up card, and opens
 // round one with the highest up card.
@@ -118,11 +84,7 @@ func (h *Hand) startStud() {
 	btn := h.s.button
 	first := h.nextLive(btn)
 	for i := first; ; {
-		amt := h.post(i, h.s.ante, false)
-		{
-			ev := h.emit(EvAnte, i)
-			ev.Amount = amt
-		}
+		h.emitChips(EvAnte, i, h.post(i, h.s.ante, false), 0, false)
 		if i = h.nextLive(i); i == first {
 			break
 		}
@@ -137,11 +99,7 @@ func (h *Hand) startStud() {
 		}
 	}
 	for i := first; ; {
-		{
-			ev := h.emit(EvHoleCards, i)
-			ev.NCards = 1
-			ev.Cards[0] = h.seats[i].cards[0]
-		}
+		h.emitCard(EvHoleCards, i, h.seats[i].cards[0])
 		if i = h.nextLive(i); i == first {
 			break
 		}
@@ -149,11 +107,7 @@ func (h *Hand) startStud() {
 	opener, best := NoSeat, -1
 	for i := first; ; {
 		c := h.seats[i].cards[1]
-		{
-			ev := h.emit(EvUpCard, i)
-			ev.NCards = 1
-			ev.Cards[0] = c
-		}
+		h.emitCard(EvUpCard, i, c)
 		if int(c) > best {
 			opener, best = i, int(c)
 		}
@@ -177,11 +131,7 @@ func (h *Hand) startStudTwo() int {
 		s := &h.seats[i]
 		s.cards[2] = h.draw()
 		s.ncards++
-		{
-			ev := h.emit(EvUpCard, i)
-			ev.NCards = 1
-			ev.Cards[0] = s.cards[2]
-		}
+		h.emitCard(EvUpCard, i, s.cards[2])
 		if k := showingKey(s.cards[1], s.cards[2]); k > best {
 			opener, best = i, k
 		}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/felt-poker/felt/internal/cards"
 )
@@ -59,16 +60,17 @@ type Hand struct {
 	sbSeat int
 	bbSeat int
 
-	currentBet int64 // the bet to match in this round
-	lastRaise  int64 // largest full bet or raise in this round (no limit, pot limit)
-	fullLevel  int64 // the bet as of the last counted bet or raise (fixed limit)
-	count      int   // counted bets in this round (fixed limit; the big blind counts)
-	aggressor  int   // last seat to bet or raise in this round, or NoSeat
-	nLive      int   // live seats (holding cards, all-in or not)
-	nCanAct    int   // live seats that are not all-in
-	pot        int64 // every chip put in, this round's bets included
-	legal      Legal // what the seat to act may do
-	runOut     bool  // the board was dealt with no more betting possible
+	currentBet int64   // the bet to match in this round
+	lastRaise  int64   // largest full bet or raise in this round (no limit, pot limit)
+	fullLevel  int64   // the bet as of the last counted bet or raise (fixed limit)
+	count      int     // counted bets in this round (fixed limit; the big blind counts)
+	aggressor  int     // last seat to bet or raise in this round, or NoSeat
+	nLive      int     // live seats (holding cards, all-in or not)
+	live       SeatSet // the live seats
+	nCanAct    int     // live seats that are not all-in
+	pot        int64   // every chip put in, this round's bets included
+	legal      Legal   // what the seat to act may do
+	runOut     bool    // the board was dealt with no more betting possible
 	over       bool
 
 	pots    [MaxSeats]pot
@@ -125,11 +127,14 @@ func (h *Hand) Reset(cfg Config) error {
 	h.nLive, h.nCanAct, h.pot = players, players, 0
 	used := max(h.s.n, s.n) // seats beyond both the old and new tables are already zero
 	h.s = s
+	h.live = 0
 	for i := 0; i < used; i++ {
 		st := &h.seats[i]
-		*st = seat{start: stacks[i], stack: stacks[i], cards: [3]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard}}
+		*st = seat{} // zeroed in place; a literal with fields would be built and copied
+		st.start, st.stack, st.cards = stacks[i], stacks[i], noCards
 		if i < s.n && stacks[i] > 0 && (s.variant != StudThree || stacks[i] >= s.ante) {
 			st.status = statusLive
+			h.live |= 1 << i
 		}
 	}
 	h.board = [5]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard}
@@ -144,10 +149,7 @@ func (h *Hand) Reset(cfg Config) error {
 	}
 	h.events = h.events[:0]
 	h.actions = h.actions[:0]
-	{
-		ev := h.emit(EvHandStart, s.button)
-		ev.Amount = int64(s.n)
-	}
+	h.emit(EvHandStart, s.button).Amount = int64(s.n)
 	if s.variant == StudThree {
 		h.startStud()
 	} else {
@@ -173,8 +175,11 @@ func (h *Hand) draw() cards.Card {
 }
 
 // emit appends an event of the given kind and seat (NoSeat for none), numbered and
-// stamped with the street, and returns it for the caller to fill in. It writes the
-// event in place so that the hot path copies nothing.
+// stamped with the street, and returns it for the caller to fill in.
+//
+// It writes the event in place, field by field: `*p = Event{...}` with fields set
+// would be built on the stack and copied, and the CPU stalls reading back those narrow
+// stores as wide loads (this alone took a fifth of a hand's time).
 func (h *Hand) emit(kind EventKind, seat int) *Event {
 	n := len(h.events)
 	if n < cap(h.events) {
@@ -183,8 +188,35 @@ func (h *Hand) emit(kind EventKind, seat int) *Event {
 		h.events = append(h.events, Event{})
 	}
 	p := &h.events[n]
-	*p = Event{Index: n, Kind: kind, Street: h.street, Seat: int8(seat), Cards: noCards}
+	*p = Event{}
+	p.Index, p.Kind, p.Street, p.Seat, p.Cards = n, kind, h.street, int8(seat), noCards
 	return p
+}
+
+// emitChips logs chips that seat put in or got back: Amount, the seat's bet To
+// afterwards (0 where the kind does not use it) and whether it is now all-in.
+func (h *Hand) emitChips(kind EventKind, seat int, amount, to int64, allIn bool) *Event {
+	p := h.emit(kind, seat)
+	p.Amount, p.To, p.AllIn = amount, to, allIn
+	return p
+}
+
+// emitCards logs the first n of cs dealt, burned or shown; the rest of Cards stays
+// cards.NoCard.
+func (h *Hand) emitCards(kind EventKind, seat int, n int, cs [3]cards.Card) *Event {
+	p := h.emit(kind, seat)
+	p.NCards = uint8(n)
+	for k := 0; k < n; k++ {
+		p.Cards[k] = cs[k]
+	}
+	return p
+}
+
+// emitCard logs one card dealt or burned.
+func (h *Hand) emitCard(kind EventKind, seat int, c cards.Card) {
+	p := h.emit(kind, seat)
+	p.NCards = 1
+	p.Cards[0] = c
 }
 
 var noCards = [3]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard}
@@ -193,19 +225,22 @@ var noCards = [3]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard}
 func (h *Hand) fold(i int) {
 	s := &h.seats[i]
 	s.status = statusFolded
+	h.live &^= 1 << i
 	h.nLive--
 	if !s.allIn {
 		h.nCanAct--
 	}
 }
 
-// nextSeat returns the first seat after i, clockwise, that is live.
+// nextLive returns the first seat after i, clockwise, that is live (i itself if it is
+// the only one), or NoSeat.
 func (h *Hand) nextLive(i int) int {
-	for k := 1; k <= h.s.n; k++ {
-		j := (i + k) % h.s.n
-		if h.seats[j].status == statusLive {
-			return j
-		}
+	m := uint32(h.live)
+	if after := m >> uint(i+1) << uint(i+1); after != 0 {
+		return bits.TrailingZeros32(after)
+	}
+	if m != 0 {
+		return bits.TrailingZeros32(m)
 	}
 	return NoSeat
 }
@@ -244,7 +279,9 @@ func (h *Hand) needsAction(i int) bool {
 // findNext returns the first seat from `from` clockwise that must act, or NoSeat.
 func (h *Hand) findNext(from int) int {
 	n := h.s.n
-	from %= n
+	for from >= n {
+		from -= n
+	}
 	for k := 0; k < n; k++ {
 		i := from + k
 		if i >= n {
@@ -290,11 +327,7 @@ func (h *Hand) advance(from int) {
 			if h.s.variant == StudThree && h.currentBet-s.bet > s.stack {
 				// A stud player who cannot call must fold: there are no side pots.
 				h.fold(i)
-				{
-					ev := h.emit(EvFold, i)
-					ev.Forced = true
-					ev.To = s.bet
-				}
+				h.emitChips(EvFold, i, 0, s.bet, false).Forced = true
 				from = i + 1
 				continue
 			}

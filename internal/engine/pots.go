@@ -30,10 +30,7 @@ func (h *Hand) returnUncalled() {
 		s.allIn = false
 		h.nCanAct++
 	}
-	{
-		ev := h.emit(EvUncalled, top)
-		ev.Amount = diff
-	}
+	h.emitChips(EvUncalled, top, diff, 0, false)
 }
 
 // formPots splits everything put in into a main pot and side pots: one level for each
@@ -42,13 +39,7 @@ func (h *Hand) formPots() {
 	// Common case: nobody is all-in, so every live seat matched every bet and the
 	// pot is one pot.
 	if h.nCanAct == h.nLive {
-		var all SeatSet
-		for i := 0; i < h.s.n; i++ {
-			if h.seats[i].status == statusLive {
-				all |= 1 << i
-			}
-		}
-		h.pots[0] = pot{amount: h.pot, eligible: all}
+		h.pots[0] = pot{amount: h.pot, eligible: h.live}
 		h.nPots = 1
 		return
 	}
@@ -137,12 +128,8 @@ func (h *Hand) formPots() {
 func (h *Hand) emitPots() {
 	for k := 0; k < h.nPots; k++ {
 		p := &h.pots[k]
-		{
-			ev := h.emit(EvPot, NoSeat)
-			ev.Pot = int8(k)
-			ev.Amount = p.amount
-			ev.Seats = p.eligible
-		}
+		e := h.emit(EvPot, NoSeat)
+		e.Pot, e.Amount, e.Seats = int8(k), p.amount, p.eligible
 	}
 }
 
@@ -166,10 +153,15 @@ func (h *Hand) award(potIndex int, amount int64, winners SeatSet, share Share) {
 	if k == 0 || amount == 0 {
 		return
 	}
-	each, odd := amount/k, amount%k
+	each, odd := amount, int64(0)
+	if k > 1 {
+		each, odd = amount/k, amount%k
+	}
 	n := h.s.n
-	for d := 1; d <= n; d++ {
-		i := (h.s.button + d) % n
+	for d, i := 1, h.s.button; d <= n; d++ {
+		if i++; i == n {
+			i = 0
+		}
 		if !winners.Has(i) {
 			continue
 		}
@@ -181,13 +173,8 @@ func (h *Hand) award(potIndex int, amount int64, winners SeatSet, share Share) {
 		s := &h.seats[i]
 		s.stack += amt
 		s.won += amt
-		{
-			ev := h.emit(EvAward, i)
-			ev.Pot = int8(potIndex)
-			ev.Amount = amt
-			ev.Share = share
-			ev.Seats = winners
-		}
+		e := h.emit(EvAward, i)
+		e.Pot, e.Amount, e.Share, e.Seats = int8(potIndex), amt, share, winners
 	}
 }
 
@@ -228,8 +215,10 @@ func (h *Hand) showdown() {
 		start = h.nextLive(h.s.button)
 	}
 	var best [MaxSeats]uint16 // best rank shown so far, per pot
-	for d := 0; d < n; d++ {
-		i := (start + d) % n
+	for d, i := 0, start-1; d < n; d++ {
+		if i++; i == n {
+			i = 0
+		}
 		s := &h.seats[i]
 		if s.status != statusLive {
 			continue
@@ -247,12 +236,7 @@ func (h *Hand) showdown() {
 					best[k] = s.rank
 				}
 			}
-			{
-				ev := h.emit(EvShow, i)
-				ev.NCards = s.ncards
-				ev.Cards = s.cards
-				ev.Rank = s.rank
-			}
+			h.emitCards(EvShow, i, int(s.ncards), s.cards).Rank = s.rank
 		} else {
 			s.mucked = true
 			h.emit(EvMuck, i)
@@ -292,12 +276,7 @@ func (h *Hand) bestOf(among SeatSet) SeatSet {
 // spade in the hole, the odd chip to the poker half; the whole pot to one player when
 // nobody has a spade in the hole or one player wins both halves.
 func (h *Hand) awardStud() {
-	var all SeatSet
-	for i := 0; i < h.s.n; i++ {
-		if h.seats[i].status == statusLive {
-			all |= 1 << i
-		}
-	}
+	all := h.live
 	var amount int64
 	for k := 0; k < h.nPots; k++ {
 		amount += h.pots[k].amount
