@@ -225,3 +225,36 @@ actions = []
 		t.Errorf("MarshalAll does not read back: %v\n%s", err, out)
 	}
 }
+
+// TestWriteMatchesHandWritten replays the hand-written Dwan-Ivey-style file and
+// writes it again: the actions come out as written (comments aside), the hands shown
+// before the river that ran out after the all-in.
+func TestWriteMatchesHandWritten(t *testing.T) {
+	data, err := os.ReadFile("testdata/dwan-ivey-style.phh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, h, err := p.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := FromHand(cfg, h, Info{Players: p.Players})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, a := range p.Actions {
+		want = append(want, strings.TrimSpace(strings.SplitN(a, "#", 2)[0]))
+	}
+	if !reflect.DeepEqual(q.Actions, want) {
+		t.Errorf("actions\n%q\nwant\n%q", q.Actions, want)
+	}
+	if !reflect.DeepEqual(q.FinishingStacks, p.FinishingStacks) || !reflect.DeepEqual(q.Winnings, p.Winnings) ||
+		!reflect.DeepEqual(q.Players, p.Players) || !reflect.DeepEqual(q.BlindsOrStraddles, p.BlindsOrStraddles) {
+		t.Errorf("wrote %+v", q)
+	}
+}
