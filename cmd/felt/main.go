@@ -18,6 +18,7 @@ type cli struct {
 	Sim    simCmd    `cmd:"" name:"simulate" help:"Play hands with random legal actions and write them as PHH or PokerStars text."`
 	Match  matchCmd  `cmd:"" help:"Two bots heads-up in duplicate: bb/100 with a 95% confidence interval."`
 	League leagueCmd `cmd:"" help:"Every bot against every other in duplicate: a cross table and a ranking."`
+	Train  trainCmd  `cmd:"" help:"Train CFR strategies (Kuhn, Leduc) with exact exploitability, checkpoints and curves."`
 }
 
 // exitError carries the exit code a subcommand wants (2 for bad input).

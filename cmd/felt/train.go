@@ -1,0 +1,347 @@
+package main
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/alecthomas/kong"
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/felt-poker/felt/internal/cfr"
+	"github.com/felt-poker/felt/internal/cfr/curve"
+)
+
+// trainCmd is "felt train": CFR training with checkpoints, curves and strategy files.
+type trainCmd struct {
+	Game            string        `arg:"" enum:"kuhn,leduc" help:"The game: kuhn or leduc."`
+	Algo            string        `help:"vanilla, cfr+, dcfr or mccfr (default dcfr, or the checkpoint's when resuming)." placeholder:"ALGO"`
+	Iterations      int           `xor:"stop" help:"Train until this many iterations in all (a resumed run counts the checkpoint's); default 1000." placeholder:"N"`
+	Time            time.Duration `xor:"stop" help:"Train for this long in this run (30s, 2m)." placeholder:"D"`
+	JSON            bool          `name:"json" help:"Print one JSON object (keys below) instead of a sentence."`
+	Out             string        `help:"Write the average strategy to this file (JSON, see docs/cfr.md)." placeholder:"FILE" type:"path"`
+	Resume          string        `help:"Continue from this checkpoint." placeholder:"FILE" type:"path"`
+	Checkpoint      string        `help:"Where checkpoints go (default: the --resume file, else GAME-ALGO.ckpt)." placeholder:"FILE" type:"path"`
+	CheckpointEvery time.Duration `help:"Also write a checkpoint this often (0: only when done or interrupted)." placeholder:"D"`
+	Curve           string        `help:"Append exploitability measurements, at iterations spaced by 1.25x, to this CSV file." placeholder:"FILE" type:"path"`
+	Chart           string        `help:"After training, draw every run in the --curve file to this .svg or .png." placeholder:"FILE" type:"path"`
+	Seed            string        `help:"MCCFR's seed, a decimal number (default 0)."`
+	NoProgress      bool          `help:"Draw no progress bar."`
+}
+
+// Help is the long help of "felt train".
+func (c *trainCmd) Help() string {
+	return `Runs counterfactual regret minimisation on Kuhn poker or Leduc Hold'em and reports the
+average strategy's exploitability, exactly, in milli-chips per game: the mean of what a
+best response to each player's strategy wins (OpenSpiel's NashConv/2).
+
+Ctrl-C stops at the next iteration boundary and writes a checkpoint; run the same command
+with --resume FILE to go on (--iterations counts the checkpoint's iterations too).
+
+--json prints one object: "game", "algo", "iterations", "seconds" (training time, all runs
+of a resumed training included), "exploitability_mchips", "value" (player 0's expected
+winnings per game in chips), and "out", "checkpoint" when written.`
+}
+
+// Run is called by kong.
+func (c *trainCmd) Run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return c.run(ctx, os.Stdout, os.Stderr)
+}
+
+// runTrain parses args as "felt train" would and runs the command: the entry point
+// for tests. Bad arguments give an exitError with code 2.
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c struct {
+		Train trainCmd `cmd:""`
+	}
+	parser, err := kong.New(&c, kong.Name("felt"), kong.Writers(stdout, io.Discard), kong.Exit(func(int) {}))
+	if err != nil {
+		return err
+	}
+	if _, err := parser.Parse(append([]string{"train"}, args...)); err != nil {
+		return usageError("%v", err)
+	}
+	return c.Train.run(ctx, stdout, stderr)
+}
+
+// trainOutput is what --json prints.
+type trainOutput struct {
+	Game                 string  `json:"game"`
+	Algo                 string  `json:"algo"`
+	Iterations           int     `json:"iterations"`
+	Seconds              float64 `json:"seconds"`
+	ExploitabilityMChips float64 `json:"exploitability_mchips"`
+	Value                float64 `json:"value"`
+	Out                  string  `json:"out,omitempty"`
+	Checkpoint           string  `json:"checkpoint,omitempty"`
+}
+
+// trainRun is one training run's state.
+type trainRun struct {
+	c       *trainCmd
+	s       *cfr.Solver
+	elapsed time.Duration // training time, earlier runs included
+	ckpt    string
+	points  []curve.Point
+}
+
+func (c *trainCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
+	if c.Iterations < 0 || c.Time < 0 || c.CheckpointEvery < 0 {
+		return usageError("--iterations, --time and --checkpoint-every cannot be negative")
+	}
+	if c.Iterations == 0 && c.Time == 0 {
+		c.Iterations = 1000
+	}
+	if c.Chart != "" && c.Curve == "" {
+		return usageError("--chart draws the --curve file: give both")
+	}
+	r := &trainRun{c: c}
+	if c.Resume != "" {
+		f, err := os.Open(c.Resume)
+		if err != nil {
+			return usageError("--resume: %v", err)
+		}
+		r.s, r.elapsed, err = cfr.ReadCheckpoint(f)
+		f.Close()
+		if err != nil {
+			return usageError("--resume %s: %v", c.Resume, err)
+		}
+		if g := r.s.Game().Name(); g != c.Game {
+			return usageError("--resume %s: the checkpoint is for %s, not %s", c.Resume, g, c.Game)
+		}
+		if c.Algo != "" && c.Algo != r.s.Algorithm().String() {
+			return usageError("--resume %s: the checkpoint was trained by %s, not %s", c.Resume, r.s.Algorithm(), c.Algo)
+		}
+	} else {
+		if c.Algo == "" {
+			c.Algo = "dcfr"
+		}
+		algo, err := cfr.ParseAlgorithm(c.Algo)
+		if err != nil {
+			return usageError("--algo: %v", err)
+		}
+		var seed uint64
+		if c.Seed != "" {
+			if seed, err = strconv.ParseUint(c.Seed, 10, 64); err != nil {
+				return usageError("--seed: %q is not a decimal number", c.Seed)
+			}
+		}
+		g, err := cfr.NewGame(c.Game)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		o := cfr.Options{Algorithm: algo}
+		binary.LittleEndian.PutUint64(o.Seed[:], seed)
+		if r.s, err = cfr.NewSolver(g, o); err != nil {
+			return err
+		}
+	}
+	r.ckpt = c.Checkpoint
+	if r.ckpt == "" {
+		r.ckpt = c.Resume
+	}
+	if r.ckpt == "" {
+		r.ckpt = fmt.Sprintf("%s-%s.ckpt", c.Game, r.s.Algorithm())
+	}
+	interrupted := r.train(ctx, stderr)
+
+	avg := r.s.Average()
+	out := trainOutput{Game: c.Game, Algo: r.s.Algorithm().String(), Iterations: r.s.Iterations(),
+		Seconds: r.elapsed.Seconds(), ExploitabilityMChips: avg.Exploitability() * 1000, Value: avg.Value()}
+	if interrupted || c.Checkpoint != "" || c.Resume != "" || c.CheckpointEvery > 0 {
+		if err := r.checkpoint(); err != nil {
+			return err
+		}
+		out.Checkpoint = r.ckpt
+	}
+	if c.Out != "" {
+		f := avg.StrategyFile()
+		f.Algo, f.Iterations, f.Seconds = out.Algo, out.Iterations, out.Seconds
+		f.ExploitabilityMChips = &out.ExploitabilityMChips
+		if err := writeFileAtomic(c.Out, f.Write); err != nil {
+			return err
+		}
+		out.Out = c.Out
+	}
+	if err := r.writeCurve(); err != nil {
+		return err
+	}
+	if c.JSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "%s %s: %d iterations in %.3f s, exploitability %.4g milli-chips per game, player 0's value %.7f\n",
+			out.Game, out.Algo, out.Iterations, out.Seconds, out.ExploitabilityMChips, out.Value)
+		if out.Out != "" {
+			fmt.Fprintf(stdout, "strategy written to %s\n", out.Out)
+		}
+		if out.Checkpoint != "" {
+			fmt.Fprintf(stdout, "checkpoint written to %s\n", out.Checkpoint)
+		}
+	}
+	if interrupted {
+		return &exitError{code: 130, err: fmt.Errorf("interrupted at iteration %d; go on with --resume %s", r.s.Iterations(), r.ckpt)}
+	}
+	return nil
+}
+
+// train iterates until the run's stop condition or ctx's end, which it reports.
+func (r *trainRun) train(ctx context.Context, stderr io.Writer) (interrupted bool) {
+	c := r.c
+	start := r.s.Iterations()
+	var bar *progressbar.ProgressBar
+	if !c.NoProgress {
+		desc := fmt.Sprintf("%s %s", c.Game, r.s.Algorithm())
+		if c.Time > 0 {
+			bar = progressbar.NewOptions64(c.Time.Milliseconds(), progressbar.OptionSetWriter(stderr),
+				progressbar.OptionSetDescription(desc), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+		} else {
+			bar = progressbar.NewOptions64(int64(max(c.Iterations-start, 0)), progressbar.OptionSetWriter(stderr),
+				progressbar.OptionSetDescription(desc), progressbar.OptionSetItsString("it"),
+				progressbar.OptionShowIts(), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+		}
+		defer bar.Finish()
+	}
+	runStart := r.elapsed
+	lastCkpt := time.Now()
+	nextPoint := start + 1
+	chunk := 1
+	for {
+		if ctx.Err() != nil {
+			return true
+		}
+		done := r.s.Iterations()
+		if c.Time > 0 && r.elapsed-runStart >= c.Time || c.Time == 0 && done >= c.Iterations {
+			return false
+		}
+		n := chunk
+		if c.Time == 0 {
+			n = min(n, c.Iterations-done)
+		}
+		if c.Curve != "" {
+			n = min(n, nextPoint-done)
+		}
+		t0 := time.Now()
+		r.s.Iterate(n)
+		took := time.Since(t0)
+		r.elapsed += took
+		if took < 20*time.Millisecond {
+			chunk *= 2
+		} else if took > 100*time.Millisecond && chunk > 1 {
+			chunk /= 2
+		}
+		if c.Curve != "" && r.s.Iterations() >= nextPoint {
+			r.points = append(r.points, curve.Point{Game: c.Game, Algo: r.s.Algorithm().String(),
+				Iterations: r.s.Iterations(), Seconds: r.elapsed.Seconds(),
+				MChips: r.s.Average().Exploitability() * 1000})
+			nextPoint = max(nextPoint+1, int(float64(nextPoint)*1.25))
+		}
+		if bar != nil {
+			if c.Time > 0 {
+				_ = bar.Set64(min((r.elapsed - runStart).Milliseconds(), c.Time.Milliseconds()))
+				bar.Describe(fmt.Sprintf("%s %s, %d it", c.Game, r.s.Algorithm(), r.s.Iterations()))
+			} else {
+				_ = bar.Add(n)
+			}
+		}
+		if c.CheckpointEvery > 0 && time.Since(lastCkpt) >= c.CheckpointEvery {
+			if err := r.checkpoint(); err == nil {
+				lastCkpt = time.Now()
+			}
+		}
+	}
+}
+
+// checkpoint writes the solver's state to the checkpoint file.
+func (r *trainRun) checkpoint() error {
+	return writeFileAtomic(r.ckpt, func(w io.Writer) error { return r.s.WriteCheckpoint(w, r.elapsed) })
+}
+
+// writeCurve appends the run's measurements to the --curve file (with a header if
+// the file is new) and draws the --chart.
+func (r *trainRun) writeCurve() error {
+	c := r.c
+	if c.Curve == "" {
+		return nil
+	}
+	// The last point is where training stopped, whatever the spacing.
+	avg := r.s.Average()
+	if n := len(r.points); n == 0 || r.points[n-1].Iterations != r.s.Iterations() {
+		r.points = append(r.points, curve.Point{Game: c.Game, Algo: r.s.Algorithm().String(),
+			Iterations: r.s.Iterations(), Seconds: r.elapsed.Seconds(), MChips: avg.Exploitability() * 1000})
+	}
+	fresh := true
+	if st, err := os.Stat(c.Curve); err == nil && st.Size() > 0 {
+		fresh = false
+	}
+	f, err := os.OpenFile(c.Curve, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("--curve: %w", err)
+	}
+	if err := curve.Write(f, r.points, fresh); err != nil {
+		f.Close()
+		return fmt.Errorf("--curve %s: %w", c.Curve, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--curve %s: %w", c.Curve, err)
+	}
+	if c.Chart == "" {
+		return nil
+	}
+	in, err := os.Open(c.Curve)
+	if err != nil {
+		return err
+	}
+	pts, err := curve.Read(in)
+	in.Close()
+	if err != nil {
+		return fmt.Errorf("--curve %s: %w", c.Curve, err)
+	}
+	var game []curve.Point
+	for _, p := range pts {
+		if p.Game == c.Game {
+			game = append(game, p)
+		}
+	}
+	titles := map[string]string{"kuhn": "Kuhn poker", "leduc": "Leduc Hold'em"}
+	err = writeFileAtomic(c.Chart, func(w io.Writer) error { return curve.Chart(w, c.Chart, titles[c.Game], game) })
+	if err != nil {
+		return fmt.Errorf("--chart: %w", err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes a file through a temporary file beside it and a rename, so
+// that an interruption never leaves half a checkpoint or strategy.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	return nil
+}
