@@ -12,20 +12,23 @@ func (h *Hand) Over() bool { return h.over }
 // Legal with Seat NoSeat and no kinds.
 func (h *Hand) Legal() Legal { return h.legal }
 
-// computeLegal works out Legal for the seat to act; advance calls it once per turn.
-func (h *Hand) computeLegal() Legal {
+// setLegal works out h.legal for the seat to act; advance calls it once per turn.
+// It fills h.legal field by field, in place (see emit for why).
+func (h *Hand) setLegal() {
+	l := &h.legal
+	*l = Legal{}
 	i := h.toAct
+	l.Seat = i
 	if i == NoSeat {
-		return Legal{Seat: NoSeat}
+		return
 	}
 	s := &h.seats[i]
-	l := Legal{Seat: i, Committed: s.bet, CurrentBet: h.currentBet, Stack: s.stack}
-	l.Kinds = l.Kinds.with(Fold)
+	l.Committed, l.CurrentBet, l.Stack = s.bet, h.currentBet, s.stack
 	toCall := h.currentBet - s.bet
 	if toCall <= 0 {
-		l.Kinds = l.Kinds.with(Check)
+		l.Kinds = KindSet(0).with(Fold).with(Check)
 	} else {
-		l.Kinds = l.Kinds.with(Call)
+		l.Kinds = KindSet(0).with(Fold).with(Call)
 		l.CallAmount = min(toCall, s.stack)
 	}
 	allInTo := s.bet + s.stack
@@ -39,25 +42,25 @@ func (h *Hand) computeLegal() Legal {
 			l.Kinds = l.Kinds.with(raise)
 			l.MinTo, l.MaxTo = lo, hi
 		}
-		return l
+		return
 	}
 	if allInTo <= h.currentBet || !h.othersCanAct(i) {
-		return l
+		return
 	}
 	var lo, hi int64
 	if h.s.structure == FixedLimit {
 		if s.acted && h.count <= int(s.seen) {
-			return l // nothing counted has happened since this seat acted
+			return // nothing counted has happened since this seat acted
 		}
 		if h.s.raiseCap > 0 && h.count >= h.s.raiseCap {
-			return l
+			return
 		}
 		lo = min(h.fullLevel+h.betSize(), allInTo)
 		hi = lo
 	} else {
 		inc := max(h.lastRaise, h.s.bb)
 		if s.acted && h.currentBet-s.facedAt < inc {
-			return l // facing only a short all-in: no reopening
+			return // facing only a short all-in: no reopening
 		}
 		lo, hi = h.currentBet+inc, allInTo
 		if h.s.structure == PotLimit {
@@ -68,7 +71,6 @@ func (h *Hand) computeLegal() Legal {
 	}
 	l.Kinds = l.Kinds.with(raise)
 	l.MinTo, l.MaxTo = lo, hi
-	return l
 }
 
 // betSize is the fixed-limit bet of the current street.
@@ -151,6 +153,7 @@ func (h *Hand) play(a Action) {
 		h.aggressor = i
 	}
 	s.acted = true
+	h.actedSet |= 1 << i
 	s.facedAt = h.currentBet
 	s.seen = int8(h.count)
 	h.emitChips(kind, i, amount, s.bet, s.allIn)

@@ -148,8 +148,10 @@ func (c *Config) settle(s *settings, stacks *[MaxSeats]int64) error {
 	if n < MinSeats || n > MaxSeats {
 		return fmt.Errorf("%w: %d seats; want %d to %d", ErrBadConfig, n, MinSeats, MaxSeats)
 	}
-	*s = settings{variant: c.Variant, structure: c.Structure, n: n, button: c.Button, seed: c.Seed,
-		sb: c.SmallBlind, bb: c.BigBlind, ante: c.Ante, smallBet: c.SmallBet, bigBet: c.BigBet, studMax: c.StudMaxRaise}
+	// Field by field rather than one literal, which would be built and copied (see emit).
+	*s = settings{}
+	s.variant, s.structure, s.n, s.button, s.seed = c.Variant, c.Structure, n, c.Button, c.Seed
+	s.sb, s.bb, s.ante, s.smallBet, s.bigBet, s.studMax = c.SmallBlind, c.BigBlind, c.Ante, c.SmallBet, c.BigBet, c.StudMaxRaise
 	for i, st := range c.Stacks {
 		if st < 0 {
 			return fmt.Errorf("%w: seat %d has a negative stack %d", ErrBadConfig, i, st)

@@ -68,6 +68,8 @@ type Hand struct {
 	nLive      int     // live seats (holding cards, all-in or not)
 	live       SeatSet // the live seats
 	nCanAct    int     // live seats that are not all-in
+	active     SeatSet // the live seats that are not all-in
+	actedSet   SeatSet // the seats that have acted in this betting round
 	pot        int64   // every chip put in, this round's bets included
 	legal      Legal   // what the seat to act may do
 	runOut     bool    // the board was dealt with no more betting possible
@@ -137,6 +139,7 @@ func (h *Hand) Reset(cfg Config) error {
 			h.live |= 1 << i
 		}
 	}
+	h.active, h.actedSet = h.live, 0
 	h.board = [5]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard}
 	h.nBoard = 0
 	h.toAct, h.sbSeat, h.bbSeat, h.aggressor = NoSeat, NoSeat, NoSeat, NoSeat
@@ -229,6 +232,7 @@ func (h *Hand) fold(i int) {
 	h.nLive--
 	if !s.allIn {
 		h.nCanAct--
+		h.active &^= 1 << i
 	}
 }
 
@@ -261,19 +265,20 @@ func (h *Hand) othersCanAct(i int) bool {
 	return h.nCanAct > 0
 }
 
-// needsAction reports whether seat i must still act in this betting round.
-func (h *Hand) needsAction(i int) bool {
-	s := &h.seats[i]
-	if s.status != statusLive || s.allIn {
-		return false
+// mustAct returns the seats that must still act in this betting round: those live
+// and not all-in that owe chips (bet below the bet to match), or that have not acted
+// yet while someone else may still act (in stud, even if nobody else may).
+func (h *Hand) mustAct() SeatSet {
+	var owe SeatSet
+	for m := uint32(h.active); m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		// bet < currentBet as a bit, without a branch (chip counts are far from overflow)
+		owe |= SeatSet(uint64(h.seats[i].bet-h.currentBet)>>63) << i
 	}
-	if s.bet < h.currentBet {
-		return true
+	if h.s.variant == StudThree || h.nCanAct > 1 {
+		owe |= h.active &^ h.actedSet
 	}
-	if s.acted {
-		return false
-	}
-	return h.s.variant == StudThree || h.othersCanAct(i)
+	return owe
 }
 
 // findNext returns the first seat from `from` clockwise that must act, or NoSeat.
@@ -282,14 +287,12 @@ func (h *Hand) findNext(from int) int {
 	for from >= n {
 		from -= n
 	}
-	for k := 0; k < n; k++ {
-		i := from + k
-		if i >= n {
-			i -= n
-		}
-		if h.needsAction(i) {
-			return i
-		}
+	m := uint32(h.mustAct())
+	if after := m >> uint(from) << uint(from); after != 0 {
+		return bits.TrailingZeros32(after)
+	}
+	if m != 0 {
+		return bits.TrailingZeros32(m)
 	}
 	return NoSeat
 }
@@ -310,6 +313,7 @@ func (h *Hand) post(i int, amount int64, asBet bool) int64 {
 	if s.stack == 0 && h.s.variant == Holdem && !s.allIn {
 		s.allIn = true
 		h.nCanAct--
+		h.active &^= 1 << i
 	}
 	return amount
 }
@@ -332,7 +336,7 @@ func (h *Hand) advance(from int) {
 				continue
 			}
 			h.toAct = i
-			h.legal = h.computeLegal()
+			h.setLegal()
 			return
 		}
 		h.endRound()
@@ -356,6 +360,7 @@ func (h *Hand) endRound() {
 		s := &h.seats[i]
 		s.bet, s.acted, s.facedAt, s.seen = 0, false, 0, 0
 	}
+	h.actedSet = 0
 	h.currentBet, h.lastRaise, h.fullLevel, h.count = 0, 0, 0, 0
 	h.formPots()
 	h.emitPots()
@@ -365,6 +370,6 @@ func (h *Hand) endRound() {
 func (h *Hand) finish() {
 	h.over = true
 	h.toAct = NoSeat
-	h.legal = Legal{Seat: NoSeat}
+	h.setLegal() // nobody to act: Seat NoSeat, no kinds
 	h.emit(EvHandEnd, NoSeat)
 }

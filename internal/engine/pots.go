@@ -29,6 +29,7 @@ func (h *Hand) returnUncalled() {
 	if s.allIn {
 		s.allIn = false
 		h.nCanAct++
+		h.active |= 1 << top
 	}
 	h.emitChips(EvUncalled, top, diff, 0, false)
 }
@@ -39,7 +40,7 @@ func (h *Hand) formPots() {
 	// Common case: nobody is all-in, so every live seat matched every bet and the
 	// pot is one pot.
 	if h.nCanAct == h.nLive {
-		h.pots[0] = pot{amount: h.pot, eligible: h.live}
+		h.pots[0].amount, h.pots[0].eligible = h.pot, h.live
 		h.nPots = 1
 		return
 	}
@@ -61,7 +62,7 @@ func (h *Hand) formPots() {
 	if same {
 		// Folded seats never put in more than the live ones after uncalled bets
 		// are returned, so the whole pot is one level.
-		h.pots[0] = pot{amount: h.pot, eligible: all}
+		h.pots[0].amount, h.pots[0].eligible = h.pot, all
 		h.nPots = 1
 		return
 	}
