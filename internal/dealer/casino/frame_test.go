@@ -55,7 +55,7 @@ func TestWriteUTFLimit(t *testing.T) {
 	}{
 		{strings.Repeat("a", MaxFrame), true},
 		{strings.Repeat("a", MaxFrame+1), false},
-		{strings.Repeat("€", MaxFrame/3), true},     // 65535 bytes
+		{strings.Repeat("€", MaxFrame/3), true},        // 65535 bytes
 		{strings.Repeat("€", MaxFrame/3) + "a", false}, // 65536 bytes
 		{strings.Repeat("\x00", MaxFrame/2+1), false},  // NUL takes two bytes
 	} {

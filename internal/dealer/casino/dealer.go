@@ -1,0 +1,423 @@
+package casino
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/engine"
+)
+
+// ErrConfig is wrapped by New for a configuration it cannot run.
+var ErrConfig = errors.New("bad dealer configuration")
+
+// Defaults for the zero fields of Config.
+const (
+	DefaultTimeout   = time.Second
+	DefaultStack     = 100
+	DefaultTableSize = engine.MaxSeats
+	DefaultBot       = "montecarlo"
+)
+
+// Config configures a Dealer. Zero fields take the defaults above.
+type Config struct {
+	// Players is the number of network players whose login starts the game (bots
+	// are not counted); 0 waits for Start.
+	Players int
+	// Hands bounds the rounds of hands played (0: until one player is left). With
+	// more players than one table seats, a round deals one hand at every table.
+	Hands int
+	// Stack is every player's chips at the start; Ante what each pays per hand.
+	Stack, Ante int64
+	// Timeout is how long a player has to answer a message.
+	Timeout time.Duration
+	// Bots felt bots fill seats when the game starts; Bot names them (a name of the
+	// bot registry, or "stud" for this package's reference strategy).
+	Bots int
+	Bot  string
+	// TableSize is the most players at one table (2 to engine.MaxSeats).
+	TableSize int
+	// Seed, when not nil, fixes every hand's shuffle (each hand's seed is drawn from
+	// a ChaCha8 stream keyed by it); otherwise the seed comes from crypto/rand. The
+	// hand log records each hand's seed either way.
+	Seed *cards.Seed
+	// HandLog, when not nil, receives every hand as PHH (a .phhs file).
+	HandLog io.Writer
+	// Logger receives the dealer's log; nil discards it.
+	Logger *slog.Logger
+}
+
+// Dealer runs one Casino Day game: it takes logins, starts, deals three card stud
+// until one player is left or the hands run out, and reports the standings. The
+// game loop owns every engine hand; each network player has its own goroutine.
+type Dealer struct {
+	cfg   Config
+	log   *slog.Logger
+	seeds *rand.ChaCha8
+	hands *handLog
+	show  *spectators
+
+	mu       sync.Mutex // guards the fields below and every entrant
+	players  []*entrant
+	round    int
+	tables   map[int]TableView // the hand at each table, for the spectators
+	started  bool
+	over     bool
+	startNow chan struct{} // closed by Start or when Players have logged in
+}
+
+// entrant is one player of the game, network or bot.
+type entrant struct {
+	id, avatar string
+	order      int     // join order: seat order and tie-break of the standings
+	remote     *remote // nil for a bot
+	bot        bot.Bot // nil for a network player
+	chips      int64   // chips not in a pot between hands
+	out        bool    // out of the game (see reason)
+	reason     string  // why it went out
+	outHand    int     // the hand (round) it went out in
+	last       string  // its last action, for the spectators
+}
+
+// Standing is one player's result.
+type Standing struct {
+	Place  int    `json:"place"`
+	ID     string `json:"id"`
+	Avatar string `json:"avatar"`
+	Bot    bool   `json:"bot"`
+	Chips  int64  `json:"chips"`
+	// Out reports the player went out, in round OutHand, for Reason.
+	Out     bool   `json:"out"`
+	OutHand int    `json:"outHand"`
+	Reason  string `json:"reason"`
+}
+
+// Result is the outcome of a game.
+type Result struct {
+	// Hands is the number of rounds of hands dealt; Standings every player, the
+	// winner first.
+	Hands     int
+	Standings []Standing
+	// Seed is the master seed the hands' seeds were drawn from.
+	Seed cards.Seed
+}
+
+// New checks cfg and returns a dealer ready to Run.
+func New(cfg Config) (*Dealer, error) {
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.Stack == 0 {
+		cfg.Stack = DefaultStack
+	}
+	if cfg.Ante == 0 {
+		cfg.Ante = engine.DefaultStudAnte
+	}
+	if cfg.TableSize == 0 {
+		cfg.TableSize = DefaultTableSize
+	}
+	if cfg.Bot == "" {
+		cfg.Bot = DefaultBot
+	}
+	switch {
+	case cfg.Players < 0, cfg.Hands < 0, cfg.Bots < 0:
+		return nil, fmt.Errorf("%w: negative players, hands or bots", ErrConfig)
+	case cfg.Stack < cfg.Ante || cfg.Ante < 0:
+		return nil, fmt.Errorf("%w: stack %d cannot pay ante %d", ErrConfig, cfg.Stack, cfg.Ante)
+	case cfg.Timeout < 0:
+		return nil, fmt.Errorf("%w: negative timeout", ErrConfig)
+	case cfg.TableSize < engine.MinSeats || cfg.TableSize > engine.MaxSeats:
+		return nil, fmt.Errorf("%w: table size %d not in %d..%d", ErrConfig, cfg.TableSize, engine.MinSeats, engine.MaxSeats)
+	}
+	if _, err := NewBot(cfg.Bot, nil); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	seed := cards.RandomSeed()
+	if cfg.Seed != nil {
+		seed = *cfg.Seed
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	d := &Dealer{
+		cfg:      cfg,
+		log:      log,
+		seeds:    rand.NewChaCha8(seed),
+		hands:    &handLog{w: cfg.HandLog},
+		show:     newSpectators(),
+		startNow: make(chan struct{}),
+	}
+	d.hands.seed = seed
+	d.publish()
+	return d, nil
+}
+
+// NewBot makes an in-process player: "stud" is this package's reference strategy,
+// any other name a bot of the felt registry (internal/bot). r may be nil.
+func NewBot(name string, r *rand.Rand) (bot.Bot, error) {
+	if name == StudBotName {
+		return Reference{}, nil
+	}
+	return bot.New(name, bot.Options{Rand: r})
+}
+
+// Start starts the game now with the players logged in so far (the spectator
+// page's start button). It is safe to call more than once, from any goroutine.
+func (d *Dealer) Start() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !d.started {
+		d.started = true
+		close(d.startNow)
+	}
+}
+
+// Run accepts players on ln, plays the game and returns its result. It closes ln
+// when the game is over. Cancelling ctx ends the game after the hands being played
+// (every player still in is told "done:dealer shutting down").
+func (d *Dealer) Run(ctx context.Context, ln net.Listener) (Result, error) {
+	d.log.Info("dealer listening", "addr", ln.Addr().String(), "players", d.cfg.Players, "seed", d.hands.seed.String())
+	var accepting sync.WaitGroup
+	accepting.Go(func() { d.accept(ctx, ln) })
+	defer accepting.Wait()
+	defer ln.Close()
+
+	select {
+	case <-d.startNow:
+	case <-ctx.Done():
+		d.Start() // refuse late logins
+		d.finish(ReasonShutdown)
+		return Result{Seed: d.hands.seed, Standings: d.standings()}, ctx.Err()
+	}
+	if err := d.addBots(); err != nil {
+		return Result{}, err
+	}
+	round := 0
+	for d.cfg.Hands == 0 || round < d.cfg.Hands {
+		alive := d.alive()
+		if len(alive) < 2 || ctx.Err() != nil {
+			break
+		}
+		round++
+		d.mu.Lock()
+		d.round = round
+		d.tables = map[int]TableView{}
+		d.mu.Unlock()
+		d.playRound(round, alive)
+	}
+	why := ReasonGameOver
+	if ctx.Err() != nil {
+		why = ReasonShutdown
+	}
+	d.finish(why)
+	res := Result{Hands: round, Standings: d.standings(), Seed: d.hands.seed}
+	d.mu.Lock()
+	d.over = true
+	d.mu.Unlock()
+	d.publish()
+	if err := d.hands.err; err != nil {
+		return res, fmt.Errorf("hand log: %w", err)
+	}
+	return res, nil
+}
+
+// accept takes connections until ln is closed; each logs in on its own goroutine.
+func (d *Dealer) accept(ctx context.Context, ln net.Listener) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if !errors.Is(err, net.ErrClosed) {
+				d.log.Warn("accept", "err", err)
+			}
+			return
+		}
+		wg.Go(func() { d.login(ctx, c) })
+	}
+}
+
+// login asks a new connection for its name and seats it if the game has not
+// started. A bad or late answer, or a full game, closes the connection.
+func (d *Dealer) login(ctx context.Context, c net.Conn) {
+	addr := c.RemoteAddr().String()
+	p := newRemote(c, d.cfg.Timeout)
+	text, err := p.ask(MsgLogin)
+	if err == nil {
+		var id, avatar string
+		id, avatar, err = ParseLogin(text)
+		if err == nil {
+			err = d.join(id, avatar, p)
+		}
+	}
+	if err != nil {
+		d.log.Info("login refused", "addr", addr, "err", err)
+		p.bye(reason(err))
+		return
+	}
+}
+
+// errRefused wraps why a login was refused; its text is the done reason.
+type errRefused string
+
+func (e errRefused) Error() string { return string(e) }
+
+// join seats a logged-in player; it starts the game when enough have joined.
+func (d *Dealer) join(id, avatar string, p *remote) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.started {
+		return errRefused(ReasonStarted)
+	}
+	for _, e := range d.players {
+		if e.id == id {
+			return errRefused(ReasonDuplicate)
+		}
+	}
+	d.players = append(d.players, &entrant{id: id, avatar: avatar, order: len(d.players), remote: p, chips: d.cfg.Stack})
+	d.log.Info("login", "id", id, "avatar", avatar, "addr", p.conn.RemoteAddr().String(), "players", len(d.players))
+	if d.cfg.Players > 0 && len(d.players) >= d.cfg.Players {
+		d.started = true
+		close(d.startNow)
+	}
+	go d.publish()
+	return nil
+}
+
+// addBots seats the configured bots after the network players.
+func (d *Dealer) addBots() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i := range d.cfg.Bots {
+		var s [32]byte
+		d.seeds.Read(s[:])
+		b, err := NewBot(d.cfg.Bot, rand.New(rand.NewChaCha8(s)))
+		if err != nil {
+			return err
+		}
+		d.players = append(d.players, &entrant{
+			id: fmt.Sprintf("felt-%s-%d", d.cfg.Bot, i+1), avatar: "Robot",
+			order: len(d.players), bot: b, chips: d.cfg.Stack,
+		})
+	}
+	return nil
+}
+
+// alive returns the players still in, in seat order.
+func (d *Dealer) alive() []*entrant {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []*entrant
+	for _, e := range d.players {
+		if !e.out {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// tables splits players into the fewest tables of at most TableSize seats, their
+// sizes as equal as possible, keeping seat order.
+func tables(players []*entrant, size int) [][]*entrant {
+	k := (len(players) + size - 1) / size
+	out := make([][]*entrant, 0, k)
+	for i := range k {
+		lo, hi := i*len(players)/k, (i+1)*len(players)/k
+		out = append(out, players[lo:hi])
+	}
+	return out
+}
+
+// playRound deals one hand at every table at once and then puts out the players
+// who cannot pay the next ante.
+func (d *Dealer) playRound(round int, alive []*entrant) {
+	ts := tables(alive, d.cfg.TableSize)
+	seeds := make([]cards.Seed, len(ts))
+	for i := range seeds {
+		d.seeds.Read(seeds[i][:])
+	}
+	var wg sync.WaitGroup
+	for i, t := range ts {
+		wg.Go(func() { d.playHand(round, i, t, seeds[i]) })
+	}
+	wg.Wait()
+	for _, e := range alive {
+		if !e.out && e.chips < d.cfg.Ante {
+			d.putOut(e, round, ReasonNoChips)
+		}
+	}
+	d.publish()
+}
+
+// putOut removes a player from the game; a network player is told why and its
+// connection closed.
+func (d *Dealer) putOut(e *entrant, round int, why string) {
+	d.mu.Lock()
+	if e.out {
+		d.mu.Unlock()
+		return
+	}
+	e.out, e.reason, e.outHand = true, why, round
+	d.mu.Unlock()
+	d.log.Info("out", "id", e.id, "hand", round, "reason", why, "chips", e.chips)
+	if e.remote != nil {
+		e.remote.bye(why)
+	}
+}
+
+// finish tells every player still in that the game is over.
+func (d *Dealer) finish(why string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, e := range d.players {
+		if !e.out && e.remote != nil {
+			e.remote.bye(why)
+		}
+	}
+}
+
+// standings orders every player: those still in by chips, then those out, the
+// last to go out first; ties by chips, then seat order.
+func (d *Dealer) standings() []Standing {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]Standing, len(d.players))
+	for i, e := range d.players {
+		out[i] = Standing{ID: e.id, Avatar: e.avatar, Bot: e.bot != nil, Chips: e.chips, Out: e.out, OutHand: e.outHand, Reason: e.reason}
+	}
+	order := make(map[string]int, len(d.players))
+	for _, e := range d.players {
+		order[e.id] = e.order
+	}
+	slices.SortStableFunc(out, func(a, b Standing) int {
+		switch {
+		case a.Out != b.Out:
+			if a.Out {
+				return 1
+			}
+			return -1
+		case a.Out && a.OutHand != b.OutHand:
+			return b.OutHand - a.OutHand
+		case a.Chips != b.Chips:
+			if a.Chips > b.Chips {
+				return -1
+			}
+			return 1
+		}
+		return order[a.ID] - order[b.ID]
+	})
+	for i := range out {
+		out[i].Place = i + 1
+	}
+	return out
+}

@@ -1,0 +1,181 @@
+package casino
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"time"
+)
+
+// Reasons a player goes out, as sent in done:<reason> and shown in the standings.
+const (
+	ReasonNoChips      = "no chips"
+	ReasonTooSlow      = "too slow"
+	ReasonDisconnected = "disconnected"
+	ReasonIllegal      = "illegal reply"
+	ReasonGameOver     = "game over"
+	ReasonStarted      = "game already started"
+	ReasonDuplicate    = "id already logged in"
+	ReasonShutdown     = "dealer shutting down"
+)
+
+// queueLen bounds the messages waiting to be written to one player. A player whose
+// queue is full is not reading and is put out as too slow.
+const queueLen = 8
+
+// remote is one network player's connection. Its own goroutine (run) writes every
+// message and reads every reply under a deadline, so that the goroutine that owns a
+// hand never blocks on a socket: it hands messages over without blocking and waits
+// for a reply at most a bounded time.
+type remote struct {
+	conn    net.Conn
+	timeout time.Duration
+	jobs    chan job
+	quit    chan struct{} // closed when run returns
+}
+
+// job is one message to write; reply, when not nil, receives the answer.
+type job struct {
+	msg   string
+	reply chan answer
+	close bool // close the connection after writing msg
+}
+
+// answer is a player's reply or why there is none.
+type answer struct {
+	text string
+	err  error
+}
+
+func newRemote(conn net.Conn, timeout time.Duration) *remote {
+	p := &remote{conn: conn, timeout: timeout, jobs: make(chan job, queueLen), quit: make(chan struct{})}
+	go p.run()
+	return p
+}
+
+// run serves the jobs in order until one closes the connection. After a failed
+// write or read every later job fails with the same error, except that a player
+// that was too slow is still sent its done message.
+func (p *remote) run() {
+	defer close(p.quit)
+	var broken error
+	for j := range p.jobs {
+		switch {
+		case broken == nil:
+			broken = p.serve(j)
+		case j.close && errors.Is(broken, errTooSlow):
+			p.serve(j) // a slow player is still there to be told it is out
+		case j.reply != nil:
+			j.reply <- answer{err: broken}
+		}
+		if j.close {
+			p.conn.Close()
+			return
+		}
+	}
+}
+
+// serve writes one message and, when asked, reads the reply, both within the
+// timeout from the moment the message is written.
+func (p *remote) serve(j job) error {
+	if err := p.conn.SetDeadline(time.Now().Add(p.timeout)); err != nil {
+		return p.fail(j, err)
+	}
+	if err := WriteUTF(p.conn, j.msg); err != nil {
+		return p.fail(j, err)
+	}
+	if j.reply == nil {
+		return nil
+	}
+	text, err := ReadUTF(p.conn)
+	if err != nil {
+		return p.fail(j, err)
+	}
+	j.reply <- answer{text: text}
+	return nil
+}
+
+func (p *remote) fail(j job, err error) error {
+	err = classify(err)
+	if j.reply != nil {
+		j.reply <- answer{err: err}
+	}
+	return err
+}
+
+// errTooSlow and errGone tell a timeout from a broken connection; a malformed frame
+// is ErrMalformed.
+var (
+	errTooSlow = errors.New(ReasonTooSlow)
+	errGone    = errors.New(ReasonDisconnected)
+)
+
+// classify maps a socket error to the reason the player goes out.
+func classify(err error) error {
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return fmt.Errorf("%w: %w", errTooSlow, err)
+	case errors.Is(err, ErrMalformed):
+		return fmt.Errorf("%s: %w", ReasonIllegal, err)
+	}
+	return fmt.Errorf("%w: %w", errGone, err)
+}
+
+// reason is the short text of done:<reason> for an error from ask.
+func reason(err error) string {
+	switch {
+	case errors.Is(err, errTooSlow):
+		return ReasonTooSlow
+	case errors.Is(err, errGone):
+		return ReasonDisconnected
+	case errors.Is(err, ErrMalformed), errors.Is(err, ErrBadMessage):
+		return ReasonIllegal
+	}
+	return err.Error()
+}
+
+// ask writes msg and returns the reply. It returns within three timeouts
+// even if the connection's goroutine is stuck (then it closes the connection).
+func (p *remote) ask(msg string) (string, error) {
+	reply := make(chan answer, 1)
+	select {
+	case p.jobs <- job{msg: msg, reply: reply}:
+	default:
+		return "", fmt.Errorf("%w: %d messages not read", errTooSlow, queueLen)
+	}
+	// A message queued before this one may take up to a timeout to fail (after a
+	// failure the rest fail at once), then this one gets its own timeout.
+	guard := time.NewTimer(3 * p.timeout)
+	defer guard.Stop()
+	select {
+	case a := <-reply:
+		return a.text, a.err
+	case <-p.quit:
+		return "", errGone
+	case <-guard.C:
+		p.conn.Close()
+		return "", fmt.Errorf("%w: no answer", errTooSlow)
+	}
+}
+
+// tell queues msg without waiting; it reports false when the player is not
+// reading its messages.
+func (p *remote) tell(msg string) bool {
+	select {
+	case p.jobs <- job{msg: msg}:
+		return true
+	default:
+		return false
+	}
+}
+
+// bye queues done:<reason> and the closing of the connection; when the queue is
+// full it closes the connection at once.
+func (p *remote) bye(why string) {
+	select {
+	case p.jobs <- job{msg: Done(why), close: true}:
+	default:
+		p.conn.Close()
+	}
+}

@@ -1,0 +1,179 @@
+package casino
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/engine"
+)
+
+// Snapshot is everything the spectator page shows. It is built from spectator
+// views of the engine hands, so it never holds a hole card before the showdown.
+type Snapshot struct {
+	// Phase is "waiting" (for logins), "playing" or "over".
+	Phase string `json:"phase"`
+	// Round is the round of hands being dealt; Hands the most rounds (0: no limit).
+	Round int `json:"round"`
+	Hands int `json:"hands"`
+	// Needed is the number of logins that starts the game.
+	Needed    int         `json:"needed"`
+	Tables    []TableView `json:"tables"`
+	Standings []Standing  `json:"standings"`
+}
+
+// TableView is one table's hand as a spectator sees it.
+type TableView struct {
+	Table  int        `json:"table"`
+	Street string     `json:"street"`
+	Pot    int64      `json:"pot"`
+	ToAct  string     `json:"toAct"`
+	Seats  []SeatView `json:"seats"`
+	Over   bool       `json:"over"`
+	Winner []string   `json:"winners,omitempty"`
+}
+
+// SeatView is one seat: its cards are "??" where a spectator may not see them.
+type SeatView struct {
+	ID     string   `json:"id"`
+	Avatar string   `json:"avatar"`
+	Stack  int64    `json:"stack"`
+	Bet    int64    `json:"bet"`
+	Cards  []string `json:"cards"`
+	Folded bool     `json:"folded"`
+	Out    bool     `json:"out"`
+	Last   string   `json:"last"`
+}
+
+// update records table t's hand for the spectators and publishes.
+func (d *Dealer) update(t int, h *engine.Hand, players []*entrant) {
+	v := h.SpectatorView()
+	tv := TableView{Table: t + 1, Street: v.Street.String(), Pot: v.Pot, Over: v.Over}
+	d.mu.Lock()
+	for i, s := range v.Seats {
+		e := players[i]
+		sv := SeatView{ID: e.id, Avatar: e.avatar, Stack: s.Stack, Bet: s.Bet, Folded: s.Folded || s.Left, Out: e.out, Last: e.last}
+		for k := range s.NCards {
+			c := "??"
+			if s.Cards[k] != cards.NoCard {
+				c = FormatCard(s.Cards[k])
+			}
+			sv.Cards = append(sv.Cards, c)
+		}
+		tv.Seats = append(tv.Seats, sv)
+	}
+	if s := v.ToAct; s != engine.NoSeat {
+		tv.ToAct = players[s].id
+	}
+	if v.Over {
+		for _, p := range h.Result().Pots {
+			for _, a := range p.Awards {
+				tv.Winner = append(tv.Winner, fmt.Sprintf("%s +%d", players[a.Seat].id, a.Amount))
+			}
+		}
+	}
+	d.tables[t] = tv
+	d.mu.Unlock()
+	d.publish()
+}
+
+// publish sends the current snapshot to every spectator.
+func (d *Dealer) publish() {
+	st := d.standings()
+	d.mu.Lock()
+	s := Snapshot{Phase: "waiting", Round: d.round, Hands: d.cfg.Hands, Needed: d.cfg.Players, Standings: st}
+	if d.started {
+		s.Phase = "playing"
+	}
+	if d.over {
+		s.Phase = "over"
+	}
+	for i := range len(d.tables) {
+		if tv, ok := d.tables[i]; ok {
+			s.Tables = append(s.Tables, tv)
+		}
+	}
+	d.mu.Unlock()
+	b, err := json.Marshal(s)
+	if err != nil { // a Snapshot always marshals
+		d.log.Error("snapshot", "err", err)
+		return
+	}
+	d.show.set(b)
+}
+
+// spectators holds the latest snapshot and wakes the page streams when it changes.
+// Streams skip snapshots they were too slow to see: only the latest matters.
+type spectators struct {
+	mu      sync.Mutex
+	latest  []byte
+	changed chan struct{} // closed and replaced by every set
+	tap     func([]byte)  // tests: sees every snapshot, under mu
+}
+
+func newSpectators() *spectators { return &spectators{changed: make(chan struct{})} }
+
+func (s *spectators) set(b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.latest = b
+	if s.tap != nil {
+		s.tap(b)
+	}
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+func (s *spectators) get() ([]byte, <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.latest, s.changed
+}
+
+//go:embed page.html
+var page embed.FS
+
+// Handler serves the spectator page: GET / the page, GET /state the snapshot as
+// JSON, GET /events a Server-Sent Events stream of snapshots, POST /start starts
+// the game. Cross-origin POSTs are refused.
+func (d *Dealer) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFileFS(w, r, page, "page.html")
+	})
+	mux.HandleFunc("GET /state", func(w http.ResponseWriter, r *http.Request) {
+		b, _ := d.show.get()
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(b)
+	})
+	mux.HandleFunc("POST /start", func(w http.ResponseWriter, r *http.Request) {
+		d.Start()
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.HandleFunc("GET /events", d.events)
+	return http.NewCrossOriginProtection().Handler(mux)
+}
+
+// events streams every snapshot as an SSE "data:" line until the client goes.
+func (d *Dealer) events(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	for {
+		b, changed := d.show.get()
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+		select {
+		case <-changed:
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
