@@ -19,6 +19,8 @@ type cli struct {
 	Match  matchCmd  `cmd:"" help:"Two bots heads-up in duplicate: bb/100 with a 95% confidence interval."`
 	League leagueCmd `cmd:"" help:"Every bot against every other in duplicate: a cross table and a ranking."`
 	Train  trainCmd  `cmd:"" help:"Train CFR strategies (Kuhn, Leduc) with exact exploitability, checkpoints and curves."`
+	Dealer dealerCmd `cmd:"" help:"Casino Day three card stud dealer for network bots, with a spectator page."`
+	Stud   studCmd   `cmd:"" name:"stud-bot" help:"Reference Casino Day client: plays three card stud against a felt dealer."`
 }
 
 // exitError carries the exit code a subcommand wants (2 for bad input).

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -252,7 +253,7 @@ func (l *handLog) write(cfg engine.Config, h *engine.Hand, t int, players []*ent
 	for i, e := range players {
 		names[i] = e.id
 	}
-	p, err := history.FromHand(cfg, h, history.Info{Hand: int64(l.n), Table: fmt.Sprintf("table %d", t+1), Players: names})
+	p, err := history.FromHand(cfg, h, history.Info{Hand: int64(l.n), Table: strconv.Itoa(t + 1), Players: names})
 	if err != nil {
 		l.err = fmt.Errorf("hand %d: %w", l.n, err)
 		return

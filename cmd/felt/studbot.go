@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"time"
+
+	"github.com/felt-poker/felt/internal/dealer/casino"
+)
+
+// studCmd is "felt stud-bot": the reference Casino Day client.
+type studCmd struct {
+	Host   string `default:"127.0.0.1" help:"Dealer host."`
+	Port   int    `default:"4000" help:"Dealer port."`
+	ID     string `name:"id" required:"" help:"GitHub id to log in with."`
+	Avatar string `default:"Robot" help:"Avatar name."`
+	Bot    string `default:"stud" help:"Strategy: stud (the reference strategy: up cards and the spade rule) or any felt bot name."`
+	Seed   uint64 `help:"Seed of the bot's random choices (bots that have them)."`
+	Debug  bool   `help:"Log every message and reply."`
+}
+
+// Run is called by kong.
+func (c *studCmd) Run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	level := slog.LevelInfo
+	if c.Debug {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	b, err := casino.NewBot(c.Bot, rand.New(rand.NewPCG(c.Seed, 0)))
+	if err != nil {
+		return usageError("--bot: %v", err)
+	}
+	addr := net.JoinHostPort(c.Host, strconv.Itoa(c.Port))
+	conn, err := (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return fmt.Errorf("stud-bot: %w", err)
+	}
+	cl := casino.Client{ID: c.ID, Avatar: c.Avatar, Bot: b, Logger: log}
+	sum, err := cl.Play(ctx, conn)
+	fmt.Printf("%s: %d hands, %d won; out: %s\n", c.ID, sum.Hands, sum.Wins, sum.Done)
+	return err
+}
