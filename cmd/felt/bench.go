@@ -15,7 +15,8 @@ import (
 
 // benchCmd groups the measurements of felt's hot paths.
 type benchCmd struct {
-	Eval benchEvalCmd `cmd:"" help:"Hand evaluation and equity speed (random7, enum7, exact_aa_kk, mc6)."`
+	Eval   benchEvalCmd   `cmd:"" help:"Hand evaluation and equity speed (random7, enum7, exact_aa_kk, mc6)."`
+	Engine benchEngineCmd `cmd:"" help:"Rules engine speed: complete 6-max no-limit hands with random legal actions per second on one core, and allocations per hand."`
 }
 
 // benchEvalCmd measures the evaluator and equity workloads of docs/performance.md.

@@ -176,6 +176,7 @@ func (h *Hand) raiseTo(to int64) {
 		}
 	}
 	h.currentBet = to
+	h.setOwe()
 }
 
 // Leave removes seat i from the hand, as Apply(Action{Seat: i, Kind: Leave}) does.

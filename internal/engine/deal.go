@@ -28,6 +28,7 @@ func (h *Hand) startHoldem() {
 	h.emitChips(EvBigBlind, h.bbSeat, amt, amt, h.seats[h.bbSeat].allIn)
 	// The big blind is the bet to match even when it was posted short.
 	h.currentBet, h.lastRaise, h.fullLevel, h.count = h.s.bb, h.s.bb, h.s.bb, 1
+	h.setOwe()
 
 	// Deal one card at a time, starting left of the button.
 	first := h.nextLive(btn)

@@ -70,6 +70,7 @@ type Hand struct {
 	nCanAct    int     // live seats that are not all-in
 	active     SeatSet // the live seats that are not all-in
 	actedSet   SeatSet // the seats that have acted in this betting round
+	owe        SeatSet // the seats whose bet is below currentBet
 	pot        int64   // every chip put in, this round's bets included
 	legal      Legal   // what the seat to act may do
 	runOut     bool    // the board was dealt with no more betting possible
@@ -84,7 +85,7 @@ type Hand struct {
 // New returns a hand dealt from cfg, ready for the first action (or already over when
 // nobody can act). The error wraps ErrBadConfig.
 func New(cfg Config) (*Hand, error) {
-	h := &Hand{events: make([]Event, 0, 64), actions: make([]Action, 0, 32)}
+	h := &Hand{events: make([]Event, 0, 128), actions: make([]Action, 0, 64)} // room for long hands
 	if err := h.Reset(cfg); err != nil {
 		return nil, err
 	}
@@ -139,7 +140,7 @@ func (h *Hand) Reset(cfg Config) error {
 			h.live |= 1 << i
 		}
 	}
-	h.active, h.actedSet = h.live, 0
+	h.active, h.actedSet, h.owe = h.live, 0, 0
 	h.board = [5]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard}
 	h.nBoard = 0
 	h.toAct, h.sbSeat, h.bbSeat, h.aggressor = NoSeat, NoSeat, NoSeat, NoSeat
@@ -269,16 +270,21 @@ func (h *Hand) othersCanAct(i int) bool {
 // and not all-in that owe chips (bet below the bet to match), or that have not acted
 // yet while someone else may still act (in stud, even if nobody else may).
 func (h *Hand) mustAct() SeatSet {
+	m := h.owe & h.active
+	if h.s.variant == StudThree || h.nCanAct > 1 {
+		m |= h.active &^ h.actedSet
+	}
+	return m
+}
+
+// setOwe recomputes h.owe after the bet to match has changed.
+func (h *Hand) setOwe() {
 	var owe SeatSet
-	for m := uint32(h.active); m != 0; m &= m - 1 {
-		i := bits.TrailingZeros32(m)
+	for i := 0; i < h.s.n; i++ {
 		// bet < currentBet as a bit, without a branch (chip counts are far from overflow)
 		owe |= SeatSet(uint64(h.seats[i].bet-h.currentBet)>>63) << i
 	}
-	if h.s.variant == StudThree || h.nCanAct > 1 {
-		owe |= h.active &^ h.actedSet
-	}
-	return owe
+	h.owe = owe
 }
 
 // findNext returns the first seat from `from` clockwise that must act, or NoSeat.
@@ -309,6 +315,9 @@ func (h *Hand) post(i int, amount int64, asBet bool) int64 {
 	h.pot += amount
 	if asBet {
 		s.bet += amount
+		if s.bet >= h.currentBet {
+			h.owe &^= 1 << i
+		}
 	}
 	if s.stack == 0 && h.s.variant == Holdem && !s.allIn {
 		s.allIn = true
@@ -360,7 +369,7 @@ func (h *Hand) endRound() {
 		s := &h.seats[i]
 		s.bet, s.acted, s.facedAt, s.seen = 0, false, 0, 0
 	}
-	h.actedSet = 0
+	h.actedSet, h.owe = 0, 0
 	h.currentBet, h.lastRaise, h.fullLevel, h.count = 0, 0, 0, 0
 	h.formPots()
 	h.emitPots()

@@ -24,7 +24,7 @@ func (h *Hand) returnUncalled() {
 	s := &h.seats[top]
 	s.stack += diff
 	s.total -= diff
-	s.bet = max(s.bet-diff, 0)
+	s.bet = max(s.bet-diff, 0) // the round or the hand ends now: h.owe needs no update
 	h.pot -= diff
 	if s.allIn {
 		s.allIn = false
