@@ -45,6 +45,10 @@ type Options struct {
 	Samples int
 	// NoBluff turns off the Monte Carlo bot's occasional bluffs.
 	NoBluff bool
+	// Models is where learning bots (adaptive, bayes) load what they learnt when
+	// made and save it after each hand; nil keeps it in memory only. The option
+	// state=FILE sets it to FileModels(FILE).
+	Models ModelStore
 }
 
 // DefaultSamples is the number of deals a Monte Carlo bot simulates per decision
@@ -70,18 +74,24 @@ type Info struct {
 // entry is one row of the registry.
 type entry struct {
 	Info
-	make func(o Options) Bot
+	make func(o Options) (Bot, error)
+}
+
+// plain adapts a constructor that cannot fail to entry.make.
+func plain[B Bot](f func(o Options) B) func(o Options) (Bot, error) {
+	return func(o Options) (Bot, error) { return f(o), nil }
 }
 
 // registry lists every bot, in the order List returns them. It is never changed.
 var registry = [...]entry{
-	{Info{"fold", "checks when it may, otherwise folds"}, func(Options) Bot { return foldBot{} }},
-	{Info{"call", "checks or calls, never folds or raises"}, func(Options) Bot { return callBot{} }},
-	{Info{"raise", "raises as much as allowed (all-in in no-limit), calls when it cannot raise"}, func(Options) Bot { return raiseBot{} }},
-	{Info{"random", "a random legal action: checks often, folds, calls or raises to random sizes"}, func(o Options) Bot { return &randomBot{r: o.Rand} }},
-	{Info{"chart", "the standard robot: a starting-hand chart by position before the flop, pot odds after it"}, func(o Options) Bot { return newChart(o) }},
-	{Info{"montecarlo", "equity by simulation against the opponents still in; rate of return mapped to fold/call/raise with bluffs"}, func(o Options) Bot { return newMonteCarlo(o) }},
-	{Info{"hsppot", "hand strength and potential (Billings et al.): HS, PPot, NPot, effective hand strength after the flop"}, func(o Options) Bot { return newHSPPot(o) }},
+	{Info{"fold", "checks when it may, otherwise folds"}, plain(func(Options) foldBot { return foldBot{} })},
+	{Info{"call", "checks or calls, never folds or raises"}, plain(func(Options) callBot { return callBot{} })},
+	{Info{"raise", "raises as much as allowed (all-in in no-limit), calls when it cannot raise"}, plain(func(Options) raiseBot { return raiseBot{} })},
+	{Info{"random", "a random legal action: checks often, folds, calls or raises to random sizes"}, plain(func(o Options) *randomBot { return &randomBot{r: o.Rand} })},
+	{Info{"chart", "the standard robot: a starting-hand chart by position before the flop, pot odds after it"}, plain(newChart)},
+	{Info{"montecarlo", "equity by simulation against the opponents still in; rate of return mapped to fold/call/raise with bluffs"}, plain(newMonteCarlo)},
+	{Info{"hsppot", "hand strength and potential (Billings et al.): HS, PPot, NPot, effective hand strength after the flop"}, plain(newHSPPot)},
+	{Info{"adaptive", "the Monte Carlo bot with a raise threshold learnt from the raised hands it wins and loses (state=FILE keeps it)"}, newAdaptive},
 }
 
 // List returns every bot's name and one-line description.
@@ -113,7 +123,11 @@ func New(name string, opts Options) (Bot, error) {
 	}
 	for i := range registry {
 		if registry[i].Name == base {
-			return registry[i].make(opts), nil
+			b, err := registry[i].make(opts)
+			if err != nil {
+				return nil, fmt.Errorf("bot %q: %w", name, err)
+			}
+			return b, nil
 		}
 	}
 	return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownBot, base, strings.Join(Names(), ", "))
@@ -148,8 +162,13 @@ func parseParams(params string, o *Options) error {
 				return fmt.Errorf("bluff=%q: %w", v, ErrBadOption)
 			}
 			o.NoBluff = !b
+		case "state":
+			if v == "" {
+				return fmt.Errorf("state= needs a file name: %w", ErrBadOption)
+			}
+			o.Models = FileModels(v)
 		default:
-			return fmt.Errorf("unknown option %q (samples, bluff): %w", k, ErrBadOption)
+			return fmt.Errorf("unknown option %q (samples, bluff, state): %w", k, ErrBadOption)
 		}
 	}
 	return nil
