@@ -143,6 +143,8 @@ type worker struct {
 	bots     [2]bot.Bot // A, B
 	srcs     [2]*rand.PCG
 	learners [2]bot.Learner
+	seaters  [2]bot.Seater
+	names    [2]string // the players' names by seat, for the Seaters
 }
 
 func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int64, out *sums) error {
@@ -155,6 +157,7 @@ func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int
 		}
 		w.bots[k] = b
 		w.learners[k], _ = b.(bot.Learner)
+		w.seaters[k], _ = b.(bot.Seater)
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -210,6 +213,12 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 	}
 	var bySeat [2]bot.Bot
 	bySeat[seats[0]], bySeat[seats[1]] = w.bots[0], w.bots[1]
+	w.names[seats[0]], w.names[seats[1]] = w.mc.A, w.mc.B
+	for _, s := range w.seaters {
+		if s != nil {
+			s.SeatNames(w.names[:])
+		}
+	}
 	for h.ToAct() != engine.NoSeat {
 		seat := h.ToAct()
 		v := h.View(seat)

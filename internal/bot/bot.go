@@ -33,6 +33,16 @@ type Learner interface {
 	HandEnd(v *engine.View, r *engine.Result)
 }
 
+// Seater is a Bot that wants to know whom it plays, to keep a model of each
+// opponent. Callers that know the players (tables, the arena) check for it with a
+// type assertion and call SeatNames before each hand with the name of the player in
+// each seat, seat 0 first ("" for an empty seat or a player they cannot name). The
+// bot must not keep the slice.
+type Seater interface {
+	Bot
+	SeatNames(names []string)
+}
+
 // Options configure a bot made by New.
 type Options struct {
 	// Rand is the bot's own random stream; bots never touch the global source.
@@ -92,6 +102,7 @@ var registry = [...]entry{
 	{Info{"montecarlo", "equity by simulation against the opponents still in; rate of return mapped to fold/call/raise with bluffs"}, plain(newMonteCarlo)},
 	{Info{"hsppot", "hand strength and potential (Billings et al.): HS, PPot, NPot, effective hand strength after the flop"}, plain(newHSPPot)},
 	{Info{"adaptive", "the Monte Carlo bot with a raise threshold learnt from the raised hands it wins and loses (state=FILE keeps it)"}, newAdaptive},
+	{Info{"bayes", "chart rules with randomness pre-flop; after it a decision network over hand types, opponents' fold ratios and a utility table"}, newBayes},
 }
 
 // List returns every bot's name and one-line description.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
@@ -165,5 +166,92 @@ func TestModelStores(t *testing.T) {
 	}
 	if err := FileModels(filepath.Join(t.TempDir(), "x.json")).SaveModel(ctx, "a", "", []byte("{")); err == nil {
 		t.Error("bad JSON saved")
+	}
+}
+
+// TestBayesModel: the opponent model counts folds to bets on the flop and calls on the
+// turn, and the small blind's calls of the big blind before the flop, and the bot's models (named by SeatNames) survive in the store.
+func TestBayesModel(t *testing.T) {
+	models := StoreModels{memModels{}}
+	b, _ := New("bayes", Options{Models: models})
+	by := b.(*bayesBot)
+	for k := range 30 {
+		h := headsUp(t, "AsAd", "7h2c", "Ks9d5c4h3s")
+		if k%2 == 0 {
+			play(t, h, "c", "k", "r4", "f") // seat 0 (the button) folds to a flop bet
+		} else {
+			play(t, h, "c", "k", "r4", "c", "r8", "c", "k", "k")
+		}
+		by.SeatNames([]string{"villain", "me"})
+		end(by, h, 1)
+	}
+	m := by.Model("villain")
+	if m.Hands != 30 || m.Faced[engine.Flop] != 30 || m.Folded[engine.Flop] != 15 || m.Faced[engine.Turn] != 15 || m.Folded[engine.Turn] != 0 || m.Faced[engine.Preflop] != 30 || m.Folded[engine.Preflop] != 0 {
+		t.Errorf("model %+v", m)
+	}
+	if f := m.FoldRatio(engine.Flop); f < 0.45 || f > 0.5 {
+		t.Errorf("flop fold ratio %.3f, want about (15+4·0.35)/34", f)
+	}
+	if f := (&OpponentModel{Hands: ModelHands - 1, Faced: m.Faced, Folded: m.Folded}).FoldRatio(engine.Flop); f != defaultFold[engine.Flop] {
+		t.Errorf("before %d hands: fold ratio %.3f, want the default", ModelHands, f)
+	}
+	b2, _ := New("bayes", Options{Models: models})
+	if got := b2.(*bayesBot).Model("villain"); *got != *m {
+		t.Errorf("loaded %+v, saved %+v", got, m)
+	}
+}
+
+// TestBayesBluffsAFolder: on the river with nothing made and nothing to call, the
+// Bayesian bot bets far more often against an opponent who folds 90% of the time
+// than against one who never folds, and more often still for value with the nuts.
+func TestBayesBluffsAFolder(t *testing.T) {
+	bets := func(hole string, foldRatio float64) int {
+		h := headsUp(t, hole, "7h7c", "Ks9d5c4h2s")
+		play(t, h, "c", "k", "k", "k", "k", "k", "k") // seat 1 checks the river to seat 0
+		b, _ := New("bayes", Options{Rand: rand.New(rand.NewPCG(1, 2))})
+		by := b.(*bayesBot)
+		by.SeatNames([]string{"me", "villain"})
+		m := by.Model("villain")
+		m.Hands = 100
+		m.Faced[engine.River] = 100
+		m.Folded[engine.River] = int64(foldRatio * 100)
+		v := h.View(0)
+		n := 0
+		for range 400 {
+			if a := by.Act(&v); a.Kind == engine.Bet {
+				n++
+			}
+		}
+		return n
+	}
+	folder, caller := bets("Jh8c", 0.9), bets("Jh8c", 0)
+	nuts := bets("6h3c", 0) // a straight against a caller
+	t.Logf("bets in 400 with jack high: against a folder %d, a caller %d; with the nuts against a caller %d", folder, caller, nuts)
+	if folder < 200 || caller > 80 || nuts < 200 {
+		t.Errorf("bets with jack high: against a folder %d, a caller %d; with the nuts %d", folder, caller, nuts)
+	}
+}
+
+// TestDrawOuts checks the partial straights and flushes the Bayesian bot counts.
+func TestDrawOuts(t *testing.T) {
+	for _, c := range []struct {
+		hole, board string
+		outs        int
+	}{
+		{"AhKh", "2h7h9c", 9},  // four to a flush
+		{"8c9d", "TsJh2c", 8},  // open-ended
+		{"8c9d", "Ts Qh2c", 4}, // gutshot
+		{"As2d", "3h4c9s", 4},  // wheel gutshot (needs the five)
+		{"8h9h", "ThJh2c", 15}, // both, capped
+		{"2c3d", "9hJsKd", 0},  // nothing
+		{"8c9d", "TsJhQc", 0},  // a made straight
+		{"KhQd", "AsJc2d", 4},  // needs the ten
+		{"Ah2h", "KhQh5c", 9},  // flush draw only
+		{"5c6d", "7h8s2c", 8},  // open-ended, both hole cards
+	} {
+		h := cards.MustParseList(c.hole)
+		if got := drawOuts(h[0], h[1], cards.MustParseList(c.board)); got != c.outs {
+			t.Errorf("%s on %s: %d outs, want %d", c.hole, c.board, got, c.outs)
+		}
 	}
 }
