@@ -1,0 +1,254 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/felt-poker/felt/internal/chat"
+	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/house"
+)
+
+// The commands a table takes. Each runs on the table's goroutine; a refused one
+// returns an error and changes nothing.
+
+// Watch makes sink receive the table's messages as p may see them (p.ID 0: an
+// anonymous spectator): the state now and after every change, room chat and p's
+// notices. A seated player watching again is back (no longer away). It returns the
+// id that Unwatch takes.
+func (t *Table) Watch(ctx context.Context, p Player, sink Sink) (int, error) {
+	var id int
+	err := t.call(ctx, func() error {
+		id = t.nextWatcher
+		t.nextWatcher++
+		t.watchers[id] = &watcher{p: p, sink: sink}
+		if s := t.seatOf(p.ID); s >= 0 && t.seats[s].away {
+			t.seats[s].away = false
+			t.log.Info("player back", "seat", s, "player", p.Name)
+		}
+		t.version++
+		for _, l := range t.chatLog.Lines() {
+			if b, err := json.Marshal(l); err == nil {
+				sink.Send(b)
+			}
+		}
+		return nil
+	})
+	return id, err
+}
+
+// Unwatch stops the messages of a Watch. A seated player with nothing watching
+// any more is away: the grace period starts.
+func (t *Table) Unwatch(ctx context.Context, id int) error {
+	return t.call(ctx, func() error {
+		w, ok := t.watchers[id]
+		if !ok {
+			return nil
+		}
+		delete(t.watchers, id)
+		t.version++
+		if s := t.seatOf(w.p.ID); s >= 0 {
+			for _, o := range t.watchers {
+				if o.p.ID == w.p.ID {
+					return nil
+				}
+			}
+			if st := &t.seats[s]; !st.away {
+				st.away, st.awaySince = true, time.Now()
+				t.log.Info("player away", "seat", s, "player", w.p.Name)
+			}
+		}
+		return nil
+	})
+}
+
+// Sit gives p a seat (seat -1: any free one) with buyIn chips taken from their
+// credits now. The seat is dealt in from the next hand.
+func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) error {
+	return t.call(ctx, func() error {
+		if p.ID == 0 {
+			return ErrAnonymous
+		}
+		if t.seatOf(p.ID) >= 0 {
+			return ErrSeated
+		}
+		if buyIn < t.cfg.MinBuyIn || buyIn > t.cfg.MaxBuyIn {
+			return invalid("buy_in", "must be %d to %d", t.cfg.MinBuyIn, t.cfg.MaxBuyIn)
+		}
+		if seatNo == -1 {
+			for i := range t.seats {
+				if !t.seats[i].occupied {
+					seatNo = i
+					break
+				}
+			}
+			if seatNo == -1 {
+				return fmt.Errorf("%w: the table is full", ErrSeatTaken)
+			}
+		} else if seatNo < 0 || seatNo >= len(t.seats) {
+			return invalid("seat", "must be 0 to %d", len(t.seats)-1)
+		} else if t.seats[seatNo].occupied {
+			return fmt.Errorf("%w: seat %d", ErrSeatTaken, seatNo)
+		}
+		if _, err := t.cfg.Bank.BuyIn(ctx, p.ID, t.ref, buyIn); err != nil {
+			return err
+		}
+		t.chipsIn += buyIn
+		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank}
+		t.hadHuman = true
+		t.version++
+		t.log.Info("seated", "seat", seatNo, "player", p.Name, "buy_in", buyIn)
+		return nil
+	})
+}
+
+// seated runs f on p's seat.
+func (t *Table) seated(ctx context.Context, p Player, f func(i int, st *seat) error) error {
+	return t.call(ctx, func() error {
+		i := t.seatOf(p.ID)
+		if i < 0 {
+			return ErrNotSeated
+		}
+		t.version++
+		return f(i, &t.seats[i])
+	})
+}
+
+// SitOut keeps p's seat and stack but deals them out from the next hand.
+func (t *Table) SitOut(ctx context.Context, p Player) error {
+	return t.seated(ctx, p, func(_ int, st *seat) error { st.sittingOut = true; return nil })
+}
+
+// SitIn deals p in again from the next hand.
+func (t *Table) SitIn(ctx context.Context, p Player) error {
+	return t.seated(ctx, p, func(_ int, st *seat) error {
+		st.sittingOut, st.timeouts = false, 0
+		return nil
+	})
+}
+
+// Stand frees p's seat after the hand in play (now if they are not in it) and
+// returns their stack to their credits.
+func (t *Table) Stand(ctx context.Context, p Player) error {
+	return t.seated(ctx, p, func(i int, st *seat) error {
+		if t.handLive && st.inHand {
+			st.leaving = true
+			return nil
+		}
+		t.cashOut(i, "cashed_out")
+		return nil
+	})
+}
+
+// Leave takes p out at once: a hand in play is folded (an all-in hand stays
+// live) and the stack returns to their credits when it ends.
+func (t *Table) Leave(ctx context.Context, p Player) error {
+	return t.seated(ctx, p, func(i int, _ *seat) error { t.leaveSeat(i); return nil })
+}
+
+// Act plays p's action: kind Fold, Check, Call, Bet or Raise; amount is the total
+// a Bet or Raise brings the round's bet to. An illegal action returns the engine's
+// error and changes nothing.
+func (t *Table) Act(ctx context.Context, p Player, kind engine.ActionKind, amount int64) error {
+	return t.call(ctx, func() error {
+		i := t.seatOf(p.ID)
+		if i < 0 {
+			return ErrNotSeated
+		}
+		if !t.handLive {
+			return fmt.Errorf("%w: no hand in play", engine.ErrHandOver)
+		}
+		if kind > engine.Raise {
+			return fmt.Errorf("%w: %s", engine.ErrIllegalAction, kind)
+		}
+		if err := t.hand.Apply(engine.Action{Seat: i, Kind: kind, Amount: amount}); err != nil {
+			return err
+		}
+		st := &t.seats[i]
+		if over := time.Since(t.clockStart) - t.cfg.ActionTime; t.clockSeat == i && over > 0 {
+			st.bank = max(0, st.bank-over)
+		}
+		st.timeouts = 0
+		t.applied()
+		return nil
+	})
+}
+
+// Chat says text in the room, to everyone watching.
+func (t *Table) Chat(ctx context.Context, p Player, text string) error {
+	return t.call(ctx, func() error {
+		if p.ID == 0 {
+			return ErrAnonymous
+		}
+		text, err := chat.Clean(text)
+		if err != nil {
+			return &house.FieldError{Field: "text", Message: err.Error(), Err: house.ErrInvalid}
+		}
+		now := time.Now()
+		if !t.limiter.Allow(p.ID, now) {
+			return fmt.Errorf("%w: at most %d lines in %s", chat.ErrRateLimited, roomChatLines, roomChatWindow)
+		}
+		l := chat.NewLine(t.cfg.Name, p.Name, text, now)
+		t.chatLog.Add(l)
+		t.broadcast(l)
+		return nil
+	})
+}
+
+// Close cancels the hand in play (every seat gets back the stack it was dealt in
+// with), cashes everyone out and closes the table; it waits for the goroutine to
+// end. Closing a closed table does nothing.
+func (t *Table) Close(ctx context.Context, reason string) error {
+	err := t.call(ctx, func() error { t.closeTable(reason); return nil })
+	if err != nil && err != ErrClosed {
+		return err
+	}
+	select {
+	case <-t.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Players returns the people (not bots) holding a seat.
+func (t *Table) Players(ctx context.Context) ([]Player, error) {
+	var out []Player
+	err := t.call(ctx, func() error {
+		for i := range t.seats {
+			if t.seats[i].occupied && t.seats[i].bot == nil {
+				out = append(out, t.seats[i].p)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Chips reports the chips on the table (every seat's stack, the pot of a hand in
+// play counted at the stacks it was dealt with), and the chips that ever came in
+// (buy-ins, bot stakes) and went out (cash-outs, bots leaving). Chips are
+// conserved when onTable == in - out.
+// After the table has closed it reports the final count.
+func (t *Table) Chips(ctx context.Context) (onTable, in, out int64, err error) {
+	count := func() error {
+		for i := range t.seats {
+			onTable += t.seats[i].stack
+		}
+		in, out = t.chipsIn, t.chipsOut
+		return nil
+	}
+	select {
+	case <-t.done: // the goroutine has ended: nothing else touches the fields
+		return onTable, in, out, count()
+	default:
+	}
+	err = t.call(ctx, count)
+	if err == ErrClosed {
+		<-t.done
+		onTable, in, out, err = 0, 0, 0, count()
+	}
+	return
+}

@@ -1,0 +1,229 @@
+package table
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/store"
+)
+
+// Variant names on the wire and in configuration.
+const (
+	NoLimit    = "nlhe"  // no-limit Texas Hold'em
+	PotLimit   = "plhe"  // pot-limit Texas Hold'em
+	FixedLimit = "flhe"  // fixed-limit Texas Hold'em
+	StudThree  = "stud3" // three card stud, the Casino Day game
+)
+
+// Limits on a table's configuration.
+const (
+	MaxBuyIn      = 1_000_000
+	MinActionTime = 5 * time.Second
+	MaxActionTime = 120 * time.Second
+	// maxLevel bounds the blind level so that doubling never overflows.
+	maxLevel = 20
+)
+
+// Bank moves play money between players' credits and tables, and records hands.
+// *house.House is one.
+type Bank interface {
+	BuyIn(ctx context.Context, userID int64, tableRef string, amount int64) (int64, error)
+	CashOut(ctx context.Context, userID int64, tableRef string, amount int64) (int64, error)
+	RecordHand(ctx context.Context, h store.Hand) (int64, error)
+}
+
+// Schedule raises the blinds (and ante): they double at each level. A level
+// passes every EveryHands hands dealt or every EveryMinutes minutes of play,
+// whichever comes first; zero turns either off.
+type Schedule struct {
+	EveryHands   int `json:"every_hands"`
+	EveryMinutes int `json:"every_minutes"`
+}
+
+// Hooks are called by the table's goroutine; they must not block or call back
+// into the table.
+type Hooks struct {
+	// Info reports the table's lobby listing whenever it changes.
+	Info func(Info)
+	// Closed reports that the table has closed.
+	Closed func(name string)
+	// HandDone reports a finished hand.
+	HandDone func()
+}
+
+// Config describes a table. Zero durations take the defaults of DefaultTimes.
+type Config struct {
+	Name       string
+	Variant    string // NoLimit, PotLimit, FixedLimit or StudThree
+	Seats      int    // 2 to 10
+	SmallBlind int64
+	BigBlind   int64
+	Ante       int64
+	MinBuyIn   int64
+	MaxBuyIn   int64
+	Schedule   Schedule
+
+	// ActionTime is each decision's clock; TimeBank the extra time a seat may spend
+	// over all its decisions; MaxTimeouts the timeouts in a row that sit a seat out.
+	ActionTime  time.Duration
+	TimeBank    time.Duration
+	MaxTimeouts int
+	// Grace is how long a seat whose player disconnected is kept.
+	Grace time.Duration
+	// BotDelay is how long a bot seems to think; HandPause the pause between hands.
+	BotDelay  time.Duration
+	HandPause time.Duration
+	// IdleClose is how long a table with nobody in it (no human seated or watching)
+	// stays open, unless Permanent.
+	IdleClose time.Duration
+
+	// Bots are seated when the table opens, each with BotStack chips (0: MaxBuyIn).
+	Bots     []string
+	BotStack int64
+
+	// Permanent tables (bot showcases, the house's default tables) never close
+	// for lack of humans.
+	Permanent bool
+	// HeadsUp tables play until one seat is broke or the human leaves, then close.
+	HeadsUp bool
+	// Private tables are not listed in the lobby.
+	Private bool
+
+	// RefPrefix starts the ledger reference of the table (default "table:"); the
+	// reference is RefPrefix, the name and a random suffix, so that a name used
+	// again later is another table in the ledger.
+	RefPrefix string
+
+	Bank  Bank
+	Hooks Hooks
+	Log   *slog.Logger
+}
+
+// DefaultTimes fills the zero durations and counts of c with the defaults: 20 s to
+// act, a 30 s time bank, sat out after 2 timeouts in a row, 2 minutes of grace,
+// 700 ms for a bot, 3 s between hands, closing after a minute with nobody in.
+func (c *Config) DefaultTimes() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d == 0 {
+			*d = v
+		}
+	}
+	def(&c.ActionTime, 20*time.Second)
+	def(&c.TimeBank, 30*time.Second)
+	def(&c.Grace, 2*time.Minute)
+	def(&c.BotDelay, 700*time.Millisecond)
+	def(&c.HandPause, 3*time.Second)
+	def(&c.IdleClose, time.Minute)
+	if c.MaxTimeouts == 0 {
+		c.MaxTimeouts = 2
+	}
+	if c.Variant == StudThree && c.Ante == 0 {
+		c.Ante = engine.DefaultStudAnte
+	}
+}
+
+func invalid(field, format string, args ...any) error {
+	return &house.FieldError{Field: field, Message: field + ": " + fmt.Sprintf(format, args...), Err: house.ErrInvalid}
+}
+
+// Validate checks the game and stakes of c (after DefaultTimes); each error is a
+// *house.FieldError naming the field at fault with its wire name.
+func (c *Config) Validate() error {
+	if c.Name == "" {
+		return invalid("name", "is required")
+	}
+	switch c.Variant {
+	case NoLimit, PotLimit, FixedLimit:
+		if c.SmallBlind <= 0 {
+			return invalid("small_blind", "must be positive")
+		}
+		if c.BigBlind < c.SmallBlind {
+			return invalid("big_blind", "must be at least the small blind")
+		}
+		if c.Ante < 0 || c.Ante >= c.BigBlind {
+			return invalid("ante", "must be at least 0 and less than the big blind")
+		}
+	case StudThree:
+		if c.SmallBlind != 0 {
+			return invalid("small_blind", "three card stud has no blinds")
+		}
+		if c.BigBlind != 0 {
+			return invalid("big_blind", "three card stud has no blinds")
+		}
+		if c.Ante < 1 {
+			return invalid("ante", "must be at least 1")
+		}
+	default:
+		return invalid("variant", "must be nlhe, plhe, flhe or stud3")
+	}
+	if c.Seats < engine.MinSeats || c.Seats > engine.MaxSeats {
+		return invalid("seats", "must be %d to %d", engine.MinSeats, engine.MaxSeats)
+	}
+	minBuyIn := c.BigBlind
+	if c.Variant == StudThree {
+		minBuyIn = 10 * c.Ante
+	}
+	if c.MinBuyIn < minBuyIn {
+		return invalid("min_buy_in", "must be at least %d", minBuyIn)
+	}
+	if c.MaxBuyIn <= c.MinBuyIn {
+		return invalid("max_buy_in", "must be more than the minimum buy-in")
+	}
+	if c.MaxBuyIn > MaxBuyIn {
+		return invalid("max_buy_in", "must be at most %d", MaxBuyIn)
+	}
+	if c.Schedule.EveryHands < 0 {
+		return invalid("schedule", "every_hands must not be negative")
+	}
+	if c.Schedule.EveryMinutes < 0 {
+		return invalid("schedule", "every_minutes must not be negative")
+	}
+	if c.ActionTime < MinActionTime || c.ActionTime > MaxActionTime {
+		return invalid("action_seconds", "must be %d to %d", int(MinActionTime/time.Second), int(MaxActionTime/time.Second))
+	}
+	max := c.Seats - 1
+	if c.Permanent {
+		max = c.Seats
+	}
+	if len(c.Bots) > max {
+		return invalid("bots", "at most %d", max)
+	}
+	for _, b := range c.Bots {
+		if _, err := bot.New(b, bot.Options{}); err != nil {
+			return invalid("bots", "%v", err)
+		}
+	}
+	if c.BotStack < 0 || c.BotStack > MaxBuyIn {
+		return invalid("bot_stack", "must be 0 to %d", MaxBuyIn)
+	}
+	if c.Bank == nil {
+		return invalid("bank", "is required")
+	}
+	return nil
+}
+
+// engineGame returns the engine's variant and structure for c.Variant.
+func (c *Config) engineGame() (engine.Variant, engine.Structure) {
+	switch c.Variant {
+	case PotLimit:
+		return engine.Holdem, engine.PotLimit
+	case FixedLimit:
+		return engine.Holdem, engine.FixedLimit
+	case StudThree:
+		return engine.StudThree, engine.NoLimit
+	}
+	return engine.Holdem, engine.NoLimit
+}
+
+// minStack is the fewest chips a seat needs to be dealt in.
+func (c *Config) minStack() int64 {
+	if c.Variant == StudThree {
+		return c.Ante
+	}
+	return 1
+}

@@ -1,0 +1,810 @@
+// Package table is felt's live table runtime. One goroutine owns a table and the
+// engine hand in play and adds what the engine must not know: seats, buy-ins and
+// cash-outs, sitting out and in, the action clock and time bank, disconnect grace,
+// blind levels and bots. The outside reaches it only through methods that enqueue
+// commands, and hears from it through messages built for each recipient with every
+// card it may not see already removed (docs/protocol.md).
+package table
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/chat"
+	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/history"
+	"github.com/felt-poker/felt/internal/store"
+)
+
+// Errors that callers branch on (engine errors come through unchanged).
+var (
+	ErrClosed    = errors.New("table closed")
+	ErrNotSeated = errors.New("not seated at this table")
+	ErrSeated    = errors.New("already seated at this table")
+	ErrSeatTaken = errors.New("seat taken")
+	ErrAnonymous = errors.New("log in first")
+)
+
+// Player is a person at a table: a registered or guest account. ID 0 is an
+// anonymous spectator.
+type Player struct {
+	ID   int64
+	Name string
+}
+
+// Sink receives the messages (JSON text) for one watcher. Send must not block.
+type Sink interface {
+	Send(msg []byte)
+}
+
+// bankTimeout bounds each ledger call made by a table.
+const bankTimeout = 10 * time.Second
+
+// roomChat is the room chat's rate: lines per window.
+const (
+	roomChatLines  = 5
+	roomChatWindow = 10 * time.Second
+	roomChatLog    = 30
+)
+
+type seat struct {
+	occupied bool
+	p        Player
+	bot      bot.Bot
+	// stack is the seat's chips: between hands all of them, during a hand the
+	// stack it was dealt in with (the engine has the live one).
+	stack      int64
+	inHand     bool
+	sittingOut bool
+	leaving    bool // stand up after the hand
+	left       bool // left the room; folded, cashed out after the hand
+	away       bool
+	awaySince  time.Time
+	timeouts   int
+	bank       time.Duration
+}
+
+type watcher struct {
+	p    Player
+	sink Sink
+}
+
+// Table is one live table. Its methods are safe for concurrent use.
+type Table struct {
+	cfg  Config
+	ref  string
+	log  *slog.Logger
+	cmds chan func()
+	done chan struct{}
+
+	// Everything below belongs to the table's goroutine.
+	closed      bool
+	seats       []seat
+	watchers    map[int]*watcher
+	nextWatcher int
+
+	hand        *engine.Hand
+	handCfg     engine.Config
+	handPlayers []Player
+	handNo      int64
+	handID      int64
+	handLive    bool
+	handStart   time.Time
+	seedHash    string
+	firstHandAt time.Time
+	button      int
+	level       int
+	nextHandAt  time.Time
+	emptySince  time.Time
+	hadHuman    bool
+
+	clockSeat  int
+	clockStart time.Time
+	botAt      time.Time
+
+	chipsIn, chipsOut int64
+
+	limiter *chat.Limiter
+	chatLog *chat.Log
+
+	version, sent uint64
+	lastInfo      Info
+	haveInfo      bool
+}
+
+// New opens a table, seats its bots and starts its goroutine.
+func New(cfg Config) (*Table, error) {
+	cfg.DefaultTimes()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.RefPrefix == "" {
+		cfg.RefPrefix = "table:"
+	}
+	seed := cards.RandomSeed()
+	t := &Table{
+		cfg:       cfg,
+		ref:       cfg.RefPrefix + cfg.Name + "#" + hex.EncodeToString(seed[:4]),
+		log:       cfg.Log.With("table", cfg.Name),
+		cmds:      make(chan func()),
+		done:      make(chan struct{}),
+		seats:     make([]seat, cfg.Seats),
+		watchers:  make(map[int]*watcher),
+		button:    -1,
+		clockSeat: -1,
+		limiter:   chat.NewLimiter(roomChatLines, roomChatWindow),
+		chatLog:   chat.NewLog(roomChatLog),
+	}
+	stake := cfg.BotStack
+	if stake == 0 {
+		stake = cfg.MaxBuyIn
+	}
+	rng := rand.New(rand.NewChaCha8(seed))
+	for i, name := range cfg.Bots {
+		b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng)))})
+		if err != nil {
+			return nil, invalid("bots", "%v", err)
+		}
+		base, _, _ := strings.Cut(name, ":")
+		t.seats[i] = seat{occupied: true, p: Player{Name: fmt.Sprintf("bot-%s-%d", base, i+1)}, bot: b, stack: stake}
+		t.chipsIn += stake
+	}
+	go t.run()
+	return t, nil
+}
+
+func randomSeed(r *rand.Rand) [32]byte {
+	var s [32]byte
+	for i := 0; i < len(s); i += 8 {
+		v := r.Uint64()
+		for j := range 8 {
+			s[i+j] = byte(v >> (8 * j))
+		}
+	}
+	return s
+}
+
+// Name returns the table's name.
+func (t *Table) Name() string { return t.cfg.Name }
+
+// Ref returns the table's reference in the ledger and hand records.
+func (t *Table) Ref() string { return t.ref }
+
+// Done is closed when the table has closed and its goroutine ended.
+func (t *Table) Done() <-chan struct{} { return t.done }
+
+// call runs f on the table's goroutine and returns its error.
+func (t *Table) call(ctx context.Context, f func() error) error {
+	reply := make(chan error, 1)
+	select {
+	case t.cmds <- func() { reply <- f() }:
+	case <-t.done:
+		return ErrClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-reply:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (t *Table) run() {
+	defer close(t.done)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		now := time.Now()
+		if !t.closed {
+			t.step(now)
+		}
+		t.flush(now)
+		if t.closed {
+			if t.cfg.Hooks.Closed != nil {
+				t.cfg.Hooks.Closed(t.cfg.Name)
+			}
+			return
+		}
+		timer.Reset(t.nextWake(now))
+		select {
+		case f := <-t.cmds:
+			f()
+		case <-timer.C:
+		}
+	}
+}
+
+// step does everything that is due at now: grace expiries, bots' and timed-out
+// actions, the end of a hand, the start of the next, closing an empty table.
+func (t *Table) step(now time.Time) {
+	t.checkGrace(now)
+	for t.handLive {
+		if t.hand.Over() {
+			t.finishHand(now)
+			break
+		}
+		s := t.hand.ToAct()
+		if t.clockSeat != s {
+			t.clockSeat, t.clockStart, t.botAt = s, now, now.Add(t.cfg.BotDelay)
+			t.version++
+		}
+		st := &t.seats[s]
+		if st.bot != nil {
+			if now.Before(t.botAt) {
+				break
+			}
+			t.botAct(s)
+		} else if st.away || st.left {
+			t.autoAct(s)
+		} else if !now.Before(t.deadline()) {
+			t.timeout(s)
+		} else {
+			break
+		}
+	}
+	if t.closed {
+		return
+	}
+	if !t.handLive && !now.Before(t.nextHandAt) && t.startHand(now) {
+		t.step(now)
+		return
+	}
+	t.checkIdle(now)
+}
+
+func (t *Table) deadline() time.Time {
+	return t.clockStart.Add(t.cfg.ActionTime + t.seats[t.clockSeat].bank)
+}
+
+// nextWake returns how long the goroutine may sleep before something is due.
+func (t *Table) nextWake(now time.Time) time.Duration {
+	next := now.Add(time.Hour)
+	earlier := func(at time.Time) {
+		if at.After(now) && at.Before(next) {
+			next = at
+		}
+	}
+	if t.handLive && t.clockSeat >= 0 {
+		if t.seats[t.clockSeat].bot != nil {
+			earlier(t.botAt)
+		} else {
+			earlier(t.deadline())
+		}
+	}
+	if !t.handLive {
+		earlier(t.nextHandAt)
+	}
+	for i := range t.seats {
+		if st := &t.seats[i]; st.occupied && st.away && !st.left {
+			earlier(st.awaySince.Add(t.cfg.Grace))
+		}
+	}
+	if !t.emptySince.IsZero() {
+		earlier(t.emptySince.Add(t.cfg.IdleClose))
+	}
+	return next.Sub(now)
+}
+
+// applied notes that an action changed the hand.
+func (t *Table) applied() {
+	t.clockSeat = -1
+	t.version++
+}
+
+func (t *Table) botAct(s int) {
+	v := t.hand.View(s)
+	a := t.seats[s].bot.Act(&v)
+	a.Seat = s
+	if err := t.hand.Apply(a); err != nil {
+		t.log.Error("bot action refused", "seat", s, "action", a.String(), "err", err)
+		t.autoAct(s)
+		return
+	}
+	t.applied()
+}
+
+// autoAct checks when the seat may, and folds otherwise.
+func (t *Table) autoAct(s int) {
+	kind := engine.Fold
+	if t.hand.Legal().Can(engine.Check) {
+		kind = engine.Check
+	}
+	if err := t.hand.Apply(engine.Action{Seat: s, Kind: kind}); err != nil {
+		t.log.Error("automatic action refused", "seat", s, "kind", kind.String(), "err", err)
+		_ = t.hand.Leave(s)
+	}
+	t.applied()
+}
+
+func (t *Table) timeout(s int) {
+	st := &t.seats[s]
+	st.timeouts++
+	st.bank = 0
+	t.autoAct(s)
+	if st.timeouts >= t.cfg.MaxTimeouts && !st.sittingOut {
+		st.sittingOut = true
+		t.notice(st.p.ID, NoticeMsg{Code: "sat_out", Text: fmt.Sprintf("sat out after %d timeouts in a row; sit in to play again", st.timeouts)})
+	}
+}
+
+func (t *Table) activeSeat(i int) bool {
+	st := &t.seats[i]
+	return st.occupied && !st.sittingOut && !st.leaving && !st.left && st.stack >= t.cfg.minStack()
+}
+
+// present reports whether a human is seated or anyone watches.
+func (t *Table) present() bool { return t.humanSeated() || len(t.watchers) > 0 }
+
+func (t *Table) humanSeated() bool {
+	for i := range t.seats {
+		if t.seats[i].occupied && t.seats[i].bot == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// startHand deals the next hand if at least two seats can play and someone is
+// there to see it (bots alone do not play to an empty room).
+func (t *Table) startHand(now time.Time) bool {
+	n := 0
+	for i := range t.seats {
+		if t.activeSeat(i) {
+			n++
+		}
+	}
+	if n < 2 || !t.present() {
+		return false
+	}
+	for b := t.button + 1; ; b++ {
+		if t.activeSeat(b % len(t.seats)) {
+			t.button = b % len(t.seats)
+			break
+		}
+	}
+	if t.firstHandAt.IsZero() {
+		t.firstHandAt = now
+	}
+	t.level = t.levelAt(now)
+	v, s := t.cfg.engineGame()
+	cfg := engine.Config{
+		Variant: v, Structure: s, Stacks: make([]int64, len(t.seats)),
+		SmallBlind: t.cfg.SmallBlind << t.level, BigBlind: t.cfg.BigBlind << t.level, Ante: t.cfg.Ante << t.level,
+		Button: t.button, Seed: cards.RandomSeed(),
+	}
+	t.handPlayers = make([]Player, len(t.seats))
+	for i := range t.seats {
+		st := &t.seats[i]
+		st.inHand = t.activeSeat(i)
+		if st.inHand {
+			cfg.Stacks[i] = st.stack
+			t.handPlayers[i] = st.p
+		}
+	}
+	var err error
+	if t.hand == nil {
+		t.hand, err = engine.New(cfg)
+	} else {
+		err = t.hand.Reset(cfg)
+	}
+	if err != nil {
+		t.log.Error("cannot deal", "err", err)
+		for i := range t.seats {
+			t.seats[i].inHand = false
+		}
+		t.hand = nil
+		t.nextHandAt = now.Add(t.cfg.HandPause)
+		return false
+	}
+	sum := sha256.Sum256(cfg.Seed[:])
+	t.seedHash = hex.EncodeToString(sum[:])
+	t.handCfg = cfg
+	t.handNo++
+	t.handID = 0
+	t.handStart = now
+	t.handLive = true
+	t.clockSeat = -1
+	t.version++
+	return true
+}
+
+func (t *Table) levelAt(now time.Time) int {
+	lvl := 0
+	if h := t.cfg.Schedule.EveryHands; h > 0 {
+		lvl = int(t.handNo / int64(h))
+	}
+	if m := t.cfg.Schedule.EveryMinutes; m > 0 {
+		lvl = max(lvl, int(now.Sub(t.firstHandAt)/(time.Duration(m)*time.Minute)))
+	}
+	return min(lvl, maxLevel)
+}
+
+func (t *Table) finishHand(now time.Time) {
+	r := t.hand.Result()
+	for i := range t.seats {
+		if t.seats[i].inHand {
+			t.seats[i].stack = r.Stacks[i]
+		}
+	}
+	t.handLive = false
+	t.clockSeat = -1
+	t.nextHandAt = now.Add(t.cfg.HandPause)
+	t.version++
+	t.record(r)
+	for i := range t.seats {
+		if l, ok := t.seats[i].bot.(bot.Learner); ok && t.seats[i].inHand {
+			v := t.hand.View(i)
+			l.HandEnd(&v, &r)
+		}
+	}
+	if t.cfg.Hooks.HandDone != nil {
+		t.cfg.Hooks.HandDone()
+	}
+	broke := false
+	stake := t.cfg.BotStack
+	if stake == 0 {
+		stake = t.cfg.MaxBuyIn
+	}
+	for i := range t.seats {
+		st := &t.seats[i]
+		st.inHand = false
+		switch {
+		case !st.occupied:
+		case st.bot != nil:
+			if st.stack < t.cfg.minStack() {
+				broke = true
+				if !t.cfg.HeadsUp {
+					t.chipsIn += stake - st.stack
+					st.stack = stake
+				}
+			}
+		case st.left || st.leaving:
+			t.cashOut(i, "cashed_out")
+		case st.stack < t.cfg.minStack():
+			broke = true
+			t.cashOut(i, "busted")
+		}
+	}
+	if t.cfg.HeadsUp && (broke || !t.humanSeated()) {
+		t.closeTable("the heads-up match is over")
+	}
+}
+
+// record stores the finished hand: its PHH text and each seat's result.
+func (t *Table) record(r engine.Result) {
+	names := make([]string, len(t.seats))
+	var players []store.HandPlayer
+	for i, p := range t.handPlayers {
+		names[i] = p.Name
+		if !t.seats[i].inHand {
+			continue
+		}
+		won := false
+		for _, pot := range r.Pots {
+			for _, a := range pot.Awards {
+				won = won || a.Seat == i
+			}
+		}
+		players = append(players, store.HandPlayer{Seat: i, UserID: p.ID, Name: p.Name, Net: r.Net[i], Won: won})
+	}
+	var text string
+	if phh, err := history.FromHand(t.handCfg, t.hand, history.Info{Hand: t.handNo, Table: t.cfg.Name, Players: names, Time: t.handStart}); err != nil {
+		t.log.Error("hand history", "hand", t.handNo, "err", err)
+	} else if b, err := phh.Marshal(); err != nil {
+		t.log.Error("hand history", "hand", t.handNo, "err", err)
+	} else {
+		text = string(b)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
+	defer cancel()
+	id, err := t.cfg.Bank.RecordHand(ctx, store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, PHH: text, PlayedAt: t.handStart, Players: players})
+	if err != nil {
+		t.log.Error("record hand", "hand", t.handNo, "err", err)
+		return
+	}
+	t.handID = id
+}
+
+// cashOut returns seat i's stack to its player's credits (or, for a bot, to the
+// house) and frees the seat.
+func (t *Table) cashOut(i int, code string) {
+	st := t.seats[i]
+	t.seats[i] = seat{}
+	t.version++
+	t.chipsOut += st.stack
+	if st.bot != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
+	defer cancel()
+	credits, err := t.cfg.Bank.CashOut(ctx, st.p.ID, t.ref, st.stack)
+	if err != nil {
+		t.log.Error("CASH-OUT FAILED: chips not returned", "user", st.p.ID, "amount", st.stack, "err", err)
+		return
+	}
+	amount := st.stack
+	text := fmt.Sprintf("%d chips returned to your credits", amount)
+	if code == "busted" {
+		text = "out of chips: you left the seat"
+	}
+	t.notice(st.p.ID, NoticeMsg{Code: code, Text: text, Amount: &amount, Credits: &credits})
+}
+
+// closeTable cancels a hand in play (every seat gets back the stack it was dealt
+// in with), cashes everyone out and ends the goroutine.
+func (t *Table) closeTable(reason string) {
+	if t.handLive {
+		t.log.Info("hand cancelled", "hand", t.handNo, "reason", reason)
+		t.handLive = false
+		t.clockSeat = -1
+	}
+	for i := range t.seats {
+		t.seats[i].inHand = false
+		if t.seats[i].occupied {
+			t.cashOut(i, "cashed_out")
+		}
+	}
+	for _, w := range t.watchers {
+		if b, err := json.Marshal(NoticeMsg{Type: "notice", Table: t.cfg.Name, Code: "table_closed", Text: reason}); err == nil {
+			w.sink.Send(b)
+		}
+	}
+	t.closed = true
+	t.version++
+	t.log.Info("table closed", "reason", reason, "hands", t.handNo)
+}
+
+func (t *Table) checkGrace(now time.Time) {
+	for i := range t.seats {
+		st := &t.seats[i]
+		if st.occupied && st.away && !st.left && !now.Before(st.awaySince.Add(t.cfg.Grace)) {
+			t.log.Info("grace expired", "seat", i, "player", st.p.Name)
+			t.leaveSeat(i)
+		}
+	}
+}
+
+func (t *Table) checkIdle(now time.Time) {
+	if t.cfg.Permanent || t.handLive {
+		t.emptySince = time.Time{}
+		return
+	}
+	if t.cfg.HeadsUp && t.hadHuman && !t.humanSeated() {
+		t.closeTable("the heads-up match is over")
+		return
+	}
+	if t.present() {
+		t.emptySince = time.Time{}
+		return
+	}
+	if t.emptySince.IsZero() {
+		t.emptySince = now
+	}
+	if !now.Before(t.emptySince.Add(t.cfg.IdleClose)) {
+		t.closeTable("nobody left at the table")
+	}
+}
+
+// leaveSeat takes seat i out at once: folded if in the hand (and cashed out when
+// the hand ends), cashed out now otherwise.
+func (t *Table) leaveSeat(i int) {
+	st := &t.seats[i]
+	if t.handLive && st.inHand {
+		if !st.left {
+			st.left = true
+			_ = t.hand.Leave(i) // an error means the seat had already folded
+			if t.hand.ToAct() != t.clockSeat {
+				t.clockSeat = -1
+			}
+			t.version++
+		}
+		return
+	}
+	t.cashOut(i, "cashed_out")
+}
+
+func (t *Table) seatOf(id int64) int {
+	if id == 0 {
+		return -1
+	}
+	for i := range t.seats {
+		if t.seats[i].occupied && t.seats[i].bot == nil && t.seats[i].p.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (t *Table) notice(id int64, n NoticeMsg) {
+	n.Type, n.Table = "notice", t.cfg.Name
+	b, err := json.Marshal(n)
+	if err != nil {
+		return
+	}
+	for _, w := range t.watchers {
+		if w.p.ID == id {
+			w.sink.Send(b)
+		}
+	}
+}
+
+func (t *Table) broadcast(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.log.Error("marshal", "err", err)
+		return
+	}
+	for _, w := range t.watchers {
+		w.sink.Send(b)
+	}
+}
+
+// flush sends the new state to every watcher (built once per seat and once for
+// all spectators) and the lobby listing if it changed.
+func (t *Table) flush(now time.Time) {
+	if t.version == t.sent {
+		return
+	}
+	t.sent = t.version
+	if !t.closed {
+		built := make(map[int][]byte)
+		for _, w := range t.watchers {
+			vs := t.viewerSeat(w.p.ID)
+			b, ok := built[vs]
+			if !ok {
+				var err error
+				if b, err = json.Marshal(StateMsg{Type: "state", State: t.state(vs, now)}); err != nil {
+					t.log.Error("marshal state", "err", err)
+					continue
+				}
+				built[vs] = b
+			}
+			w.sink.Send(b)
+		}
+	}
+	if info := t.info(); !t.haveInfo || !reflect.DeepEqual(info, t.lastInfo) {
+		t.lastInfo, t.haveInfo = info, true
+		if t.cfg.Hooks.Info != nil && !t.closed {
+			t.cfg.Hooks.Info(info)
+		}
+	}
+}
+
+// viewerSeat returns the seat whose cards player id may see: their own seat if
+// they hold one, or -1 (a spectator).
+func (t *Table) viewerSeat(id int64) int { return t.seatOf(id) }
+
+func (t *Table) info() Info {
+	in := Info{
+		Name: t.cfg.Name, Variant: t.cfg.Variant, Seats: len(t.seats), Players: []string{},
+		SmallBlind: t.cfg.SmallBlind << t.level, BigBlind: t.cfg.BigBlind << t.level, Ante: t.cfg.Ante << t.level,
+		MinBuyIn: t.cfg.MinBuyIn, MaxBuyIn: t.cfg.MaxBuyIn, Level: t.level, Schedule: t.cfg.Schedule,
+		ActionSeconds: int(t.cfg.ActionTime / time.Second), Showcase: t.cfg.Permanent, HeadsUp: t.cfg.HeadsUp,
+		Private: t.cfg.Private,
+	}
+	for i := range t.seats {
+		if t.seats[i].occupied {
+			in.Taken++
+			in.Players = append(in.Players, t.seats[i].p.Name)
+		}
+	}
+	for _, w := range t.watchers {
+		if t.seatOf(w.p.ID) < 0 {
+			in.Spectators++
+		}
+	}
+	return in
+}
+
+func (t *Table) status(i int) string {
+	st := &t.seats[i]
+	switch {
+	case !st.occupied:
+		return StatusEmpty
+	case st.leaving || st.left:
+		return StatusLeaving
+	case st.away:
+		return StatusAway
+	case st.sittingOut:
+		return StatusSittingOut
+	case t.handLive && !st.inHand:
+		return StatusWaiting
+	}
+	return StatusPlaying
+}
+
+// state builds the table as seen from seat vs (-1: a spectator).
+func (t *Table) state(vs int, now time.Time) *State {
+	s := &State{Table: t.cfg.Name, Info: t.info(), Seats: make([]SeatInfo, len(t.seats))}
+	s.Spectators = s.Info.Spectators
+	if vs >= 0 {
+		st := &t.seats[vs]
+		s.You = &You{Seat: vs, Status: t.status(vs), TimeBankMS: st.bank.Milliseconds(), SittingOut: st.sittingOut, Leaving: st.leaving || st.left}
+	}
+	// The hand shown (in play, or the last one) is seen from vs only if the
+	// player in seat vs was dealt that hand; a newcomer to the seat sees it as a
+	// spectator does.
+	var v engine.View
+	if t.hand != nil {
+		if vs >= 0 && t.handPlayers[vs].ID == t.seats[vs].p.ID && t.handPlayers[vs].ID != 0 {
+			v = t.hand.View(vs)
+		} else {
+			v = t.hand.SpectatorView()
+			vs = -1
+		}
+	}
+	for i := range t.seats {
+		st := &t.seats[i]
+		si := SeatInfo{Seat: i, Status: t.status(i)}
+		if st.occupied {
+			si.Name, si.Bot, si.Stack = st.p.Name, st.bot != nil, st.stack
+			si.Connected = st.bot != nil || !st.away
+		}
+		if t.hand != nil && st.occupied && t.handPlayers[i] == st.p && i < len(v.Seats) && v.Seats[i].InHand {
+			sv := v.Seats[i]
+			if t.handLive {
+				si.Stack = sv.Stack
+			}
+			si.InHand, si.Folded, si.AllIn, si.Bet, si.Total = true, sv.Folded || sv.Left, sv.AllIn, sv.Bet, sv.Total
+			si.Cards = cardsText(sv.Cards[:sv.NCards])
+			si.Button = v.Button == i
+		}
+		s.Seats[i] = si
+	}
+	if t.hand == nil {
+		return s
+	}
+	h := &HandState{
+		Number: t.handNo, Street: streetText(v.Street), Button: v.Button,
+		SmallBlindSeat: v.SmallBlind, BigBlindSeat: v.BigBlind,
+		SmallBlind: t.handCfg.SmallBlind, BigBlind: t.handCfg.BigBlind, Ante: t.handCfg.Ante,
+		Board: cardsText(v.Board), Pot: v.Pot, Pots: []PotInfo{}, ToAct: v.ToAct,
+		SeedSHA256: t.seedHash, Over: v.Over, ID: t.handID, Events: []EventInfo{},
+	}
+	if t.handCfg.Variant == engine.StudThree {
+		h.SmallBlind, h.BigBlind = 0, 0
+	}
+	for _, p := range v.Pots {
+		h.Pots = append(h.Pots, PotInfo{Amount: p.Amount, Seats: p.Eligible.Seats()})
+	}
+	if t.handLive && vs >= 0 && v.ToAct == vs {
+		h.Legal = legalInfo(v.Legal)
+	}
+	if t.handLive && t.clockSeat >= 0 && t.seats[t.clockSeat].bot == nil {
+		bank := t.seats[t.clockSeat].bank
+		left := t.deadline().Sub(now)
+		h.Clock = &Clock{Seat: t.clockSeat, RemainingMS: max(0, left.Milliseconds()), BankMS: min(bank, max(0, left)).Milliseconds()}
+	}
+	names := map[int]string{}
+	if v.Over {
+		r := t.hand.Result()
+		h.Result = resultInfo(r)
+		h.Seed = t.handCfg.Seed.String()
+		for _, sh := range r.Shown {
+			names[sh.Seat] = sh.Name
+		}
+	}
+	for _, e := range v.Events {
+		if ei, ok := eventInfo(e, names); ok {
+			h.Events = append(h.Events, ei)
+		}
+	}
+	s.Hand = h
+	return s
+}
