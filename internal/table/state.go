@@ -95,26 +95,26 @@ type SeatInfo struct {
 
 // HandState is the hand in play, or the last one until the next starts.
 type HandState struct {
-	Number         int64        `json:"number"`
-	Street         string       `json:"street"`
-	Button         int          `json:"button"`
-	SmallBlindSeat int          `json:"small_blind_seat"`
-	BigBlindSeat   int          `json:"big_blind_seat"`
-	SmallBlind     int64        `json:"small_blind"`
-	BigBlind       int64        `json:"big_blind"`
-	Ante           int64        `json:"ante"`
-	Board          []string     `json:"board"`
-	Pot            int64        `json:"pot"`
-	Pots           []PotInfo    `json:"pots"`
-	ToAct          int          `json:"to_act"`
-	Legal          *LegalInfo   `json:"legal,omitempty"`
-	Clock          *Clock       `json:"clock,omitempty"`
-	SeedSHA256     string       `json:"seed_sha256"`
-	Seed           string       `json:"seed"`
-	Events         []EventInfo  `json:"events"`
-	Over           bool         `json:"over"`
-	Result         *ResultInfo  `json:"result"`
-	ID             int64        `json:"id,omitempty"` // the stored hand's id, once recorded
+	Number         int64       `json:"number"`
+	Street         string      `json:"street"`
+	Button         int         `json:"button"`
+	SmallBlindSeat int         `json:"small_blind_seat"`
+	BigBlindSeat   int         `json:"big_blind_seat"`
+	SmallBlind     int64       `json:"small_blind"`
+	BigBlind       int64       `json:"big_blind"`
+	Ante           int64       `json:"ante"`
+	Board          []string    `json:"board"`
+	Pot            int64       `json:"pot"`
+	Pots           []PotInfo   `json:"pots"`
+	ToAct          int         `json:"to_act"`
+	Legal          *LegalInfo  `json:"legal,omitempty"`
+	Clock          *Clock      `json:"clock,omitempty"`
+	SeedSHA256     string      `json:"seed_sha256"`
+	Seed           string      `json:"seed"`
+	Events         []EventInfo `json:"events"`
+	Over           bool        `json:"over"`
+	Result         *ResultInfo `json:"result"`
+	ID             int64       `json:"id,omitempty"` // the stored hand's id, once recorded
 }
 
 // PotInfo is one pot and the seats contesting it.
