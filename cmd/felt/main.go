@@ -21,6 +21,7 @@ type cli struct {
 	Train  trainCmd  `cmd:"" help:"Train CFR strategies (Kuhn, Leduc) with exact exploitability, checkpoints and curves."`
 	Dealer dealerCmd `cmd:"" help:"Casino Day three card stud dealer for network bots, with a spectator page."`
 	Stud   studCmd   `cmd:"" name:"stud-bot" help:"Reference Casino Day client: plays three card stud against a felt dealer."`
+	Grade  gradeCmd  `cmd:"" help:"Grade a Casino Day bot: it connects, plays scripted situations, gets a report per rubric line."`
 }
 
 // exitError carries the exit code a subcommand wants (2 for bad input).
