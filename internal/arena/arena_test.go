@@ -199,3 +199,19 @@ func TestLearnersHearEveryHand(t *testing.T) {
 		t.Errorf("learners (the first is Match's check of the name): %+v", made)
 	}
 }
+
+// TestStudBotBeatsCallAndRandom: in three card stud the stud bot wins against
+// always-call and random with a 95% interval clear of zero.
+func TestStudBotBeatsCallAndRandom(t *testing.T) {
+	hands := 2000
+	if testing.Short() {
+		hands = 800
+	}
+	for _, opp := range []string{"call", "random"} {
+		r := match(t, "stud:samples=100", opp, "stud", hands, 1, 0)
+		t.Logf("stud vs %s: %+.1f ± %.1f bb/100", opp, r.BBPer100, r.CI95)
+		if r.BBPer100-r.CI95 <= 0 {
+			t.Errorf("stud vs %s: %+.1f ± %.1f bb/100 does not exclude zero", opp, r.BBPer100, r.CI95)
+		}
+	}
+}

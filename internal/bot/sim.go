@@ -88,75 +88,92 @@ func (sm *simulator) holdem(r *rand.Rand, s *situation, board []cards.Card, samp
 
 // stud simulates three card stud showdowns: each opponent still in gets a random
 // hole card, everyone still in who lacks a second up card gets one, and the pot is
-// split as RULES.md says (half to the best hand, half to the highest spade in the
-// hole; all of it to the best hand when no hole card is a spade).
+// split as RULES.md says (see studShare).
 func (sm *simulator) stud(r *rand.Rand, v *engine.View, s *situation, samples int) float64 {
-	var others [engine.MaxSeats][3]cards.Card
-	no := 0
+	var d studDeal
+	d.read(v, s)
+	if d.need > sm.n {
+		return 1 / float64(d.no+1)
+	}
+	var total float64
+	for range samples {
+		sm.draw(r, d.need)
+		total += d.share(sm.deck[:d.need])
+	}
+	return total / float64(samples)
+}
+
+// studDeal is a three card stud deal seen by one seat, with the cards it cannot
+// see yet to be filled in.
+type studDeal struct {
+	mine   [3]cards.Card
+	nMine  int
+	others [engine.MaxSeats][3]cards.Card // the opponents still in; NoCard where unseen
+	no     int
+	need   int // cards missing: the viewer's, then each opponent's in order
+}
+
+// read sets d from v and s.
+func (d *studDeal) read(v *engine.View, s *situation) {
+	*d = studDeal{mine: s.mine, nMine: s.nMine}
 	for i := range v.Seats {
 		o := &v.Seats[i]
 		if i == s.me || !o.InHand || o.Folded {
 			continue
 		}
-		others[no] = o.Cards
+		d.others[d.no] = o.Cards
 		for k := o.NCards; k < 3; k++ {
-			others[no][k] = cards.NoCard
+			d.others[d.no][k] = cards.NoCard
 		}
-		no++
-	}
-	need := 0
-	for o := 0; o < no; o++ {
-		for _, c := range others[o] {
+		for _, c := range d.others[d.no] {
 			if !c.Valid() {
-				need++
+				d.need++
 			}
 		}
+		d.no++
 	}
-	if s.nMine < 3 {
-		need += 3 - s.nMine
+	if d.nMine < 3 {
+		d.need += 3 - d.nMine
 	}
-	if need > sm.n {
-		return 1 / float64(no+1)
+}
+
+// share returns the viewer's share of the pot once the missing cards are fill (in
+// the order of studDeal.need): half to the best hand and half to the highest spade
+// in the hole, all of it to the best hand when no hole card is a spade.
+func (d *studDeal) share(fill []cards.Card) float64 {
+	k := 0
+	mine := d.mine
+	for i := d.nMine; i < 3; i++ {
+		mine[i] = fill[k]
+		k++
 	}
-	var total float64
-	for range samples {
-		sm.draw(r, need)
-		d := 0
-		mine := s.mine
-		for k := s.nMine; k < 3; k++ {
-			mine[k] = sm.deck[d]
-			d++
-		}
-		myRank := eval.Stud(mine[0], mine[1], mine[2])
-		best, ties := true, 0
-		spade := -1 // highest hole spade among the others
-		for o := 0; o < no; o++ {
-			h := others[o]
-			for k := range h {
-				if !h[k].Valid() {
-					h[k] = sm.deck[d]
-					d++
-				}
-			}
-			switch rk := eval.Stud(h[0], h[1], h[2]); {
-			case rk > myRank:
-				best = false
-			case rk == myRank:
-				ties++
-			}
-			if h[0].Suit() == cards.Spades && int(h[0]) > spade {
-				spade = int(h[0])
+	myRank := eval.Stud(mine[0], mine[1], mine[2])
+	best, ties := true, 0
+	spade := -1 // highest hole spade among the others
+	for o := 0; o < d.no; o++ {
+		h := d.others[o]
+		for i := range h {
+			if !h[i].Valid() {
+				h[i] = fill[k]
+				k++
 			}
 		}
-		poker := share(best, ties)
-		switch {
-		case mine[0].Suit() == cards.Spades && int(mine[0]) > spade:
-			total += poker/2 + 0.5
-		case spade >= 0:
-			total += poker / 2
-		default:
-			total += poker
+		switch rk := eval.Stud(h[0], h[1], h[2]); {
+		case rk > myRank:
+			best = false
+		case rk == myRank:
+			ties++
+		}
+		if h[0].Suit() == cards.Spades && int(h[0]) > spade {
+			spade = int(h[0])
 		}
 	}
-	return total / float64(samples)
+	poker := share(best, ties)
+	switch {
+	case mine[0].Suit() == cards.Spades && int(mine[0]) > spade:
+		return poker/2 + 0.5
+	case spade >= 0:
+		return poker / 2
+	}
+	return poker
 }
