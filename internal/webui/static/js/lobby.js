@@ -1,0 +1,237 @@
+// The lobby: live table list, create-table form, lobby chat, players online,
+// credits and refill, and the heads-up game against the computer.
+import { api, $, el, chips, clock, me, Conn, connStatus, showFieldError, playAsGuest, setCredits } from "./app.js";
+import { VARIANTS, stakes } from "./format.js";
+
+
+const tables = new Map();
+let user = null;
+
+function drawTables() {
+  const body = $("tables-body");
+  body.replaceChildren();
+  const list = [...tables.values()].filter((t) => !t.heads_up).sort((a, b) => a.name.localeCompare(b.name));
+  if (!list.length) {
+    body.append(el("tr", {}, el("td", { colspan: 6 }, "No table is open. Create one below.")));
+    return;
+  }
+  for (const t of list) {
+    const seated = user && (t.players || []).includes(user.name);
+    const full = t.taken >= t.seats;
+    body.append(el("tr", { dataset: { table: t.name } },
+      el("th", { scope: "row" }, el("a", { href: `/table/${encodeURIComponent(t.name)}` }, t.name), t.showcase ? el("span", { class: "tag" }, "showcase") : null),
+      el("td", {}, VARIANTS[t.variant] || t.variant),
+      el("td", {}, stakes(t)),
+      el("td", { class: full ? "full" : "" }, `${t.taken}/${t.seats}`),
+      el("td", { class: "players-col" }, (t.players || []).join(", ")),
+      el("td", {}, el("a", { class: "button small", href: `/table/${encodeURIComponent(t.name)}` }, seated ? "Back to seat" : full || !user ? "Watch" : "Join")),
+    ));
+  }
+}
+
+function drawOnline(players) {
+  const ul = $("online");
+  ul.replaceChildren(...players.map((p) => el("li", {}, p.startsWith("guest") ? p : el("a", { href: `/players/${encodeURIComponent(p)}` }, p))));
+  $("online-count").textContent = `(${players.length})`;
+}
+
+function addChat(m) {
+  const log = $("chat-log");
+  log.append(el("li", {}, el("time", {}, clock(m.at)), " ", el("b", {}, m.from), ": ", m.text));
+  while (log.children.length > 200) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+async function drawMe(refresh) {
+  const box = $("me-body");
+  try { user = await me(refresh); } catch { user = null; }
+  box.replaceChildren();
+  if (!user) {
+    box.append(
+      el("p", {}, "Log in to sit, chat and create tables. Anyone may watch."),
+      el("p", { class: "row" },
+        el("a", { class: "button primary", href: "/login?next=/lobby" }, "Log in"),
+        el("a", { class: "button", href: "/register" }, "Register"),
+        el("button", { type: "button", id: "guest", onclick: async () => {
+          try { await playAsGuest(); location.reload(); } catch (e) { box.append(el("p", { class: "error", role: "alert" }, e.message)); }
+        } }, "Play as a guest")));
+    return;
+  }
+  const refillMsg = el("p", { class: "error", id: "refill-msg", role: "status" });
+  box.append(
+    el("p", { class: "big-credits" }, el("span", { id: "credits" }, chips(user.credits)), " credits"),
+    el("p", { class: "sub" }, user.guest ? "Playing as a guest" : el("a", { href: `/players/${encodeURIComponent(user.name)}` }, "Your statistics")),
+    el("button", { type: "button", id: "refill", onclick: async () => {
+      refillMsg.textContent = "";
+      try {
+        const r = await api("POST", "/api/refill", {});
+        $("credits").textContent = chips(r.credits);
+        setCredits(r.credits);
+        refillMsg.className = "ok";
+        refillMsg.textContent = `${chips(r.granted)} credits added.`;
+      } catch (e) {
+        refillMsg.className = "error";
+        refillMsg.textContent = e.message;
+      }
+    } }, "Refill"),
+    refillMsg,
+  );
+  const banner = $("seated-banner");
+  if (user.tables?.length) {
+    banner.hidden = false;
+    banner.replaceChildren("You have a seat at ", ...user.tables.flatMap((t, i) => [i ? ", " : "", el("a", { href: `/table/${encodeURIComponent(t)}` }, t)]), ". Go back to play your hand.");
+  }
+  drawTables();
+}
+
+// --- create a table -------------------------------------------------------------
+
+const num = (id) => Number($(id).value);
+
+/** createChecks validates a create-table request as the house will; null if it is fine. */
+function createChecks(r) {
+  const stud = r.variant === "stud3";
+  if (!r.name) return { field: "name", message: "name: give the table a name" };
+  if (r.name.length > 15) return { field: "name", message: "name: at most 15 characters" };
+  if (!/^[A-Za-z0-9_-]+$/.test(r.name)) return { field: "name", message: "name: letters, digits, _ or - only (no spaces)" };
+  if (r.name.toLowerCase() === "lobby") return { field: "name", message: "name: Lobby is taken by the lobby" };
+  if (tables.has(r.name)) return { field: "name", message: "name: a table of that name is open" };
+  if (!Number.isInteger(r.seats) || r.seats < 2 || r.seats > 10) return { field: "seats", message: "seats: 2 to 10" };
+  if (stud) {
+    if (r.small_blind || r.big_blind) return { field: "small_blind", message: "small_blind: stud has no blinds (0)" };
+    if (r.ante < 0) return { field: "ante", message: "ante: 0 or more" };
+  } else {
+    if (!(r.small_blind > 0)) return { field: "small_blind", message: "small_blind: more than 0" };
+    if (r.big_blind < r.small_blind) return { field: "big_blind", message: "big_blind: at least the small blind" };
+    if (r.ante < 0 || r.ante >= r.big_blind) return { field: "ante", message: "ante: 0 or more, less than the big blind" };
+  }
+  const least = stud ? 10 * Math.max(r.ante, 1) : r.big_blind;
+  if (!(r.min_buy_in >= least)) return { field: "min_buy_in", message: `min_buy_in: at least ${chips(least)}` };
+  if (!(r.max_buy_in > r.min_buy_in)) return { field: "max_buy_in", message: "max_buy_in: more than the minimum buy-in" };
+  if (r.max_buy_in > 1000000) return { field: "max_buy_in", message: "max_buy_in: at most 1,000,000" };
+  if (!(r.schedule.every_hands >= 0)) return { field: "schedule", message: "schedule: 0 or more hands" };
+  if (!(r.action_seconds >= 5 && r.action_seconds <= 120)) return { field: "action_seconds", message: "action_seconds: 5 to 120" };
+  if (r.bots.length > (r.showcase ? r.seats : r.seats - 1)) return { field: "bots", message: `bots: at most ${r.showcase ? r.seats : r.seats - 1} with ${r.seats} seats` };
+  return null;
+}
+
+function createRequest() {
+  const bots = [];
+  for (const input of document.querySelectorAll("#ct-bots input")) {
+    for (let i = 0; i < Number(input.value || 0); i++) bots.push(input.dataset.bot);
+  }
+  return {
+    name: $("ct-name").value.trim(),
+    variant: $("ct-variant").value,
+    seats: num("ct-seats"),
+    small_blind: num("ct-small_blind"),
+    big_blind: num("ct-big_blind"),
+    ante: num("ct-ante"),
+    min_buy_in: num("ct-min_buy_in"),
+    max_buy_in: num("ct-max_buy_in"),
+    schedule: { every_hands: num("ct-every_hands"), every_minutes: 0 },
+    action_seconds: num("ct-action_seconds"),
+    bots,
+    showcase: $("ct-showcase").checked,
+  };
+}
+
+function setupCreate() {
+  const form = $("create-form");
+  const check = () => {
+    const err = createChecks(createRequest());
+    showFieldError(form, null, "ct-");
+    if (err) {
+      const p = $(`ct-${err.field}-error`);
+      if (p) p.textContent = err.message;
+    }
+    return err;
+  };
+  // Inline checks as the player types (errors shown, focus left where it is).
+  form.addEventListener("input", check);
+  $("ct-variant").addEventListener("change", () => {
+    const stud = $("ct-variant").value === "stud3";
+    $("ct-small_blind").value = stud ? 0 : 10;
+    $("ct-big_blind").value = stud ? 0 : 20;
+    $("ct-ante").value = stud ? 5 : 0;
+    $("ct-min_buy_in").value = stud ? 50 : 400;
+    $("ct-max_buy_in").value = stud ? 500 : 2000;
+    check();
+  });
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const r = createRequest();
+    const err = createChecks(r);
+    if (err) return showFieldError(form, err, "ct-");
+    showFieldError(form, null, "ct-");
+    if (!user) return showFieldError(form, { message: "Log in (or play as a guest) to create a table." }, "ct-");
+    try {
+      const t = await api("POST", "/api/tables", r);
+      location.href = `/table/${encodeURIComponent(t.name)}`;
+    } catch (e) {
+      showFieldError(form, e.field === "every_hands" || e.field === "every_minutes" ? { ...e, message: e.message, field: "schedule" } : e, "ct-");
+    }
+  });
+}
+
+async function setupBots() {
+  let bots = [];
+  try { bots = (await api("GET", "/api/bots")).bots || []; } catch { /* keep the form usable */ }
+  const sel = $("hu-bot");
+  sel.replaceChildren(...bots.map((b, i) => el("option", { value: b.name, selected: b.name === "chart" || (i === bots.length - 1 && !bots.some((x) => x.name === "chart")) }, `${b.name}: ${b.description}`)));
+  $("ct-bots").replaceChildren(...bots.map((b) => el("label", { class: "bot-count", title: b.description },
+    el("input", { type: "number", min: 0, max: 10, value: 0, dataset: { bot: b.name }, "aria-label": `Number of ${b.name} bots` }), " ", b.name)));
+}
+
+function setupHeadsUp() {
+  const form = $("headsup-form");
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    $("hu-error").textContent = "";
+    try {
+      if (!user) { await playAsGuest(); user = await me(true); }
+      const t = await api("POST", "/api/headsup", { bot: $("hu-bot").value });
+      location.href = `/table/${encodeURIComponent(t.name)}`;
+    } catch (e) {
+      $("hu-error").textContent = e.message;
+    }
+  });
+}
+
+function setupChat(conn) {
+  $("chat-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const input = $("chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    $("chat-error").textContent = "";
+    try {
+      await conn.send({ type: "chat", text });
+      input.value = "";
+    } catch (e) {
+      $("chat-error").textContent = e.code === "unauthorized" ? "Log in to chat." : e.message;
+    }
+  });
+}
+
+const conn = new Conn();
+connStatus(conn, $("conn-status"));
+conn.on("lobby", (m) => {
+  tables.clear();
+  for (const t of m.tables || []) tables.set(t.name, t);
+  drawTables();
+  drawOnline(m.players || []);
+  $("chat-log").replaceChildren();
+  for (const c of m.chat || []) addChat(c);
+});
+conn.on("table_info", (m) => { tables.set(m.info.name, m.info); drawTables(); });
+conn.on("table_closed", (m) => { tables.delete(m.table); drawTables(); });
+conn.on("players", (m) => drawOnline(m.players || []));
+conn.on("chat", (m) => { if (!m.table) addChat(m); });
+conn.on("notice", (m) => { if (m.credits !== undefined) { setCredits(m.credits); const c = $("credits"); if (c) c.textContent = chips(m.credits); } });
+
+setupCreate();
+setupBots();
+setupHeadsUp();
+setupChat(conn);
+drawMe(false);

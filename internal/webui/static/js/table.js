@@ -1,0 +1,562 @@
+// The table page: draws the TableState the house sends (docs/protocol.md), sends
+// the player's actions, and watches the table again after every reconnection, so
+// that closing the tab and opening it again brings the seat and cards back.
+import { $, el, chips, clock, param, me, Conn, connStatus, setCredits } from "./app.js";
+import { card, cardName } from "./cards.js";
+import { VARIANTS, stakes } from "./format.js";
+
+const tableName = param;
+let state = null;
+let user = null;
+let busy = false; // an action is on its way: ignore clicks until the next state
+let clockInfo = null; // {seat, deadline, bankMs, actionMs}
+const bestCache = new Map();
+
+const conn = new Conn();
+connStatus(conn, $("conn-status"));
+
+// --- geometry -----------------------------------------------------------------
+
+/** seatPos returns the centre of seat i of n, in percent of the table, with the
+ * anchor seat (the player's own) at the bottom. */
+function seatPos(i, n, anchor, rx = 44, ry = 40) {
+  const a = Math.PI / 2 + ((i - anchor) * 2 * Math.PI) / n;
+  return [50 + rx * Math.cos(a), 50 + ry * Math.sin(a)];
+}
+
+function nameOf(seat) {
+  const s = state?.seats?.[seat];
+  return s?.name || `seat ${seat + 1}`;
+}
+
+// --- drawing ------------------------------------------------------------------
+
+function draw() {
+  if (!state) return;
+  const { info, hand, you } = state;
+  const n = info.seats;
+  const anchor = you ? you.seat : 0;
+  document.title = `${info.name} · felt`;
+  $("table-title").textContent = info.heads_up ? `${info.name}: heads-up against the computer` : info.name;
+  $("table-sub").textContent = `${VARIANTS[info.variant] || info.variant} · ${stakes(hand ? { ...info, small_blind: hand.small_blind, big_blind: hand.big_blind, ante: hand.ante } : info)}` +
+    (info.level ? ` · level ${info.level + 1}` : "") + ` · ${state.spectators || 0} watching`;
+  document.body.dataset.hand = hand ? hand.number : "";
+  document.body.dataset.over = hand?.over ? "1" : "";
+  document.body.dataset.seated = you ? String(you.seat) : "";
+
+  const shown = new Map((hand?.over && hand.result?.shown || []).map((s) => [s.seat, s]));
+  const won = new Map();
+  for (const p of (hand?.over && hand.result?.pots) || []) for (const a of p.awards || []) won.set(a.seat, (won.get(a.seat) || 0) + a.amount);
+
+  // Seats.
+  const seatsBox = $("seats");
+  seatsBox.replaceChildren();
+  for (const s of state.seats) {
+    const [x, y] = seatPos(s.seat, n, anchor);
+    const [bx, by] = seatPos(s.seat, n, anchor, 27, 22);
+    const [dx, dy] = seatPos(s.seat + 0.28, n, anchor, 31, 27);
+    if (s.status === "empty") {
+      const canSit = user && !you;
+      seatsBox.append(el("div", { class: "seat empty", style: `left:${x}%;top:${y}%`, dataset: { seat: s.seat, status: "empty" } },
+        canSit ? el("button", { type: "button", class: "sit-here", onclick: () => sit(s.seat) }, `Sit here`) : el("span", { class: "empty-label" }, "Empty seat")));
+      continue;
+    }
+    const toAct = hand && !hand.over && hand.to_act === s.seat;
+    const isWinner = won.has(s.seat);
+    const classes = ["seat", `st-${s.status}`];
+    if (you && you.seat === s.seat) classes.push("me");
+    if (toAct) classes.push("to-act");
+    if (s.folded) classes.push("folded");
+    if (isWinner) classes.push("winner");
+    if (s.all_in) classes.push("all-in");
+    const tags = [];
+    if (hand && hand.small_blind_seat === s.seat && info.variant !== "stud3") tags.push(el("span", { class: "blind sb", title: "Small blind" }, "SB"));
+    if (hand && hand.big_blind_seat === s.seat && info.variant !== "stud3") tags.push(el("span", { class: "blind bb", title: "Big blind" }, "BB"));
+    const status = s.status === "away" ? "away" : s.status === "sitting_out" ? "sitting out" : s.status === "waiting" ? "next hand" : s.status === "leaving" ? "leaving" : s.all_in ? "all-in" : s.folded ? "folded" : "";
+    const hole = el("div", { class: "hole" });
+    if (s.cards?.length) for (const c of s.cards) hole.append(card(c, "sm"));
+    const sh = shown.get(s.seat);
+    const avatar = el("div", { class: "avatar", "aria-hidden": "true" }, (s.name || "?").slice(0, 1).toUpperCase(),
+      toAct ? ring() : null);
+    seatsBox.append(el("div", {
+      class: classes.join(" "), style: `left:${x}%;top:${y}%`,
+      dataset: { seat: s.seat, status: s.status, name: s.name || "" },
+      "aria-label": `Seat ${s.seat + 1}: ${s.name}, ${chips(s.stack)} chips${toAct ? ", to act" : ""}${status ? ", " + status : ""}`,
+      role: "group",
+    },
+    hole,
+    el("div", { class: "plate" }, avatar,
+      el("div", { class: "who" },
+        el("span", { class: "name" }, s.name, s.bot ? el("span", { class: "bot-tag", title: "a bot" }, "bot") : null),
+        el("span", { class: "stack" }, chips(s.stack)),
+        status ? el("span", { class: "status" }, status) : null),
+      tags.length ? el("div", { class: "tags" }, tags) : null),
+    sh ? el("div", { class: "hand-name" }, sh.name) : null,
+    isWinner ? el("div", { class: "won" }, `wins ${chips(won.get(s.seat))}`) : null,
+    ));
+    if (s.bet) seatsBox.append(el("div", { class: "bet", style: `left:${bx}%;top:${by}%`, dataset: { seat: s.seat } }, el("span", { class: "chip", "aria-hidden": "true" }), chips(s.bet)));
+    if (s.button) seatsBox.append(el("div", { class: "dealer", style: `left:${dx}%;top:${dy}%`, title: "Dealer button", "aria-label": `Dealer button: ${s.name}` }, "D"));
+  }
+
+  // Board, pots.
+  const board = $("board");
+  board.replaceChildren(...(hand?.board || []).map((c) => card(c, "md")));
+  const pots = $("pots");
+  pots.replaceChildren();
+  if (hand) {
+    const inPots = (hand.pots || []).reduce((a, p) => a + p.amount, 0);
+    pots.append(el("div", { class: "pot" }, "Pot ", el("b", { id: "pot-total" }, chips(hand.pot))));
+    if ((hand.pots || []).length > 1) {
+      pots.append(el("div", { class: "side-pots" }, hand.pots.map((p, i) => el("span", { class: "side-pot" }, `${i ? "Side pot " + i : "Main"}: ${chips(p.amount)}`))));
+    } else if (inPots && inPots !== hand.pot) {
+      pots.append(el("div", { class: "side-pots" }, `in the middle: ${chips(inPots)}`));
+    }
+  } else {
+    pots.append(el("div", { class: "waiting" }, "Waiting for players…"));
+  }
+  $("hand-no").textContent = hand ? `Hand #${hand.number}${hand.over ? " · over" : ""}` : "";
+
+  // Your cards.
+  const mine = you && state.seats[you.seat];
+  $("my-cards").replaceChildren(...(mine?.cards || []).map((c) => card(c, "lg")));
+
+  drawActions();
+  drawSeatControls();
+  drawLog();
+  drawFair();
+  highlightWinners(shown, won);
+  startClock();
+}
+
+function ring() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 44 44");
+  svg.setAttribute("class", "ring");
+  const c = document.createElementNS(ns, "circle");
+  c.setAttribute("cx", "22"); c.setAttribute("cy", "22"); c.setAttribute("r", "20");
+  c.setAttribute("pathLength", "100");
+  svg.append(c);
+  return svg;
+}
+
+// --- the action clock ---------------------------------------------------------
+
+let raf = 0;
+function startClock() {
+  const c = state?.hand && !state.hand.over ? state.hand.clock : null;
+  clockInfo = c ? { seat: c.seat, deadline: performance.now() + c.remaining_ms, bank: c.bank_ms, action: (state.info.action_seconds || 20) * 1000 } : null;
+  cancelAnimationFrame(raf);
+  if (clockInfo) raf = requestAnimationFrame(tick);
+}
+
+function tick() {
+  if (!clockInfo) return;
+  const left = Math.max(0, clockInfo.deadline - performance.now());
+  const normal = left - clockInfo.bank;
+  const circle = document.querySelector(`.seat[data-seat="${clockInfo.seat}"] .ring circle`);
+  if (circle) {
+    const frac = normal > 0 ? normal / clockInfo.action : clockInfo.bank ? left / clockInfo.bank : 0;
+    circle.style.strokeDashoffset = String(100 - Math.max(0, Math.min(1, frac)) * 100);
+    circle.parentNode.classList.toggle("bank", normal <= 0);
+    circle.parentNode.classList.toggle("hurry", normal > 0 && normal < 5000);
+  }
+  const secs = $("clock-secs");
+  if (secs) secs.textContent = `${Math.ceil(left / 1000)} s${normal <= 0 ? " (time bank)" : ""}`;
+  if (left > 0) raf = requestAnimationFrame(tick);
+}
+
+// --- actions --------------------------------------------------------------------
+
+function legal() {
+  const h = state?.hand;
+  if (!h || h.over || !state.you || h.to_act !== state.you.seat || !h.legal) return null;
+  return h.legal;
+}
+
+let lastPrompt = "";
+function prompt(text) {
+  if (text === lastPrompt) return;
+  lastPrompt = text;
+  $("prompt").replaceChildren(text ? el("span", {}, text) : "", text && legal() ? el("span", { id: "clock-secs", class: "secs", "aria-hidden": "true" }) : "");
+}
+
+function drawActions() {
+  const l = legal();
+  const box = $("actions");
+  box.classList.toggle("active", !!l);
+  const btn = (a) => box.querySelector(`[data-act="${a}"]`);
+  for (const b of box.querySelectorAll("[data-act]")) { b.hidden = true; b.disabled = busy; }
+  $("sizing").hidden = true;
+  if (!l) {
+    const h = state?.hand;
+    if (!state?.you) prompt(user ? "You are watching. Take an empty seat to play." : "You are watching. Log in to play.");
+    else if (state.you.sitting_out) prompt("You are sitting out.");
+    else if (h && !h.over && h.to_act >= 0 && h.to_act !== state.you.seat) prompt(`Waiting for ${nameOf(h.to_act)}…`);
+    else if (h?.over) prompt("Hand over. The next one starts in a moment.");
+    else prompt("");
+    return;
+  }
+  const can = (a) => l.actions.includes(a);
+  if (can("fold")) btn("fold").hidden = false;
+  if (can("check")) btn("check").hidden = false;
+  if (can("call")) {
+    btn("call").hidden = false;
+    btn("call").lastChild.textContent = ` Call ${chips(l.call)}`;
+  }
+  const raiseKind = can("bet") ? "bet" : can("raise") ? "raise" : "";
+  if (raiseKind) {
+    const b = btn("raise");
+    b.hidden = false;
+    b.dataset.kind = raiseKind;
+    const amt = $("amount");
+    const range = $("amount-range");
+    const fresh = amt.dataset.turn !== turnKey();
+    amt.min = range.min = l.min_to;
+    amt.max = range.max = l.max_to;
+    range.step = 1;
+    if (fresh || !(Number(amt.value) >= l.min_to && Number(amt.value) <= l.max_to)) setAmount(l.min_to);
+    amt.dataset.turn = turnKey();
+    if (l.max_to > l.min_to) $("sizing").hidden = false;
+    updateRaiseLabel();
+    // All-in is its own button when it is more than the smallest raise.
+    if (l.max_to > l.min_to) btn("allin").hidden = false;
+  } else if (can("call") && l.stack <= l.call) {
+    btn("call").lastChild.textContent = ` Call all-in ${chips(l.call)}`;
+  }
+  prompt(can("call") ? `Your turn: ${chips(l.call)} to call.` : "Your turn.");
+}
+
+const turnKey = () => `${state?.hand?.number}:${state?.hand?.events?.length}`;
+
+function setAmount(v) {
+  $("amount").value = v;
+  $("amount-range").value = v;
+  $("amount-error").textContent = "";
+  updateRaiseLabel();
+}
+
+function updateRaiseLabel() {
+  const b = document.querySelector('[data-act="raise"]');
+  const l = legal();
+  if (!b || !l) return;
+  const v = Number($("amount").value);
+  const word = b.dataset.kind === "bet" ? "Bet" : "Raise to";
+  b.lastChild.textContent = ` ${word} ${Number.isFinite(v) ? chips(v) : ""}${v === l.max_to ? " (all-in)" : ""}`;
+}
+
+function preset(p) {
+  const l = legal();
+  if (!l || !(l.actions.includes("bet") || l.actions.includes("raise"))) return;
+  let to;
+  if (p === "all") to = l.max_to;
+  else to = Math.round(l.current_bet + Number(p) * (state.hand.pot + l.call));
+  setAmount(Math.max(l.min_to, Math.min(l.max_to, to)));
+}
+
+/** checkAmount returns an error message for an invalid amount, or "". */
+function checkAmount(text, l) {
+  const v = Number(text);
+  if (text === "" || !Number.isInteger(v)) return `Type a whole number of chips, from ${chips(l.min_to)} to ${chips(l.max_to)}.`;
+  if (v < l.min_to) return `${chips(v)} is too small: the least you may ${l.actions.includes("bet") ? "bet" : "raise to"} is ${chips(l.min_to)}.`;
+  if (v > l.max_to) return `${chips(v)} is too much: the most you may ${l.actions.includes("bet") ? "bet" : "raise to"} is ${chips(l.max_to)}.`;
+  return "";
+}
+
+async function act(what) {
+  const l = legal();
+  if (!l || busy) return;
+  let msg = { type: "act", table: tableName, action: what };
+  if (what === "allin") {
+    if (l.actions.includes("bet") || l.actions.includes("raise")) msg = { ...msg, action: l.actions.includes("bet") ? "bet" : "raise", amount: l.max_to };
+    else if (l.actions.includes("call")) msg.action = "call";
+    else return;
+  } else if (what === "raise") {
+    const kind = l.actions.includes("bet") ? "bet" : l.actions.includes("raise") ? "raise" : "";
+    if (!kind) return;
+    const text = $("amount").value.trim();
+    const bad = checkAmount(text, l);
+    if (bad) {
+      $("amount-error").textContent = bad;
+      $("amount").setAttribute("aria-invalid", "true");
+      $("amount").focus();
+      return;
+    }
+    msg = { ...msg, action: kind, amount: Number(text) };
+  } else if (!l.actions.includes(what)) {
+    return;
+  }
+  $("amount").removeAttribute("aria-invalid");
+  $("amount-error").textContent = "";
+  busy = true;
+  drawActions();
+  try {
+    await conn.send(msg);
+  } catch (e) {
+    $("amount-error").textContent = e.message;
+    busy = false;
+    drawActions();
+  }
+}
+
+function setupActions() {
+  for (const b of document.querySelectorAll("[data-act]")) b.addEventListener("click", () => act(b.dataset.act));
+  for (const b of document.querySelectorAll("[data-preset]")) b.addEventListener("click", () => preset(b.dataset.preset));
+  $("amount-range").addEventListener("input", () => setAmount(Number($("amount-range").value)));
+  $("amount").addEventListener("input", () => {
+    const l = legal();
+    const v = $("amount").value;
+    if (l) $("amount-error").textContent = checkAmount(v.trim(), l);
+    if (Number.isFinite(Number(v))) $("amount-range").value = v;
+    updateRaiseLabel();
+  });
+  $("amount").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") { ev.preventDefault(); act("raise"); }
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    if (t instanceof HTMLTextAreaElement || (t instanceof HTMLInputElement && t.type !== "range" && t.type !== "checkbox") || t instanceof HTMLSelectElement) return;
+    const k = ev.key.toLowerCase();
+    const l = legal();
+    if (k === "/") { ev.preventDefault(); $("chat-text").focus(); return; }
+    if (!l) return;
+    const map = { f: "fold", a: "allin", r: "raise", b: "raise" };
+    if (k === "c" || k === "k") { ev.preventDefault(); act(l.actions.includes("check") ? "check" : "call"); }
+    else if (map[k]) { ev.preventDefault(); act(map[k]); }
+    else if (["1", "2", "3", "4"].includes(k)) { ev.preventDefault(); preset(["0.5", "0.75", "1", "all"][Number(k) - 1]); }
+    else if (k === "arrowup" || k === "arrowdown") {
+      if (t instanceof HTMLInputElement && t.type === "range") return;
+      ev.preventDefault();
+      const step = state.hand.big_blind || 1;
+      const v = Number($("amount").value) + (k === "arrowup" ? step : -step);
+      setAmount(Math.max(l.min_to, Math.min(l.max_to, v)));
+    }
+  });
+}
+
+// --- seats: sit, sit out, stand, leave ----------------------------------------------
+
+function note(text, kind = "info") {
+  const box = $("seat-controls");
+  let p = $("seat-note");
+  if (!p) { p = el("p", { id: "seat-note", role: "status" }); box.after(p); }
+  p.className = `note ${kind}`;
+  p.textContent = text;
+}
+
+async function sit(seat) {
+  const info = state.info;
+  const input = $("buy-in");
+  const buyIn = Number(input?.value || info.max_buy_in);
+  if (!Number.isInteger(buyIn) || buyIn < info.min_buy_in || buyIn > info.max_buy_in) {
+    note(`The buy-in is from ${chips(info.min_buy_in)} to ${chips(info.max_buy_in)}.`, "error");
+    input?.focus();
+    return;
+  }
+  const msg = { type: "sit", table: tableName, buy_in: buyIn };
+  if (seat !== undefined) msg.seat = seat;
+  try {
+    await conn.send(msg);
+    note("You are seated: you are dealt in from the next hand.");
+    me(true).then((m) => m && setCredits(m.credits));
+  } catch (e) {
+    note(e.message, "error");
+  }
+}
+
+async function command(type, then) {
+  try {
+    await conn.send({ type, table: tableName });
+    then?.();
+  } catch (e) {
+    note(e.message, "error");
+  }
+}
+
+function drawSeatControls() {
+  const box = $("seat-controls");
+  const { you, info } = state;
+  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in]);
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren();
+  if (!you) {
+    if (user) {
+      const credits = user.credits ?? info.max_buy_in;
+      box.append(el("label", { for: "buy-in" }, "Buy-in"),
+        el("input", { id: "buy-in", type: "number", min: info.min_buy_in, max: info.max_buy_in, value: Math.max(info.min_buy_in, Math.min(info.max_buy_in, credits)) }),
+        el("button", { type: "button", class: "primary", id: "sit", onclick: () => sit() }, "Sit down"));
+    } else {
+      box.append(el("a", { class: "button primary", href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Log in to play"));
+    }
+    box.append(el("a", { class: "button", href: "/lobby" }, "Lobby"));
+    return;
+  }
+  box.append(
+    you.sitting_out
+      ? el("button", { type: "button", id: "sit-in", onclick: () => command("sit_in", () => note("You are dealt in from the next hand.")) }, "Sit in")
+      : el("button", { type: "button", id: "sit-out", onclick: () => command("sit_out", () => note("You sit out from the next hand.")) }, "Sit out"),
+    you.leaving ? el("span", { class: "note" }, "You stand up after this hand.")
+      : el("button", { type: "button", id: "stand", onclick: () => command("stand", () => note("You stand up after this hand; your chips go back to your credits.")) }, "Stand up"),
+    el("button", { type: "button", id: "leave", class: "danger", onclick: () => command("leave", () => { location.href = "/lobby"; }) }, "Leave table"),
+  );
+}
+
+// --- hand log -------------------------------------------------------------------------
+
+let logHand = -1;
+let logNext = 0;
+
+function cardsText(cs) {
+  return el("span", { class: "cards-text" }, (cs || []).map((c) => c === "??"
+    ? el("span", { class: "ct back" }, "🂠")
+    : el("span", { class: `ct s-${c[1]}`, "aria-label": cardName(c) }, (c[0] === "T" ? "10" : c[0]) + { s: "♠", h: "♥", d: "♦", c: "♣" }[c[1]])));
+}
+
+function eventLine(e, h) {
+  const who = e.seat !== undefined ? nameOf(e.seat) : "";
+  const allIn = e.all_in ? " and is all-in" : "";
+  switch (e.kind) {
+    case "hand_start": return [`Hand #${h.number} begins; ${nameOf(e.seat)} has the button.`];
+    case "ante": return [`${who} antes ${chips(e.amount)}${allIn}.`];
+    case "small_blind": return [`${who} posts the small blind ${chips(e.amount)}${allIn}.`];
+    case "big_blind": return [`${who} posts the big blind ${chips(e.amount)}${allIn}.`];
+    case "hole_cards": return (e.cards || []).some((c) => c !== "??") ? [`Dealt to ${who}: `, cardsText(e.cards)] : null;
+    case "up_card": return [`${who} gets `, cardsText(e.cards)];
+    case "street": return e.street === "showdown" ? ["Showdown."] : null;
+    case "board": {
+      const before = (h.events || []).filter((x) => x.kind === "board" && x.i < e.i).reduce((a, x) => a + (x.cards || []).length, 0);
+      return [`${{ 0: "Flop", 3: "Turn", 4: "River" }[before] || "Board"}: `, cardsText(e.cards)];
+    }
+    case "fold": return [`${who} ${e.forced ? "cannot call and " : ""}folds.`];
+    case "check": return [`${who} checks.`];
+    case "call": return [`${who} calls ${chips(e.amount)}${allIn}.`];
+    case "bet": return [`${who} bets ${chips(e.to || e.amount)}${allIn}.`];
+    case "raise": return [`${who} raises to ${chips(e.to)}${allIn}.`];
+    case "leave": return [`${who} leaves the hand.`];
+    case "uncalled": return [`${chips(e.amount)} uncalled returned to ${who}.`];
+    case "show": return [`${who} shows `, cardsText(e.cards), e.name ? ` (${e.name}).` : "."];
+    case "muck": return [`${who} mucks.`];
+    case "award": return [`${who} wins ${chips(e.amount)}${e.pot ? ` from side pot ${e.pot}` : ""}${e.share && e.share !== "whole" ? ` (${e.share.replace("_", " ")})` : ""}.`];
+    default: return null;
+  }
+}
+
+function drawLog() {
+  const h = state.hand;
+  if (!h) return;
+  const log = $("hand-log");
+  if (h.number !== logHand) {
+    logHand = h.number;
+    logNext = 0;
+    log.append(el("li", { class: "sep" }, `Hand #${h.number}`));
+  }
+  for (const e of h.events || []) {
+    if (e.i < logNext) continue;
+    logNext = e.i + 1;
+    const line = eventLine(e, h);
+    if (line) log.append(el("li", { class: `ev ev-${e.kind}` }, line));
+  }
+  while (log.children.length > 300) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function drawFair() {
+  const h = state.hand;
+  const box = $("fair");
+  if (!h) { box.textContent = ""; return; }
+  box.replaceChildren(
+    el("span", {}, `Hand #${h.number} seed SHA-256: `), el("code", {}, h.seed_sha256 || "—"),
+    h.seed ? el("span", {}, el("br"), "Seed: ", el("code", {}, h.seed)) : "",
+    h.id ? el("span", {}, el("br"), el("a", { href: `/hands/${h.id}` }, "Replay this hand")) : "");
+}
+
+// --- showdown: the winning five cards -----------------------------------------------
+
+async function bestFive(cards) {
+  const key = cards.join("");
+  if (!bestCache.has(key)) {
+    bestCache.set(key, fetch(`/ui/best?cards=${key}`).then((r) => (r.ok ? r.json() : null)).then((j) => j?.best || []).catch(() => []));
+  }
+  return bestCache.get(key);
+}
+
+async function highlightWinners(shown, won) {
+  const h = state.hand;
+  if (!h?.over) return;
+  const number = h.number;
+  const board = h.result?.board || h.board || [];
+  for (const seat of won.keys()) {
+    const s = shown.get(seat);
+    if (!s) continue;
+    let five = s.best;
+    if (!five) five = state.info.variant === "stud3" ? s.cards : await bestFive([...s.cards, ...board]);
+    if (state.hand?.number !== number) return;
+    const set = new Set(five);
+    for (const c of document.querySelectorAll(`#board .card, .seat[data-seat="${seat}"] .hole .card`)) {
+      if (set.has(c.dataset.card)) c.classList.add("win");
+    }
+  }
+}
+
+// --- chat and notices --------------------------------------------------------------
+
+function addChat(m) {
+  const log = $("chat-log");
+  log.append(el("li", {}, el("time", {}, clock(m.at)), " ", el("b", {}, m.from), ": ", m.text));
+  while (log.children.length > 200) log.firstChild.remove();
+  log.scrollTop = log.scrollHeight;
+}
+
+function setupChat() {
+  $("chat-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const input = $("chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    $("chat-error").textContent = "";
+    try {
+      await conn.send({ type: "chat", table: tableName, text });
+      input.value = "";
+    } catch (e) {
+      $("chat-error").textContent = e.code === "unauthorized" ? "Log in to chat." : e.message;
+    }
+  });
+}
+
+conn.on("state", (m) => {
+  if (m.state?.table !== tableName) return;
+  state = m.state;
+  busy = false;
+  draw();
+});
+conn.on("chat", (m) => { if (m.table === tableName) addChat(m); });
+conn.on("notice", (m) => {
+  if (m.table && m.table !== tableName) return;
+  if (m.credits !== undefined) setCredits(m.credits);
+  note(m.text || m.code, m.code === "busted" || m.code === "table_closed" || m.code === "sat_out" ? "error" : "info");
+  if (m.code === "table_closed") $("seat-controls").replaceChildren(el("a", { class: "button primary", href: "/lobby" }, "Back to the lobby"));
+});
+conn.on("table_closed", (m) => {
+  if (m.table !== tableName) return;
+  note("This table has closed.", "error");
+});
+conn.onOpen(async () => {
+  try {
+    await conn.send({ type: "watch", table: tableName });
+  } catch (e) {
+    if (e.code === "not_found" || e.code === "table_closed") {
+      note(`The table ${tableName} is not open.`, "error");
+      $("seat-controls").replaceChildren(el("a", { class: "button primary", href: "/lobby" }, "Back to the lobby"));
+      conn.closed = true;
+      conn.ws.close();
+    } else {
+      note(e.message, "error");
+    }
+  }
+});
+
+setupActions();
+setupChat();
+me().then((m) => { user = m; draw(); }).catch(() => {});
