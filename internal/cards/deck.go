@@ -137,6 +137,25 @@ func (d *Deck) intN(n int) int {
 	return int(hi)
 }
 
+// DealTo deals len(dst) cards into dst, in the order that as many calls of Deal
+// would return them, and reports false (dealing nothing) if fewer are left.
+func (d *Deck) DealTo(dst []Card) bool {
+	if len(dst) > d.size-d.next {
+		return false
+	}
+	next := d.next
+	for k := range dst {
+		j := next + d.intN(d.size-next)
+		c := d.cards[j]
+		d.cards[j] = d.cards[next]
+		d.cards[next] = c
+		dst[k] = c
+		next++
+	}
+	d.next = next
+	return true
+}
+
 // Dealt returns the cards dealt since the last reset, in order.
 func (d *Deck) Dealt() []Card { return d.cards[:d.next:d.next] }
 

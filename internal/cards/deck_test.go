@@ -142,3 +142,21 @@ func BenchmarkDealHoldem6(b *testing.B) {
 		}
 	}
 }
+
+func TestDeckDealToMatchesDeal(t *testing.T) {
+	a, b := NewDeck(SeedFromUint64(5)), NewDeck(SeedFromUint64(5))
+	for _, n := range []int{0, 1, 20, 31} {
+		dst := make([]Card, n)
+		if !a.DealTo(dst) {
+			t.Fatalf("DealTo(%d) refused with %d left", n, a.Left())
+		}
+		for k, c := range dst {
+			if want := b.Deal(); c != want {
+				t.Fatalf("DealTo(%d)[%d] = %s, Deal gave %s", n, k, c, want)
+			}
+		}
+	}
+	if a.DealTo(make([]Card, 1)) || a.Left() != 0 {
+		t.Fatalf("DealTo past the end dealt, or %d cards left", a.Left())
+	}
+}

@@ -122,9 +122,7 @@ func (h *Hand) Reset(cfg Config) error {
 		} else {
 			h.deck.Reset(s.seed)
 		}
-		for i := 0; i < need; i++ {
-			h.stub[i] = h.deck.Deal()
-		}
+		h.deck.DealTo(h.stub[:need]) // need <= 52: it always deals
 	}
 	h.nstub, h.next = need, 0
 	h.nLive, h.nCanAct, h.pot = players, players, 0

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math/bits"
+
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/eval"
 )
@@ -45,19 +47,12 @@ func (h *Hand) formPots() {
 		return
 	}
 	// Next: every live seat put in the same amount.
-	var all SeatSet
-	var level int64 = -1
-	same := true
-	for i := 0; i < h.s.n; i++ {
-		s := &h.seats[i]
-		if s.status != statusLive {
-			continue
-		}
-		all |= 1 << i
-		if level >= 0 && s.total != level {
-			same = false
-		}
-		level = max(level, s.total)
+	all := h.live
+	same, level := true, int64(-1)
+	for m := uint32(all); m != 0; m &= m - 1 {
+		t := h.seats[bits.TrailingZeros32(m)].total
+		same = same && (level < 0 || t == level)
+		level = t
 	}
 	if same {
 		// Folded seats never put in more than the live ones after uncalled bets
@@ -195,11 +190,8 @@ func (h *Hand) showdown() {
 			board = board.Add(h.board[k])
 		}
 	}
-	for i := 0; i < n; i++ {
-		s := &h.seats[i]
-		if s.status != statusLive {
-			continue
-		}
+	for m := uint32(h.live); m != 0; m &= m - 1 {
+		s := &h.seats[bits.TrailingZeros32(m)]
 		if stud {
 			s.rank = uint16(eval.Stud(s.cards[0], s.cards[1], s.cards[2]))
 		} else {
@@ -258,9 +250,10 @@ func (h *Hand) showdown() {
 func (h *Hand) bestOf(among SeatSet) SeatSet {
 	var w SeatSet
 	var top uint16
-	for i := 0; i < h.s.n; i++ {
+	for m := uint32(among & h.live); m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
 		s := &h.seats[i]
-		if !among.Has(i) || !s.shown {
+		if !s.shown {
 			continue
 		}
 		switch {

@@ -18,14 +18,16 @@ func RandomAction(r *rand.Rand, l Legal) Action {
 	if l.Seat == NoSeat {
 		return a
 	}
+	// l.Kinds.Has rather than l.Can: calling a method on the Legal value copies it,
+	// and that copy stalls on the argument just stored (see Hand.emit).
 	raise := Raise
-	if l.Can(Bet) {
+	if l.Kinds.Has(Bet) {
 		raise = Bet
 	}
-	canRaise := l.Can(raise)
+	canRaise := l.Kinds.Has(raise)
 	x := r.Uint64() & 7
 	switch {
-	case l.Can(Check):
+	case l.Kinds.Has(Check):
 		a.Kind = Check
 		if x < 2 && canRaise {
 			a.Kind = raise
@@ -53,7 +55,7 @@ func AnyRandomAction(r *rand.Rand, l Legal) Action {
 	var kinds [5]ActionKind
 	n := 0
 	for k := Fold; k <= Raise; k++ {
-		if l.Can(k) {
+		if l.Kinds.Has(k) {
 			kinds[n] = k
 			n++
 		}
