@@ -22,6 +22,8 @@ type cli struct {
 	Dealer dealerCmd `cmd:"" help:"Casino Day three card stud dealer for network bots, with a spectator page."`
 	Stud   studCmd   `cmd:"" name:"stud-bot" help:"Reference Casino Day client: plays three card stud against a felt dealer."`
 	Grade  gradeCmd  `cmd:"" help:"Grade a Casino Day bot: it connects, plays scripted situations, gets a report per rubric line."`
+	ACPC   acpcCmd   `cmd:"" name:"acpc" help:"ACPC protocol 2.0.0 dealer: duplicate heads-up Hold'em, a port per seat, ACPC logs."`
+	Bot    botCmd    `cmd:"" help:"Connect a felt bot to a dealer (--acpc HOST:PORT)."`
 }
 
 // exitError carries the exit code a subcommand wants (2 for bad input).

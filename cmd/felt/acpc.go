@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/dealer/acpc"
+	"github.com/felt-poker/felt/internal/dealer/casino"
+)
+
+// acpcCmd is "felt acpc": a dealer speaking the ACPC protocol 2.0.0.
+type acpcCmd struct {
+	Game    string        `default:"holdem.limit.2p.reverse_blinds" help:"Game definition file, or the name of a built-in one (holdem.limit.2p.reverse_blinds, holdem.nolimit.2p.reverse_blinds)."`
+	Host    string        `default:"127.0.0.1" help:"Address to listen on."`
+	Ports   []int         `default:"18791,18792" help:"One port per seat: the player of the first port is player 1 (0 picks a free port)."`
+	Deals   int           `default:"1000" help:"Deals to play; each is played twice with the seats swapped (duplicate)."`
+	Seed    string        `help:"Seed of the deals (decimal or 64 hex digits; default random)."`
+	Timeout time.Duration `default:"10s" help:"Time for each action; a late or invalid action becomes a check or call."`
+	Names   []string      `default:"p1,p2" help:"The players' names in the log."`
+	Log     string        `default:"felt-acpc.log" help:"ACPC log file (STATE lines and the final SCORE); empty for none."`
+}
+
+// Run is called by kong.
+func (c *acpcCmd) Run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	g, err := loadGame(c.Game)
+	if err != nil {
+		return usageError("--game: %v", err)
+	}
+	if len(c.Ports) != 2 || len(c.Names) != 2 {
+		return usageError("--ports and --names take two values, one per seat")
+	}
+	m := acpc.Match{Game: g, Deals: c.Deals, Timeout: c.Timeout, Names: [2]string{c.Names[0], c.Names[1]},
+		Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))}
+	if c.Seed != "" {
+		s, err := cards.ParseSeed(c.Seed)
+		if err != nil {
+			return usageError("--seed: %v", err)
+		}
+		m.Seed = &s
+	}
+	if c.Log != "" {
+		f, err := os.Create(c.Log)
+		if err != nil {
+			return fmt.Errorf("acpc log: %w", err)
+		}
+		defer f.Close()
+		m.Log = f
+	}
+	var lns [2]net.Listener
+	for i, p := range c.Ports {
+		ln, err := net.Listen("tcp", net.JoinHostPort(c.Host, strconv.Itoa(p)))
+		if err != nil {
+			return fmt.Errorf("acpc: seat %d: %w", i+1, err)
+		}
+		lns[i] = ln
+	}
+	fmt.Printf("ACPC dealer: %s on ports %s and %s\n", c.Game, portOf(lns[0]), portOf(lns[1]))
+	score, err := m.Run(ctx, lns)
+	fmt.Printf("%d hands; score %s %+d, %s %+d\n", score.Hands, c.Names[0], score.Total[0], c.Names[1], score.Total[1])
+	return err
+}
+
+func portOf(ln net.Listener) string { return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port) }
+
+// loadGame reads a game definition file, or a built-in one by name.
+func loadGame(name string) (*acpc.GameDef, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		if g, berr := acpc.Builtin(name); berr == nil {
+			return g, nil
+		}
+		return nil, err
+	}
+	defer f.Close()
+	return acpc.ParseGameDef(f)
+}
+
+// botCmd is "felt bot": connect a felt bot to a dealer.
+type botCmd struct {
+	ACPC string `name:"acpc" required:"" placeholder:"HOST:PORT" help:"ACPC dealer to play on."`
+	Game string `default:"holdem.limit.2p.reverse_blinds" help:"Game definition file or built-in name (as felt acpc)."`
+	Bot  string `default:"chart" help:"The felt bot to play (see internal/bot; stud is for Casino Day only)."`
+	Seed uint64 `help:"Seed of the bot's random choices."`
+}
+
+// Run is called by kong.
+func (c *botCmd) Run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	g, err := loadGame(c.Game)
+	if err != nil {
+		return usageError("--game: %v", err)
+	}
+	if strings.EqualFold(c.Bot, casino.StudBotName) {
+		return usageError("--bot stud plays three card stud only")
+	}
+	b, err := casino.NewBot(c.Bot, rand.New(rand.NewPCG(c.Seed, 0)))
+	if err != nil {
+		return usageError("--bot: %v", err)
+	}
+	conn, err := (&net.Dialer{Timeout: 10 * time.Second}).DialContext(ctx, "tcp", c.ACPC)
+	if err != nil {
+		return fmt.Errorf("bot: %w", err)
+	}
+	cl := acpc.Client{Game: g, Bot: b}
+	n, err := cl.Play(ctx, conn)
+	fmt.Printf("%s played %d hands\n", c.Bot, n)
+	return err
+}
