@@ -59,6 +59,9 @@ type Options struct {
 	// made and save it after each hand; nil keeps it in memory only. The option
 	// state=FILE sets it to FileModels(FILE).
 	Models ModelStore
+	// Net is the neural bot's network; nil means the built-in one (DefaultNet).
+	// The option weights=FILE loads it from a file written by Net.Save.
+	Net *Net
 }
 
 // DefaultSamples is the number of deals a Monte Carlo bot simulates per decision
@@ -103,6 +106,7 @@ var registry = [...]entry{
 	{Info{"hsppot", "hand strength and potential (Billings et al.): HS, PPot, NPot, effective hand strength after the flop"}, plain(newHSPPot)},
 	{Info{"adaptive", "the Monte Carlo bot with a raise threshold learnt from the raised hands it wins and loses (state=FILE keeps it)"}, newAdaptive},
 	{Info{"bayes", "chart rules with randomness pre-flop; after it a decision network over hand types, opponents' fold ratios and a utility table"}, newBayes},
+	{Info{"neural", "a small feed-forward net over hand types reachable, pot odds, position and stack (weights=FILE; the default was evolved)"}, newNeural},
 	{Info{"stud", "three card stud: exact odds against the up cards showing, the spade rule's half pot (Hold'em: plays as chart)"}, plain(newStud)},
 }
 
@@ -179,8 +183,14 @@ func parseParams(params string, o *Options) error {
 				return fmt.Errorf("state= needs a file name: %w", ErrBadOption)
 			}
 			o.Models = FileModels(v)
+		case "weights":
+			n, err := LoadNet(v)
+			if err != nil {
+				return fmt.Errorf("weights=%q: %w: %w", v, ErrBadOption, err)
+			}
+			o.Net = n
 		default:
-			return fmt.Errorf("unknown option %q (samples, bluff, state): %w", k, ErrBadOption)
+			return fmt.Errorf("unknown option %q (samples, bluff, state, weights): %w", k, ErrBadOption)
 		}
 	}
 	return nil
