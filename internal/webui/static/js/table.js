@@ -74,7 +74,7 @@ function draw() {
     if (hand && hand.big_blind_seat === s.seat && info.variant !== "stud3") tags.push(el("span", { class: "blind bb", title: "Big blind" }, "BB"));
     const status = s.status === "away" ? "away" : s.status === "sitting_out" ? "sitting out" : s.status === "waiting" ? "next hand" : s.status === "leaving" ? "leaving" : s.all_in ? "all-in" : s.folded ? "folded" : "";
     const hole = el("div", { class: "hole" });
-    if (s.cards?.length) for (const c of s.cards) hole.append(card(c, "sm"));
+    if (s.cards?.length && (!s.folded || (you && you.seat === s.seat))) for (const c of s.cards) hole.append(card(c, "sm"));
     const sh = shown.get(s.seat);
     const avatar = el("div", { class: "avatar", "aria-hidden": "true" }, (s.name || "?").slice(0, 1).toUpperCase(),
       toAct ? ring() : null);
