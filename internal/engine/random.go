@@ -13,13 +13,16 @@ import (
 // (the maximum) a quarter of the time and otherwise to a uniform amount in between.
 // It never folds when it could check. It returns an Action with Seat NoSeat when
 // nobody is to act.
-func RandomAction(r *rand.Rand, l Legal) Action {
+func RandomAction(r *rand.Rand, l Legal) Action { return randomAction(r, &l) }
+
+// randomAction is RandomAction reading l through a pointer, field by field: PlayOut
+// passes &h.legal, which setLegal has just written, and copying it whole with wide
+// loads would stall on those narrower stores (see Hand.emit).
+func randomAction(r *rand.Rand, l *Legal) Action {
 	a := Action{Seat: l.Seat}
 	if l.Seat == NoSeat {
 		return a
 	}
-	// l.Kinds.Has rather than l.Can: calling a method on the Legal value copies it,
-	// and that copy stalls on the argument just stored (see Hand.emit).
 	raise := Raise
 	if l.Kinds.Has(Bet) {
 		raise = Bet
@@ -81,7 +84,7 @@ func randomAmount(r *rand.Rand, lo, hi int64) int64 {
 // error only if the engine rejected one of its own legal actions, which is a bug.
 func PlayOut(h *Hand, r *rand.Rand) error {
 	for h.toAct != NoSeat {
-		if err := h.Apply(RandomAction(r, h.Legal())); err != nil {
+		if err := h.Apply(randomAction(r, &h.legal)); err != nil {
 			return err
 		}
 	}
