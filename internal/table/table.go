@@ -148,6 +148,7 @@ func New(cfg Config) (*Table, error) {
 		clockSeat: -1,
 		limiter:   chat.NewLimiter(roomChatLines, roomChatWindow),
 		chatLog:   chat.NewLog(roomChatLog),
+		version:   1, // the first flush reports the listing
 	}
 	stake := cfg.BotStack
 	if stake == 0 {

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/store"
+	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/web"
+)
+
+// serveCmd is "felt serve": the poker house.
+type serveCmd struct {
+	Addr   string `default:"127.0.0.1:8080" env:"FELT_ADDR" help:"Address to listen on (HOST:PORT)."`
+	Data   string `default:"." env:"FELT_DATA" help:"Directory of the SQLite database felt.db (created if missing)."`
+	DB     string `env:"FELT_DB" help:"PostgreSQL URL (postgres://user:pass@host/db) to use instead of SQLite."`
+	NoBots bool   `env:"FELT_NO_BOTS" help:"Do not open the default tables with bots."`
+}
+
+// defaultTables are the house's own tables, open from the start with bots seated,
+// and never closed for lack of players.
+func defaultTables() []table.Config {
+	return []table.Config{
+		{Name: "Main", Variant: table.NoLimit, Seats: 6, SmallBlind: 10, BigBlind: 20, MinBuyIn: 400, MaxBuyIn: 2000, Bots: []string{"chart", "montecarlo"}},
+		{Name: "Limit", Variant: table.FixedLimit, Seats: 6, SmallBlind: 5, BigBlind: 10, MinBuyIn: 100, MaxBuyIn: 1000, Bots: []string{"chart", "hsppot"}},
+		{Name: "Stud", Variant: table.StudThree, Seats: 5, Ante: 1, MinBuyIn: 20, MaxBuyIn: 200, Bots: []string{"chart", "random"}},
+	}
+}
+
+func (c *serveCmd) Run() error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	return c.run(ctx, log, func(addr string) {
+		fmt.Fprintf(os.Stderr, "felt: the house is open at http://%s (play money only; Ctrl-C to close it)\n", addr)
+	})
+}
+
+// run serves until ctx is done, then shuts the house down: every hand in play is
+// cancelled and every stack returned to its player's credits. ready is called
+// with the address once the house answers.
+func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(addr string)) error {
+	dsn := c.DB
+	if dsn == "" {
+		if err := os.MkdirAll(c.Data, 0o750); err != nil {
+			return fmt.Errorf("data directory: %w", err)
+		}
+		dsn = filepath.Join(c.Data, "felt.db")
+	}
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return fmt.Errorf("open the database: %w", err)
+	}
+	defer st.Close()
+	h, err := house.New(st, house.DefaultConfig())
+	if err != nil {
+		return err
+	}
+	if err := h.EnsureBoards(ctx); err != nil {
+		return err
+	}
+	srv, err := web.New(web.Config{House: h, Log: log})
+	if err != nil {
+		return err
+	}
+	if !c.NoBots {
+		for _, tc := range defaultTables() {
+			tc.Permanent = true
+			if _, err := srv.Lobby().Open(srv.TableDefaults(tc)); err != nil {
+				return fmt.Errorf("default table %s: %w", tc.Name, err)
+			}
+		}
+	}
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return usageError("listen on %s: %v", c.Addr, err)
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	srv.SetReady()
+	log.Info("house open", "addr", ln.Addr().String(), "database", st.Backend())
+	ready(ln.Addr().String())
+
+	select {
+	case <-ctx.Done():
+	case err := <-served:
+		return err
+	}
+	log.Info("shutting down: cancelling hands in play and returning every stack")
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err = srv.Shutdown(sctx)
+	if herr := hs.Shutdown(sctx); herr != nil && !errors.Is(herr, http.ErrServerClosed) {
+		err = errors.Join(err, herr)
+	}
+	log.Info("house closed")
+	return err
+}

@@ -1,0 +1,341 @@
+// Package lobby is the house's lobby: the open tables and their listings, the
+// players online and the lobby chat, pushed live to every subscriber. It is the
+// in-process implementation of the house's event fan-out; a multi-node house
+// would put the same methods over NATS.
+package lobby
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/felt-poker/felt/internal/chat"
+	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/table"
+)
+
+// MaxName is the longest table name.
+const MaxName = 15
+
+// Lobby chat limits: lines kept for newcomers, and the rate per player.
+const (
+	chatHistory = 50
+	chatLines   = 5
+	chatWindow  = 10 * time.Second
+)
+
+// ErrNoTable reports a table name that is not open.
+var ErrNoTable = errors.New("no such table")
+
+// Snapshot is the {"type":"lobby"} message: everything a newcomer needs.
+type Snapshot struct {
+	Type    string       `json:"type"`
+	Tables  []table.Info `json:"tables"`
+	Players []string     `json:"players"`
+	Chat    []chat.Line  `json:"chat"`
+}
+
+type infoMsg struct {
+	Type string     `json:"type"`
+	Info table.Info `json:"info"`
+}
+
+type closedMsg struct {
+	Type  string `json:"type"`
+	Table string `json:"table"`
+}
+
+type playersMsg struct {
+	Type    string   `json:"type"`
+	Players []string `json:"players"`
+}
+
+type presence struct {
+	name  string
+	conns int
+}
+
+// Lobby holds the open tables. It is safe for concurrent use.
+type Lobby struct {
+	log *slog.Logger
+
+	mu       sync.Mutex
+	tables   map[string]*table.Table // by lower-case name
+	infos    map[string]table.Info
+	online   map[int64]*presence
+	chatLog  *chat.Log
+	limiter  *chat.Limiter
+	subs     map[int]table.Sink
+	nextSub  int
+	closing  bool
+	handDone func()
+}
+
+// New returns an empty lobby. handDone, if not nil, is called after every hand
+// at every table (metrics).
+func New(log *slog.Logger, handDone func()) *Lobby {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Lobby{
+		log: log, tables: map[string]*table.Table{}, infos: map[string]table.Info{},
+		online: map[int64]*presence{}, chatLog: chat.NewLog(chatHistory),
+		limiter: chat.NewLimiter(chatLines, chatWindow), subs: map[int]table.Sink{}, handDone: handDone,
+	}
+}
+
+func invalid(field, format string, args ...any) error {
+	return &house.FieldError{Field: field, Message: field + ": " + fmt.Sprintf(format, args...), Err: house.ErrInvalid}
+}
+
+// ErrNameTaken is wrapped by Open for a name an open table has.
+var ErrNameTaken = errors.New("table name taken")
+
+// ValidName checks a table name: 1 to MaxName letters, digits, '_' or '-', and
+// not "Lobby" in any case.
+func ValidName(name string) error {
+	if name == "" {
+		return invalid("name", "is required")
+	}
+	if len(name) > MaxName {
+		return invalid("name", "at most %d characters", MaxName)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return invalid("name", "letters, digits, _ and - only (no spaces)")
+		}
+	}
+	if strings.EqualFold(name, "lobby") {
+		return invalid("name", "%q is reserved", name)
+	}
+	return nil
+}
+
+// Open validates cfg, opens the table and lists it.
+func (l *Lobby) Open(cfg table.Config) (*table.Table, error) {
+	if err := ValidName(cfg.Name); err != nil {
+		return nil, err
+	}
+	key := strings.ToLower(cfg.Name)
+	cfg.Log = l.log
+	cfg.Hooks = table.Hooks{
+		Info:     func(in table.Info) { l.tableChanged(key, in) },
+		Closed:   func(string) { l.tableClosed(key) },
+		HandDone: l.handDone,
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closing {
+		return nil, table.ErrClosed
+	}
+	if _, ok := l.tables[key]; ok {
+		return nil, &house.FieldError{Field: "name", Message: fmt.Sprintf("name: a table called %q is open", cfg.Name), Err: ErrNameTaken}
+	}
+	t, err := table.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	l.tables[key] = t
+	return t, nil
+}
+
+// Table returns the open table called name (any case).
+func (l *Lobby) Table(name string) (*table.Table, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	t, ok := l.tables[strings.ToLower(name)]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrNoTable, name)
+	}
+	return t, nil
+}
+
+// Info returns the listing of the table called name, if it is open and has
+// reported one.
+func (l *Lobby) Info(name string) (table.Info, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	in, ok := l.infos[strings.ToLower(name)]
+	return in, ok
+}
+
+func (l *Lobby) tableChanged(key string, in table.Info) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.tables[key]; !ok {
+		return
+	}
+	l.infos[key] = in
+	if !in.Private {
+		l.broadcast(infoMsg{Type: "table_info", Info: in})
+	}
+}
+
+func (l *Lobby) tableClosed(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	in, listed := l.infos[key]
+	delete(l.tables, key)
+	delete(l.infos, key)
+	if listed && !in.Private {
+		l.broadcast(closedMsg{Type: "table_closed", Table: in.Name})
+	}
+}
+
+// broadcast sends v to every subscriber; l.mu is held.
+func (l *Lobby) broadcast(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		l.log.Error("marshal", "err", err)
+		return
+	}
+	for _, s := range l.subs {
+		s.Send(b)
+	}
+}
+
+// Tables lists the open public tables by name.
+func (l *Lobby) Tables() []table.Info {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.tablesLocked()
+}
+
+func (l *Lobby) tablesLocked() []table.Info {
+	out := []table.Info{}
+	for _, in := range l.infos {
+		if !in.Private {
+			out = append(out, in)
+		}
+	}
+	slices.SortFunc(out, func(a, b table.Info) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
+	return out
+}
+
+// SeatedAt lists the tables (public or not) where a player called name sits.
+func (l *Lobby) SeatedAt(name string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := []string{}
+	for _, in := range l.infos {
+		if slices.Contains(in.Players, name) {
+			out = append(out, in.Name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (l *Lobby) playersLocked() []string {
+	out := []string{}
+	for _, p := range l.online {
+		out = append(out, p.name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Subscribe makes sink receive the lobby's live messages and returns the
+// snapshot to send first and the id Unsubscribe takes. A player (ID not 0) is
+// counted online while they have a subscription.
+func (l *Lobby) Subscribe(p table.Player, sink table.Sink) (int, Snapshot) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	id := l.nextSub
+	l.nextSub++
+	l.subs[id] = sink
+	if p.ID != 0 {
+		pr := l.online[p.ID]
+		if pr == nil {
+			pr = &presence{name: p.Name}
+			l.online[p.ID] = pr
+			l.broadcast(playersMsg{Type: "players", Players: l.playersLocked()})
+		}
+		pr.conns++
+	}
+	return id, Snapshot{Type: "lobby", Tables: l.tablesLocked(), Players: l.playersLocked(), Chat: l.chatLog.Lines()}
+}
+
+// Unsubscribe ends a subscription of player p.
+func (l *Lobby) Unsubscribe(p table.Player, id int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.subs, id)
+	if pr := l.online[p.ID]; p.ID != 0 && pr != nil {
+		if pr.conns--; pr.conns == 0 {
+			delete(l.online, p.ID)
+			l.broadcast(playersMsg{Type: "players", Players: l.playersLocked()})
+		}
+	}
+}
+
+// Online returns the number of players online.
+func (l *Lobby) Online() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.online)
+}
+
+// Chat says text in the lobby.
+func (l *Lobby) Chat(p table.Player, text string) error {
+	if p.ID == 0 {
+		return table.ErrAnonymous
+	}
+	text, err := chat.Clean(text)
+	if err != nil {
+		return &house.FieldError{Field: "text", Message: err.Error(), Err: house.ErrInvalid}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := time.Now()
+	if !l.limiter.Allow(p.ID, now) {
+		return fmt.Errorf("%w: at most %d lines in %s", chat.ErrRateLimited, chatLines, chatWindow)
+	}
+	line := chat.NewLine("", p.Name, text, now)
+	l.chatLog.Add(line)
+	l.broadcast(line)
+	return nil
+}
+
+// Count returns the number of open tables.
+func (l *Lobby) Count() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.tables)
+}
+
+// Seated returns the number of seats taken at all tables.
+func (l *Lobby) Seated() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, in := range l.infos {
+		n += in.Taken
+	}
+	return n
+}
+
+// Shutdown closes every table (hands in play are cancelled and every stack goes
+// back to its player's credits) and refuses new ones.
+func (l *Lobby) Shutdown(ctx context.Context) error {
+	l.mu.Lock()
+	l.closing = true
+	tables := make([]*table.Table, 0, len(l.tables))
+	for _, t := range l.tables {
+		tables = append(tables, t)
+	}
+	l.mu.Unlock()
+	var errs []error
+	for _, t := range tables {
+		if err := t.Close(ctx, "the house is shutting down"); err != nil {
+			errs = append(errs, fmt.Errorf("close %s: %w", t.Name(), err))
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,540 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/store"
+	"github.com/felt-poker/felt/internal/table"
+)
+
+func (s *Server) routes() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.home)
+	mux.HandleFunc("GET /healthz", s.healthz)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /ws", s.serveWS)
+
+	mux.HandleFunc("POST /api/register", s.register)
+	mux.HandleFunc("POST /api/login", s.login)
+	mux.HandleFunc("POST /api/logout", s.logout)
+	mux.HandleFunc("POST /api/guest", s.guest)
+	mux.HandleFunc("GET /api/me", s.authed(s.me))
+	mux.HandleFunc("POST /api/refill", s.authed(s.refill))
+
+	mux.HandleFunc("GET /api/tables", s.tables)
+	mux.HandleFunc("POST /api/tables", s.authed(s.createTable))
+	mux.HandleFunc("POST /api/headsup", s.authed(s.headsUp))
+	mux.HandleFunc("GET /api/bots", s.bots)
+
+	mux.HandleFunc("GET /api/players/{name}", s.player)
+	mux.HandleFunc("GET /api/players/{name}/hands", s.playerHands)
+	mux.HandleFunc("GET /api/hands/{id}", s.hand)
+
+	mux.HandleFunc("GET /api/boards", s.boards)
+	mux.HandleFunc("GET /api/boards/{slug}/topics", s.topics)
+	mux.HandleFunc("POST /api/boards/{slug}/topics", s.authed(s.createTopic))
+	mux.HandleFunc("GET /api/topics/{id}", s.topic)
+	mux.HandleFunc("POST /api/topics/{id}/posts", s.authed(s.reply))
+
+	cop := http.NewCrossOriginProtection()
+	s.handler = cop.Handler(mux)
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	if !s.ready.Load() {
+		http.Error(w, "starting or stopping", http.StatusServiceUnavailable)
+		return
+	}
+	_, _ = io.WriteString(w, "ok\n")
+}
+
+// decode reads a JSON body of at most maxBody bytes into v, refusing unknown fields.
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %v", errBadJSON, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: more than one JSON value", errBadJSON)
+	}
+	return nil
+}
+
+// user returns the logged-in user of r.
+func (s *Server) user(r *http.Request) (store.User, error) {
+	c, err := r.Cookie(CookieName)
+	if err != nil || c.Value == "" {
+		return store.User{}, errLogin
+	}
+	return s.house.Authenticate(r.Context(), c.Value)
+}
+
+func (s *Server) authed(h func(http.ResponseWriter, *http.Request, store.User)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		u, err := s.user(r)
+		if err != nil {
+			s.writeError(w, err)
+			return
+		}
+		h(w, r, u)
+	}
+}
+
+func setSession(w http.ResponseWriter, r *http.Request, sess house.Session) {
+	http.SetCookie(w, &http.Cookie{
+		Name: CookieName, Value: sess.Token, Path: "/", Expires: sess.ExpiresAt,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
+	})
+}
+
+// meReply is the player as GET /api/me shows them.
+type meReply struct {
+	ID          int64    `json:"id"`
+	Name        string   `json:"name"`
+	Guest       bool     `json:"guest"`
+	Credits     int64    `json:"credits"`
+	NetWon      int64    `json:"net_won"`
+	GamesPlayed int64    `json:"games_played"`
+	HandsPlayed int64    `json:"hands_played"`
+	HandsWon    int64    `json:"hands_won"`
+	Tables      []string `json:"tables"`
+}
+
+func (s *Server) meOf(ctx context.Context, u store.User) (meReply, error) {
+	t, err := s.house.Totals(ctx, u.ID)
+	if err != nil {
+		return meReply{}, err
+	}
+	return meReply{ID: u.ID, Name: u.Username, Guest: u.Guest, Credits: t.Credits, NetWon: t.NetWon,
+		GamesPlayed: t.GamesPlayed, HandsPlayed: t.HandsPlayed, HandsWon: t.HandsWon, Tables: s.lobby.SeatedAt(u.Username)}, nil
+}
+
+func (s *Server) replyMe(w http.ResponseWriter, r *http.Request, status int, u store.User) {
+	me, err := s.meOf(r.Context(), u)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.writeJSON(w, status, me)
+}
+
+func (s *Server) register(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Username string `json:"username"`
+		Password string `json:"password"`
+		Adult    bool   `json:"adult"`
+		Email    string `json:"email"`
+		Location string `json:"location"`
+	}
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	if _, err := s.house.Register(r.Context(), house.Registration{Username: req.Username, Password: req.Password, ConfirmedAdult: req.Adult, Email: req.Email, Location: req.Location}); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	sess, err := s.house.Login(r.Context(), req.Username, req.Password)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	setSession(w, r, sess)
+	s.replyMe(w, r, http.StatusCreated, sess.User)
+}
+
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Username string `json:"username"`
+		Password string `json:"password"`
+	}
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	sess, err := s.house.Login(r.Context(), req.Username, req.Password)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	setSession(w, r, sess)
+	s.replyMe(w, r, http.StatusOK, sess.User)
+}
+
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	if c, err := r.Cookie(CookieName); err == nil {
+		if err := s.house.Logout(r.Context(), c.Value); err != nil {
+			s.writeError(w, err)
+			return
+		}
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	s.writeJSON(w, http.StatusNoContent, nil)
+}
+
+func (s *Server) guest(w http.ResponseWriter, r *http.Request) {
+	sess, err := s.house.Guest(r.Context())
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	setSession(w, r, sess)
+	s.replyMe(w, r, http.StatusCreated, sess.User)
+}
+
+func (s *Server) me(w http.ResponseWriter, r *http.Request, u store.User) {
+	s.replyMe(w, r, http.StatusOK, u)
+}
+
+func (s *Server) refill(w http.ResponseWriter, r *http.Request, u store.User) {
+	granted, err := s.house.Refill(r.Context(), u.ID)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	credits, err := s.house.Credits(r.Context(), u.ID)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.writeJSON(w, http.StatusOK, map[string]int64{"granted": granted, "credits": credits})
+}
+
+func (s *Server) tables(w http.ResponseWriter, r *http.Request) {
+	s.writeJSON(w, http.StatusOK, map[string]any{"tables": s.lobby.Tables()})
+}
+
+// tableRequest is the body of POST /api/tables.
+type tableRequest struct {
+	Name          string         `json:"name"`
+	Variant       string         `json:"variant"`
+	Seats         int            `json:"seats"`
+	SmallBlind    int64          `json:"small_blind"`
+	BigBlind      int64          `json:"big_blind"`
+	Ante          int64          `json:"ante"`
+	MinBuyIn      int64          `json:"min_buy_in"`
+	MaxBuyIn      int64          `json:"max_buy_in"`
+	Schedule      table.Schedule `json:"schedule"`
+	ActionSeconds int            `json:"action_seconds"`
+	Bots          []string       `json:"bots"`
+	Showcase      bool           `json:"showcase"`
+}
+
+func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.User) {
+	var req tableRequest
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	if req.ActionSeconds == 0 {
+		req.ActionSeconds = 20
+	}
+	if req.ActionSeconds < 0 || req.ActionSeconds > 1000 {
+		s.writeError(w, &house.FieldError{Field: "action_seconds", Message: "action_seconds: must be 5 to 120", Err: house.ErrInvalid})
+		return
+	}
+	if req.Variant == table.StudThree && req.Ante == 0 {
+		req.Ante = 1
+	}
+	cfg := s.TableDefaults(table.Config{
+		Name: req.Name, Variant: req.Variant, Seats: req.Seats, SmallBlind: req.SmallBlind, BigBlind: req.BigBlind,
+		Ante: req.Ante, MinBuyIn: req.MinBuyIn, MaxBuyIn: req.MaxBuyIn, Schedule: req.Schedule,
+		ActionTime: time.Duration(req.ActionSeconds) * time.Second, Bots: req.Bots, Permanent: req.Showcase,
+	})
+	t, err := s.lobby.Open(cfg)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.log.Info("table opened", "table", t.Name(), "by", u.Username)
+	s.replyInfo(w, t.Name())
+}
+
+// replyInfo answers 201 with a new table's listing, waiting briefly for the
+// table's goroutine to report it.
+func (s *Server) replyInfo(w http.ResponseWriter, name string) {
+	for range 200 {
+		if in, ok := s.lobby.Info(name); ok {
+			s.writeJSON(w, http.StatusCreated, in)
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	s.writeError(w, fmt.Errorf("table %s did not report", name))
+}
+
+func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
+	req := struct {
+		Bot         string `json:"bot"`
+		Chips       int64  `json:"chips"`
+		SmallBlind  int64  `json:"small_blind"`
+		BigBlind    int64  `json:"big_blind"`
+		DoubleEvery *int   `json:"double_every"`
+	}{Bot: "chart", Chips: 10_000, SmallBlind: 50, BigBlind: 100}
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	every := 10
+	if req.DoubleEvery != nil {
+		every = *req.DoubleEvery
+	}
+	bad := func(field, msg string) {
+		s.writeError(w, &house.FieldError{Field: field, Message: field + ": " + msg, Err: house.ErrInvalid})
+	}
+	switch {
+	case req.SmallBlind <= 0:
+		bad("small_blind", "must be positive")
+		return
+	case req.BigBlind < req.SmallBlind:
+		bad("big_blind", "must be at least the small blind")
+		return
+	case req.Chips < 10*req.BigBlind || req.Chips > table.MaxBuyIn:
+		bad("chips", fmt.Sprintf("must be %d to %d", 10*req.BigBlind, table.MaxBuyIn))
+		return
+	case every < 0:
+		bad("double_every", "must not be negative")
+		return
+	}
+	if _, err := bot.New(req.Bot, bot.Options{}); err != nil {
+		bad("bot", err.Error())
+		return
+	}
+	name := headsUpPrefix + strings.ToLower(rand.Text()[:6])
+	cfg := s.TableDefaults(table.Config{
+		Name: name, Variant: table.NoLimit, Seats: 2, SmallBlind: req.SmallBlind, BigBlind: req.BigBlind,
+		MinBuyIn: req.BigBlind, MaxBuyIn: req.Chips, BotStack: req.Chips, Schedule: table.Schedule{EveryHands: every},
+		ActionTime: s.cfg.HeadsUpActionTime, Bots: []string{req.Bot}, HeadsUp: true, Private: true,
+	})
+	t, err := s.lobby.Open(cfg)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	if err := t.Sit(r.Context(), table.Player{ID: u.ID, Name: u.Username}, 1, req.Chips); err != nil {
+		_ = t.Close(context.WithoutCancel(r.Context()), "the player could not sit")
+		s.writeError(w, err)
+		return
+	}
+	s.log.Info("heads-up opened", "table", name, "player", u.Username, "bot", req.Bot)
+	s.replyInfo(w, name)
+}
+
+func (s *Server) bots(w http.ResponseWriter, r *http.Request) {
+	type info struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+	}
+	out := []info{}
+	for _, b := range bot.List() {
+		out = append(out, info{b.Name, b.Description})
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"bots": out})
+}
+
+func (s *Server) player(w http.ResponseWriter, r *http.Request) {
+	u, st, err := s.house.Player(r.Context(), r.PathValue("name"))
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	rate := 0.0
+	if st.HandsPlayed > 0 {
+		rate = float64(st.HandsWon) / float64(st.HandsPlayed)
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{
+		"name": u.Username, "guest": u.Guest, "since": u.CreatedAt.UnixMilli(), "net_won": st.NetWon,
+		"games_played": st.GamesPlayed, "hands_played": st.HandsPlayed, "hands_won": st.HandsWon, "win_rate": rate,
+	})
+}
+
+type handPlayer struct {
+	Seat int    `json:"seat"`
+	Name string `json:"name"`
+	Net  int64  `json:"net"`
+	Won  bool   `json:"won"`
+}
+
+type handReply struct {
+	ID       int64        `json:"id"`
+	Table    string       `json:"table"`
+	Variant  string       `json:"variant"`
+	PlayedAt int64        `json:"played_at"`
+	Players  []handPlayer `json:"players"`
+	PHH      string       `json:"phh,omitempty"`
+}
+
+func handOf(h store.Hand, withPHH bool) handReply {
+	out := handReply{ID: h.ID, Table: h.TableRef, Variant: h.Variant, PlayedAt: h.PlayedAt.UnixMilli(), Players: []handPlayer{}}
+	if withPHH {
+		out.PHH = h.PHH
+	}
+	for _, p := range h.Players {
+		out.Players = append(out.Players, handPlayer{p.Seat, p.Name, p.Net, p.Won})
+	}
+	return out
+}
+
+func (s *Server) playerHands(w http.ResponseWriter, r *http.Request) {
+	u, _, err := s.house.Player(r.Context(), r.PathValue("name"))
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+	if limit == 0 {
+		limit = 20
+	}
+	hs, err := s.house.HandsOf(r.Context(), u.ID, limit)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	out := []handReply{}
+	for _, h := range hs {
+		out = append(out, handOf(h, false))
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"hands": out})
+}
+
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, fmt.Errorf("%w: id %q", errNotFound, r.PathValue("id"))
+	}
+	return id, nil
+}
+
+func (s *Server) hand(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err == nil {
+		var h store.Hand
+		if h, err = s.house.Hand(r.Context(), id); err == nil {
+			s.writeJSON(w, http.StatusOK, handOf(h, true))
+			return
+		}
+	}
+	s.writeError(w, err)
+}
+
+type topicReply struct {
+	ID         int64  `json:"id"`
+	Title      string `json:"title"`
+	Author     string `json:"author"`
+	Posts      int    `json:"posts"`
+	CreatedAt  int64  `json:"created_at"`
+	LastPostAt int64  `json:"last_post_at"`
+}
+
+func topicOf(t store.Topic) topicReply {
+	return topicReply{t.ID, t.Title, t.Author, t.Posts, t.CreatedAt.UnixMilli(), t.LastPostAt.UnixMilli()}
+}
+
+type postReply struct {
+	ID        int64  `json:"id"`
+	Author    string `json:"author"`
+	Body      string `json:"body"`
+	CreatedAt int64  `json:"created_at"`
+}
+
+func postOf(p store.Post) postReply {
+	return postReply{p.ID, p.Author, p.Body, p.CreatedAt.UnixMilli()}
+}
+
+func (s *Server) boards(w http.ResponseWriter, r *http.Request) {
+	bs, err := s.house.Boards(r.Context())
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	out := []map[string]string{}
+	for _, b := range bs {
+		out = append(out, map[string]string{"slug": b.Slug, "title": b.Title, "description": b.Description})
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"boards": out})
+}
+
+func (s *Server) topics(w http.ResponseWriter, r *http.Request) {
+	offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+	ts, err := s.house.Topics(r.Context(), r.PathValue("slug"), offset)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	out := []topicReply{}
+	for _, t := range ts {
+		out = append(out, topicOf(t))
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"topics": out})
+}
+
+func (s *Server) createTopic(w http.ResponseWriter, r *http.Request, u store.User) {
+	var req struct {
+		Title string `json:"title"`
+		Body  string `json:"body"`
+	}
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	t, err := s.house.CreateTopic(r.Context(), u, r.PathValue("slug"), req.Title, req.Body)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.writeJSON(w, http.StatusCreated, topicOf(t))
+}
+
+func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	offset, _ := strconv.Atoi(r.URL.Query().Get("offset"))
+	t, ps, err := s.house.Topic(r.Context(), id, offset)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	posts := []postReply{}
+	for _, p := range ps {
+		posts = append(posts, postOf(p))
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"topic": topicOf(t), "posts": posts})
+}
+
+func (s *Server) reply(w http.ResponseWriter, r *http.Request, u store.User) {
+	id, err := pathID(r)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	var req struct {
+		Body string `json:"body"`
+	}
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	p, err := s.house.Reply(r.Context(), u, id, req.Body)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	p.Author = u.Username
+	s.writeJSON(w, http.StatusCreated, postOf(p))
+}

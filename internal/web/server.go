@@ -1,0 +1,245 @@
+// Package web is the house's HTTP and WebSocket JSON API (docs/protocol.md):
+// accounts, the lobby, tables, heads-up against the computer, the message board
+// and statistics, with health and Prometheus metrics. The browser UI and network
+// bots both use it; it holds no game logic of its own.
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/chat"
+	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/lobby"
+	"github.com/felt-poker/felt/internal/store"
+	"github.com/felt-poker/felt/internal/table"
+)
+
+// CookieName is the session cookie.
+const CookieName = "felt_session"
+
+// Limits on what a client sends.
+const (
+	maxBody       = 64 << 10
+	maxWSMessage  = 4 << 10
+	wsQueue       = 256 // messages queued for a slow client before it is dropped
+	wsRateN       = 40  // messages a client may send ...
+	wsRateWindow  = 2 * time.Second
+	headsUpPrefix = "hu-"
+)
+
+// Config is the server's configuration.
+type Config struct {
+	House *house.House
+	Log   *slog.Logger
+	// Tables are the defaults for tables opened through the API: the durations
+	// (action time excepted, which each request sets) and the ledger prefix.
+	Tables table.Config
+	// HeadsUpActionTime is the clock of a heads-up game (default 30 s).
+	HeadsUpActionTime time.Duration
+}
+
+// Server is the house's API. Create it with New; serve Handler.
+type Server struct {
+	house   *house.House
+	lobby   *lobby.Lobby
+	log     *slog.Logger
+	cfg     Config
+	handler http.Handler
+	ready   atomic.Bool
+
+	mu    sync.Mutex
+	conns map[*conn]struct{}
+	wg    sync.WaitGroup
+
+	reg        *prometheus.Registry
+	mConns     prometheus.Gauge
+	mHands     prometheus.Counter
+	mMessages  *prometheus.CounterVec
+	mResponses *prometheus.CounterVec
+}
+
+// New returns a server. It is not ready (GET /healthz answers 503) until
+// SetReady.
+func New(cfg Config) (*Server, error) {
+	if cfg.House == nil {
+		return nil, errors.New("web: a house is required")
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	if cfg.HeadsUpActionTime == 0 {
+		cfg.HeadsUpActionTime = 30 * time.Second
+	}
+	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}}
+	s.initMetrics()
+	s.lobby = lobby.New(cfg.Log, func() { s.mHands.Inc() })
+	s.routes()
+	return s, nil
+}
+
+// Lobby returns the server's lobby, for opening the house's default tables.
+func (s *Server) Lobby() *lobby.Lobby { return s.lobby }
+
+// Handler returns the server's HTTP handler.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// SetReady makes GET /healthz answer 200.
+func (s *Server) SetReady() { s.ready.Store(true) }
+
+// TableDefaults returns c's table settings over the defaults, for a table the
+// house opens itself.
+func (s *Server) TableDefaults(c table.Config) table.Config {
+	d := s.cfg.Tables
+	c.Bank = s.house
+	pick := func(v *time.Duration, def time.Duration) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	pick(&c.ActionTime, d.ActionTime)
+	pick(&c.TimeBank, d.TimeBank)
+	pick(&c.Grace, d.Grace)
+	pick(&c.BotDelay, d.BotDelay)
+	pick(&c.HandPause, d.HandPause)
+	pick(&c.IdleClose, d.IdleClose)
+	if c.MaxTimeouts == 0 {
+		c.MaxTimeouts = d.MaxTimeouts
+	}
+	if c.RefPrefix == "" {
+		c.RefPrefix = d.RefPrefix
+	}
+	return c
+}
+
+// Shutdown stops the house: /healthz answers 503, every table closes (hands in
+// play are cancelled and every stack returns to its player's credits), and the
+// WebSocket connections close with "going away".
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.ready.Store(false)
+	err := s.lobby.Shutdown(ctx)
+	s.mu.Lock()
+	for c := range s.conns {
+		c.close(websocket.StatusGoingAway, "the house is shutting down")
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		return errors.Join(err, ctx.Err())
+	}
+	return err
+}
+
+func (s *Server) initMetrics() {
+	s.reg = prometheus.NewRegistry()
+	s.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	s.mConns = prometheus.NewGauge(prometheus.GaugeOpts{Name: "felt_ws_connections", Help: "Open WebSocket connections."})
+	s.mHands = prometheus.NewCounter(prometheus.CounterOpts{Name: "felt_hands_total", Help: "Hands finished at all tables."})
+	s.mMessages = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "felt_ws_messages_total", Help: "WebSocket messages by direction (in, out)."}, []string{"dir"})
+	s.mResponses = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "felt_http_requests_total", Help: "HTTP API requests by status code."}, []string{"code"})
+	s.reg.MustRegister(s.mConns, s.mHands, s.mMessages, s.mResponses,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_tables", Help: "Open tables."}, func() float64 { return float64(s.lobby.Count()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_seated_players", Help: "Seats taken at all tables (bots included)."}, func() float64 { return float64(s.lobby.Seated()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_players_online", Help: "Players with a connection open."}, func() float64 { return float64(s.lobby.Online()) }),
+	)
+}
+
+// apiError is the error object of a reply.
+type apiError struct {
+	Code    string `json:"code"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+// classify maps an error to its HTTP status and error object.
+func (s *Server) classify(err error) (int, apiError) {
+	var fe *house.FieldError
+	field := ""
+	if errors.As(err, &fe) {
+		field = fe.Field
+	}
+	e := apiError{Field: field, Message: err.Error()}
+	if fe != nil {
+		e.Message = fe.Message
+	}
+	var status int
+	switch {
+	case errors.Is(err, house.ErrUsernameTaken), errors.Is(err, lobby.ErrNameTaken):
+		status, e.Code = http.StatusConflict, "taken"
+	case errors.Is(err, house.ErrInvalid), errors.Is(err, bot.ErrUnknownBot), errors.Is(err, bot.ErrBadOption):
+		status, e.Code = http.StatusBadRequest, "invalid"
+	case errors.Is(err, errBadJSON):
+		status, e.Code = http.StatusBadRequest, "bad_json"
+	case errors.Is(err, house.ErrBadCredentials), errors.Is(err, house.ErrNoSession), errors.Is(err, table.ErrAnonymous), errors.Is(err, errLogin):
+		status, e.Code = http.StatusUnauthorized, "unauthorized"
+	case errors.Is(err, house.ErrForbidden):
+		status, e.Code = http.StatusForbidden, "forbidden"
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, lobby.ErrNoTable), errors.Is(err, errNotFound):
+		status, e.Code = http.StatusNotFound, "not_found"
+	case errors.Is(err, house.ErrInsufficientCredits):
+		status, e.Code = http.StatusBadRequest, "insufficient_credits"
+	case errors.Is(err, house.ErrRefillNotNeeded):
+		status, e.Code = http.StatusBadRequest, "refill_not_needed"
+	case errors.Is(err, house.ErrRefillTooSoon):
+		status, e.Code = http.StatusTooManyRequests, "refill_too_soon"
+	case errors.Is(err, chat.ErrRateLimited):
+		status, e.Code = http.StatusTooManyRequests, "rate_limited"
+	case errors.Is(err, table.ErrNotSeated):
+		status, e.Code = http.StatusConflict, "not_seated"
+	case errors.Is(err, table.ErrSeated):
+		status, e.Code = http.StatusConflict, "seated"
+	case errors.Is(err, table.ErrSeatTaken):
+		status, e.Code = http.StatusConflict, "seat_taken"
+	case errors.Is(err, engine.ErrNotYourTurn):
+		status, e.Code = http.StatusConflict, "not_your_turn"
+	case errors.Is(err, engine.ErrIllegalAction), errors.Is(err, engine.ErrBadSeat):
+		status, e.Code = http.StatusBadRequest, "illegal_action"
+	case errors.Is(err, engine.ErrBadAmount):
+		status, e.Code = http.StatusBadRequest, "bad_amount"
+	case errors.Is(err, engine.ErrHandOver):
+		status, e.Code = http.StatusConflict, "hand_over"
+	case errors.Is(err, table.ErrClosed):
+		status, e.Code = http.StatusGone, "table_closed"
+	default:
+		s.log.Error("internal error", "err", err)
+		status, e.Code, e.Message = http.StatusInternalServerError, "internal", "internal error"
+	}
+	return status, e
+}
+
+var (
+	errBadJSON  = errors.New("bad JSON")
+	errLogin    = errors.New("log in first")
+	errNotFound = errors.New("not found")
+)
+
+func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	s.mResponses.WithLabelValues(strconv.Itoa(status)).Inc()
+	if v != nil {
+		_ = json.NewEncoder(w).Encode(v)
+	}
+}
+
+func (s *Server) writeError(w http.ResponseWriter, err error) {
+	status, e := s.classify(err)
+	s.writeJSON(w, status, map[string]apiError{"error": e})
+}

@@ -1,0 +1,286 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/felt-poker/felt/internal/chat"
+	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/table"
+)
+
+// clientMsg is any message a client sends (docs/protocol.md, "Client → server").
+type clientMsg struct {
+	Type   string          `json:"type"`
+	ID     json.RawMessage `json:"id,omitempty"`
+	Table  string          `json:"table,omitempty"`
+	Text   string          `json:"text,omitempty"`
+	Seat   *int            `json:"seat,omitempty"`
+	BuyIn  int64           `json:"buy_in,omitempty"`
+	Action string          `json:"action,omitempty"`
+	Amount int64           `json:"amount,omitempty"`
+}
+
+type reply struct {
+	Type  string          `json:"type"`
+	ID    json.RawMessage `json:"id,omitempty"`
+	Error *apiError       `json:"error,omitempty"`
+}
+
+type welcome struct {
+	Type string    `json:"type"`
+	User *userInfo `json:"user"`
+}
+
+type userInfo struct {
+	ID    int64  `json:"id"`
+	Name  string `json:"name"`
+	Guest bool   `json:"guest"`
+}
+
+type watch struct {
+	t  *table.Table
+	id int
+}
+
+// conn is one WebSocket client. Its reader goroutine handles the client's
+// messages one at a time; its writer goroutine drains out.
+type conn struct {
+	s      *Server
+	ws     *websocket.Conn
+	p      table.Player
+	guest  bool
+	out    chan []byte
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	closeOnce sync.Once
+
+	// Owned by the reader goroutine.
+	watches map[string]watch
+	limiter *chat.Limiter
+}
+
+// Send queues msg for the client; a client too slow to take its messages is
+// disconnected (it reconnects and gets the whole state again).
+func (c *conn) Send(msg []byte) {
+	select {
+	case c.out <- msg:
+	default:
+		c.close(websocket.StatusPolicyViolation, "too slow: messages dropped")
+	}
+}
+
+func (c *conn) close(code websocket.StatusCode, reason string) {
+	c.closeOnce.Do(func() {
+		go func() { _ = c.ws.Close(code, reason) }()
+		c.cancel()
+	})
+}
+
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	var p table.Player
+	guest := false
+	if u, err := s.user(r); err == nil {
+		p, guest = table.Player{ID: u.ID, Name: u.Username}, u.Guest
+	}
+	if !s.ready.Load() {
+		http.Error(w, "the house is not open", http.StatusServiceUnavailable)
+		return
+	}
+	ws, err := websocket.Accept(w, r, nil) // checks that Origin is this host
+	if err != nil {
+		return
+	}
+	ws.SetReadLimit(maxWSMessage)
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	c := &conn{s: s, ws: ws, p: p, guest: guest, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel,
+		watches: map[string]watch{}, limiter: chat.NewLimiter(wsRateN, wsRateWindow)}
+	s.mu.Lock()
+	s.conns[c] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	s.mConns.Inc()
+	defer func() {
+		s.mConns.Dec()
+		s.mu.Lock()
+		delete(s.conns, c)
+		s.mu.Unlock()
+		s.wg.Done()
+	}()
+
+	var wu *userInfo
+	if p.ID != 0 {
+		wu = &userInfo{ID: p.ID, Name: p.Name, Guest: guest}
+	}
+	c.sendJSON(welcome{Type: "welcome", User: wu})
+	sub, snap := s.lobby.Subscribe(p, c)
+	c.sendJSON(snap)
+
+	done := make(chan struct{})
+	go func() { defer close(done); c.write() }()
+	c.read()
+	c.close(websocket.StatusNormalClosure, "")
+	<-done
+	bg, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stop()
+	for _, wt := range c.watches {
+		_ = wt.t.Unwatch(bg, wt.id)
+	}
+	s.lobby.Unsubscribe(p, sub)
+}
+
+func (c *conn) sendJSON(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		c.s.log.Error("marshal", "err", err)
+		return
+	}
+	c.Send(b)
+}
+
+func (c *conn) write() {
+	for {
+		select {
+		case <-c.ctx.Done():
+			return
+		case b := <-c.out:
+			wctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
+			err := c.ws.Write(wctx, websocket.MessageText, b)
+			cancel()
+			if err != nil {
+				c.close(websocket.StatusGoingAway, "write failed")
+				return
+			}
+			c.s.mMessages.WithLabelValues("out").Inc()
+		}
+	}
+}
+
+func (c *conn) read() {
+	for {
+		typ, data, err := c.ws.Read(c.ctx)
+		if err != nil {
+			return
+		}
+		c.s.mMessages.WithLabelValues("in").Inc()
+		var m clientMsg
+		if typ != websocket.MessageText {
+			err = fmt.Errorf("%w: text frames only", errBadJSON)
+		} else if !c.limiter.Allow(0, time.Now()) {
+			err = fmt.Errorf("%w: at most %d messages in %s", chat.ErrRateLimited, wsRateN, wsRateWindow)
+		} else if err = json.Unmarshal(data, &m); err != nil {
+			err = fmt.Errorf("%w: %v", errBadJSON, err)
+		} else {
+			err = c.handle(&m)
+		}
+		if err != nil {
+			_, e := c.s.classify(err)
+			c.sendJSON(reply{Type: "error", ID: m.ID, Error: &e})
+		} else if m.Type == "ping" {
+			c.sendJSON(reply{Type: "pong", ID: m.ID})
+		} else if len(m.ID) > 0 {
+			c.sendJSON(reply{Type: "ok", ID: m.ID})
+		}
+	}
+}
+
+// handle applies one client message.
+func (c *conn) handle(m *clientMsg) error {
+	ctx, cancel := context.WithTimeout(c.ctx, 15*time.Second)
+	defer cancel()
+	switch m.Type {
+	case "ping":
+		return nil
+	case "chat":
+		if m.Table == "" {
+			return c.s.lobby.Chat(c.p, m.Text)
+		}
+		t, err := c.s.lobby.Table(m.Table)
+		if err != nil {
+			return err
+		}
+		return t.Chat(ctx, c.p, m.Text)
+	}
+	if m.Table == "" {
+		switch m.Type {
+		case "watch", "unwatch", "sit", "sit_out", "sit_in", "stand", "leave", "act":
+			return &house.FieldError{Field: "table", Message: "table: is required", Err: house.ErrInvalid}
+		}
+		return &house.FieldError{Field: "type", Message: fmt.Sprintf("type: unknown message type %q", m.Type), Err: house.ErrInvalid}
+	}
+	t, err := c.s.lobby.Table(m.Table)
+	if err != nil {
+		if _, ok := c.watches[m.Table]; ok && m.Type == "unwatch" { // the table has closed
+			delete(c.watches, m.Table)
+			return nil
+		}
+		return err
+	}
+	switch m.Type {
+	case "watch":
+		return c.watch(ctx, t)
+	case "unwatch":
+		if wt, ok := c.watches[t.Name()]; ok {
+			delete(c.watches, t.Name())
+			return wt.t.Unwatch(ctx, wt.id)
+		}
+		return nil
+	}
+	if c.p.ID == 0 {
+		return errLogin
+	}
+	switch m.Type {
+	case "sit":
+		seat := -1
+		if m.Seat != nil {
+			seat = *m.Seat
+		}
+		if err := c.watch(ctx, t); err != nil {
+			return err
+		}
+		return t.Sit(ctx, c.p, seat, m.BuyIn)
+	case "sit_out":
+		return t.SitOut(ctx, c.p)
+	case "sit_in":
+		return t.SitIn(ctx, c.p)
+	case "stand":
+		return t.Stand(ctx, c.p)
+	case "leave":
+		if err := t.Leave(ctx, c.p); err != nil && !errors.Is(err, table.ErrNotSeated) {
+			return err
+		}
+		if wt, ok := c.watches[t.Name()]; ok {
+			delete(c.watches, t.Name())
+			return wt.t.Unwatch(ctx, wt.id)
+		}
+		return nil
+	case "act":
+		kind, ok := table.ParseAction(m.Action)
+		if !ok {
+			return &house.FieldError{Field: "action", Message: fmt.Sprintf("action: %q is not fold, check, call, bet or raise", m.Action), Err: house.ErrInvalid}
+		}
+		return t.Act(ctx, c.p, kind, m.Amount)
+	}
+	return &house.FieldError{Field: "type", Message: fmt.Sprintf("type: unknown message type %q", m.Type), Err: house.ErrInvalid}
+}
+
+// watch starts receiving t, unless this connection already does.
+func (c *conn) watch(ctx context.Context, t *table.Table) error {
+	if wt, ok := c.watches[t.Name()]; ok && wt.t == t {
+		return nil
+	}
+	id, err := t.Watch(ctx, c.p, c)
+	if err != nil {
+		return err
+	}
+	c.watches[t.Name()] = watch{t: t, id: id}
+	return nil
+}
