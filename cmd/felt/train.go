@@ -231,6 +231,11 @@ func (r *trainRun) train(ctx context.Context, stderr io.Writer) (interrupted boo
 		n := chunk
 		if c.Time == 0 {
 			n = min(n, c.Iterations-done)
+		} else if done > start {
+			// Stop close to the time limit: no more iterations than the time left
+			// allows at the rate so far.
+			per := (r.elapsed - runStart) / time.Duration(done-start)
+			n = max(1, min(n, int((c.Time-(r.elapsed-runStart))/max(per, 1))))
 		}
 		if c.Curve != "" {
 			n = min(n, nextPoint-done)
@@ -336,6 +341,10 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 	if err := write(tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
 	}
 	if err := tmp.Close(); err != nil {
 		return err

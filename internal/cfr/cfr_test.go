@@ -246,3 +246,26 @@ func BenchmarkLeducDCFRGoal(b *testing.B) {
 		s.Iterate(5000)
 	}
 }
+
+func TestInfosetKeys(t *testing.T) {
+	g := Leduc()
+	want := map[string]Infoset{
+		"J:":       {Key: "J:", Player: 0, Actions: "cr"},
+		"K:r":      {Key: "K:r", Player: 1, Actions: "fcr"},
+		"Q:rr":     {Key: "Q:rr", Player: 0, Actions: "fc"},
+		"K:rc/Q:r": {Key: "K:rc/Q:r", Player: 1, Actions: "fcr"},
+		"J:cc/J:c": {Key: "J:cc/J:c", Player: 1, Actions: "cr"},
+	}
+	for i := range g.Infosets() {
+		in := g.Infoset(i)
+		if w, ok := want[in.Key]; ok {
+			if in != w {
+				t.Errorf("%q: %+v, want %+v", in.Key, in, w)
+			}
+			delete(want, in.Key)
+		}
+	}
+	for k := range want {
+		t.Errorf("no information set %q", k)
+	}
+}

@@ -62,7 +62,7 @@ type Game struct {
 // otherwise the higher rank does. A player may fold only when facing a bet.
 type LimitRules struct {
 	Name      string
-	Ranks     int   // 2..13 (letters from the top of 23456789TJQKA)
+	Ranks     int   // 2..13, named by the top letters of 23456789TJQK (A too when 13)
 	Suits     int   // 1..4
 	Ante      int   // chips each player puts in before the cards
 	Bets      []int // bet size of each round (one or two rounds)
@@ -133,9 +133,13 @@ func NewLimitGame(r LimitRules) (*Game, error) {
 	}
 	H := r.Ranks
 	g := &Game{name: r.Name, hands: H}
-	const letters = "23456789TJQKA"
+	// Ranks end at the king, as in Kuhn and Leduc (J, Q, K); the ace is the 13th.
+	letters := "23456789TJQK"
+	if H == 13 {
+		letters += "A"
+	}
 	for h := range H {
-		g.label = append(g.label, string(letters[13-H+h]))
+		g.label = append(g.label, string(letters[len(letters)-H+h]))
 	}
 	n := float64(r.Ranks * r.Suits)
 	s := float64(r.Suits)

@@ -149,7 +149,7 @@ func panel(title, x string) *plot.Plot {
 	p.Y.Label.Text = "exploitability (milli-chips per game)"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	p.Legend.Top = true
+	p.Legend.Left = true // bottom left, where the falling curves leave room
 	p.Add(plotter.NewGrid())
 	return p
 }
