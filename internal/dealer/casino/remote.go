@@ -135,8 +135,12 @@ func reason(err error) string {
 	return err.Error()
 }
 
-// ask writes msg and returns the reply. It returns within three timeouts
-// even if the connection's goroutine is stuck (then it closes the connection).
+// guardSlack is added to ask's guard timer.
+const guardSlack = 2 * time.Second
+
+// ask writes msg and returns the reply. It returns within three timeouts and
+// guardSlack even if the connection's goroutine is stuck (then it closes the
+// connection).
 func (p *remote) ask(msg string) (string, error) {
 	reply := make(chan answer, 1)
 	select {
@@ -145,8 +149,10 @@ func (p *remote) ask(msg string) (string, error) {
 		return "", fmt.Errorf("%w: %d messages not read", errTooSlow, queueLen)
 	}
 	// A message queued before this one may take up to a timeout to fail (after a
-	// failure the rest fail at once), then this one gets its own timeout.
-	guard := time.NewTimer(3 * p.timeout)
+	// failure the rest fail at once), then this one gets its own timeout; the
+	// deadlines end both, so the guard only matters if the goroutine is starved,
+	// and it is generous so that a busy machine does not cut a player short.
+	guard := time.NewTimer(3*p.timeout + guardSlack)
 	defer guard.Stop()
 	select {
 	case a := <-reply:
