@@ -87,6 +87,36 @@ func (h *Hand) potTotal() int64 { return h.pot }
 // Apply plays one action. An illegal action returns an error wrapping ErrHandOver,
 // ErrNotYourTurn, ErrIllegalAction, ErrBadAmount or ErrBadSeat and changes nothing.
 func (h *Hand) Apply(a Action) error {
+	// Fast path: a legal betting action by the seat to act (never true once the hand
+	// is over: nobody is to act and no kind is legal). Leaving and every error go
+	// through applyChecked, which keeps the error formatting out of this frame.
+	l := &h.legal
+	if a.Seat == h.toAct && a.Kind <= Raise && l.Kinds.Has(a.Kind) {
+		ok := false
+		switch a.Kind {
+		case Fold, Check:
+			ok = a.Amount == 0
+		case Call:
+			ok = a.Amount == 0 || a.Amount == l.CallAmount
+		default: // Bet, Raise
+			ok = a.Amount >= l.MinTo && a.Amount <= l.MaxTo
+		}
+		if ok {
+			if a.Kind == Call {
+				a.Amount = 0 // as recorded: the call, whatever amount it named
+			}
+			h.actions = append(h.actions, a)
+			h.play(a)
+			h.advance(a.Seat + 1)
+			return nil
+		}
+	}
+	return h.applyChecked(a)
+}
+
+// applyChecked is Apply with every check spelled out and an error for each; it
+// handles Leave.
+func (h *Hand) applyChecked(a Action) error {
 	if h.over {
 		return fmt.Errorf("%w: %v", ErrHandOver, a)
 	}
