@@ -186,5 +186,6 @@ func ReadCheckpoint(r io.Reader) (*Solver, time.Duration, error) {
 	s.iter = c.Iterations
 	copy(s.regret, c.Regret)
 	copy(s.sum, c.Sum)
+	s.resetCurrent()
 	return s, c.Elapsed, nil
 }

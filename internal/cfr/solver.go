@@ -130,6 +130,7 @@ func NewSolver(g *Game, o Options) (*Solver, error) {
 		src:    rand.NewChaCha8(o.Seed),
 	}
 	s.rng = rand.New(s.src)
+	s.resetCurrent()
 	nh := len(g.nodes) * g.hands
 	for p := range 2 {
 		s.reach[p] = make([]float64, nh)
@@ -190,7 +191,8 @@ func regretMatch(r, out []float64) {
 }
 
 // pass is one full-tree CFR pass updating player upd's regrets and average
-// strategy, or both players' when upd is −1.
+// strategy, or both players' when upd is −1. s.cur holds the current strategy on
+// entry and is brought up to date, node by node, as regrets change.
 func (s *Solver) pass(upd int) {
 	g := s.g
 	H := g.hands
@@ -208,14 +210,14 @@ func (s *Solver) pass(upd int) {
 		if s.iter > 1 {
 			ta := math.Pow(t-1, DCFRAlpha)
 			posD = ta / (ta + 1)
-			negD = 0.5 // (t-1)^0 / ((t-1)^0 + 1)
+			negD = 0.5 // (t-1)^β / ((t-1)^β + 1), β = 0
 		}
 	}
 	r0, r1 := s.reach[0], s.reach[1]
 	for h := range H {
 		r0[h], r1[h] = 1, 1
 	}
-	// Forward: strategies and reach probabilities, parents before children.
+	// Forward: reach probabilities, parents before children.
 	for i := range g.nodes {
 		nd := &g.nodes[i]
 		base := i * H
@@ -223,16 +225,13 @@ func (s *Solver) pass(upd int) {
 		case decision:
 			na := len(nd.acts)
 			sl := int(nd.slot)
-			for h := range H {
-				regretMatch(s.regret[sl+h*na:sl+h*na+na], s.cur[sl+h*na:sl+h*na+na])
-			}
 			act, opp := s.reach[nd.player], s.reach[1-nd.player]
 			for a, k := range nd.kids {
 				kb := int(k) * H
 				for h := range H {
 					act[kb+h] = act[base+h] * s.cur[sl+h*na+a]
-					opp[kb+h] = opp[base+h]
 				}
+				copy(opp[kb:kb+H], opp[base:base+H])
 			}
 		case chance:
 			for _, k := range nd.kids {
@@ -242,74 +241,83 @@ func (s *Solver) pass(upd int) {
 			}
 		}
 	}
-	// Backward: counterfactual values, children before parents.
-	v0, v1 := s.value[0], s.value[1]
-	for i := len(g.nodes) - 1; i >= 0; i-- {
-		nd := &g.nodes[i]
-		base := i * H
-		switch nd.kind {
-		case terminal:
-			m := g.pay[nd.term : int(nd.term)+H*H]
-			for h := range H {
-				v0[base+h], v1[base+h] = 0, 0
-			}
-			for h0 := range H {
-				row := m[h0*H : h0*H+H]
-				acc := 0.0
-				p0 := r0[base+h0]
-				for h1, x := range row {
-					acc += x * r1[base+h1]
-					v1[base+h1] -= x * p0
+	// Backward: counterfactual values of the players being updated, children
+	// before parents; regrets, average sums and strategies where they act.
+	for q := range 2 {
+		if upd >= 0 && q != upd {
+			continue
+		}
+		v := s.value[q]
+		opp := s.reach[1-q]
+		for i := len(g.nodes) - 1; i >= 0; i-- {
+			nd := &g.nodes[i]
+			base := i * H
+			switch nd.kind {
+			case terminal:
+				m := g.pay[nd.term : int(nd.term)+H*H]
+				for h := range H {
+					acc := 0.0
+					if q == 0 {
+						for o, x := range m[h*H : h*H+H] {
+							acc += x * opp[base+o]
+						}
+					} else {
+						for o := range H {
+							acc -= m[o*H+h] * opp[base+o]
+						}
+					}
+					v[base+h] = acc
 				}
-				v0[base+h0] = acc
-			}
-		case chance:
-			for h := range H {
-				a0, a1 := 0.0, 0.0
-				for _, k := range nd.kids {
-					a0 += v0[int(k)*H+h]
-					a1 += v1[int(k)*H+h]
+			case chance:
+				for h := range H {
+					acc := 0.0
+					for _, k := range nd.kids {
+						acc += v[int(k)*H+h]
+					}
+					v[base+h] = acc
 				}
-				v0[base+h], v1[base+h] = a0, a1
-			}
-		case decision:
-			p := int(nd.player)
-			act, opp := s.value[p], s.value[1-p]
-			na := len(nd.acts)
-			sl := int(nd.slot)
-			update := upd < 0 || upd == p
-			for h := range H {
-				o, v := 0.0, 0.0
-				cur := s.cur[sl+h*na : sl+h*na+na]
-				for a, k := range nd.kids {
-					kb := int(k)*H + h
-					o += opp[kb]
-					v += cur[a] * act[kb]
-				}
-				opp[base+h], act[base+h] = o, v
-				if !update {
+			case decision:
+				if int(nd.player) != q {
+					for h := range H {
+						acc := 0.0
+						for _, k := range nd.kids {
+							acc += v[int(k)*H+h]
+						}
+						v[base+h] = acc
+					}
 					continue
 				}
-				reg := s.regret[sl+h*na : sl+h*na+na]
-				sum := s.sum[sl+h*na : sl+h*na+na]
-				w := s.reach[p][base+h] * avgW
-				for a, k := range nd.kids {
-					d := act[int(k)*H+h] - v
-					x := reg[a]
-					switch s.algo {
-					case CFRPlus:
-						x = max(x+d, 0)
-					case DCFR:
-						if x > 0 {
-							x = x*posD + d
-						} else {
-							x = x*negD + d
-						}
-					default:
-						x += d
+				na := len(nd.acts)
+				for h := range H {
+					sl := int(nd.slot) + h*na
+					cur := s.cur[sl : sl+na]
+					val := 0.0
+					for a, k := range nd.kids {
+						val += cur[a] * v[int(k)*H+h]
 					}
-					reg[a] = x
-					sum[a] += w * cur[a]
+					v[base+h] = val
+					reg := s.regret[sl : sl+na]
+					sum := s.sum[sl : sl+na]
+					w := s.reach[q][base+h] * avgW
+					for a, k := range nd.kids {
+						d := v[int(k)*H+h] - val
+						x := reg[a]
+						switch s.algo {
+						case CFRPlus:
+							x = max(x+d, 0)
+						case DCFR:
+							if x > 0 {
+								x = x*posD + d
+							} else {
+								x = x*negD + d
+							}
+						default:
+							x += d
+						}
+						reg[a] = x
+						sum[a] += w * cur[a]
+					}
+					regretMatch(reg, cur) // next time's strategy here
 				}
 			}
 		}
@@ -348,5 +356,13 @@ func normalize(w, out []float64) {
 		} else {
 			out[i] = 1 / float64(len(w))
 		}
+	}
+}
+
+// resetCurrent sets the current strategy from the regrets.
+func (s *Solver) resetCurrent() {
+	for i := range s.g.infosets {
+		sl, na := s.g.infosetSlot(i)
+		regretMatch(s.regret[sl:sl+na], s.cur[sl:sl+na])
 	}
 }
