@@ -30,23 +30,15 @@ func (h *Hand) startHoldem() {
 	h.currentBet, h.lastRaise, h.fullLevel, h.count = h.s.bb, h.s.bb, h.s.bb, 1
 	h.setOwe()
 
-	// Deal one card at a time, starting left of the button.
-	first := h.nextLive(btn)
-	for r := 0; r < 2; r++ {
-		for i := first; ; {
-			h.seats[i].cards[r] = h.draw()
-			h.seats[i].ncards++
-			if i = h.nextLive(i); i == first {
-				break
-			}
-		}
+	// Deal one card at a time, starting left of the button: with n seats dealt in, the
+	// seat p places round from the first gets the stub's next cards p and n+p.
+	n := h.nLive
+	for p, i := 0, h.nextLive(btn); p < n; p, i = p+1, h.nextLive(i) {
+		s := &h.seats[i]
+		s.cards[0], s.cards[1], s.ncards = h.stub[h.next+p], h.stub[h.next+n+p], 2
+		h.emitCards(EvHoleCards, i, 2, s.cards)
 	}
-	for i := first; ; {
-		h.emitCards(EvHoleCards, i, 2, h.seats[i].cards)
-		if i = h.nextLive(i); i == first {
-			break
-		}
-	}
+	h.next += 2 * n
 	h.street = Preflop
 	h.emit(EvStreet, NoSeat)
 	h.advance(h.bbSeat + 1)
