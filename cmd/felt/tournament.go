@@ -63,8 +63,8 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 }
 
 func (c *tourCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
-	if len(c.Bots) < 2 || len(c.Bots) > engine.MaxSeats {
-		return usageError("a tournament needs 2 to %d bots, not %d", engine.MaxSeats, len(c.Bots))
+	if len(c.Bots) < 2 || len(c.Bots) > engine.MaxSeats && !c.League {
+		return usageError("a table seats 2 to %d bots, not %d (a --league takes any number)", engine.MaxSeats, len(c.Bots))
 	}
 	if c.Stack <= 0 || c.Level < 0 {
 		return usageError("--stack must be positive and --level not negative")
