@@ -97,5 +97,5 @@ func (g *Log) Add(l Line) {
 	}
 }
 
-// Lines returns a copy of the lines, oldest first.
-func (g *Log) Lines() []Line { return append([]Line(nil), g.lines...) }
+// Lines returns a copy of the lines, oldest first (never nil).
+func (g *Log) Lines() []Line { return append([]Line{}, g.lines...) }

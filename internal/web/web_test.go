@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -39,8 +40,8 @@ func newHouse(t *testing.T) *testHouse {
 	if err := h.EnsureBoards(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{House: h, Tables: table.Config{
-		BotDelay: time.Millisecond, HandPause: 20 * time.Millisecond, Grace: 300 * time.Millisecond,
+	srv, err := New(Config{House: h, Log: slog.New(slog.DiscardHandler), Tables: table.Config{
+		BotDelay: time.Millisecond, HandPause: 20 * time.Millisecond, Grace: time.Second,
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -193,19 +194,21 @@ func typeIs(t string) func(map[string]any) bool {
 	return func(m map[string]any) bool { return m["type"] == t }
 }
 
-// reply waits for the answer to the message with id.
-func (w *ws) reply(from *int, id float64) map[string]any {
-	return w.wait(from, "reply", func(m map[string]any) bool {
-		return (m["type"] == "ok" || m["type"] == "error" || m["type"] == "pong") && m["id"] == id
-	})
-}
-
-// request sends m with id and returns the reply.
+// request sends m with id and returns the reply. Messages the server sent after
+// m (states may come before the reply) are left for the next wait.
 func (w *ws) request(from *int, id float64, m map[string]any) map[string]any {
 	w.t.Helper()
+	w.mu.Lock()
+	start := len(w.msgs)
+	w.mu.Unlock()
 	m["id"] = id
 	w.send(m)
-	return w.reply(from, id)
+	i := start
+	r := w.wait(&i, "reply", func(m map[string]any) bool {
+		return (m["type"] == "ok" || m["type"] == "error" || m["type"] == "pong") && m["id"] == id
+	})
+	*from = max(*from, start)
+	return r
 }
 
 func (w *ws) states() []table.State {
@@ -275,6 +278,13 @@ func noForeignCards(t *testing.T, states []table.State) {
 func checkCredits(u *user, start float64) {
 	u.t.Helper()
 	me := u.must("GET", "/api/me", nil, 200)
+	for range 100 { // the lobby's listing follows the cash-out
+		if len(me["tables"].([]any)) == 0 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+		me = u.must("GET", "/api/me", nil, 200)
+	}
 	if me["credits"].(float64) != start+me["net_won"].(float64) {
 		u.t.Fatalf("credits %v, want %v + net won %v", me["credits"], start, me["net_won"])
 	}
