@@ -181,6 +181,10 @@ func (h *Hand) play(a Action) {
 		amount = h.post(i, a.Amount-s.bet, true)
 		h.raiseTo(a.Amount)
 		h.aggressor = i
+		// A legal bet or raise goes above the old bet to match, which no seat's bet
+		// exceeds, and the bettor puts all of it in (MaxTo is its all-in): now every
+		// other seat owes chips.
+		h.owe = (SeatSet(1)<<h.s.n - 1) &^ (1 << i)
 	}
 	s.acted = true
 	h.actedSet |= 1 << i
@@ -206,7 +210,6 @@ func (h *Hand) raiseTo(to int64) {
 		}
 	}
 	h.currentBet = to
-	h.setOwe()
 }
 
 // Leave removes seat i from the hand, as Apply(Action{Seat: i, Kind: Leave}) does.

@@ -9,15 +9,16 @@ import (
 
 // returnUncalled gives back the part of the largest contribution that nobody matched.
 func (h *Hand) returnUncalled() {
+	// The largest and second largest totals, the first seat with the largest; written
+	// with min and max (conditional moves) since the branches would be unpredictable.
 	top, first, second := NoSeat, int64(-1), int64(0)
 	for i := 0; i < h.s.n; i++ {
 		t := h.seats[i].total
+		second = max(second, min(t, first))
 		if t > first {
-			second = max(second, first)
-			top, first = i, t
-		} else if t > second {
-			second = t
+			top = i
 		}
+		first = max(first, t)
 	}
 	if top == NoSeat || first <= second {
 		return
