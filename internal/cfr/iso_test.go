@@ -21,6 +21,8 @@ func TestHandIndexerSizes(t *testing.T) {
 		{[]int{2, 3, 1, 1}, 2_428_287_420},
 		{[]int{3}, 1_755},
 		{[]int{1}, 13},
+		{[]int{4}, 16_432},
+		{[]int{2, 4}, 13_960_050},
 	} {
 		ix, err := NewHandIndexer(c.rounds...)
 		if err != nil {
