@@ -36,7 +36,7 @@ func (h *Hand) startHoldem() {
 	for p, i := 0, h.nextLive(btn); p < n; p, i = p+1, h.nextLive(i) {
 		s := &h.seats[i]
 		s.cards[0], s.cards[1], s.ncards = h.stub[h.next+p], h.stub[h.next+n+p], 2
-		h.emitCards(EvHoleCards, i, 2, s.cards)
+		h.emitCards(EvHoleCards, i, 2, s.cards[0], s.cards[1], cards.NoCard)
 	}
 	h.next += 2 * n
 	h.street = Preflop
@@ -64,7 +64,7 @@ func (h *Hand) nextStreet() int {
 		h.board[h.nBoard] = dealt[k]
 		h.nBoard++
 	}
-	h.emitCards(EvBoard, NoSeat, n, dealt)
+	h.emitCards(EvBoard, NoSeat, n, dealt[0], dealt[1], dealt[2]) // NoCard past n
 	return h.s.button + 1
 }
 

@@ -203,14 +203,13 @@ func (h *Hand) emitChips(kind EventKind, seat int, amount, to int64, allIn bool)
 	return p
 }
 
-// emitCards logs the first n of cs dealt, burned or shown; the rest of Cards stays
-// cards.NoCard.
-func (h *Hand) emitCards(kind EventKind, seat int, n int, cs [3]cards.Card) *Event {
+// emitCards logs n cards dealt or shown: c0, c1 and c2, of which those past the
+// first n are cards.NoCard. (Cards come one by one: an array argument just written
+// card by card would be read back whole, which stalls; see emit.)
+func (h *Hand) emitCards(kind EventKind, seat int, n int, c0, c1, c2 cards.Card) *Event {
 	p := h.emit(kind, seat)
 	p.NCards = uint8(n)
-	for k := 0; k < n; k++ {
-		p.Cards[k] = cs[k]
-	}
+	p.Cards[0], p.Cards[1], p.Cards[2] = c0, c1, c2
 	return p
 }
 

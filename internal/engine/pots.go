@@ -154,24 +154,23 @@ func (h *Hand) award(potIndex int, amount int64, winners SeatSet, share Share) {
 	if k > 1 {
 		each, odd = amount/k, amount%k
 	}
-	n := h.s.n
-	for d, i := 1, h.s.button; d <= n; d++ {
-		if i++; i == n {
-			i = 0
+	// The winners in seat order from the button's left: those after it, then the rest.
+	w := uint32(winners)
+	after := w >> uint(h.s.button+1) << uint(h.s.button+1)
+	for _, m := range [2]uint32{after, w &^ after} {
+		for ; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			amt := each
+			if odd > 0 {
+				amt++
+				odd--
+			}
+			s := &h.seats[i]
+			s.stack += amt
+			s.won += amt
+			e := h.emit(EvAward, i)
+			e.Pot, e.Amount, e.Share, e.Seats = int8(potIndex), amt, share, winners
 		}
-		if !winners.Has(i) {
-			continue
-		}
-		amt := each
-		if odd > 0 {
-			amt++
-			odd--
-		}
-		s := &h.seats[i]
-		s.stack += amt
-		s.won += amt
-		e := h.emit(EvAward, i)
-		e.Pot, e.Amount, e.Share, e.Seats = int8(potIndex), amt, share, winners
 	}
 }
 
@@ -230,7 +229,8 @@ func (h *Hand) showdown() {
 					best[k] = s.rank
 				}
 			}
-			h.emitCards(EvShow, i, int(s.ncards), s.cards).Rank = s.rank
+			// Cards past ncards are cards.NoCard.
+			h.emitCards(EvShow, i, int(s.ncards), s.cards[0], s.cards[1], s.cards[2]).Rank = s.rank
 		} else {
 			s.mucked = true
 			h.emit(EvMuck, i)
