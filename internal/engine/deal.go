@@ -35,8 +35,9 @@ func (h *Hand) startHoldem() {
 	n := h.nLive
 	for p, i := 0, h.nextLive(btn); p < n; p, i = p+1, h.nextLive(i) {
 		s := &h.seats[i]
-		s.cards[0], s.cards[1], s.ncards = h.stub[h.next+p], h.stub[h.next+n+p], 2
-		h.emitCards(EvHoleCards, i, 2, s.cards[0], s.cards[1], cards.NoCard)
+		c0, c1 := h.stub[h.next+p], h.stub[h.next+n+p]
+		s.cards[0], s.cards[1], s.ncards = c0, c1, 2
+		h.emitCards(EvHoleCards, i, 2, c0, c1, cards.NoCard)
 	}
 	h.next += 2 * n
 	h.street = Preflop

@@ -100,12 +100,13 @@ func (h *Hand) Reset(cfg Config) error {
 	if err := cfg.settle(&s, &stacks); err != nil {
 		return err
 	}
-	players := 0
+	var live SeatSet // the seats dealt in
 	for i := 0; i < s.n; i++ {
 		if stacks[i] > 0 && (s.variant != StudThree || stacks[i] >= s.ante) {
-			players++
+			live |= 1 << i
 		}
 	}
+	players := live.Len()
 	need := 2*players + 8 // hole cards, three burns, five board cards
 	if s.variant == StudThree {
 		need = 3 * players
@@ -128,14 +129,13 @@ func (h *Hand) Reset(cfg Config) error {
 	h.nLive, h.nCanAct, h.pot = players, players, 0
 	used := max(h.s.n, s.n) // seats beyond both the old and new tables are already zero
 	h.s = s
-	h.live = 0
+	h.live = live
 	for i := 0; i < used; i++ {
 		st := &h.seats[i]
 		*st = seat{} // zeroed in place; a literal with fields would be built and copied
 		st.start, st.stack, st.cards = stacks[i], stacks[i], noCards
-		if i < s.n && stacks[i] > 0 && (s.variant != StudThree || stacks[i] >= s.ante) {
+		if live.Has(i) {
 			st.status = statusLive
-			h.live |= 1 << i
 		}
 	}
 	h.active, h.actedSet, h.owe = h.live, 0, 0
