@@ -75,13 +75,13 @@ func (c *AbstractionConfig) fill() error {
 // abstraction was built with tables: every flop class (1,286,792) and every class
 // of hole cards and four board cards (13,960,050), a byte each.
 type Abstraction struct {
-	cfg                AbstractionConfig
+	cfg                 AbstractionConfig
 	pre, flopIx, turnIx *HandIndexer
-	flopCDF, turnCDF   []float64 // centroids as cumulative histograms, bucket×Bins
-	riverCuts          []int     // River−1 strength thresholds, ascending
-	flopTable          []uint8   // by flopIx index; nil: on the fly
-	turnTable          []uint8   // by turnIx index
-	preNames           []string  // the 169 starting hands' names, by index
+	flopCDF, turnCDF    []float64 // centroids as cumulative histograms, bucket×Bins
+	riverCuts           []int     // River−1 strength thresholds, ascending
+	flopTable           []uint8   // by flopIx index; nil: on the fly
+	turnTable           []uint8   // by turnIx index
+	preNames            []string  // the 169 starting hands' names, by index
 }
 
 // newAbstraction makes the indexers of an abstraction.

@@ -33,8 +33,12 @@ type StrategyFile struct {
 	Seconds    float64 `json:"seconds"`
 	// ExploitabilityMChips is the strategy's exploitability in milli-chips per game
 	// (games solved exactly only; omitted otherwise).
-	ExploitabilityMChips *float64       `json:"exploitability_mchips,omitempty"`
-	Infosets             []InfosetProbs `json:"infosets"`
+	ExploitabilityMChips *float64 `json:"exploitability_mchips,omitempty"`
+	// Abstraction is the card abstraction of a Hold'em strategy (omitted otherwise),
+	// and Fingerprint its Abstraction.Fingerprint.
+	Abstraction *AbstractionSpec `json:"abstraction,omitempty"`
+	Fingerprint string           `json:"fingerprint,omitempty"`
+	Infosets    []InfosetProbs   `json:"infosets"`
 }
 
 // InfosetProbs is one information set of a StrategyFile.
@@ -111,7 +115,8 @@ func (f *StrategyFile) Profile(g *Game) (*Profile, error) {
 	return p, nil
 }
 
-// checkpoint is what a checkpoint file holds after its header line.
+// checkpoint is what a checkpoint file holds after its header line. The fields
+// after RNG are Hold'em's (HoldemSolver); gob leaves them zero in the others.
 type checkpoint struct {
 	Game        string
 	Algo        string
@@ -121,6 +126,42 @@ type checkpoint struct {
 	Slots       int
 	Regret, Sum []float64
 	RNG         []byte
+
+	Threads        int
+	RNGs           [][]byte // one stream per thread
+	Abstraction    string   // the abstraction's fingerprint
+	Buckets        [4]int
+	PruneAfter     int
+	PruneThreshold float64
+	Seed           uint64
+}
+
+// writeCheckpointRecord writes the header line and c.
+func writeCheckpointRecord(w io.Writer, c *checkpoint) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s %d\n", checkpointMagic, checkpointVersion)
+	if err := gob.NewEncoder(bw).Encode(c); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// readCheckpointRecord checks the header line and reads the record.
+func readCheckpointRecord(r io.Reader) (*checkpoint, error) {
+	br := bufio.NewReader(r)
+	var magic string
+	var version int
+	if _, err := fmt.Fscanf(br, "%s %d\n", &magic, &version); err != nil || magic != checkpointMagic {
+		return nil, fmt.Errorf("%w: not a felt CFR checkpoint", ErrBadFile)
+	}
+	if version != checkpointVersion {
+		return nil, fmt.Errorf("%w: checkpoint version %d, this felt reads %d", ErrBadFile, version, checkpointVersion)
+	}
+	var c checkpoint
+	if err := gob.NewDecoder(br).Decode(&c); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadFile, err)
+	}
+	return &c, nil
 }
 
 // WriteCheckpoint writes the solver's whole state, and the training time so far,
@@ -131,31 +172,17 @@ func (s *Solver) WriteCheckpoint(w io.Writer, elapsed time.Duration) error {
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%s %d\n", checkpointMagic, checkpointVersion)
 	c := checkpoint{Game: s.g.name, Algo: s.algo.String(), Alternating: s.alt, Iterations: s.iter,
 		Elapsed: elapsed, Slots: s.g.slots, Regret: s.regret, Sum: s.sum, RNG: rng}
-	if err := gob.NewEncoder(bw).Encode(&c); err != nil {
-		return err
-	}
-	return bw.Flush()
+	return writeCheckpointRecord(w, &c)
 }
 
 // ReadCheckpoint reads a checkpoint written by WriteCheckpoint and returns the
 // solver, ready to continue, with the training time recorded in it.
 func ReadCheckpoint(r io.Reader) (*Solver, time.Duration, error) {
-	br := bufio.NewReader(r)
-	var magic string
-	var version int
-	if _, err := fmt.Fscanf(br, "%s %d\n", &magic, &version); err != nil || magic != checkpointMagic {
-		return nil, 0, fmt.Errorf("%w: not a felt CFR checkpoint", ErrBadFile)
-	}
-	if version != checkpointVersion {
-		return nil, 0, fmt.Errorf("%w: checkpoint version %d, this felt reads %d", ErrBadFile, version, checkpointVersion)
-	}
-	var c checkpoint
-	if err := gob.NewDecoder(br).Decode(&c); err != nil {
-		return nil, 0, fmt.Errorf("%w: %v", ErrBadFile, err)
+	c, err := readCheckpointRecord(r)
+	if err != nil {
+		return nil, 0, err
 	}
 	g, err := NewGame(c.Game)
 	if err != nil {
