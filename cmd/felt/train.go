@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -21,7 +25,7 @@ import (
 
 // trainCmd is "felt train": CFR training with checkpoints, curves and strategy files.
 type trainCmd struct {
-	Game            string        `arg:"" enum:"kuhn,leduc" help:"The game: kuhn or leduc."`
+	Game            string        `arg:"" enum:"kuhn,leduc,hulhe" help:"The game: kuhn, leduc or hulhe (heads-up limit Hold'em)."`
 	Algo            string        `help:"vanilla, cfr+, dcfr or mccfr (default dcfr, or the checkpoint's when resuming)." placeholder:"ALGO"`
 	Iterations      int           `xor:"stop" help:"Train until this many iterations in all (a resumed run counts the checkpoint's); default 1000." placeholder:"N"`
 	Time            time.Duration `xor:"stop" help:"Train for this long in this run (30s, 2m)." placeholder:"D"`
@@ -34,6 +38,10 @@ type trainCmd struct {
 	Chart           string        `help:"After training, draw every run in the --curve file to this .svg or .png." placeholder:"FILE" type:"path"`
 	Seed            string        `help:"MCCFR's seed, a decimal number (default 0)."`
 	NoProgress      bool          `help:"Draw no progress bar."`
+	Buckets         string        `help:"hulhe: flop, turn and river bucket counts (the 169 starting hands are kept); default 50,50,50." placeholder:"F,T,R"`
+	Abstraction     string        `help:"hulhe: the card abstraction file, built (a few minutes) and written if missing (default hulhe-F-T-R.abs)." placeholder:"FILE" type:"path"`
+	Deals           int           `help:"hulhe: deals sampled to fit and to measure the best-response estimate (default 50000; 0 skips it)." default:"50000" placeholder:"N"`
+	Threads         int           `help:"hulhe: parallel traversal streams (default 2); the result depends on it and the seed only." placeholder:"N"`
 }
 
 // Help is the long help of "felt train".
@@ -95,6 +103,9 @@ type trainRun struct {
 }
 
 func (c *trainCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
+	if c.Game == "hulhe" {
+		return c.runHoldem(ctx, stdout, stderr)
+	}
 	if c.Iterations < 0 || c.Time < 0 || c.CheckpointEvery < 0 {
 		return usageError("--iterations, --time and --checkpoint-every cannot be negative")
 	}
@@ -353,4 +364,316 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return nil
+}
+
+// holdemOutput is what --json prints for hulhe. There is no exploitability_mchips:
+// the exact figure is out of reach, and the estimate has its own, labelled keys.
+type holdemOutput struct {
+	Game        string  `json:"game"`
+	Algo        string  `json:"algo"`
+	Iterations  int     `json:"iterations"`
+	Seconds     float64 `json:"seconds"`
+	Buckets     [4]int  `json:"buckets"`
+	Infosets    int     `json:"infosets"`
+	Abstraction string  `json:"abstraction"`
+	Fingerprint string  `json:"fingerprint"`
+	// BRLowerBoundMBB is the sampled in-abstraction best response's winnings
+	// (cfr.BREstimate), a lower bound on the exploitability, in mbb/g.
+	BRLowerBoundMBB *float64 `json:"br_lower_bound_mbb,omitempty"`
+	BRCI95MBB       *float64 `json:"br_ci95_mbb,omitempty"`
+	BRDeals         int      `json:"br_deals,omitempty"`
+	Out             string   `json:"out,omitempty"`
+	Checkpoint      string   `json:"checkpoint,omitempty"`
+}
+
+// parseBuckets reads "F,T,R".
+func parseBuckets(s string) (f, t, r int, err error) {
+	if s == "" {
+		s = "50,50,50"
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return 0, 0, 0, fmt.Errorf("--buckets %q: want FLOP,TURN,RIVER", s)
+	}
+	var n [3]int
+	for i, p := range parts {
+		if n[i], err = strconv.Atoi(strings.TrimSpace(p)); err != nil || n[i] < 1 || n[i] > 256 {
+			return 0, 0, 0, fmt.Errorf("--buckets %q: counts are 1..256", s)
+		}
+	}
+	return n[0], n[1], n[2], nil
+}
+
+// holdemAbstraction reads the abstraction file, or builds and writes it.
+func (c *trainCmd) holdemAbstraction(stderr io.Writer) (*cfr.Abstraction, error) {
+	f, t, r, err := parseBuckets(c.Buckets)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	if c.Abstraction == "" {
+		c.Abstraction = fmt.Sprintf("hulhe-%d-%d-%d.abs", f, t, r)
+	}
+	in, err := os.Open(c.Abstraction)
+	if err == nil {
+		a, err := cfr.ReadAbstraction(in)
+		in.Close()
+		if err != nil {
+			return nil, usageError("--abstraction %s: %v", c.Abstraction, err)
+		}
+		if cfg := a.Config(); cfg.Flop != f || cfg.Turn != t || cfg.River != r || !a.HasTables() {
+			return nil, usageError("--abstraction %s has buckets %d,%d,%d (tables: %v), not %d,%d,%d", c.Abstraction,
+				cfg.Flop, cfg.Turn, cfg.River, a.HasTables(), f, t, r)
+		}
+		return a, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	cfg := cfr.DefaultAbstractionConfig()
+	cfg.Flop, cfg.Turn, cfg.River = f, t, r
+	var bar *progressbar.ProgressBar
+	stage := ""
+	o := cfr.BuildOptions{Tables: true}
+	if !c.NoProgress {
+		o.Progress = func(s string, done, total int) {
+			if s != stage {
+				if bar != nil {
+					_ = bar.Finish()
+				}
+				stage = s
+				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr),
+					progressbar.OptionSetDescription("abstraction: "+s), progressbar.OptionShowCount(),
+					progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100*time.Millisecond),
+					progressbar.OptionClearOnFinish())
+			}
+			_ = bar.Set(done)
+		}
+	}
+	start := time.Now()
+	a, err := cfr.BuildAbstraction(cfg, o)
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := writeFileAtomic(c.Abstraction, a.Write); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(stderr, "abstraction %d,%d,%d built in %s, written to %s\n", f, t, r, time.Since(start).Round(time.Second), c.Abstraction)
+	return a, nil
+}
+
+// runHoldem is "felt train hulhe".
+func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) error {
+	if c.Iterations < 0 || c.Time < 0 || c.CheckpointEvery < 0 || c.Deals < 0 || c.Threads < 0 {
+		return usageError("--iterations, --time, --checkpoint-every, --deals and --threads cannot be negative")
+	}
+	if c.Algo != "" && c.Algo != "mccfr" {
+		return usageError("--algo: hulhe is trained by mccfr only")
+	}
+	if c.Iterations == 0 && c.Time == 0 {
+		c.Iterations = 1_000_000
+	}
+	if c.Chart != "" && c.Curve == "" {
+		return usageError("--chart draws the --curve file: give both")
+	}
+	var seed uint64
+	if c.Seed != "" {
+		var err error
+		if seed, err = strconv.ParseUint(c.Seed, 10, 64); err != nil {
+			return usageError("--seed: %q is not a decimal number", c.Seed)
+		}
+	}
+	a, err := c.holdemAbstraction(stderr)
+	if err != nil {
+		return err
+	}
+	var s *cfr.HoldemSolver
+	var elapsed time.Duration
+	if c.Resume != "" {
+		f, err := os.Open(c.Resume)
+		if err != nil {
+			return usageError("--resume: %v", err)
+		}
+		s, elapsed, err = cfr.ReadHoldemCheckpoint(f, a, a.Fingerprint())
+		f.Close()
+		if err != nil {
+			return usageError("--resume %s: %v", c.Resume, err)
+		}
+	} else if s, err = cfr.NewHoldemSolver(a, cfr.HoldemOptions{Seed: seed, Threads: c.Threads}); err != nil {
+		return usageError("%v", err)
+	}
+	ckpt := c.Checkpoint
+	if ckpt == "" {
+		ckpt = c.Resume
+	}
+	if ckpt == "" {
+		ckpt = "hulhe-mccfr.ckpt"
+	}
+	writeCkpt := func() error {
+		return writeFileAtomic(ckpt, func(w io.Writer) error { return s.WriteCheckpoint(w, a.Fingerprint(), elapsed) })
+	}
+	workers := runtime.GOMAXPROCS(0)
+	measure := func() cfr.BREstimate {
+		return s.Average().EstimateBestResponse(a, c.Deals, seed+1_000_003, workers)
+	}
+
+	// Train in the solver's batches, cut only at the --iterations target, so that the
+	// same seed gives the same strategy however the run is interrupted and resumed.
+	start := s.Iterations()
+	var bar *progressbar.ProgressBar
+	if !c.NoProgress {
+		if c.Time > 0 {
+			bar = progressbar.NewOptions64(c.Time.Milliseconds(), progressbar.OptionSetWriter(stderr),
+				progressbar.OptionSetDescription("hulhe mccfr"), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+		} else {
+			bar = progressbar.NewOptions64(int64(max(c.Iterations-start, 0)), progressbar.OptionSetWriter(stderr),
+				progressbar.OptionSetDescription("hulhe mccfr"), progressbar.OptionSetItsString("it"),
+				progressbar.OptionShowIts(), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+		}
+	}
+	var points []curve.Point
+	const algo = "mccfr (sampled BR lower bound)"
+	addPoint := func() {
+		e := measure()
+		points = append(points, curve.Point{Game: "hulhe", Algo: algo, Iterations: s.Iterations(),
+			Seconds: elapsed.Seconds(), MChips: e.MBB * 2}) // milli-chips: a chip is half a big blind
+	}
+	runStart := elapsed
+	lastCkpt := time.Now()
+	nextPoint := max(start*2, 1<<16)
+	interrupted := false
+	for {
+		if ctx.Err() != nil {
+			interrupted = true
+			break
+		}
+		done := s.Iterations()
+		if c.Time > 0 && elapsed-runStart >= c.Time || c.Time == 0 && done >= c.Iterations {
+			break
+		}
+		n := s.BatchSize()
+		if c.Time == 0 {
+			n = min(n, c.Iterations-done)
+		}
+		t0 := time.Now()
+		s.Iterate(n)
+		elapsed += time.Since(t0)
+		if bar != nil {
+			if c.Time > 0 {
+				_ = bar.Set64(min((elapsed - runStart).Milliseconds(), c.Time.Milliseconds()))
+				bar.Describe(fmt.Sprintf("hulhe mccfr, %d it", s.Iterations()))
+			} else {
+				_ = bar.Add(n)
+			}
+		}
+		if c.Curve != "" && c.Deals > 0 && s.Iterations() >= nextPoint {
+			addPoint()
+			nextPoint *= 2
+		}
+		if c.CheckpointEvery > 0 && time.Since(lastCkpt) >= c.CheckpointEvery {
+			if err := writeCkpt(); err == nil {
+				lastCkpt = time.Now()
+			}
+		}
+	}
+	if bar != nil {
+		_ = bar.Finish()
+	}
+
+	out := holdemOutput{Game: "hulhe", Algo: "mccfr", Iterations: s.Iterations(), Seconds: elapsed.Seconds(),
+		Buckets: a.Sizes(), Infosets: s.Game().Infosets(), Abstraction: c.Abstraction, Fingerprint: a.Fingerprint()}
+	if interrupted || c.Checkpoint != "" || c.Resume != "" || c.CheckpointEvery > 0 {
+		if err := writeCkpt(); err != nil {
+			return err
+		}
+		out.Checkpoint = ckpt
+	}
+	if c.Out != "" {
+		f := s.Average().StrategyFile(a)
+		f.Algo, f.Iterations, f.Seconds = "mccfr", out.Iterations, out.Seconds
+		if err := writeFileAtomic(c.Out, f.Write); err != nil {
+			return err
+		}
+		out.Out = c.Out
+	}
+	if c.Deals > 0 && !interrupted {
+		e := measure()
+		if n := len(points); c.Curve != "" && (n == 0 || points[n-1].Iterations != s.Iterations()) {
+			points = append(points, curve.Point{Game: "hulhe", Algo: algo, Iterations: s.Iterations(),
+				Seconds: elapsed.Seconds(), MChips: e.MBB * 2})
+		}
+		out.BRLowerBoundMBB, out.BRCI95MBB, out.BRDeals = &e.MBB, &e.CI95, e.Deals
+	}
+	if c.Curve != "" && len(points) > 0 {
+		if err := appendCurve(c.Curve, c.Chart, points, "Heads-up limit Hold'em, sampled best-response lower bound (chips = small blinds)"); err != nil {
+			return err
+		}
+	}
+	if c.JSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "hulhe mccfr: %d iterations in %.1f s, %d information sets (buckets %v)", out.Iterations, out.Seconds, out.Infosets, out.Buckets)
+		if out.BRLowerBoundMBB != nil {
+			fmt.Fprintf(stdout, ", sampled in-abstraction best response wins %.1f ± %.1f mbb/g (a lower bound on the exploitability)",
+				*out.BRLowerBoundMBB, *out.BRCI95MBB)
+		}
+		fmt.Fprintln(stdout)
+		if out.Out != "" {
+			fmt.Fprintf(stdout, "strategy written to %s\n", out.Out)
+		}
+		if out.Checkpoint != "" {
+			fmt.Fprintf(stdout, "checkpoint written to %s\n", out.Checkpoint)
+		}
+	}
+	if interrupted {
+		return &exitError{code: 130, err: fmt.Errorf("interrupted at iteration %d; go on with --resume %s", s.Iterations(), ckpt)}
+	}
+	return nil
+}
+
+// appendCurve appends points to a curve CSV file (with a header if new) and, if
+// chart is set, draws the file's points of the same game.
+func appendCurve(path, chart string, points []curve.Point, title string) error {
+	fresh := true
+	if st, err := os.Stat(path); err == nil && st.Size() > 0 {
+		fresh = false
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("--curve: %w", err)
+	}
+	if err := curve.Write(f, points, fresh); err != nil {
+		f.Close()
+		return fmt.Errorf("--curve %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if chart == "" {
+		return nil
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	all, err := curve.Read(in)
+	in.Close()
+	if err != nil {
+		return fmt.Errorf("--curve %s: %w", path, err)
+	}
+	var game []curve.Point
+	for _, p := range all {
+		if p.Game == points[0].Game {
+			game = append(game, p)
+		}
+	}
+	return writeFileAtomic(chart, func(w io.Writer) error { return curve.Chart(w, chart, title, game) })
 }
