@@ -62,6 +62,8 @@ type Options struct {
 	// Net is the neural bot's network; nil means the built-in one (DefaultNet).
 	// The option weights=FILE loads it from a file written by Net.Save.
 	Net *Net
+	// Strategy is the cfr bot's strategy file (the option strategy=FILE).
+	Strategy string
 }
 
 // DefaultSamples is the number of deals a Monte Carlo bot simulates per decision
@@ -108,6 +110,7 @@ var registry = [...]entry{
 	{Info{"bayes", "chart rules with randomness pre-flop; after it a decision network over hand types, opponents' fold ratios and a utility table"}, newBayes},
 	{Info{"neural", "a small feed-forward net over hand types reachable, pot odds, position and stack (weights=FILE; the default was evolved)"}, newNeural},
 	{Info{"stud", "three card stud: exact odds against the up cards showing, the spade rule's half pot (Hold'em: plays as chart)"}, plain(newStud)},
+	{Info{"cfr", "heads-up limit Hold'em from a CFR strategy, strategy=FILE (felt train hulhe --out FILE; without one it only checks and calls)"}, newCFR},
 }
 
 // List returns every bot's name and one-line description.
@@ -189,8 +192,10 @@ func parseParams(params string, o *Options) error {
 				return fmt.Errorf("weights=%q: %w: %w", v, ErrBadOption, err)
 			}
 			o.Net = n
+		case "strategy":
+			o.Strategy = v
 		default:
-			return fmt.Errorf("unknown option %q (samples, bluff, state, weights): %w", k, ErrBadOption)
+			return fmt.Errorf("unknown option %q (samples, bluff, state, weights, strategy): %w", k, ErrBadOption)
 		}
 	}
 	return nil
