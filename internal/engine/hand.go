@@ -197,10 +197,9 @@ func (h *Hand) emit(kind EventKind, seat int) *Event {
 
 // emitChips logs chips that seat put in or got back: Amount, the seat's bet To
 // afterwards (0 where the kind does not use it) and whether it is now all-in.
-func (h *Hand) emitChips(kind EventKind, seat int, amount, to int64, allIn bool) *Event {
+func (h *Hand) emitChips(kind EventKind, seat int, amount, to int64, allIn bool) {
 	p := h.emit(kind, seat)
 	p.Amount, p.To, p.AllIn = amount, to, allIn
-	return p
 }
 
 // emitCards logs n cards dealt or shown: c0, c1 and c2, of which those past the
@@ -337,7 +336,8 @@ func (h *Hand) advance(from int) {
 			if h.s.variant == StudThree && h.currentBet-s.bet > s.stack {
 				// A stud player who cannot call must fold: there are no side pots.
 				h.fold(i)
-				h.emitChips(EvFold, i, 0, s.bet, false).Forced = true
+				e := h.emit(EvFold, i)
+				e.To, e.Forced = s.bet, true
 				from = i + 1
 				continue
 			}
