@@ -79,6 +79,11 @@ type PHH struct {
 	Seed string `toml:"_seed,omitempty"`
 	// Burns lists the burned cards in order, as PHH writes cards ("2c8h??").
 	Burns string `toml:"_burns,omitempty"`
+	// HandKey names the hand in the house that dealt it (its table's reference and
+	// the hand's number); SeedSHA256 is the commitment published before the deal,
+	// SeedCommitment(HandKey, seed) (docs/phh.md, "Provably fair deals").
+	HandKey    string `toml:"_hand_key,omitempty"`
+	SeedSHA256 string `toml:"_seed_sha256,omitempty"`
 }
 
 // Parse reads one hand from a .phh file.

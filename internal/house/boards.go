@@ -166,3 +166,26 @@ func (h *House) Hand(ctx context.Context, id int64) (store.Hand, error) {
 func (h *House) HandsOf(ctx context.Context, userID int64, limit int) ([]store.Hand, error) {
 	return h.st.HandsByUser(ctx, userID, min(max(limit, 1), maxListLimit))
 }
+
+// Rankings lists registered players (guests are not ranked), at most limit
+// (1..100) from offset: by net winnings (store.RankByNet: every player with a hand
+// played) or by win rate in big blinds per 100 hands (store.RankByWinRate: players
+// with at least Config.RankMinHands hands). Another order is a *FieldError on "by".
+func (h *House) Rankings(ctx context.Context, by store.Rank, limit, offset int) ([]store.Ranked, error) {
+	if by != store.RankByNet && by != store.RankByWinRate {
+		return nil, fieldError("by", "must be %s or %s", store.RankByNet, store.RankByWinRate)
+	}
+	rs, err := h.st.Rankings(ctx, by, h.MinHands(by), min(max(limit, 1), maxListLimit), max(offset, 0))
+	if err != nil {
+		return nil, fmt.Errorf("rankings: %w", err)
+	}
+	return rs, nil
+}
+
+// MinHands is the fewest hands played that a ranking lists a player with.
+func (h *House) MinHands(by store.Rank) int64 {
+	if by == store.RankByWinRate {
+		return max(h.cfg.RankMinHands, 1)
+	}
+	return 1
+}

@@ -175,6 +175,70 @@ func (w *world) check(ctx context.Context, t *testing.T, when string) {
 	}
 }
 
+// checkSeats verifies that the seats the store keeps for recovery hold the
+// stacks of the test's own count.
+func (w *world) checkSeats(ctx context.Context, t *testing.T, when string) {
+	t.Helper()
+	seats, err := w.s.Seats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, s := range seats {
+		got[fmt.Sprintf("%s/%d", s.TableRef, s.UserID)] = s.Stack
+	}
+	want := map[string]int64{}
+	for tb, table := range w.stacks {
+		for u, chips := range table {
+			want[fmt.Sprintf("%s/%d", tb, u)] = chips
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("%s: stored seats %v, want %v", when, got, want)
+	}
+}
+
+// TestRecover stops a house in the middle of its games (no cash-out at all):
+// Recover returns every stack to its player's credits.
+func TestRecover(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		w := newWorld(t, s, 4, 3)
+		r := rand.New(rand.NewChaCha8([32]byte{3}))
+		for i := range 120 {
+			if err := w.step(ctx, r); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+		}
+		var onTables int64
+		for _, table := range w.stacks {
+			for _, chips := range table {
+				onTables += chips
+			}
+		}
+		if onTables == 0 {
+			t.Fatal("no chips on tables to recover")
+		}
+		refunds, err := w.h.Recover(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var refunded int64
+		for _, rf := range refunds {
+			refunded += rf.Amount
+			delete(w.stacks[rf.TableRef], rf.UserID)
+		}
+		if refunded != onTables {
+			t.Errorf("refunded %d, %d were on the tables", refunded, onTables)
+		}
+		w.check(ctx, t, "after recovery")
+		w.checkSeats(ctx, t, "after recovery")
+		if again, err := w.h.Recover(ctx); err != nil || len(again) != 0 {
+			t.Errorf("a second Recover: %v, %v", again, err)
+		}
+	})
+}
+
 // cashOutAll ends every game; then the credits alone must hold everything granted.
 func (w *world) cashOutAll(ctx context.Context, t *testing.T) {
 	for tb, table := range w.stacks {
@@ -205,6 +269,7 @@ func TestConservation(t *testing.T) {
 				t.Fatalf("step %d: %v", i, err)
 			}
 			w.check(ctx, t, fmt.Sprintf("step %d", i))
+			w.checkSeats(ctx, t, fmt.Sprintf("step %d", i))
 		}
 		w.cashOutAll(ctx, t)
 		for _, op := range []string{"buy-in", "hand", "cash-out", "refill"} {

@@ -65,6 +65,8 @@ type Config struct {
 	RefillBelow    int64
 	RefillTo       int64
 	RefillInterval time.Duration
+	// RankMinHands is the fewest hands a player needs to be ranked by win rate.
+	RankMinHands int64
 	// SessionTTL is how long a login session lasts.
 	SessionTTL time.Duration
 	// Argon2 are the cost parameters of new password hashes.
@@ -74,8 +76,8 @@ type Config struct {
 }
 
 // DefaultConfig is the configuration of a new house: 10,000 chips at sign-up (and
-// for guests), a refill back to 10,000 when below 1,000 at most once a day, 30-day
-// sessions, and DefaultArgon2.
+// for guests), a refill back to 10,000 when below 1,000 at most once a day, 50
+// hands to be ranked by win rate, 30-day sessions, and DefaultArgon2.
 func DefaultConfig() Config {
 	return Config{
 		SignupCredits:  10_000,
@@ -83,6 +85,7 @@ func DefaultConfig() Config {
 		RefillBelow:    1_000,
 		RefillTo:       10_000,
 		RefillInterval: 24 * time.Hour,
+		RankMinHands:   50,
 		SessionTTL:     30 * 24 * time.Hour,
 		Argon2:         DefaultArgon2(),
 	}
@@ -96,6 +99,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("house config: refill to %d must be at least refill below %d (>= 0)", c.RefillTo, c.RefillBelow)
 	case c.RefillInterval < 0:
 		return fmt.Errorf("house config: negative refill interval")
+	case c.RankMinHands < 0:
+		return fmt.Errorf("house config: negative minimum of hands to be ranked")
 	case c.SessionTTL <= 0:
 		return fmt.Errorf("house config: session TTL must be positive")
 	}

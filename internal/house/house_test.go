@@ -324,3 +324,47 @@ func TestRecordHand(t *testing.T) {
 		}
 	})
 }
+
+func TestStatsAndRankings(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		h := newHouse(t, s, newClock(), func(c *house.Config) { c.RankMinHands = 2 })
+		ann, bob := register(t, h, "ann"), register(t, h, "bob")
+		g, err := h.Guest(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// ann wins 40 (2 big blinds) raising, then loses 10 calling; bob the opposite;
+		// the guest wins 500 in one hand and is never ranked.
+		hands := []store.Hand{
+			{TableRef: "t", BigBlind: 20, Players: []store.HandPlayer{{Seat: 0, UserID: ann.ID, Net: 40, Won: true, VPIP: true, PFR: true}, {Seat: 1, UserID: bob.ID, Net: -40, VPIP: true}}},
+			{TableRef: "t", BigBlind: 20, Players: []store.HandPlayer{{Seat: 0, UserID: ann.ID, Net: -10, VPIP: true}, {Seat: 1, UserID: bob.ID, Net: 10, Won: true}}},
+			{TableRef: "u", BigBlind: 100, Players: []store.HandPlayer{{Seat: 0, UserID: g.User.ID, Net: 500, Won: true}, {Seat: 1, Name: "bot", Net: -500}}},
+		}
+		for _, hd := range hands {
+			if _, err := h.RecordHand(ctx, hd); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, st, err := h.Player(ctx, "ann")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.HandsPlayed != 2 || st.VPIP() != 1 || st.PFR() != 0.5 || st.BBPer100() != 75 || st.HandsWonShare() != 0.5 {
+			t.Errorf("ann: %+v vpip %v pfr %v bb/100 %v", st, st.VPIP(), st.PFR(), st.BBPer100())
+		}
+		for _, by := range []store.Rank{store.RankByNet, store.RankByWinRate} {
+			rs, err := h.Rankings(ctx, by, 10, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rs) != 2 || rs[0].Name != "ann" || rs[1].Name != "bob" {
+				t.Errorf("rankings by %s: %+v", by, rs)
+			}
+		}
+		var fe *house.FieldError
+		if _, err := h.Rankings(ctx, "luck", 10, 0); !errors.As(err, &fe) || fe.Field != "by" {
+			t.Errorf("rankings by luck: %v", err)
+		}
+	})
+}

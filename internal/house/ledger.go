@@ -49,7 +49,7 @@ func (h *House) BuyIn(ctx context.Context, userID int64, tableRef string, amount
 			return err
 		}
 		left = credits - amount
-		return nil
+		return q.AddToSeat(ctx, tableRef, userID, amount, true)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("buy-in of user %d at %s: %w", userID, tableRef, err)
@@ -58,8 +58,9 @@ func (h *House) BuyIn(ctx context.Context, userID int64, tableRef string, amount
 }
 
 // CashOut ends a player's game at a table: their stack of amount chips (zero for
-// a player who went broke) returns to their credits, and their games played grow
-// by one. It returns the credits after the cash-out.
+// a player who went broke) returns to their credits, their games played grow by
+// one, and the table no longer holds a seat for them (see Recover). It returns the
+// credits after the cash-out.
 func (h *House) CashOut(ctx context.Context, userID int64, tableRef string, amount int64) (int64, error) {
 	if amount < 0 {
 		return 0, fieldError("amount", "must not be negative")
@@ -78,6 +79,9 @@ func (h *House) CashOut(ctx context.Context, userID int64, tableRef string, amou
 			}
 		}
 		if err := q.AddStats(ctx, userID, store.Stats{GamesPlayed: 1}); err != nil {
+			return err
+		}
+		if err := q.DeleteSeat(ctx, tableRef, userID); err != nil {
 			return err
 		}
 		var err error
@@ -147,9 +151,10 @@ func (h *House) Adjust(ctx context.Context, userID, amount int64, note string) e
 }
 
 // RecordHand stores a finished hand (its PHH text and each player's result) and
-// adds it to the registered players' totals, in one transaction, and returns the
-// hand's id. The players' nets must sum to zero (play money has no rake). Chips
-// stay at the table: only buy-ins and cash-outs touch the credits.
+// adds it to the registered players' totals and to the stacks the table holds for
+// them (see Recover), in one transaction, and returns the hand's id. The players'
+// nets must sum to zero (play money has no rake). Chips stay at the table: only
+// buy-ins and cash-outs touch the credits.
 func (h *House) RecordHand(ctx context.Context, hand store.Hand) (int64, error) {
 	if len(hand.Players) == 0 {
 		return 0, fieldError("players", "a hand has players")
@@ -198,12 +203,13 @@ func (h *House) RecordHand(ctx context.Context, hand store.Hand) (int64, error) 
 			if p.UserID == 0 {
 				continue
 			}
-			d := store.Stats{HandsPlayed: 1, NetWon: p.Net}
-			if p.Won {
-				d.HandsWon = 1
-			}
-			if err := q.AddStats(ctx, p.UserID, d); err != nil {
+			if err := q.AddStats(ctx, p.UserID, handStats(p, hand.BigBlind)); err != nil {
 				return err
+			}
+			if p.Net != 0 {
+				if err := q.AddToSeat(ctx, hand.TableRef, p.UserID, p.Net, false); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -212,6 +218,68 @@ func (h *House) RecordHand(ctx context.Context, hand store.Hand) (int64, error) 
 		return 0, fmt.Errorf("record hand at %s: %w", hand.TableRef, err)
 	}
 	return id, nil
+}
+
+// handStats is what one hand adds to a player's totals.
+func handStats(p store.HandPlayer, bigBlind int64) store.Stats {
+	d := store.Stats{HandsPlayed: 1, NetWon: p.Net}
+	b := func(v bool) int64 {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	d.HandsWon, d.VPIPHands, d.PFRHands = b(p.Won), b(p.VPIP), b(p.PFR)
+	if bigBlind > 0 {
+		d.BBWonMilli = p.Net * 1000 / bigBlind
+	}
+	return d
+}
+
+// Refund is one stack returned by Recover.
+type Refund struct {
+	TableRef string
+	UserID   int64
+	Amount   int64
+}
+
+// Recover returns to their players' credits the stacks of games that never
+// cashed out: tables that were open when the house stopped without closing them
+// (kill -9, a crash, a power cut). The store holds, for every registered player
+// at a table, their buy-in and then their stack after each recorded hand, each
+// written in the transaction of the ledger row or hand that changes it; so a hand
+// unfinished when the house stopped is as if never dealt, and every chip returns.
+// Call it at start, before any table opens: with one house per database every seat
+// it finds belongs to a table that no longer runs.
+func (h *House) Recover(ctx context.Context) ([]Refund, error) {
+	seats, err := h.st.Seats(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("recover: %w", err)
+	}
+	var out []Refund
+	for _, s := range seats {
+		err := h.st.InTx(ctx, func(q store.Queries) error {
+			if err := q.LockUser(ctx, s.UserID); err != nil {
+				return err
+			}
+			if s.Stack > 0 {
+				e := store.Entry{UserID: s.UserID, Kind: store.KindCashOut, Amount: s.Stack, TableRef: s.TableRef,
+					Note: "returned at start: the house stopped during play", CreatedAt: h.now()}
+				if _, err := q.AddEntry(ctx, e); err != nil {
+					return err
+				}
+			}
+			if err := q.AddStats(ctx, s.UserID, store.Stats{GamesPlayed: 1}); err != nil {
+				return err
+			}
+			return q.DeleteSeat(ctx, s.TableRef, s.UserID)
+		})
+		if err != nil {
+			return out, fmt.Errorf("recover seat of user %d at %s: %w", s.UserID, s.TableRef, err)
+		}
+		out = append(out, Refund{TableRef: s.TableRef, UserID: s.UserID, Amount: s.Stack})
+	}
+	return out, nil
 }
 
 // Totals are a player's credits and running totals.

@@ -274,29 +274,123 @@ func (q *queries) LedgerTotals(ctx context.Context) (map[EntryKind]int64, error)
 
 func (q *queries) AddStats(ctx context.Context, userID int64, d Stats) error {
 	_, err := q.q.ExecContext(ctx,
-		`INSERT INTO player_stats (user_id, games_played, hands_played, hands_won, net_won)
-		 VALUES ($1, $2, $3, $4, $5)
+		`INSERT INTO player_stats (user_id, games_played, hands_played, hands_won, net_won, vpip_hands, pfr_hands, bb_won_milli)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 		 ON CONFLICT (user_id) DO UPDATE SET
 		   games_played = player_stats.games_played + excluded.games_played,
 		   hands_played = player_stats.hands_played + excluded.hands_played,
 		   hands_won    = player_stats.hands_won + excluded.hands_won,
-		   net_won      = player_stats.net_won + excluded.net_won`,
-		userID, d.GamesPlayed, d.HandsPlayed, d.HandsWon, d.NetWon)
+		   net_won      = player_stats.net_won + excluded.net_won,
+		   vpip_hands   = player_stats.vpip_hands + excluded.vpip_hands,
+		   pfr_hands    = player_stats.pfr_hands + excluded.pfr_hands,
+		   bb_won_milli = player_stats.bb_won_milli + excluded.bb_won_milli`,
+		userID, d.GamesPlayed, d.HandsPlayed, d.HandsWon, d.NetWon, d.VPIPHands, d.PFRHands, d.BBWonMilli)
 	if err != nil {
 		return fmt.Errorf("stats: add for user %d: %w", userID, err)
 	}
 	return nil
 }
 
+const statsColumns = "games_played, hands_played, hands_won, net_won, vpip_hands, pfr_hands, bb_won_milli"
+
+func (s *Stats) scanArgs() []any {
+	return []any{&s.GamesPlayed, &s.HandsPlayed, &s.HandsWon, &s.NetWon, &s.VPIPHands, &s.PFRHands, &s.BBWonMilli}
+}
+
 func (q *queries) Stats(ctx context.Context, userID int64) (Stats, error) {
 	var s Stats
 	err := q.q.QueryRowContext(ctx,
-		"SELECT games_played, hands_played, hands_won, net_won FROM player_stats WHERE user_id = $1", userID).
-		Scan(&s.GamesPlayed, &s.HandsPlayed, &s.HandsWon, &s.NetWon)
+		"SELECT "+statsColumns+" FROM player_stats WHERE user_id = $1", userID).Scan(s.scanArgs()...)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return Stats{}, fmt.Errorf("stats of user %d: %w", userID, err)
 	}
 	return s, nil
+}
+
+func (q *queries) Rankings(ctx context.Context, by Rank, minHands int64, limit, offset int) ([]Ranked, error) {
+	var order string
+	switch by {
+	case RankByNet:
+		order = "s.net_won DESC"
+	case RankByWinRate:
+		order = "CAST(s.bb_won_milli AS DOUBLE PRECISION) / s.hands_played DESC"
+		minHands = max(minHands, 1)
+	default:
+		return nil, fmt.Errorf("rankings: unknown order %q", by)
+	}
+	rows, err := q.q.QueryContext(ctx,
+		`SELECT u.id, u.username, s.games_played, s.hands_played, s.hands_won, s.net_won, s.vpip_hands, s.pfr_hands, s.bb_won_milli
+		 FROM player_stats s JOIN users u ON u.id = s.user_id
+		 WHERE u.guest = FALSE AND s.hands_played >= $1
+		 ORDER BY `+order+`, s.hands_played DESC, u.id LIMIT $2 OFFSET $3`, minHands, limit, offset)
+	if err != nil {
+		return nil, fmt.Errorf("rankings by %s: %w", by, err)
+	}
+	defer rows.Close()
+	var out []Ranked
+	for rows.Next() {
+		var r Ranked
+		if err := rows.Scan(append([]any{&r.UserID, &r.Name}, r.Stats.scanArgs()...)...); err != nil {
+			return nil, fmt.Errorf("rankings by %s: %w", by, err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("rankings by %s: %w", by, err)
+	}
+	return out, nil
+}
+
+// ---- seats
+
+func (q *queries) AddToSeat(ctx context.Context, tableRef string, userID, delta int64, create bool) error {
+	res, err := q.q.ExecContext(ctx,
+		"UPDATE table_seats SET stack = stack + $1, updated_at = $2 WHERE table_ref = $3 AND user_id = $4",
+		delta, ms(now()), tableRef, userID)
+	var n int64
+	if err == nil {
+		n, err = res.RowsAffected()
+	}
+	if err == nil && n == 0 && create {
+		_, err = q.q.ExecContext(ctx,
+			"INSERT INTO table_seats (table_ref, user_id, stack, updated_at) VALUES ($1, $2, $3, $4)",
+			tableRef, userID, delta, ms(now()))
+	}
+	if err != nil {
+		return fmt.Errorf("seat of user %d at %s: add %d: %w", userID, tableRef, delta, err)
+	}
+	return nil
+}
+
+func (q *queries) DeleteSeat(ctx context.Context, tableRef string, userID int64) error {
+	if _, err := q.q.ExecContext(ctx, "DELETE FROM table_seats WHERE table_ref = $1 AND user_id = $2", tableRef, userID); err != nil {
+		return fmt.Errorf("seat of user %d at %s: delete: %w", userID, tableRef, err)
+	}
+	return nil
+}
+
+func (q *queries) Seats(ctx context.Context) ([]Seat, error) {
+	rows, err := q.q.QueryContext(ctx, "SELECT table_ref, user_id, stack, updated_at FROM table_seats ORDER BY updated_at, table_ref, user_id")
+	if err != nil {
+		return nil, fmt.Errorf("seats: %w", err)
+	}
+	defer rows.Close()
+	var out []Seat
+	for rows.Next() {
+		var (
+			s       Seat
+			updated int64
+		)
+		if err := rows.Scan(&s.TableRef, &s.UserID, &s.Stack, &updated); err != nil {
+			return nil, fmt.Errorf("seats: %w", err)
+		}
+		s.UpdatedAt = fromMS(updated)
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("seats: %w", err)
+	}
+	return out, nil
 }
 
 // ---- hands
@@ -307,15 +401,15 @@ func (q *queries) SaveHand(ctx context.Context, h Hand) (int64, error) {
 	}
 	var id int64
 	err := q.q.QueryRowContext(ctx,
-		"INSERT INTO hands (table_ref, variant, phh, played_at) VALUES ($1, $2, $3, $4) RETURNING id",
-		h.TableRef, h.Variant, h.PHH, ms(h.PlayedAt)).Scan(&id)
+		"INSERT INTO hands (table_ref, variant, big_blind, phh, played_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+		h.TableRef, h.Variant, h.BigBlind, h.PHH, ms(h.PlayedAt)).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("save hand at table %q: %w", h.TableRef, err)
 	}
 	for _, p := range h.Players {
 		_, err := q.q.ExecContext(ctx,
-			"INSERT INTO hand_players (hand_id, seat, user_id, name, net, won) VALUES ($1, $2, $3, $4, $5, $6)",
-			id, p.Seat, nullID(p.UserID), p.Name, p.Net, p.Won)
+			"INSERT INTO hand_players (hand_id, seat, user_id, name, net, won, vpip, pfr) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+			id, p.Seat, nullID(p.UserID), p.Name, p.Net, p.Won, p.VPIP, p.PFR)
 		if err != nil {
 			return 0, fmt.Errorf("save hand %d seat %d: %w", id, p.Seat, err)
 		}
@@ -353,7 +447,7 @@ func (q *queries) HandsByUser(ctx context.Context, userID int64, limit int) ([]H
 // hands returns the newest hands matching where (with one parameter, arg), with players.
 func (q *queries) hands(ctx context.Context, where string, arg any, limit int) ([]Hand, error) {
 	rows, err := q.q.QueryContext(ctx,
-		"SELECT id, table_ref, variant, phh, played_at FROM hands "+where+" ORDER BY id DESC LIMIT $2", arg, limit)
+		"SELECT id, table_ref, variant, big_blind, phh, played_at FROM hands "+where+" ORDER BY id DESC LIMIT $2", arg, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +457,7 @@ func (q *queries) hands(ctx context.Context, where string, arg any, limit int) (
 			h      Hand
 			played int64
 		)
-		if err := rows.Scan(&h.ID, &h.TableRef, &h.Variant, &h.PHH, &played); err != nil {
+		if err := rows.Scan(&h.ID, &h.TableRef, &h.Variant, &h.BigBlind, &h.PHH, &played); err != nil {
 			rows.Close()
 			return nil, err
 		}
@@ -385,7 +479,7 @@ func (q *queries) hands(ctx context.Context, where string, arg any, limit int) (
 
 func (q *queries) handPlayers(ctx context.Context, handID int64) ([]HandPlayer, error) {
 	rows, err := q.q.QueryContext(ctx,
-		"SELECT seat, user_id, name, net, won FROM hand_players WHERE hand_id = $1 ORDER BY seat", handID)
+		"SELECT seat, user_id, name, net, won, vpip, pfr FROM hand_players WHERE hand_id = $1 ORDER BY seat", handID)
 	if err != nil {
 		return nil, err
 	}
@@ -396,7 +490,7 @@ func (q *queries) handPlayers(ctx context.Context, handID int64) ([]HandPlayer, 
 			p    HandPlayer
 			user sql.NullInt64
 		)
-		if err := rows.Scan(&p.Seat, &user, &p.Name, &p.Net, &p.Won); err != nil {
+		if err := rows.Scan(&p.Seat, &user, &p.Name, &p.Net, &p.Won, &p.VPIP, &p.PFR); err != nil {
 			return nil, err
 		}
 		p.UserID = user.Int64

@@ -99,6 +99,60 @@ type Stats struct {
 	HandsPlayed int64
 	HandsWon    int64
 	NetWon      int64
+	// VPIPHands and PFRHands count the hands in which the player put chips in
+	// voluntarily, and bet or raised, in the first betting round.
+	VPIPHands int64
+	PFRHands  int64
+	// BBWonMilli is the net won in thousandths of each hand's big blind.
+	BBWonMilli int64
+}
+
+func ratio(n, d int64) float64 {
+	if d == 0 {
+		return 0
+	}
+	return float64(n) / float64(d)
+}
+
+// VPIP is the share of hands in which the player put chips in voluntarily in the
+// first betting round (0 with no hands).
+func (s Stats) VPIP() float64 { return ratio(s.VPIPHands, s.HandsPlayed) }
+
+// PFR is the share of hands in which the player bet or raised in the first
+// betting round (0 with no hands).
+func (s Stats) PFR() float64 { return ratio(s.PFRHands, s.HandsPlayed) }
+
+// HandsWonShare is the share of hands the player won a pot in (0 with no hands).
+func (s Stats) HandsWonShare() float64 { return ratio(s.HandsWon, s.HandsPlayed) }
+
+// BBPer100 is the win rate: big blinds won per 100 hands (0 with no hands).
+func (s Stats) BBPer100() float64 { return ratio(s.BBWonMilli, s.HandsPlayed) / 10 }
+
+// Rank orders players in Rankings.
+type Rank string
+
+// The rankings.
+const (
+	// RankByNet orders players by chips won, most first.
+	RankByNet Rank = "net"
+	// RankByWinRate orders players by big blinds won per hand, best first.
+	RankByWinRate Rank = "win_rate"
+)
+
+// Ranked is one player in a ranking.
+type Ranked struct {
+	UserID int64
+	Name   string
+	Stats
+}
+
+// Seat is what a table holds for a registered player: their buy-in, then their
+// stack after each recorded hand.
+type Seat struct {
+	TableRef  string
+	UserID    int64
+	Stack     int64
+	UpdatedAt time.Time
 }
 
 // Hand is a finished hand as recorded for the hand-history viewer and statistics.
@@ -106,6 +160,9 @@ type Hand struct {
 	ID       int64
 	TableRef string
 	Variant  string
+	// BigBlind is the hand's big blind (three card stud: the ante), the unit of win
+	// rates; 0 leaves the hand out of them.
+	BigBlind int64
 	PHH      string // the hand in Poker Hand History format
 	PlayedAt time.Time
 	Players  []HandPlayer
@@ -118,6 +175,10 @@ type HandPlayer struct {
 	Name   string
 	Net    int64 // chips won (positive) or lost (negative)
 	Won    bool
+	// VPIP: the player put chips in voluntarily in the first betting round (a call,
+	// bet or raise; blinds and antes do not count). PFR: they bet or raised in it.
+	VPIP bool
+	PFR  bool
 }
 
 // Board is a message board.
@@ -206,6 +267,23 @@ type StatsStore interface {
 	AddStats(ctx context.Context, userID int64, d Stats) error
 	// Stats returns a user's totals (zero for a user with none yet).
 	Stats(ctx context.Context, userID int64) (Stats, error)
+	// Rankings lists registered players (not guests) with at least minHands hands
+	// played, ordered by, at most limit of them from offset.
+	Rankings(ctx context.Context, by Rank, minHands int64, limit, offset int) ([]Ranked, error)
+}
+
+// SeatStore holds the stacks that tables hold for players, so that a house that
+// stopped without cashing out can return them.
+type SeatStore interface {
+	// AddToSeat adds delta chips (either sign) to a player's stack at a table. When
+	// the player holds no seat there, it creates one with delta chips if create
+	// (a buy-in), and does nothing otherwise (a hand at a table whose seats are not
+	// kept).
+	AddToSeat(ctx context.Context, tableRef string, userID, delta int64, create bool) error
+	// DeleteSeat removes a player's seat at a table, if any.
+	DeleteSeat(ctx context.Context, tableRef string, userID int64) error
+	// Seats lists every seat held, oldest first.
+	Seats(ctx context.Context) ([]Seat, error)
 }
 
 // HandStore holds finished hands.
@@ -252,6 +330,7 @@ type Queries interface {
 	SessionStore
 	LedgerStore
 	StatsStore
+	SeatStore
 	HandStore
 	BoardStore
 	BotModelStore

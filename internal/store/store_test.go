@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -259,8 +260,8 @@ func testStats(t *testing.T, s store.Store) {
 func testHands(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	u := mustUser(t, s, "hands")
-	h := store.Hand{TableRef: "felt1", Variant: "NT", PHH: "variant = 'NT'\nactions = ['d dh p1 AsKs']\n", PlayedAt: at,
-		Players: []store.HandPlayer{{Seat: 1, UserID: u.ID, Name: u.Username, Net: 150, Won: true}, {Seat: 2, Name: "callbot", Net: -150}}}
+	h := store.Hand{TableRef: "felt1", Variant: "NT", BigBlind: 20, PHH: "variant = 'NT'\nactions = ['d dh p1 AsKs']\n", PlayedAt: at,
+		Players: []store.HandPlayer{{Seat: 1, UserID: u.ID, Name: u.Username, Net: 150, Won: true, VPIP: true, PFR: true}, {Seat: 2, Name: "callbot", Net: -150}}}
 	id, err := s.SaveHand(ctx, h)
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +271,7 @@ func testHands(t *testing.T, s store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.PHH != h.PHH || got.TableRef != h.TableRef || !got.PlayedAt.Equal(at) || len(got.Players) != 2 || got.Players[0] != h.Players[0] || got.Players[1] != h.Players[1] {
+	if got.PHH != h.PHH || got.TableRef != h.TableRef || got.BigBlind != 20 || !got.PlayedAt.Equal(at) || len(got.Players) != 2 || got.Players[0] != h.Players[0] || got.Players[1] != h.Players[1] {
 		t.Errorf("Hand = %+v, want %+v", got, h)
 	}
 	h2 := h
@@ -358,4 +359,94 @@ func testBotModels(t *testing.T, s store.Store) {
 	if err != nil || string(m.Model) != `{"vpip":0.25,"hands":40}` || !m.UpdatedAt.Equal(at) {
 		t.Errorf("BotModel = %+v, %v", m, err)
 	}
+}
+
+func TestRankingsAndSeats(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		// net, hands, big blinds won (thousandths)
+		rows := []struct {
+			name              string
+			net, hands, milli int64
+			guest             bool
+		}{
+			{"ann", 500, 10, 2_500, false},    // 250 mbb a hand
+			{"bob", 900, 100, 45_000, false},  // 450
+			{"cyd", -300, 50, -15_000, false}, // -300
+			{"dee", 100, 2, 5_000, false},     // 2 500: too few hands for the win-rate ranking
+			{"guest-x", 5_000, 100, 90_000, true},
+		}
+		for _, r := range rows {
+			u, err := s.CreateUser(ctx, store.User{Username: r.name, Guest: r.guest, CreatedAt: at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.AddStats(ctx, u.ID, store.Stats{HandsPlayed: r.hands, NetWon: r.net, BBWonMilli: r.milli, VPIPHands: r.hands / 2, PFRHands: 1}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		names := func(by store.Rank, minHands int64, limit, offset int) []string {
+			rs, err := s.Rankings(ctx, by, minHands, limit, offset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, r := range rs {
+				out = append(out, r.Name)
+			}
+			return out
+		}
+		check := func(got []string, want ...string) {
+			t.Helper()
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("got %v, want %v", got, want)
+			}
+		}
+		check(names(store.RankByNet, 0, 10, 0), "bob", "ann", "dee", "cyd")
+		check(names(store.RankByNet, 0, 2, 1), "ann", "dee")
+		check(names(store.RankByWinRate, 10, 10, 0), "bob", "ann", "cyd")
+		check(names(store.RankByWinRate, 0, 10, 0), "dee", "bob", "ann", "cyd")
+		if rs, err := s.Rankings(ctx, store.RankByNet, 0, 1, 0); err != nil || rs[0].VPIPHands != 50 || rs[0].BBWonMilli != 45_000 {
+			t.Errorf("top row %+v, %v", rs, err)
+		}
+		if _, err := s.Rankings(ctx, "luck", 0, 1, 0); err == nil {
+			t.Error("an unknown order ranked")
+		}
+
+		ann, _ := s.UserByName(ctx, "ann")
+		bob, _ := s.UserByName(ctx, "bob")
+		for _, d := range []struct {
+			ref   string
+			user  int64
+			delta int64
+		}{{"t1", ann.ID, 1000}, {"t1", bob.ID, 500}, {"t1", ann.ID, -250}, {"t2", ann.ID, 40}} {
+			if err := s.AddToSeat(ctx, d.ref, d.user, d.delta, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.DeleteSeat(ctx, "t1", bob.ID); err != nil {
+			t.Fatal(err)
+		}
+		seats, err := s.Seats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int64{}
+		for _, st := range seats {
+			got[fmt.Sprintf("%s/%d", st.TableRef, st.UserID)] = st.Stack
+		}
+		want := map[string]int64{fmt.Sprintf("t1/%d", ann.ID): 750, fmt.Sprintf("t2/%d", ann.ID): 40}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("seats %v, want %v", got, want)
+		}
+		if err := s.AddToSeat(ctx, "t2", ann.ID, -41, false); err == nil {
+			t.Error("a seat went below zero")
+		}
+		if err := s.AddToSeat(ctx, "t3", ann.ID, 10, false); err != nil {
+			t.Fatal(err)
+		}
+		if seats, _ := s.Seats(ctx); len(seats) != 2 {
+			t.Errorf("a seat was made without create: %+v", seats)
+		}
+	})
 }

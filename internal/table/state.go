@@ -109,8 +109,9 @@ type HandState struct {
 	ToAct          int         `json:"to_act"`
 	Legal          *LegalInfo  `json:"legal,omitempty"`
 	Clock          *Clock      `json:"clock,omitempty"`
-	SeedSHA256     string      `json:"seed_sha256"`
-	Seed           string      `json:"seed"`
+	HandKey        string      `json:"hand_key"`    // the table's reference and the hand's number
+	SeedSHA256     string      `json:"seed_sha256"` // history.SeedCommitment(HandKey, seed), before any card
+	Seed           string      `json:"seed"`        // the seed in hex, once the hand is over
 	Events         []EventInfo `json:"events"`
 	Over           bool        `json:"over"`
 	Result         *ResultInfo `json:"result"`

@@ -8,7 +8,6 @@ package table
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -101,7 +100,8 @@ type Table struct {
 	handID      int64
 	handLive    bool
 	handStart   time.Time
-	seedHash    string
+	handKey     string // the table's reference and the hand's number
+	seedHash    string // history.SeedCommitment of handKey and the seed
 	firstHandAt time.Time
 	button      int
 	level       int
@@ -413,10 +413,10 @@ func (t *Table) startHand(now time.Time) bool {
 		t.nextHandAt = now.Add(t.cfg.HandPause)
 		return false
 	}
-	sum := sha256.Sum256(cfg.Seed[:])
-	t.seedHash = hex.EncodeToString(sum[:])
 	t.handCfg = cfg
 	t.handNo++
+	t.handKey = fmt.Sprintf("%s/%d", t.ref, t.handNo)
+	t.seedHash = history.SeedCommitment(t.handKey, cfg.Seed)
 	t.handID = 0
 	t.handStart = now
 	t.handLive = true
@@ -489,6 +489,7 @@ func (t *Table) finishHand(now time.Time) {
 
 // record stores the finished hand: its PHH text and each seat's result.
 func (t *Table) record(r engine.Result) {
+	vpip, pfr := firstRound(t.hand.Events())
 	names := make([]string, len(t.seats))
 	var players []store.HandPlayer
 	for i, p := range t.handPlayers {
@@ -502,24 +503,57 @@ func (t *Table) record(r engine.Result) {
 				won = won || a.Seat == i
 			}
 		}
-		players = append(players, store.HandPlayer{Seat: i, UserID: p.ID, Name: p.Name, Net: r.Net[i], Won: won})
+		players = append(players, store.HandPlayer{Seat: i, UserID: p.ID, Name: p.Name, Net: r.Net[i], Won: won,
+			VPIP: vpip.Has(i), PFR: pfr.Has(i)})
 	}
-	var text string
-	if phh, err := history.FromHand(t.handCfg, t.hand, history.Info{Hand: t.handNo, Table: t.cfg.Name, Players: names, Time: t.handStart}); err != nil {
+	text, err := t.phh(names)
+	if err != nil {
 		t.log.Error("hand history", "hand", t.handNo, "err", err)
-	} else if b, err := phh.Marshal(); err != nil {
-		t.log.Error("hand history", "hand", t.handNo, "err", err)
-	} else {
-		text = string(b)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
 	defer cancel()
-	id, err := t.cfg.Bank.RecordHand(ctx, store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, PHH: text, PlayedAt: t.handStart, Players: players})
+	bb := t.handCfg.BigBlind
+	if t.cfg.Variant == StudThree {
+		bb = t.handCfg.Ante
+	}
+	id, err := t.cfg.Bank.RecordHand(ctx, store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players})
 	if err != nil {
 		t.log.Error("record hand", "hand", t.handNo, "err", err)
 		return
 	}
 	t.handID = id
+}
+
+// phh writes the hand in play as PHH with its key and seed commitment.
+func (t *Table) phh(names []string) (string, error) {
+	p, err := history.FromHand(t.handCfg, t.hand, history.Info{Hand: t.handNo, Table: t.cfg.Name, Players: names, Time: t.handStart})
+	if err != nil {
+		return "", err
+	}
+	p.HandKey, p.SeedSHA256 = t.handKey, t.seedHash
+	b, err := p.Marshal()
+	return string(b), err
+}
+
+// firstRound returns the seats that put chips in voluntarily (called, bet or
+// raised) in the hand's first betting round (before the flop; stud's first
+// round), and those that bet or raised in it: the VPIP and PFR of statistics.
+func firstRound(events []engine.Event) (vpip, pfr engine.SeatSet) {
+	for _, e := range events {
+		if e.Street != engine.Preflop && e.Street != engine.StudOne {
+			continue
+		}
+		switch e.Kind {
+		case engine.EvCall:
+			vpip |= 1 << e.Seat
+		case engine.EvBet, engine.EvRaise:
+			if !e.Forced {
+				vpip |= 1 << e.Seat
+				pfr |= 1 << e.Seat
+			}
+		}
+	}
+	return vpip, pfr
 }
 
 // cashOut returns seat i's stack to its player's credits (or, for a bot, to the
@@ -776,7 +810,7 @@ func (t *Table) state(vs int, now time.Time) *State {
 		SmallBlindSeat: v.SmallBlind, BigBlindSeat: v.BigBlind,
 		SmallBlind: t.handCfg.SmallBlind, BigBlind: t.handCfg.BigBlind, Ante: t.handCfg.Ante,
 		Board: cardsText(v.Board), Pot: v.Pot, Pots: []PotInfo{}, ToAct: v.ToAct,
-		SeedSHA256: t.seedHash, Over: v.Over, ID: t.handID, Events: []EventInfo{},
+		HandKey: t.handKey, SeedSHA256: t.seedHash, Over: v.Over, ID: t.handID, Events: []EventInfo{},
 	}
 	if t.handCfg.Variant == engine.StudThree {
 		h.SmallBlind, h.BigBlind = 0, 0

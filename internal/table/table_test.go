@@ -13,6 +13,7 @@ import (
 
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/history"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 )
@@ -204,6 +205,22 @@ func play(t *testing.T, tb *Table, b *bank, r *rand.Rand, n int, seats map[Playe
 	t.Fatalf("only %d hands played", b.numHands())
 }
 
+func TestFirstRound(t *testing.T) {
+	ev := func(k engine.EventKind, st engine.Street, seat int8, forced bool) engine.Event {
+		return engine.Event{Kind: k, Street: st, Seat: seat, Forced: forced}
+	}
+	vpip, pfr := firstRound([]engine.Event{
+		ev(engine.EvSmallBlind, engine.Preflop, 0, false), ev(engine.EvBigBlind, engine.Preflop, 1, false),
+		ev(engine.EvCall, engine.Preflop, 2, false), ev(engine.EvRaise, engine.Preflop, 3, false),
+		ev(engine.EvCall, engine.Preflop, 0, false), ev(engine.EvCheck, engine.Preflop, 1, false),
+		ev(engine.EvBet, engine.Flop, 1, false), ev(engine.EvRaise, engine.StudOne, 4, true),
+		ev(engine.EvBet, engine.StudOne, 5, false),
+	})
+	if got := fmt.Sprint(vpip.Seats(), pfr.Seats()); got != "[0 2 3 5] [3 5]" {
+		t.Errorf("vpip, pfr = %s", got)
+	}
+}
+
 func randomLegal(r *rand.Rand, l *LegalInfo) (engine.ActionKind, int64) {
 	name := l.Actions[r.IntN(len(l.Actions))]
 	kind, _ := ParseAction(name)
@@ -245,7 +262,50 @@ func TestHandsWithBots(t *testing.T) {
 				t.Fatal("hand recorded without its PHH")
 			}
 		}
+		checkFairness(t, c.all(), b.hands)
 	})
+}
+
+// checkFairness checks that every recorded hand verifies against the commitment
+// its watcher saw before the hand was over (when the seed was still secret), and
+// the statistics recorded with it.
+func checkFairness(t *testing.T, msgs [][]byte, hands []store.Hand) {
+	t.Helper()
+	published := map[string]string{} // hand key -> commitment seen while the hand was live
+	for _, b := range msgs {
+		var m StateMsg
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Type != "state" || m.State.Hand == nil || m.State.Hand.Over {
+			continue
+		}
+		if m.State.Hand.Seed != "" {
+			t.Fatalf("hand %s: the seed was sent before the hand was over", m.State.Hand.HandKey)
+		}
+		published[m.State.Hand.HandKey] = m.State.Hand.SeedSHA256
+	}
+	for _, h := range hands {
+		p, err := history.Parse([]byte(h.PHH))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen, ok := published[p.HandKey]
+		if !ok {
+			t.Fatalf("hand %s: no commitment was published", p.HandKey)
+		}
+		if _, err := p.Verify(seen); err != nil {
+			t.Fatalf("hand %s: %v", p.HandKey, err)
+		}
+		if h.BigBlind != 20 {
+			t.Errorf("hand %s recorded with big blind %d", p.HandKey, h.BigBlind)
+		}
+		for _, pl := range h.Players {
+			if pl.PFR && !pl.VPIP {
+				t.Errorf("hand %s: seat %d raised first but is not VPIP", p.HandKey, pl.Seat)
+			}
+		}
+	}
 }
 
 // checkVisibility walks every message a recipient got and fails on any card of

@@ -38,6 +38,7 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/headsup", s.authed(s.headsUp))
 	mux.HandleFunc("GET /api/bots", s.bots)
 
+	mux.HandleFunc("GET /api/rankings", s.rankings)
 	mux.HandleFunc("GET /api/players/{name}", s.player)
 	mux.HandleFunc("GET /api/players/{name}/hands", s.playerHands)
 	mux.HandleFunc("GET /api/hands/{id}", s.hand)
@@ -345,20 +346,73 @@ func (s *Server) bots(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, http.StatusOK, map[string]any{"bots": out})
 }
 
+// statsReply is a player's statistics, in GET /api/players/{name} and in rankings.
+type statsReply struct {
+	NetWon      int64   `json:"net_won"`
+	GamesPlayed int64   `json:"games_played"`
+	HandsPlayed int64   `json:"hands_played"`
+	HandsWon    int64   `json:"hands_won"`
+	WinRate     float64 `json:"win_rate"`
+	BBPer100    float64 `json:"bb_per_100"`
+	VPIP        float64 `json:"vpip"`
+	PFR         float64 `json:"pfr"`
+}
+
+func statsOf(st store.Stats) statsReply {
+	return statsReply{NetWon: st.NetWon, GamesPlayed: st.GamesPlayed, HandsPlayed: st.HandsPlayed, HandsWon: st.HandsWon,
+		WinRate: st.HandsWonShare(), BBPer100: st.BBPer100(), VPIP: st.VPIP(), PFR: st.PFR()}
+}
+
 func (s *Server) player(w http.ResponseWriter, r *http.Request) {
 	u, st, err := s.house.Player(r.Context(), r.PathValue("name"))
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	rate := 0.0
-	if st.HandsPlayed > 0 {
-		rate = float64(st.HandsWon) / float64(st.HandsPlayed)
+	s.writeJSON(w, http.StatusOK, struct {
+		Name  string `json:"name"`
+		Guest bool   `json:"guest"`
+		Since int64  `json:"since"`
+		statsReply
+	}{u.Username, u.Guest, u.CreatedAt.UnixMilli(), statsOf(st)})
+}
+
+func (s *Server) rankings(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	by := store.Rank(q.Get("by"))
+	if by == "" {
+		by = store.RankByNet
 	}
-	s.writeJSON(w, http.StatusOK, map[string]any{
-		"name": u.Username, "guest": u.Guest, "since": u.CreatedAt.UnixMilli(), "net_won": st.NetWon,
-		"games_played": st.GamesPlayed, "hands_played": st.HandsPlayed, "hands_won": st.HandsWon, "win_rate": rate,
-	})
+	limit, offset := 50, 0
+	if v := q.Get("limit"); v != "" {
+		var err error
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > 100 {
+			s.writeError(w, &house.FieldError{Field: "limit", Message: "limit: must be 1 to 100", Err: house.ErrInvalid})
+			return
+		}
+	}
+	if v := q.Get("offset"); v != "" {
+		var err error
+		if offset, err = strconv.Atoi(v); err != nil || offset < 0 {
+			s.writeError(w, &house.FieldError{Field: "offset", Message: "offset: must be a number, at least 0", Err: house.ErrInvalid})
+			return
+		}
+	}
+	rs, err := s.house.Rankings(r.Context(), by, limit, offset)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	type row struct {
+		Rank int    `json:"rank"`
+		Name string `json:"name"`
+		statsReply
+	}
+	out := []row{}
+	for i, p := range rs {
+		out = append(out, row{offset + i + 1, p.Name, statsOf(p.Stats)})
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"by": by, "min_hands": s.house.MinHands(by), "rankings": out})
 }
 
 type handPlayer struct {

@@ -18,6 +18,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/store/storetest"
 	"github.com/felt-poker/felt/internal/table"
 )
@@ -28,9 +29,9 @@ type testHouse struct {
 	ts    *httptest.Server
 }
 
-func newHouse(t *testing.T) *testHouse {
+// newHouse serves a house over st (storetest.Each runs a test on every backend).
+func newHouse(t *testing.T, st store.Store) *testHouse {
 	t.Helper()
-	st := storetest.SQLite(t)
 	hc := house.DefaultConfig()
 	hc.Argon2.Memory, hc.Argon2.Time = 64, 1 // fast hashes for tests
 	h, err := house.New(st, hc)
@@ -294,173 +295,224 @@ func checkCredits(u *user, start float64) {
 }
 
 func TestHealthzAndMetrics(t *testing.T) {
-	th := newHouse(t)
-	u := th.client(t)
-	if code, _ := u.do("GET", "/healthz", nil); code != 200 {
-		t.Fatal(code)
-	}
-	th.srv.ready.Store(false)
-	if code, _ := u.do("GET", "/healthz", nil); code != 503 {
-		t.Fatal(code)
-	}
-	th.srv.ready.Store(true)
-	resp, err := http.Get(th.ts.URL + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	for _, m := range []string{"felt_tables", "felt_hands_total", "felt_ws_connections", "go_goroutines"} {
-		if !strings.Contains(string(b), m) {
-			t.Errorf("metrics lack %s", m)
+	storetest.Each(t, func(t *testing.T, st store.Store) {
+		th := newHouse(t, st)
+		u := th.client(t)
+		if code, _ := u.do("GET", "/healthz", nil); code != 200 {
+			t.Fatal(code)
 		}
-	}
-	resp, _ = http.Get(th.ts.URL + "/")
-	b, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if !strings.Contains(string(b), "Play money only") || !strings.Contains(string(b), "18+") {
-		t.Fatal("home page does not say play money only, 18+")
-	}
+		th.srv.ready.Store(false)
+		if code, _ := u.do("GET", "/healthz", nil); code != 503 {
+			t.Fatal(code)
+		}
+		th.srv.ready.Store(true)
+		resp, err := http.Get(th.ts.URL + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, m := range []string{"felt_tables", "felt_hands_total", "felt_ws_connections", "go_goroutines"} {
+			if !strings.Contains(string(b), m) {
+				t.Errorf("metrics lack %s", m)
+			}
+		}
+		resp, _ = http.Get(th.ts.URL + "/")
+		b, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(b), "Play money only") || !strings.Contains(string(b), "18+") {
+			t.Fatal("home page does not say play money only, 18+")
+		}
+	})
 }
 
 func TestAccounts(t *testing.T) {
-	th := newHouse(t)
-	u := th.client(t)
-	for _, tc := range []struct {
-		body  map[string]any
-		code  string
-		field string
-	}{
-		{map[string]any{"username": "al", "password": "correct horse", "adult": true}, "invalid", "username"},
-		{map[string]any{"username": "alice", "password": "short", "adult": true}, "invalid", "password"},
-		{map[string]any{"username": "alice", "password": "correct horse"}, "invalid", "adult"},
-	} {
-		code, out := u.do("POST", "/api/register", tc.body)
-		if c, f := errField(out); code != 400 || c != tc.code || f != tc.field {
-			t.Errorf("%v: %d %v", tc.body, code, out)
+	storetest.Each(t, func(t *testing.T, st store.Store) {
+		th := newHouse(t, st)
+		u := th.client(t)
+		for _, tc := range []struct {
+			body  map[string]any
+			code  string
+			field string
+		}{
+			{map[string]any{"username": "al", "password": "correct horse", "adult": true}, "invalid", "username"},
+			{map[string]any{"username": "alice", "password": "short", "adult": true}, "invalid", "password"},
+			{map[string]any{"username": "alice", "password": "correct horse"}, "invalid", "adult"},
+		} {
+			code, out := u.do("POST", "/api/register", tc.body)
+			if c, f := errField(out); code != 400 || c != tc.code || f != tc.field {
+				t.Errorf("%v: %d %v", tc.body, code, out)
+			}
 		}
-	}
-	if code, out := u.do("POST", "/api/register", `{"username": 3}`); code != 400 || out["error"].(map[string]any)["code"] != "bad_json" {
-		t.Errorf("bad JSON: %d %v", code, out)
-	}
-	if code, _ := u.do("GET", "/api/me", nil); code != 401 {
-		t.Fatal("me without a session:", code)
-	}
-	u.register("alice")
-	me := u.must("GET", "/api/me", nil, 200)
-	if me["name"] != "alice" || me["credits"].(float64) != 10_000 {
-		t.Fatal(me)
-	}
-	if code, out := th.client(t).do("POST", "/api/register", map[string]any{"username": "ALICE", "password": "correct horse", "adult": true}); code != 409 {
-		t.Fatal("taken name:", code, out)
-	}
-	if code, out := u.do("POST", "/api/refill", nil); code != 400 || out["error"].(map[string]any)["code"] != "refill_not_needed" {
-		t.Fatal(code, out)
-	}
-	u.must("POST", "/api/logout", nil, 204)
-	if code, _ := u.do("GET", "/api/me", nil); code != 401 {
-		t.Fatal("me after logout:", code)
-	}
-	if code, _ := u.do("POST", "/api/login", map[string]any{"username": "alice", "password": "wrong password"}); code != 401 {
-		t.Fatal("wrong password:", code)
-	}
-	u.must("POST", "/api/login", map[string]any{"username": "alice", "password": "correct horse"}, 200)
-	g := th.client(t)
-	if me := g.must("POST", "/api/guest", nil, 201); me["guest"] != true || !strings.HasPrefix(me["name"].(string), "guest-") {
-		t.Fatal(me)
-	}
-	// A cross-origin POST is refused.
-	req, _ := http.NewRequest("POST", th.ts.URL+"/api/refill", nil)
-	req.Header.Set("Origin", "https://evil.example")
-	req.Header.Set("Sec-Fetch-Site", "cross-site")
-	resp, err := u.c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 403 {
-		t.Fatal("cross-origin POST:", resp.StatusCode)
-	}
-	// Boards: guests read, registered players post.
-	if code, _ := g.do("POST", "/api/boards/general/topics", map[string]any{"title": "hi", "body": "there"}); code != 403 {
-		t.Fatal("guest post:", code)
-	}
-	topic := u.must("POST", "/api/boards/general/topics", map[string]any{"title": "Hello", "body": "First post"}, 201)
-	id := int(topic["id"].(float64))
-	u.must("POST", "/api/topics/"+itoa(id)+"/posts", map[string]any{"body": "A reply"}, 201)
-	if code, out := u.do("POST", "/api/topics/"+itoa(id)+"/posts", map[string]any{"body": "  "}); code != 400 || out["error"].(map[string]any)["field"] != "body" {
-		t.Fatal(code, out)
-	}
-	got := g.must("GET", "/api/topics/"+itoa(id), nil, 200)
-	if len(got["posts"].([]any)) != 2 {
-		t.Fatal(got)
-	}
-	if ts := g.must("GET", "/api/boards/general/topics", nil, 200); len(ts["topics"].([]any)) != 1 {
-		t.Fatal(ts)
-	}
-	g.must("GET", "/api/boards/nope/topics", nil, 404)
-	g.must("GET", "/api/players/alice", nil, 200)
-	g.must("GET", "/api/players/nobody", nil, 404)
-	g.must("GET", "/api/hands/12345", nil, 404)
+		if code, out := u.do("POST", "/api/register", `{"username": 3}`); code != 400 || out["error"].(map[string]any)["code"] != "bad_json" {
+			t.Errorf("bad JSON: %d %v", code, out)
+		}
+		if code, _ := u.do("GET", "/api/me", nil); code != 401 {
+			t.Fatal("me without a session:", code)
+		}
+		u.register("alice")
+		me := u.must("GET", "/api/me", nil, 200)
+		if me["name"] != "alice" || me["credits"].(float64) != 10_000 {
+			t.Fatal(me)
+		}
+		if code, out := th.client(t).do("POST", "/api/register", map[string]any{"username": "ALICE", "password": "correct horse", "adult": true}); code != 409 {
+			t.Fatal("taken name:", code, out)
+		}
+		if code, out := u.do("POST", "/api/refill", nil); code != 400 || out["error"].(map[string]any)["code"] != "refill_not_needed" {
+			t.Fatal(code, out)
+		}
+		u.must("POST", "/api/logout", nil, 204)
+		if code, _ := u.do("GET", "/api/me", nil); code != 401 {
+			t.Fatal("me after logout:", code)
+		}
+		if code, _ := u.do("POST", "/api/login", map[string]any{"username": "alice", "password": "wrong password"}); code != 401 {
+			t.Fatal("wrong password:", code)
+		}
+		u.must("POST", "/api/login", map[string]any{"username": "alice", "password": "correct horse"}, 200)
+		g := th.client(t)
+		if me := g.must("POST", "/api/guest", nil, 201); me["guest"] != true || !strings.HasPrefix(me["name"].(string), "guest-") {
+			t.Fatal(me)
+		}
+		// A cross-origin POST is refused.
+		req, _ := http.NewRequest("POST", th.ts.URL+"/api/refill", nil)
+		req.Header.Set("Origin", "https://evil.example")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		resp, err := u.c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 403 {
+			t.Fatal("cross-origin POST:", resp.StatusCode)
+		}
+		// Boards: guests read, registered players post.
+		if code, _ := g.do("POST", "/api/boards/general/topics", map[string]any{"title": "hi", "body": "there"}); code != 403 {
+			t.Fatal("guest post:", code)
+		}
+		topic := u.must("POST", "/api/boards/general/topics", map[string]any{"title": "Hello", "body": "First post"}, 201)
+		id := int(topic["id"].(float64))
+		u.must("POST", "/api/topics/"+itoa(id)+"/posts", map[string]any{"body": "A reply"}, 201)
+		if code, out := u.do("POST", "/api/topics/"+itoa(id)+"/posts", map[string]any{"body": "  "}); code != 400 || out["error"].(map[string]any)["field"] != "body" {
+			t.Fatal(code, out)
+		}
+		got := g.must("GET", "/api/topics/"+itoa(id), nil, 200)
+		if len(got["posts"].([]any)) != 2 {
+			t.Fatal(got)
+		}
+		if ts := g.must("GET", "/api/boards/general/topics", nil, 200); len(ts["topics"].([]any)) != 1 {
+			t.Fatal(ts)
+		}
+		g.must("GET", "/api/boards/nope/topics", nil, 404)
+		g.must("GET", "/api/players/alice", nil, 200)
+		g.must("GET", "/api/players/nobody", nil, 404)
+		g.must("GET", "/api/hands/12345", nil, 404)
+	})
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestCreateTableValidation(t *testing.T) {
-	th := newHouse(t)
-	u := th.client(t)
-	u.register("alice")
-	good := func() map[string]any {
-		return map[string]any{"name": "Friday", "variant": "nlhe", "seats": 6, "small_blind": 10, "big_blind": 20,
-			"min_buy_in": 400, "max_buy_in": 2000, "action_seconds": 20, "bots": []string{"call"}}
-	}
-	for _, tc := range []struct {
-		key   string
-		value any
-		field string
-	}{
-		{"name", "ThisNameIsTooLong", "name"},
-		{"name", "two words", "name"},
-		{"name", "lobby", "name"},
-		{"name", "", "name"},
-		{"variant", "omaha", "variant"},
-		{"seats", 11, "seats"},
-		{"seats", 1, "seats"},
-		{"small_blind", 0, "small_blind"},
-		{"big_blind", 5, "big_blind"},
-		{"ante", 20, "ante"},
-		{"max_buy_in", 400, "max_buy_in"},
-		{"min_buy_in", 10, "min_buy_in"},
-		{"action_seconds", 2, "action_seconds"},
-		{"bots", []string{"nosuchbot"}, "bots"},
-		{"bots", []string{"call", "call", "call", "call", "call", "call"}, "bots"},
-		{"schedule", map[string]int{"every_hands": -1}, "schedule"},
-	} {
-		body := good()
-		body[tc.key] = tc.value
-		code, out := u.do("POST", "/api/tables", body)
-		if c, f := errField(out); code != 400 || c != "invalid" || f != tc.field {
-			t.Errorf("%s=%v: %d %v", tc.key, tc.value, code, out)
+	storetest.Each(t, func(t *testing.T, st store.Store) {
+		th := newHouse(t, st)
+		u := th.client(t)
+		u.register("alice")
+		good := func() map[string]any {
+			return map[string]any{"name": "Friday", "variant": "nlhe", "seats": 6, "small_blind": 10, "big_blind": 20,
+				"min_buy_in": 400, "max_buy_in": 2000, "action_seconds": 20, "bots": []string{"call"}}
 		}
-	}
-	if code, _ := th.client(t).do("POST", "/api/tables", good()); code != 401 {
-		t.Fatal("anonymous create:", code)
-	}
-	info := u.must("POST", "/api/tables", good(), 201)
-	if info["name"] != "Friday" || info["taken"].(float64) != 1 {
-		t.Fatal(info)
-	}
-	body := good()
-	body["name"] = "FRIDAY"
-	if code, out := u.do("POST", "/api/tables", body); code != 409 {
-		t.Fatal("duplicate name:", code, out)
-	}
-	stud := map[string]any{"name": "Stud", "variant": "stud3", "seats": 4, "min_buy_in": 10, "max_buy_in": 100, "bots": []string{"call"}}
-	u.must("POST", "/api/tables", stud, 201)
-	if ts := u.must("GET", "/api/tables", nil, 200); len(ts["tables"].([]any)) != 2 {
-		t.Fatal(ts)
-	}
-	if code, _ := u.do("POST", "/api/tables", `{"name":"x","nope":1}`); code != 400 {
-		t.Fatal("unknown field accepted")
-	}
+		for _, tc := range []struct {
+			key   string
+			value any
+			field string
+		}{
+			{"name", "ThisNameIsTooLong", "name"},
+			{"name", "two words", "name"},
+			{"name", "lobby", "name"},
+			{"name", "", "name"},
+			{"variant", "omaha", "variant"},
+			{"seats", 11, "seats"},
+			{"seats", 1, "seats"},
+			{"small_blind", 0, "small_blind"},
+			{"big_blind", 5, "big_blind"},
+			{"ante", 20, "ante"},
+			{"max_buy_in", 400, "max_buy_in"},
+			{"min_buy_in", 10, "min_buy_in"},
+			{"action_seconds", 2, "action_seconds"},
+			{"bots", []string{"nosuchbot"}, "bots"},
+			{"bots", []string{"call", "call", "call", "call", "call", "call"}, "bots"},
+			{"schedule", map[string]int{"every_hands": -1}, "schedule"},
+		} {
+			body := good()
+			body[tc.key] = tc.value
+			code, out := u.do("POST", "/api/tables", body)
+			if c, f := errField(out); code != 400 || c != "invalid" || f != tc.field {
+				t.Errorf("%s=%v: %d %v", tc.key, tc.value, code, out)
+			}
+		}
+		if code, _ := th.client(t).do("POST", "/api/tables", good()); code != 401 {
+			t.Fatal("anonymous create:", code)
+		}
+		info := u.must("POST", "/api/tables", good(), 201)
+		if info["name"] != "Friday" || info["taken"].(float64) != 1 {
+			t.Fatal(info)
+		}
+		body := good()
+		body["name"] = "FRIDAY"
+		if code, out := u.do("POST", "/api/tables", body); code != 409 {
+			t.Fatal("duplicate name:", code, out)
+		}
+		stud := map[string]any{"name": "Stud", "variant": "stud3", "seats": 4, "min_buy_in": 10, "max_buy_in": 100, "bots": []string{"call"}}
+		u.must("POST", "/api/tables", stud, 201)
+		if ts := u.must("GET", "/api/tables", nil, 200); len(ts["tables"].([]any)) != 2 {
+			t.Fatal(ts)
+		}
+		if code, _ := u.do("POST", "/api/tables", `{"name":"x","nope":1}`); code != 400 {
+			t.Fatal("unknown field accepted")
+		}
+	})
+}
+
+func TestRankingsAndPlayerStats(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st store.Store) {
+		th := newHouse(t, st)
+		u := th.client(t)
+		u.register("alice")
+		u.register("bobby")
+		ctx := t.Context()
+		a, _, _ := th.house.Player(ctx, "alice")
+		b, _, _ := th.house.Player(ctx, "bobby")
+		// 60 hands at 10/20: alice wins 20 in every one, raising first in half of them.
+		for i := range 60 {
+			if _, err := th.house.RecordHand(ctx, store.Hand{TableRef: "t", Variant: "nlhe", BigBlind: 20, PHH: "x", Players: []store.HandPlayer{
+				{Seat: 0, UserID: a.ID, Name: "alice", Net: 20, Won: true, VPIP: true, PFR: i%2 == 0},
+				{Seat: 1, UserID: b.ID, Name: "bobby", Net: -20},
+			}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := u.must("GET", "/api/players/alice", nil, 200)
+		if p["hands_played"] != 60.0 || p["vpip"] != 1.0 || p["pfr"] != 0.5 || p["bb_per_100"] != 100.0 || p["win_rate"] != 1.0 || p["net_won"] != 1200.0 {
+			t.Errorf("player: %v", p)
+		}
+		for _, by := range []string{"", "?by=net", "?by=win_rate&limit=5"} {
+			out := u.must("GET", "/api/rankings"+by, nil, 200)
+			rows, _ := out["rankings"].([]any)
+			if len(rows) != 2 {
+				t.Fatalf("rankings%s: %v", by, out)
+			}
+			first, second := rows[0].(map[string]any), rows[1].(map[string]any)
+			if first["name"] != "alice" || first["rank"] != 1.0 || second["name"] != "bobby" || second["bb_per_100"] != -100.0 {
+				t.Errorf("rankings%s: %v", by, out)
+			}
+		}
+		if out := u.must("GET", "/api/rankings?by=win_rate", nil, 200); out["min_hands"] != 50.0 {
+			t.Errorf("min_hands: %v", out)
+		}
+		for q, field := range map[string]string{"by=luck": "by", "limit=0": "limit", "limit=x": "limit", "offset=-1": "offset"} {
+			code, out := u.do("GET", "/api/rankings?"+q, nil)
+			if c, f := errField(out); code != 400 || c != "invalid" || f != field {
+				t.Errorf("rankings?%s: %d %v", q, code, out)
+			}
+		}
+	})
 }

@@ -14,6 +14,7 @@ async function load() {
       ["Hands won", chips(p.hands_won)],
       ["Win rate", `${((p.win_rate || 0) * 100).toFixed(1)}%`],
     ];
+    if (p.bb_per_100 !== undefined) items.push(["bb/100", p.bb_per_100.toFixed(1)]);
     for (const k of ["vpip", "pfr"]) if (p[k] !== undefined) items.push([k.toUpperCase(), `${(p[k] * 100).toFixed(1)}%`]);
     stats.replaceChildren(...items.flatMap(([k, v]) => [el("div", { class: "stat" }, el("dt", {}, k), el("dd", {}, v))]));
   } catch (e) {

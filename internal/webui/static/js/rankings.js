@@ -14,7 +14,7 @@ async function load(by) {
       el("th", { scope: "row" }, el("a", { href: `/players/${encodeURIComponent(p.name)}` }, p.name)),
       el("td", { class: `num ${p.net_won < 0 ? "neg" : "pos"}` }, chips(p.net_won)),
       el("td", { class: "num" }, chips(p.hands_played)),
-      el("td", { class: "num" }, `${((p.win_rate || 0) * 100).toFixed(1)}%`))));
+      el("td", { class: "num" }, p.bb_per_100 !== undefined ? `${p.bb_per_100.toFixed(1)} bb/100` : `${((p.win_rate || 0) * 100).toFixed(1)}%`))));
   } catch (e) {
     body.replaceChildren(el("tr", {}, el("td", { colspan: 5 }, e.status === 404 ? "Rankings are not available on this house yet." : e.message)));
   }
