@@ -23,7 +23,9 @@ func (h *Hand) setLegal() {
 		return
 	}
 	s := &h.seats[i]
-	l.Committed, l.CurrentBet, l.Stack = s.bet, h.currentBet, s.stack
+	l.Committed = s.bet
+	l.CurrentBet = h.currentBet
+	l.Stack = s.stack
 	toCall := h.currentBet - s.bet
 	if toCall <= 0 {
 		l.Kinds = KindSet(0).with(Fold).with(Check)
@@ -40,7 +42,8 @@ func (h *Hand) setLegal() {
 		lo, hi := h.currentBet+1, min(h.currentBet+h.s.studMax, allInTo)
 		if hi >= lo {
 			l.Kinds = l.Kinds.with(raise)
-			l.MinTo, l.MaxTo = lo, hi
+			l.MinTo = lo
+			l.MaxTo = hi
 		}
 		return
 	}
@@ -70,7 +73,8 @@ func (h *Hand) setLegal() {
 		lo = min(lo, allInTo)
 	}
 	l.Kinds = l.Kinds.with(raise)
-	l.MinTo, l.MaxTo = lo, hi
+	l.MinTo = lo
+	l.MaxTo = hi
 }
 
 // betSize is the fixed-limit bet of the current street.

@@ -27,7 +27,10 @@ func (h *Hand) startHoldem() {
 	amt = h.post(h.bbSeat, h.s.bb, true)
 	h.emitChips(EvBigBlind, h.bbSeat, amt, amt, h.seats[h.bbSeat].allIn)
 	// The big blind is the bet to match even when it was posted short.
-	h.currentBet, h.lastRaise, h.fullLevel, h.count = h.s.bb, h.s.bb, h.s.bb, 1
+	h.currentBet = h.s.bb
+	h.lastRaise = h.s.bb
+	h.fullLevel = h.s.bb
+	h.count = 1
 	h.setOwe()
 
 	// Deal one card at a time, starting left of the button: with n seats dealt in, the
@@ -36,7 +39,9 @@ func (h *Hand) startHoldem() {
 	for p, i := 0, h.nextLive(btn); p < n; p, i = p+1, h.nextLive(i) {
 		s := &h.seats[i]
 		c0, c1 := h.stub[h.next+p], h.stub[h.next+n+p]
-		s.cards[0], s.cards[1], s.ncards = c0, c1, 2
+		s.cards[0] = c0
+		s.cards[1] = c1
+		s.ncards = 2
 		h.emitCards(EvHoleCards, i, 2, c0, c1, cards.NoCard)
 	}
 	h.next += 2 * n

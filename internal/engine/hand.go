@@ -125,25 +125,39 @@ func (h *Hand) Reset(cfg Config) error {
 		}
 		h.deck.DealTo(h.stub[:need]) // need <= 52: it always deals
 	}
-	h.nstub, h.next = need, 0
-	h.nLive, h.nCanAct, h.pot = players, players, 0
+	h.nstub = need
+	h.next = 0
+	h.nLive = players
+	h.nCanAct = players
+	h.pot = 0
 	used := max(h.s.n, s.n) // seats beyond both the old and new tables are already zero
 	h.s = s
 	h.live = live
 	for i := 0; i < used; i++ {
 		st := &h.seats[i]
 		*st = seat{} // zeroed in place; a literal with fields would be built and copied
-		st.start, st.stack, st.cards = stacks[i], stacks[i], noCards
+		st.start = stacks[i]
+		st.stack = stacks[i]
+		st.cards = noCards
 		if live.Has(i) {
 			st.status = statusLive
 		}
 	}
-	h.active, h.actedSet, h.owe = h.live, 0, 0
+	h.active = h.live
+	h.actedSet = 0
+	h.owe = 0
 	h.board = [5]cards.Card{cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard, cards.NoCard}
 	h.nBoard = 0
-	h.toAct, h.sbSeat, h.bbSeat, h.aggressor = NoSeat, NoSeat, NoSeat, NoSeat
-	h.currentBet, h.lastRaise, h.fullLevel, h.count = 0, 0, 0, 0
-	h.runOut, h.over = false, false
+	h.toAct = NoSeat
+	h.sbSeat = NoSeat
+	h.bbSeat = NoSeat
+	h.aggressor = NoSeat
+	h.currentBet = 0
+	h.lastRaise = 0
+	h.fullLevel = 0
+	h.count = 0
+	h.runOut = false
+	h.over = false
 	h.nPots = 0
 	h.street = Preflop
 	if s.variant == StudThree {
@@ -179,9 +193,11 @@ func (h *Hand) draw() cards.Card {
 // emit appends an event of the given kind and seat (NoSeat for none), numbered and
 // stamped with the street, and returns it for the caller to fill in.
 //
-// It writes the event in place, field by field: `*p = Event{...}` with fields set
-// would be built on the stack and copied, and the CPU stalls reading back those narrow
-// stores as wide loads (this alone took a fifth of a hand's time).
+// It writes the event in place, one field per statement: `*p = Event{...}` with
+// fields set would be built on the stack and copied, and the CPU stalls when wide loads
+// read back narrower stores just made (store forwarding fails); and a tuple assignment
+// to fields through a pointer compiles to spilled addresses. The same holds for the
+// other hot writes through pointers in this package.
 func (h *Hand) emit(kind EventKind, seat int) *Event {
 	n := len(h.events)
 	if n < cap(h.events) {
@@ -191,7 +207,11 @@ func (h *Hand) emit(kind EventKind, seat int) *Event {
 	}
 	p := &h.events[n]
 	*p = Event{}
-	p.Index, p.Kind, p.Street, p.Seat, p.Cards = n, kind, h.street, int8(seat), noCards
+	p.Index = n
+	p.Kind = kind
+	p.Street = h.street
+	p.Seat = int8(seat)
+	p.Cards = noCards
 	return p
 }
 
@@ -199,7 +219,9 @@ func (h *Hand) emit(kind EventKind, seat int) *Event {
 // afterwards (0 where the kind does not use it) and whether it is now all-in.
 func (h *Hand) emitChips(kind EventKind, seat int, amount, to int64, allIn bool) {
 	p := h.emit(kind, seat)
-	p.Amount, p.To, p.AllIn = amount, to, allIn
+	p.Amount = amount
+	p.To = to
+	p.AllIn = allIn
 }
 
 // emitCards logs n cards dealt or shown: c0, c1 and c2, of which those past the
@@ -208,7 +230,9 @@ func (h *Hand) emitChips(kind EventKind, seat int, amount, to int64, allIn bool)
 func (h *Hand) emitCards(kind EventKind, seat int, n int, c0, c1, c2 cards.Card) *Event {
 	p := h.emit(kind, seat)
 	p.NCards = uint8(n)
-	p.Cards[0], p.Cards[1], p.Cards[2] = c0, c1, c2
+	p.Cards[0] = c0
+	p.Cards[1] = c1
+	p.Cards[2] = c2
 	return p
 }
 
@@ -337,7 +361,8 @@ func (h *Hand) advance(from int) {
 				// A stud player who cannot call must fold: there are no side pots.
 				h.fold(i)
 				e := h.emit(EvFold, i)
-				e.To, e.Forced = s.bet, true
+				e.To = s.bet
+				e.Forced = true
 				from = i + 1
 				continue
 			}
@@ -364,10 +389,17 @@ func (h *Hand) endRound() {
 	h.returnUncalled()
 	for i := 0; i < h.s.n; i++ {
 		s := &h.seats[i]
-		s.bet, s.acted, s.facedAt, s.seen = 0, false, 0, 0
+		s.bet = 0
+		s.acted = false
+		s.facedAt = 0
+		s.seen = 0
 	}
-	h.actedSet, h.owe = 0, 0
-	h.currentBet, h.lastRaise, h.fullLevel, h.count = 0, 0, 0, 0
+	h.actedSet = 0
+	h.owe = 0
+	h.currentBet = 0
+	h.lastRaise = 0
+	h.fullLevel = 0
+	h.count = 0
 	h.formPots()
 	h.emitPots()
 }

@@ -43,7 +43,8 @@ func (h *Hand) formPots() {
 	// Common case: nobody is all-in, so every live seat matched every bet and the
 	// pot is one pot.
 	if h.nCanAct == h.nLive {
-		h.pots[0].amount, h.pots[0].eligible = h.pot, h.live
+		h.pots[0].amount = h.pot
+		h.pots[0].eligible = h.live
 		h.nPots = 1
 		return
 	}
@@ -58,7 +59,8 @@ func (h *Hand) formPots() {
 	if same {
 		// Folded seats never put in more than the live ones after uncalled bets
 		// are returned, so the whole pot is one level.
-		h.pots[0].amount, h.pots[0].eligible = h.pot, all
+		h.pots[0].amount = h.pot
+		h.pots[0].eligible = all
 		h.nPots = 1
 		return
 	}
@@ -126,7 +128,9 @@ func (h *Hand) emitPots() {
 	for k := 0; k < h.nPots; k++ {
 		p := &h.pots[k]
 		e := h.emit(EvPot, NoSeat)
-		e.Pot, e.Amount, e.Seats = int8(k), p.amount, p.eligible
+		e.Pot = int8(k)
+		e.Amount = p.amount
+		e.Seats = p.eligible
 	}
 }
 
@@ -169,7 +173,10 @@ func (h *Hand) award(potIndex int, amount int64, winners SeatSet, share Share) {
 			s.stack += amt
 			s.won += amt
 			e := h.emit(EvAward, i)
-			e.Pot, e.Amount, e.Share, e.Seats = int8(potIndex), amt, share, winners
+			e.Pot = int8(potIndex)
+			e.Amount = amt
+			e.Share = share
+			e.Seats = winners
 		}
 	}
 }
