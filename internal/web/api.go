@@ -17,11 +17,12 @@ import (
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/webui"
 )
 
 func (s *Server) routes() {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", s.home)
+	mux.Handle("/", webui.Handler()) // the browser UI (internal/webui): every path the API does not claim
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /ws", s.serveWS)

@@ -36,6 +36,12 @@ function draw() {
   const { info, hand, you } = state;
   const n = info.seats;
   const anchor = you ? you.seat : 0;
+  // Keep the seats inside the table's box whatever its width: a seat's centre is
+  // at least half a seat plate from the edge.
+  const felt = $("felt");
+  const fw = felt.clientWidth || 800, fh = felt.clientHeight || 480;
+  const halfW = fw < 640 ? 50 : 74, halfH = fw < 640 ? 34 : 44;
+  const rx = Math.min(44, 50 - ((halfW + 2) / fw) * 100), ry = Math.min(40, 50 - ((halfH + 2) / fh) * 100);
   document.title = `${info.name} · felt`;
   $("table-title").textContent = info.heads_up ? `${info.name}: heads-up against the computer` : info.name;
   $("table-sub").textContent = `${VARIANTS[info.variant] || info.variant} · ${stakes(hand ? { ...info, small_blind: hand.small_blind, big_blind: hand.big_blind, ante: hand.ante } : info)}` +
@@ -52,9 +58,9 @@ function draw() {
   const seatsBox = $("seats");
   seatsBox.replaceChildren();
   for (const s of state.seats) {
-    const [x, y] = seatPos(s.seat, n, anchor);
-    const [bx, by] = seatPos(s.seat, n, anchor, 27, 22);
-    const [dx, dy] = seatPos(s.seat + 0.28, n, anchor, 31, 27);
+    const [x, y] = seatPos(s.seat, n, anchor, rx, ry);
+    const [bx, by] = seatPos(s.seat, n, anchor, rx * 0.62, ry * 0.55);
+    const [dx, dy] = seatPos(s.seat + 0.3, n, anchor, rx * 0.72, ry * 0.68);
     if (s.status === "empty") {
       const canSit = user && !you;
       seatsBox.append(el("div", { class: "seat empty", style: `left:${x}%;top:${y}%`, dataset: { seat: s.seat, status: "empty" } },
@@ -559,4 +565,6 @@ conn.onOpen(async () => {
 
 setupActions();
 setupChat();
+let resizeTimer = 0;
+window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(draw, 100); });
 me().then((m) => { user = m; draw(); }).catch(() => {});
