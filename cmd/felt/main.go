@@ -13,6 +13,8 @@ import (
 // cli lists felt's subcommands; each one lives in a file of its own named after it.
 type cli struct {
 	Serve  serveCmd  `cmd:"" help:"Run the poker house: accounts, lobby, tables with bots, the HTTP and WebSocket API."`
+	Houses housesCmd `cmd:"" help:"List the felt houses announcing themselves on the local network."`
+	Verify verifyCmd `cmd:"" help:"Check that a hand from a felt house was dealt from the seed committed to before it."`
 	Bench  benchCmd  `cmd:"" help:"Measure felt's hot paths on this machine."`
 	Equity equityCmd `cmd:"" help:"Win, tie and equity of hands or ranges, exact or by Monte Carlo."`
 	Replay replayCmd `cmd:"" help:"Print a PHH hand history street by street."`

@@ -13,9 +13,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/felt-poker/felt/internal/announce"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
-	"github.com/felt-poker/felt/internal/table"
 	"github.com/felt-poker/felt/internal/web"
 )
 
@@ -25,16 +25,9 @@ type serveCmd struct {
 	Data   string `default:"." env:"FELT_DATA" help:"Directory of the SQLite database felt.db (created if missing)."`
 	DB     string `env:"FELT_DB" help:"PostgreSQL URL (postgres://user:pass@host/db) to use instead of SQLite."`
 	NoBots bool   `env:"FELT_NO_BOTS" help:"Do not open the default tables with bots."`
-}
-
-// defaultTables are the house's own tables, open from the start with bots seated,
-// and never closed for lack of players.
-func defaultTables() []table.Config {
-	return []table.Config{
-		{Name: "Main", Variant: table.NoLimit, Seats: 6, SmallBlind: 10, BigBlind: 20, MinBuyIn: 400, MaxBuyIn: 2000, Bots: []string{"chart", "montecarlo"}},
-		{Name: "Limit", Variant: table.FixedLimit, Seats: 6, SmallBlind: 5, BigBlind: 10, MinBuyIn: 100, MaxBuyIn: 1000, Bots: []string{"chart", "hsppot"}},
-		{Name: "Stud", Variant: table.StudThree, Seats: 5, Ante: 1, MinBuyIn: 20, MaxBuyIn: 200, Bots: []string{"chart", "random"}},
-	}
+	Config string `env:"FELT_CONFIG" type:"existingfile" help:"The house's settings (TOML; docs/house.md): name, credits, refills, default tables and bots."`
+	// Announce overrides the config file's announce.
+	Announce string `env:"FELT_ANNOUNCE" help:"Where to announce the house on the local network (HOST:PORT, default the config's, 239.255.70.84:47474), or \"off\"."`
 }
 
 func (c *serveCmd) Run() error {
@@ -50,6 +43,13 @@ func (c *serveCmd) Run() error {
 // cancelled and every stack returned to its player's credits. ready is called
 // with the address once the house answers.
 func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(addr string)) error {
+	hc, err := loadHouseConfig(c.Config)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if c.Announce != "" {
+		hc.Announce = c.Announce
+	}
 	dsn := c.DB
 	if dsn == "" {
 		if err := os.MkdirAll(c.Data, 0o750); err != nil {
@@ -62,20 +62,32 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(addr st
 		return fmt.Errorf("open the database: %w", err)
 	}
 	defer st.Close()
-	h, err := house.New(st, house.DefaultConfig())
+	h, err := house.New(st, hc.houseSettings())
 	if err != nil {
 		return err
 	}
 	if err := h.EnsureBoards(ctx); err != nil {
 		return err
 	}
-	srv, err := web.New(web.Config{House: h, Log: log})
+	// Games the house was in when it last stopped without closing its tables
+	// (kill -9, a crash) are over: their stacks go back to the credits.
+	refunds, err := h.Recover(ctx)
+	for _, r := range refunds {
+		log.Warn("returned a stack left at a table when the house last stopped", "table", r.TableRef, "user", r.UserID, "amount", r.Amount)
+	}
+	if err != nil {
+		return err
+	}
+	srv, err := web.New(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP})
 	if err != nil {
 		return err
 	}
 	if !c.NoBots {
-		for _, tc := range defaultTables() {
-			tc.Permanent = true
+		for i := range hc.Tables {
+			tc, err := hc.table(i, h)
+			if err != nil {
+				return usageError("config: %v", err)
+			}
 			if _, err := srv.Lobby().Open(srv.TableDefaults(tc)); err != nil {
 				return fmt.Errorf("default table %s: %w", tc.Name, err)
 			}
@@ -89,7 +101,18 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(addr st
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	srv.SetReady()
-	log.Info("house open", "addr", ln.Addr().String(), "database", st.Backend())
+	log.Info("house open", "name", hc.Name, "addr", ln.Addr().String(), "database", st.Backend())
+	if hc.Announce != "" && hc.Announce != "off" {
+		a := &announce.Announcer{To: hc.Announce, Log: log, Beacon: func() announce.Beacon {
+			l := srv.Lobby()
+			return announce.Beacon{Name: hc.Name, Addr: ln.Addr().String(), Tables: len(l.Tables()), Players: l.Online(), Seated: l.Seated()}
+		}}
+		go func() {
+			if err := a.Run(ctx); err != nil {
+				log.Warn("not announced on the local network", "err", err)
+			}
+		}()
+	}
 	ready(ln.Addr().String())
 
 	select {

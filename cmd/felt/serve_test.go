@@ -16,7 +16,7 @@ import (
 // that it is ready with its default tables, and shuts it down.
 func TestServe(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
-	c := serveCmd{Addr: "127.0.0.1:0", Data: dir}
+	c := serveCmd{Addr: "127.0.0.1:0", Data: dir, Announce: "off"}
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
@@ -47,7 +47,7 @@ func TestServe(t *testing.T) {
 			Taken int    `json:"taken"`
 		} `json:"tables"`
 	}
-	if err := json.Unmarshal(b, &ts); err != nil || len(ts.Tables) != len(defaultTables()) {
+	if err := json.Unmarshal(b, &ts); err != nil || len(ts.Tables) != len(defaultHouseConfig().Tables) {
 		t.Fatalf("tables: %s", b)
 	}
 	for _, tb := range ts.Tables {

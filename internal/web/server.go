@@ -50,6 +50,10 @@ type Config struct {
 	Tables table.Config
 	// HeadsUpActionTime is the clock of a heads-up game (default 30 s).
 	HeadsUpActionTime time.Duration
+	// MaxConnsPerIP bounds the WebSocket connections open from one IP address
+	// (0: no bound). The address is the connection's own: a reverse proxy in
+	// front of the house makes every client one address.
+	MaxConnsPerIP int
 }
 
 // Server is the house's API. Create it with New; serve Handler.
@@ -63,6 +67,7 @@ type Server struct {
 
 	mu    sync.Mutex
 	conns map[*conn]struct{}
+	perIP map[string]int // open WebSocket connections by remote IP
 	wg    sync.WaitGroup
 
 	reg        *prometheus.Registry
@@ -84,7 +89,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.HeadsUpActionTime == 0 {
 		cfg.HeadsUpActionTime = 30 * time.Second
 	}
-	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}}
+	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, perIP: map[string]int{}}
 	s.initMetrics()
 	s.lobby = lobby.New(cfg.Log, func() { s.mHands.Inc() })
 	s.routes()
@@ -198,7 +203,7 @@ func (s *Server) classify(err error) (int, apiError) {
 		status, e.Code = http.StatusBadRequest, "refill_not_needed"
 	case errors.Is(err, house.ErrRefillTooSoon):
 		status, e.Code = http.StatusTooManyRequests, "refill_too_soon"
-	case errors.Is(err, chat.ErrRateLimited):
+	case errors.Is(err, chat.ErrRateLimited), errors.Is(err, errTooManyConns):
 		status, e.Code = http.StatusTooManyRequests, "rate_limited"
 	case errors.Is(err, table.ErrNotSeated):
 		status, e.Code = http.StatusConflict, "not_seated"
@@ -227,6 +232,8 @@ var (
 	errBadJSON  = errors.New("bad JSON")
 	errLogin    = errors.New("log in first")
 	errNotFound = errors.New("not found")
+	// errTooManyConns refuses a WebSocket beyond Config.MaxConnsPerIP.
+	errTooManyConns = errors.New("too many connections")
 )
 
 func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {

@@ -30,7 +30,7 @@ type testHouse struct {
 }
 
 // newHouse serves a house over st (storetest.Each runs a test on every backend).
-func newHouse(t *testing.T, st store.Store) *testHouse {
+func newHouse(t testing.TB, st store.Store, edits ...func(*Config)) *testHouse {
 	t.Helper()
 	hc := house.DefaultConfig()
 	hc.Argon2.Memory, hc.Argon2.Time = 64, 1 // fast hashes for tests
@@ -41,9 +41,13 @@ func newHouse(t *testing.T, st store.Store) *testHouse {
 	if err := h.EnsureBoards(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{House: h, Log: slog.New(slog.DiscardHandler), Tables: table.Config{
+	cfg := Config{House: h, Log: slog.New(slog.DiscardHandler), Tables: table.Config{
 		BotDelay: time.Millisecond, HandPause: 20 * time.Millisecond, Grace: time.Second,
-	}})
+	}}
+	for _, edit := range edits {
+		edit(&cfg)
+	}
+	srv, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -515,4 +519,27 @@ func TestRankingsAndPlayerStats(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestConnectionsPerIP(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t), func(c *Config) { c.MaxConnsPerIP = 2 })
+	u := th.client(t)
+	a, b := u.dial(), u.dial()
+	url := "ws" + strings.TrimPrefix(th.ts.URL, "http") + "/ws"
+	_, resp, err := websocket.Dial(t.Context(), url, nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("a third connection: %v %v", resp, err)
+	}
+	a.c.Close(websocket.StatusNormalClosure, "")
+	b.c.Close(websocket.StatusNormalClosure, "")
+	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
+		c, _, err := websocket.Dial(t.Context(), url, nil)
+		if err == nil {
+			c.Close(websocket.StatusNormalClosure, "")
+			break
+		}
+		if time.Since(start) > 5*time.Second {
+			t.Fatalf("no connection after two closed: %v", err)
+		}
+	}
 }

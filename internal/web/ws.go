@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -95,6 +96,12 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the house is not open", http.StatusServiceUnavailable)
 		return
 	}
+	ip := remoteIP(r)
+	if !s.takeConn(ip) {
+		s.writeError(w, fmt.Errorf("%w: at most %d connections from one address", errTooManyConns, s.cfg.MaxConnsPerIP))
+		return
+	}
+	defer s.releaseConn(ip)
 	ws, err := websocket.Accept(w, r, nil) // checks that Origin is this host
 	if err != nil {
 		return
@@ -137,6 +144,35 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.lobby.Unsubscribe(p, sub)
 }
 
+// remoteIP is the IP address a request came from.
+func remoteIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// takeConn counts a new connection from ip, or reports false when ip holds
+// Config.MaxConnsPerIP already.
+func (s *Server) takeConn(ip string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m := s.cfg.MaxConnsPerIP; m > 0 && s.perIP[ip] >= m {
+		return false
+	}
+	s.perIP[ip]++
+	return true
+}
+
+func (s *Server) releaseConn(ip string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.perIP[ip]--; s.perIP[ip] <= 0 {
+		delete(s.perIP, ip)
+	}
+}
+
 func (c *conn) sendJSON(v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -172,13 +208,9 @@ func (c *conn) read() {
 		}
 		c.s.mMessages.WithLabelValues("in").Inc()
 		var m clientMsg
-		if typ != websocket.MessageText {
-			err = fmt.Errorf("%w: text frames only", errBadJSON)
-		} else if !c.limiter.Allow(0, time.Now()) {
+		if !c.limiter.Allow(0, time.Now()) {
 			err = fmt.Errorf("%w: at most %d messages in %s", chat.ErrRateLimited, wsRateN, wsRateWindow)
-		} else if err = json.Unmarshal(data, &m); err != nil {
-			err = fmt.Errorf("%w: %v", errBadJSON, err)
-		} else {
+		} else if m, err = decodeMsg(typ, data); err == nil {
 			err = c.handle(&m)
 		}
 		if err != nil {
@@ -190,6 +222,18 @@ func (c *conn) read() {
 			c.sendJSON(reply{Type: "ok", ID: m.ID})
 		}
 	}
+}
+
+// decodeMsg reads one client message from a WebSocket frame.
+func decodeMsg(typ websocket.MessageType, data []byte) (clientMsg, error) {
+	var m clientMsg
+	if typ != websocket.MessageText {
+		return m, fmt.Errorf("%w: text frames only", errBadJSON)
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return clientMsg{}, fmt.Errorf("%w: %v", errBadJSON, err)
+	}
+	return m, nil
 }
 
 // handle applies one client message.

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/felt-poker/felt/internal/announce"
+	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/lobby"
+	"github.com/felt-poker/felt/internal/table"
+)
+
+// houseConfig is the file of "felt serve --config FILE": the house's own
+// settings, in TOML (docs/house.md). Every key is optional; a missing one keeps
+// its default.
+type houseConfig struct {
+	Name           string   `toml:"name"`
+	SignupCredits  int64    `toml:"signup_credits"`
+	GuestCredits   int64    `toml:"guest_credits"`
+	RefillBelow    int64    `toml:"refill_below"`
+	RefillTo       int64    `toml:"refill_to"`
+	RefillInterval duration `toml:"refill_interval"`
+	RankMinHands   int64    `toml:"rank_min_hands"`
+	MaxConnsPerIP  int      `toml:"max_conns_per_ip"`
+	// Announce is where the house sends its beacon; "off" (or "") sends none.
+	Announce string        `toml:"announce"`
+	Tables   []tableConfig `toml:"tables"`
+}
+
+// tableConfig is one of the house's own tables: open from the start, bots seated,
+// never closed for lack of players.
+type tableConfig struct {
+	Name          string `toml:"name"`
+	Variant       string `toml:"variant"`
+	Seats         int    `toml:"seats"`
+	SmallBlind    int64  `toml:"small_blind"`
+	BigBlind      int64  `toml:"big_blind"`
+	Ante          int64  `toml:"ante"`
+	MinBuyIn      int64  `toml:"min_buy_in"`
+	MaxBuyIn      int64  `toml:"max_buy_in"`
+	ActionSeconds int    `toml:"action_seconds"`
+	Schedule      struct {
+		EveryHands   int `toml:"every_hands"`
+		EveryMinutes int `toml:"every_minutes"`
+	} `toml:"schedule"`
+	Bots []string `toml:"bots"`
+}
+
+// duration is a time.Duration written as "24h", "90m".
+type duration time.Duration
+
+func (d *duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("%q is not a duration like \"24h\" or \"90m\"", b)
+	}
+	*d = duration(v)
+	return nil
+}
+
+// defaultHouseConfig is a house without a config file: house.DefaultConfig, the
+// three default tables, at most 64 connections per IP address, announced to
+// announce.DefaultGroup.
+func defaultHouseConfig() houseConfig {
+	h := house.DefaultConfig()
+	return houseConfig{
+		Name: "felt", SignupCredits: h.SignupCredits, GuestCredits: h.GuestCredits, RefillBelow: h.RefillBelow,
+		RefillTo: h.RefillTo, RefillInterval: duration(h.RefillInterval), RankMinHands: h.RankMinHands,
+		MaxConnsPerIP: 64, Announce: announce.DefaultGroup,
+		Tables: []tableConfig{
+			{Name: "Main", Variant: table.NoLimit, Seats: 6, SmallBlind: 10, BigBlind: 20, MinBuyIn: 400, MaxBuyIn: 2000, Bots: []string{"chart", "montecarlo"}},
+			{Name: "Limit", Variant: table.FixedLimit, Seats: 6, SmallBlind: 5, BigBlind: 10, MinBuyIn: 100, MaxBuyIn: 1000, Bots: []string{"chart", "hsppot"}},
+			{Name: "Stud", Variant: table.StudThree, Seats: 5, Ante: 1, MinBuyIn: 20, MaxBuyIn: 200, Bots: []string{"chart", "random"}},
+		},
+	}
+}
+
+// loadHouseConfig reads the config file at path over the defaults and checks
+// it; "" gives the defaults. Every error names the file and the field at fault.
+func loadHouseConfig(path string) (houseConfig, error) {
+	c := defaultHouseConfig()
+	if path == "" {
+		return c, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return c, fmt.Errorf("config: %w", err)
+	}
+	c.Tables = nil
+	md, err := toml.Decode(string(data), &c)
+	if err != nil {
+		return c, fmt.Errorf("config %s: %w", path, err)
+	}
+	if !md.IsDefined("tables") {
+		c.Tables = defaultHouseConfig().Tables
+	}
+	if u := md.Undecoded(); len(u) > 0 {
+		return c, fmt.Errorf("config %s: %s: unknown field", path, u[0])
+	}
+	if err := c.check(); err != nil {
+		return c, fmt.Errorf("config %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// fieldErr is an error naming a field of the file: "field: message".
+func fieldErr(field, format string, args ...any) error {
+	return &house.FieldError{Field: field, Message: fmt.Sprintf(format, args...), Err: house.ErrInvalid}
+}
+
+// check validates the house's settings and each table's (tables against a
+// placeholder bank: the house opens them with its own).
+func (c *houseConfig) check() error {
+	switch {
+	case c.Name == "" || len(c.Name) > announce.MaxName || !announce.PrintableName(c.Name):
+		return fieldErr("name", "must be 1 to %d bytes without control characters", announce.MaxName)
+	case c.SignupCredits < 0:
+		return fieldErr("signup_credits", "must not be negative")
+	case c.GuestCredits < 0:
+		return fieldErr("guest_credits", "must not be negative")
+	case c.RefillBelow < 0:
+		return fieldErr("refill_below", "must not be negative")
+	case c.RefillTo < c.RefillBelow:
+		return fieldErr("refill_to", "must be at least refill_below (%d)", c.RefillBelow)
+	case c.RefillInterval < 0:
+		return fieldErr("refill_interval", "must not be negative")
+	case c.RankMinHands < 0:
+		return fieldErr("rank_min_hands", "must not be negative")
+	case c.MaxConnsPerIP < 0:
+		return fieldErr("max_conns_per_ip", "must not be negative (0: no limit)")
+	}
+	if a := c.Announce; a != "" && a != "off" {
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			return fieldErr("announce", "%q is not HOST:PORT (or \"off\")", a)
+		}
+	}
+	seen := map[string]bool{}
+	for i, tc := range c.Tables {
+		if _, err := c.table(i, nopBank{}); err != nil {
+			return err
+		}
+		key := strings.ToLower(tc.Name)
+		if seen[key] {
+			return fieldErr(fmt.Sprintf("tables[%d].name", i), "%q is used by another table", tc.Name)
+		}
+		seen[key] = true
+	}
+	return nil
+}
+
+// houseSettings returns the house's configuration.
+func (c *houseConfig) houseSettings() house.Config {
+	h := house.DefaultConfig()
+	h.SignupCredits, h.GuestCredits, h.RefillBelow, h.RefillTo = c.SignupCredits, c.GuestCredits, c.RefillBelow, c.RefillTo
+	h.RefillInterval, h.RankMinHands = time.Duration(c.RefillInterval), c.RankMinHands
+	return h
+}
+
+// table returns the configuration of table i, checked, with bank; an error names
+// the field as tables[i].field.
+func (c *houseConfig) table(i int, bank table.Bank) (table.Config, error) {
+	tc := c.Tables[i]
+	prefix := fmt.Sprintf("tables[%d].", i)
+	if err := lobby.ValidName(tc.Name); err != nil {
+		return table.Config{}, prefixField(prefix, err)
+	}
+	action := 20 * time.Second
+	if tc.ActionSeconds != 0 {
+		action = time.Duration(tc.ActionSeconds) * time.Second
+	}
+	cfg := table.Config{
+		Name: tc.Name, Variant: tc.Variant, Seats: tc.Seats, SmallBlind: tc.SmallBlind, BigBlind: tc.BigBlind,
+		Ante: tc.Ante, MinBuyIn: tc.MinBuyIn, MaxBuyIn: tc.MaxBuyIn, ActionTime: action,
+		Schedule: table.Schedule{EveryHands: tc.Schedule.EveryHands, EveryMinutes: tc.Schedule.EveryMinutes},
+		Bots:     tc.Bots, Permanent: true, Bank: bank,
+	}
+	check := cfg
+	check.DefaultTimes()
+	if err := check.Validate(); err != nil {
+		return table.Config{}, prefixField(prefix, err)
+	}
+	return cfg, nil
+}
+
+// prefixField puts prefix before the field a *house.FieldError names.
+func prefixField(prefix string, err error) error {
+	var fe *house.FieldError
+	if !errors.As(err, &fe) {
+		return fmt.Errorf("%s%w", prefix, err)
+	}
+	msg := strings.TrimPrefix(fe.Message, fe.Field+": ")
+	return fieldErr(prefix+fe.Field, "%s", msg)
+}
+
+// nopBank stands in for the house when a table's settings are checked.
+type nopBank struct{ table.Bank }

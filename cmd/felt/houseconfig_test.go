@@ -1,0 +1,116 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// exampleConfig is the example of docs/house.md.
+const exampleConfig = `# felt serve --config house.toml
+name = "Friday Club"
+signup_credits = 20000
+guest_credits = 5000
+refill_below = 2000
+refill_to = 20000
+refill_interval = "12h"
+rank_min_hands = 100
+max_conns_per_ip = 16
+announce = "239.255.70.84:47474"
+
+[[tables]]
+name = "Main"
+variant = "nlhe"
+seats = 6
+small_blind = 25
+big_blind = 50
+min_buy_in = 1000
+max_buy_in = 5000
+action_seconds = 30
+bots = ["chart", "montecarlo"]
+
+[[tables]]
+name = "Turbo"
+variant = "nlhe"
+seats = 2
+small_blind = 10
+big_blind = 20
+min_buy_in = 400
+max_buy_in = 2000
+schedule = { every_hands = 10 }
+bots = ["hsppot"]
+
+[[tables]]
+name = "Stud"
+variant = "stud3"
+seats = 5
+ante = 1
+min_buy_in = 20
+max_buy_in = 200
+bots = ["chart", "random"]
+`
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "house.toml")
+	if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestHouseConfig(t *testing.T) {
+	c, err := loadHouseConfig(writeConfig(t, exampleConfig))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := c.houseSettings()
+	if c.Name != "Friday Club" || hs.SignupCredits != 20000 || hs.GuestCredits != 5000 || hs.RefillBelow != 2000 ||
+		hs.RefillTo != 20000 || hs.RefillInterval != 12*time.Hour || hs.RankMinHands != 100 || c.MaxConnsPerIP != 16 || len(c.Tables) != 3 {
+		t.Fatalf("%+v", c)
+	}
+	tc, err := c.table(1, nopBank{})
+	if err != nil || tc.Name != "Turbo" || tc.Schedule.EveryHands != 10 || !tc.Permanent || tc.ActionTime != 20*time.Second {
+		t.Fatalf("table 1: %+v %v", tc, err)
+	}
+	// Only some keys: the rest keep their defaults, tables included.
+	c, err = loadHouseConfig(writeConfig(t, "name = \"Tiny\"\nsignup_credits = 500\n"))
+	if err != nil || c.Name != "Tiny" || c.SignupCredits != 500 || c.RefillTo != defaultHouseConfig().RefillTo || len(c.Tables) != 3 {
+		t.Fatalf("partial: %+v %v", c, err)
+	}
+	// No tables at all.
+	if c, err = loadHouseConfig(writeConfig(t, "tables = []\n")); err != nil || len(c.Tables) != 0 {
+		t.Fatalf("no tables: %+v %v", c, err)
+	}
+
+	table := func(extra string) string {
+		return "[[tables]]\nname = \"A\"\nvariant = \"nlhe\"\nseats = 6\nsmall_blind = 10\nbig_blind = 20\nmin_buy_in = 400\nmax_buy_in = 2000\n" + extra
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"name = \"\"", "name: must be"},
+		{"signup_credits = -1", "signup_credits: must not be negative"},
+		{"guest_credits = -1", "guest_credits:"},
+		{"refill_below = 5000\nrefill_to = 100", "refill_to: must be at least refill_below"},
+		{"refill_interval = \"soon\"", "refill_interval"},
+		{"rank_min_hands = -3", "rank_min_hands:"},
+		{"max_conns_per_ip = -1", "max_conns_per_ip:"},
+		{"announce = \"nowhere\"", "announce:"},
+		{"colour = \"green\"", "colour: unknown field"},
+		{table("colour = 1\n"), "tables.colour: unknown field"},
+		{table("") + table(""), "tables[1].name: \"A\" is used by another table"},
+		{strings.Replace(table(""), "big_blind = 20", "big_blind = 5", 1), "tables[0].big_blind: must be at least the small blind"},
+		{strings.Replace(table(""), "nlhe", "omaha", 1), "tables[0].variant:"},
+		{strings.Replace(table(""), "seats = 6", "seats = 11", 1), "tables[0].seats:"},
+		{strings.Replace(table(""), "\"A\"", "\"Lobby\"", 1), "tables[0].name:"},
+		{table("bots = [\"nobody\"]\n"), "tables[0].bots:"},
+		{table("action_seconds = 1\n"), "tables[0].action_seconds:"},
+		{"name = ", "house.toml"},
+	} {
+		_, err := loadHouseConfig(writeConfig(t, tc.text))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want an error with %q", tc.text, err, tc.want)
+		}
+	}
+}
