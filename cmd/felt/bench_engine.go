@@ -63,7 +63,29 @@ func benchEngine(hands int) (engineFigures, error) {
 		return engineFigures{}, err
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	play := func(i uint64) error {
+	if err := playHands(h, cfg, r, 1<<63, benchWarmup); err != nil {
+		return engineFigures{}, err
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	start := time.Now()
+	err = playHands(h, cfg, r, 0, hands)
+	elapsed := time.Since(start)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		return engineFigures{}, err
+	}
+	return engineFigures{
+		HandsPerSecond: float64(hands) / elapsed.Seconds(),
+		AllocsPerHand:  float64(after.Mallocs-before.Mallocs) / float64(hands),
+		Hands:          hands,
+	}, nil
+}
+
+// playHands plays n hands in h, shuffled by seeds from, from+1, ..., the button on
+// seat seed%6.
+func playHands(h *engine.Hand, cfg engine.Config, r *rand.Rand, from uint64, n int) error {
+	for i := from; i < from+uint64(n); i++ {
 		cfg.Seed = cards.SeedFromUint64(i)
 		cfg.Button = int(i % 6)
 		if err := h.Reset(cfg); err != nil {
@@ -72,26 +94,6 @@ func benchEngine(hands int) (engineFigures, error) {
 		if err := engine.PlayOut(h, r); err != nil {
 			return fmt.Errorf("hand with seed %d: %w", i, err)
 		}
-		return nil
 	}
-	for i := uint64(0); i < benchWarmup; i++ {
-		if err := play(1<<63 + i); err != nil {
-			return engineFigures{}, err
-		}
-	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	start := time.Now()
-	for i := 0; i < hands; i++ {
-		if err := play(uint64(i)); err != nil {
-			return engineFigures{}, err
-		}
-	}
-	elapsed := time.Since(start)
-	runtime.ReadMemStats(&after)
-	return engineFigures{
-		HandsPerSecond: float64(hands) / elapsed.Seconds(),
-		AllocsPerHand:  float64(after.Mallocs-before.Mallocs) / float64(hands),
-		Hands:          hands,
-	}, nil
+	return nil
 }
