@@ -145,6 +145,7 @@ type worker struct {
 	learners [2]bot.Learner
 	seaters  [2]bot.Seater
 	names    [2]string // the players' names by seat, for the Seaters
+	view     engine.View // reused for every decision (engine.Hand.ViewInto)
 }
 
 func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int64, out *sums) error {
@@ -221,8 +222,8 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 	}
 	for h.ToAct() != engine.NoSeat {
 		seat := h.ToAct()
-		v := h.View(seat)
-		a := bySeat[seat].Act(&v)
+		h.ViewInto(seat, &w.view)
+		a := bySeat[seat].Act(&w.view)
 		if err := h.Apply(a); err != nil {
 			return 0, fmt.Errorf("bot in seat %d played %v: %w", seat, a, err)
 		}
@@ -235,8 +236,8 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 		res := h.Result()
 		for k, l := range w.learners {
 			if l != nil {
-				v := h.View(seats[k])
-				l.HandEnd(&v, &res)
+				h.ViewInto(seats[k], &w.view)
+				l.HandEnd(&w.view, &res)
 			}
 		}
 	}

@@ -94,6 +94,7 @@ func PlayTournament(ctx context.Context, tc TournamentConfig) (TournamentResult,
 	var sums, sumSqs []float64 = make([]float64, n), make([]float64, n)
 	var out []int // busted players, first out first
 	h := new(engine.Hand)
+	var view engine.View
 	button := 0
 	for hand := 0; hand < tc.Hands; hand++ {
 		if err := ctx.Err(); err != nil {
@@ -116,7 +117,7 @@ func PlayTournament(ctx context.Context, tc TournamentConfig) (TournamentResult,
 		for i := range srcs {
 			srcs[i].Seed(mix(seed, uint64(i)), uint64(hand))
 		}
-		if err := playTableHand(h, cfg, bots, res.Players); err != nil {
+		if err := playTableHand(h, &view, cfg, bots, res.Players); err != nil {
 			return res, fmt.Errorf("hand %d (seed %d): %w", hand, tc.Seed, err)
 		}
 		if tc.Hand != nil {
@@ -213,8 +214,8 @@ func (tc *TournamentConfig) levelConfig(hand int) engine.Config {
 }
 
 // playTableHand deals cfg and plays it to the end with bots[i] in seat i, telling
-// Seaters who plays and Learners how it ended.
-func playTableHand(h *engine.Hand, cfg engine.Config, bots []bot.Bot, names []string) error {
+// Seaters who plays and Learners how it ended; v is filled anew for every decision.
+func playTableHand(h *engine.Hand, v *engine.View, cfg engine.Config, bots []bot.Bot, names []string) error {
 	if err := h.Reset(cfg); err != nil {
 		return err
 	}
@@ -225,8 +226,8 @@ func playTableHand(h *engine.Hand, cfg engine.Config, bots []bot.Bot, names []st
 	}
 	for h.ToAct() != engine.NoSeat {
 		seat := h.ToAct()
-		v := h.View(seat)
-		a := bots[seat].Act(&v)
+		h.ViewInto(seat, v)
+		a := bots[seat].Act(v)
 		if err := h.Apply(a); err != nil {
 			return fmt.Errorf("%s in seat %d played %v: %w", names[seat], seat, a, err)
 		}
@@ -234,8 +235,8 @@ func playTableHand(h *engine.Hand, cfg engine.Config, bots []bot.Bot, names []st
 	res := h.Result()
 	for i, b := range bots {
 		if l, ok := b.(bot.Learner); ok && cfg.Stacks[i] > 0 {
-			v := h.View(i)
-			l.HandEnd(&v, &res)
+			h.ViewInto(i, v)
+			l.HandEnd(v, &res)
 		}
 	}
 	return nil

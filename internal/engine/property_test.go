@@ -163,11 +163,20 @@ func checkInvariants(t testing.TB, h *Hand) {
 	}
 }
 
-// checkViews checks that no view holds a card its viewer may not see, and that each
-// seat does see its own cards.
+// reusedView is the View every checkViews call fills with ViewInto, across viewers
+// and hands, so that anything ViewInto failed to overwrite would be caught.
+var reusedView View
+
+// checkViews checks that no view holds a card its viewer may not see, that each
+// seat does see its own cards, and that ViewInto into a View reused across viewers
+// and hands gives exactly what View gives.
 func checkViews(t testing.TB, h *Hand) {
 	for viewer := -1; viewer < h.s.n; viewer++ {
 		v := h.View(viewer)
+		h.ViewInto(viewer, &reusedView)
+		if !reflect.DeepEqual(normalView(reusedView), normalView(v)) {
+			t.Fatalf("viewer %d: ViewInto gives %+v, View %+v", viewer, reusedView, v)
+		}
 		var allowed cards.Set
 		for _, c := range h.Board() {
 			allowed = allowed.Add(c)
@@ -209,6 +218,24 @@ func checkViews(t testing.TB, h *Hand) {
 			t.Fatalf("viewer %d got the legal actions of seat %d", viewer, v.Legal.Seat)
 		}
 	}
+}
+
+// normalView returns v with its empty slices nil, since a reused View keeps empty
+// slices where a new one has nil.
+func normalView(v View) View {
+	if len(v.Board) == 0 {
+		v.Board = nil
+	}
+	if len(v.Seats) == 0 {
+		v.Seats = nil
+	}
+	if len(v.Pots) == 0 {
+		v.Pots = nil
+	}
+	if len(v.Events) == 0 {
+		v.Events = nil
+	}
+	return v
 }
 
 func TestPropertiesRandomHands(t *testing.T) {
@@ -344,4 +371,24 @@ func FuzzApply(f *testing.F) {
 		checkInvariants(t, h)
 		checkViews(t, h)
 	})
+}
+
+// TestViewIntoAllocatesNothing: once its slices have grown, a reused View is
+// filled without allocating.
+func TestViewIntoAllocatesNothing(t *testing.T) {
+	h, err := New(sixMaxNL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for k := 0; k < 3 && !h.Over(); k++ {
+		if err := h.Apply(AnyRandomAction(r, h.Legal())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var v View
+	h.ViewInto(h.ToAct(), &v)
+	if n := testing.AllocsPerRun(100, func() { h.ViewInto(h.ToAct(), &v) }); n != 0 {
+		t.Errorf("ViewInto allocates %v times a call", n)
+	}
 }

@@ -52,20 +52,35 @@ type View struct {
 }
 
 // View returns what seat may know. A seat number outside the table gives the
-// spectator's view.
+// spectator's view. It allocates the view's slices; ViewInto reuses them.
 func (h *Hand) View(seat int) View {
+	var v View
+	h.ViewInto(seat, &v)
+	return v
+}
+
+// ViewInto fills v with what seat may know, as View returns it, reusing v's slices
+// (Board, Seats, Pots, Events) so that a caller who keeps one View for many
+// decisions allocates nothing once they have grown. Every field of v is
+// overwritten; the slices' old contents are not kept. A seat number outside the
+// table gives the spectator's view.
+func (h *Hand) ViewInto(seat int, v *View) {
 	if seat < 0 || seat >= h.s.n {
 		seat = Spectator
 	}
-	v := View{
+	*v = View{
 		Viewer: seat, Variant: h.s.variant, Structure: h.s.structure,
 		Button: h.s.button, SmallBlind: h.sbSeat, BigBlind: h.bbSeat,
-		Street: h.street, Board: append([]cards.Card(nil), h.board[:h.nBoard]...),
-		Seats: make([]SeatView, h.s.n), Pot: h.potTotal(), ToAct: h.toAct,
+		Street: h.street, Board: append(v.Board[:0], h.board[:h.nBoard]...),
+		Seats: v.Seats[:0], Pot: h.potTotal(), ToAct: h.toAct,
 		Legal: Legal{Seat: NoSeat}, Over: h.over,
-		Events: h.EventsFor(seat, 0),
+		Pots:   v.Pots[:0],
+		Events: h.appendEventsFor(v.Events[:0], seat, 0),
 	}
-	for i := range v.Seats {
+	if v.Seats == nil {
+		v.Seats = make([]SeatView, 0, h.s.n)
+	}
+	for i := 0; i < h.s.n; i++ {
 		s := &h.seats[i]
 		sv := SeatView{InHand: s.status != statusOut, Folded: s.status == statusFolded, AllIn: s.allIn,
 			Left: s.left, Shown: s.shown, Stack: s.stack, Bet: s.bet, Total: s.total, NCards: int(s.ncards)}
@@ -75,7 +90,7 @@ func (h *Hand) View(seat int) View {
 				sv.Cards[r] = s.cards[r]
 			}
 		}
-		v.Seats[i] = sv
+		v.Seats = append(v.Seats, sv)
 	}
 	for k := 0; k < h.nPots; k++ {
 		v.Pots = append(v.Pots, PotView{Amount: h.pots[k].amount, Eligible: h.pots[k].eligible})
@@ -83,7 +98,6 @@ func (h *Hand) View(seat int) View {
 	if seat != Spectator && seat == h.toAct {
 		v.Legal = h.Legal()
 	}
-	return v
 }
 
 // SpectatorView returns what someone without a seat may know.
@@ -101,13 +115,21 @@ func (h *Hand) visible(viewer, i, r int) bool {
 // may see them: hole cards of other seats and burned cards are replaced by
 // cards.NoCard. A client that saw events up to index k resumes with from = k+1.
 func (h *Hand) EventsFor(viewer, from int) []Event {
+	return h.appendEventsFor(nil, viewer, from)
+}
+
+// appendEventsFor appends EventsFor(viewer, from) to dst and returns the result
+// (nil when dst is nil and there is nothing to append).
+func (h *Hand) appendEventsFor(dst []Event, viewer, from int) []Event {
 	if from < 0 {
 		from = 0
 	}
 	if from >= len(h.events) {
-		return nil
+		return dst
 	}
-	out := append([]Event(nil), h.events[from:]...)
+	base := len(dst)
+	dst = append(dst, h.events[from:]...)
+	out := dst[base:]
 	for k := range out {
 		e := &out[k]
 		switch e.Kind {
@@ -119,5 +141,5 @@ func (h *Hand) EventsFor(viewer, from int) []Event {
 			}
 		}
 	}
-	return out
+	return dst
 }
