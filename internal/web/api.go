@@ -492,10 +492,12 @@ type topicReply struct {
 	Posts      int    `json:"posts"`
 	CreatedAt  int64  `json:"created_at"`
 	LastPostAt int64  `json:"last_post_at"`
+	// Board is the slug of the topic's board (GET /api/topics/{id} only).
+	Board string `json:"board,omitempty"`
 }
 
 func topicOf(t store.Topic) topicReply {
-	return topicReply{t.ID, t.Title, t.Author, t.Posts, t.CreatedAt.UnixMilli(), t.LastPostAt.UnixMilli()}
+	return topicReply{ID: t.ID, Title: t.Title, Author: t.Author, Posts: t.Posts, CreatedAt: t.CreatedAt.UnixMilli(), LastPostAt: t.LastPostAt.UnixMilli()}
 }
 
 type postReply struct {
@@ -569,7 +571,15 @@ func (s *Server) topic(w http.ResponseWriter, r *http.Request) {
 	for _, p := range ps {
 		posts = append(posts, postOf(p))
 	}
-	s.writeJSON(w, http.StatusOK, map[string]any{"topic": topicOf(t), "posts": posts})
+	tr := topicOf(t)
+	if bs, err := s.house.Boards(r.Context()); err == nil {
+		for _, b := range bs {
+			if b.ID == t.BoardID {
+				tr.Board = b.Slug
+			}
+		}
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"topic": tr, "posts": posts})
 }
 
 func (s *Server) reply(w http.ResponseWriter, r *http.Request, u store.User) {

@@ -12,13 +12,17 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
@@ -70,6 +74,9 @@ func startHouse(t *testing.T, botDelay, pause time.Duration) string {
 	hc.Argon2 = house.Argon2Params{Memory: 1024, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
 	h, err := house.New(st, hc)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.EnsureBoards(ctx); err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -126,6 +133,21 @@ func profile(t *testing.T, browser context.Context) context.Context {
 	return ctx
 }
 
+// newTab opens a new tab in the profile of parent (sharing its cookies and
+// storage). The first Run on a chromedp context binds the tab's life to the
+// context it is given, so it runs here on the tab's own context: a first Run
+// under a timeout would leave a tab that stops answering once the timeout's
+// context ends.
+func newTab(t *testing.T, parent context.Context) (context.Context, context.CancelFunc) {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(parent)
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		cancel()
+		t.Fatalf("opening a tab: %v", err)
+	}
+	return ctx, cancel
+}
+
 // do runs steps with a time limit, failing the test on an error.
 func do(t *testing.T, ctx context.Context, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
@@ -143,6 +165,28 @@ func fill(sel, value string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Run(ctx, chromedp.Evaluate[any](js))
 		return err
+	})
+}
+
+// press types one key as a person does: a keyDown that carries the key's text,
+// so that a page cancelling the keydown also keeps the character out of any
+// field (chromedp.KeyEvent sends the character as an event of its own).
+func press(r rune) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		for _, k := range kb.Encode(r) {
+			switch k.Type {
+			case kb.KeyChar:
+				continue
+			case kb.KeyDown:
+				if k.Key != "" && len([]rune(k.Key)) == 1 {
+					k.Text, k.UnmodifiedText = k.Key, k.Key
+				}
+			}
+			if _, err := chromedp.Call(ctx, input.DispatchKeyEvent, *k); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -244,11 +288,13 @@ func playUntil(t *testing.T, ctx context.Context, stop string) {
 }
 
 // TestBrowser plays through the UI: registration and log-in, a table with two
-// bots played to showdown by clicking, a spectator who chats and never sees a
-// hole card, and heads-up against the computer.
+// bots played to several showdowns by clicking while a spectator chats and never
+// sees a hole card, the replay of a stored hand step by step, the profile and the
+// rankings after those hands, the message board, the four-colour deck, and
+// heads-up against the computer played with the keyboard.
 func TestBrowser(t *testing.T) {
 	needBrowser(t)
-	base := startHouse(t, 40*time.Millisecond, 1500*time.Millisecond)
+	base := startHouse(t, 40*time.Millisecond, 1200*time.Millisecond)
 	dir := artifacts(t)
 	browser := newBrowser(t)
 
@@ -305,10 +351,13 @@ func TestBrowser(t *testing.T) {
 	do(t, b, "lobby lists the table", chromedp.WaitVisible(`#tables-body tr[data-table="E2E"]`))
 	screenshot(t, b, dir, "lobby.png")
 	do(t, b, "watch", chromedp.Click(`#tables-body tr[data-table="E2E"] a`), chromedp.WaitVisible(".seat.me, .seat[data-name=alice]"))
-	// Record anything on bob's page that shows a hole card outside a showdown.
+	// Record anything on bob's page that shows a hole card outside a showdown,
+	// after every change of the page.
 	eval[any](t, b, `(() => {
 	  window.__leaks = [];
+	  window.__checks = 0;
 	  const check = () => {
+	    window.__checks++;
 	    for (const s of document.querySelectorAll('.seat')) {
 	      const up = s.querySelector('.hole .card:not(.back)');
 	      if (up && !s.querySelector('.hand-name')) window.__leaks.push(s.dataset.name + ' ' + up.dataset.card);
@@ -322,22 +371,50 @@ func TestBrowser(t *testing.T) {
 	do(t, b, "chat", chromedp.SendKeys("#chat-text", "hello from bob"), chromedp.Click(`#chat-form button`))
 	waitJS[bool](t, a, "bob's line at alice's table", `[...document.querySelectorAll('#chat-log li')].some(li => li.textContent.includes('hello from bob'))`, 10*time.Second)
 
-	// Play hands to a showdown by clicking.
-	playUntil(t, a, "showdown")
-	names := waitJS[[]string](t, a, "the winning five cards highlighted",
-		`document.querySelectorAll('.card.win').length >= 5 && [...document.querySelectorAll('.seat .hand-name')].map(e => e.textContent)`, 10*time.Second)
-	// bob watches the same showdown; then we check all he saw.
-	waitJS[bool](t, b, "the showdown on bob's page", `!!document.querySelector('.seat .hand-name')`, 10*time.Second)
-	screenshot(t, a, dir, "showdown.png")
-	t.Logf("hands shown: %v", names)
+	// Play three hands to a showdown by clicking; bob watches them all.
+	var last showdown
+	dealt := 0
+	for i := 0; i < 3; i++ {
+		if i > 0 {
+			waitJS[bool](t, a, "the next hand", fmt.Sprintf(`document.body.dataset.hand !== %q && document.body.dataset.hand !== ''`, last.Hand), 30*time.Second)
+		}
+		playUntil(t, a, "showdown")
+		last = waitJS[showdown](t, a, "the winning five cards highlighted and the hand stored", showdownJS, 10*time.Second)
+		waitJS[bool](t, b, "the showdown on bob's page", fmt.Sprintf(`document.body.dataset.hand === %q && !!document.querySelector('.seat .hand-name')`, last.Hand), 10*time.Second)
+		if i == 0 {
+			screenshot(t, a, dir, "showdown.png")
+		}
+		if last.Mine {
+			dealt++
+		}
+		t.Logf("hand %s (stored as %s): board %v, shown %v, winners %v", last.Hand, last.ID, last.Board, last.Shown, last.Winners)
+	}
 	if leaks := eval[[]string](t, b, `window.__leaks`); len(leaks) > 0 {
 		t.Errorf("the spectator's page showed hole cards: %v", leaks)
 	}
+	t.Logf("the spectator's page checked after %d changes", eval[int](t, b, `window.__checks`))
 	mu.Lock()
 	checkSpectatorFrames(t, frames)
 	mu.Unlock()
 
-	// Heads-up against the computer, as a guest.
+	// alice's statistics and the rankings after those hands; the last hand
+	// replayed from her list of hands.
+	if dealt < 2 {
+		t.Fatalf("alice was dealt %d of the 3 hands", dealt)
+	}
+	checkProfile(t, a, base, "alice", dealt)
+	checkRankings(t, b, base, "alice")
+	do(t, a, "open the last hand from the profile", chromedp.Click(fmt.Sprintf(`#hands-body a[href="/hands/%s"]`, last.ID)), chromedp.WaitVisible("#steps li"))
+	checkReplay(t, a, last)
+
+	// The message board: alice posts a topic and bob replies.
+	topic := postTopic(t, a, base, "Good game", "Three showdowns in a row.")
+	do(t, b, "bob replies",
+		chromedp.Navigate(base+topic), chromedp.WaitVisible(`#posts li.post`),
+		chromedp.SendKeys("#body", "Well played, alice."), chromedp.Click(`#reply-form button[type=submit]`))
+	waitJS[bool](t, b, "bob's reply", `document.querySelectorAll('#posts li.post').length === 2 && document.querySelector('#posts li.post:last-child').textContent.includes('Well played')`, 10*time.Second)
+
+	// Heads-up against the computer, as a guest, played with the keyboard.
 	c := profile(t, browser)
 	do(t, c, "heads-up",
 		chromedp.Navigate(base+"/lobby"),
@@ -348,7 +425,306 @@ func TestBrowser(t *testing.T) {
 	if title := eval[string](t, c, `document.getElementById("table-title").textContent`); !strings.Contains(title, "heads-up") {
 		t.Errorf("heads-up table title = %q", title)
 	}
-	playUntil(t, c, "over")
+	playWithKeys(t, c)
+
+	// The guest may read the board but not post; the four-colour deck.
+	guestCannotPost(t, c, base, topic)
+	checkFourColour(t, c, base)
+}
+
+// showdown is what the table page shows at a showdown.
+type showdown struct {
+	Hand, ID string
+	Board    []string
+	// Shown maps a player who showed to the cards shown; Winners are the
+	// players who won chips.
+	Shown   map[string][]string
+	Winners []string
+	// Mine says whether the page's player was dealt in.
+	Mine bool
+}
+
+// showdownJS reads a showdown off the table page once the winning five are
+// highlighted and the hand has its stored id.
+const showdownJS = `(() => {
+  const link = document.querySelector('#fair a[href^="/hands/"]');
+  if (document.querySelectorAll('.card.win').length < 5 || !link) return null;
+  const shown = {};
+  for (const s of document.querySelectorAll('.seat')) {
+    if (s.querySelector('.hand-name')) shown[s.dataset.name] = [...s.querySelectorAll('.hole .card')].map(c => c.dataset.card);
+  }
+  return {hand: document.body.dataset.hand, id: link.getAttribute('href').split('/').pop(),
+    board: [...document.querySelectorAll('#board .card')].map(c => c.dataset.card), shown,
+    winners: [...document.querySelectorAll('.seat.winner')].map(s => s.dataset.name),
+    mine: document.querySelectorAll('#my-cards .card').length === 2};
+})()`
+
+// checkReplay steps through the hand on the open /hands/{id} page with the Next
+// button, from the blinds to the result, and compares the end with what the
+// table showed at the showdown.
+func checkReplay(t *testing.T, ctx context.Context, want showdown) {
+	t.Helper()
+	n := eval[int](t, ctx, `document.querySelectorAll('#steps li').length`)
+	if n < 5 {
+		t.Fatalf("the replay of hand %s has %d steps", want.ID, n)
+	}
+	if !eval[bool](t, ctx, `document.getElementById('first').disabled && document.getElementById('prev').disabled`) {
+		t.Error("the replay does not start at its first step")
+	}
+	boardLen, sawShow := 0, false
+	for k := 2; k <= n; k++ {
+		do(t, ctx, "next step", chromedp.Click("#next"))
+		text := waitJS[string](t, ctx, fmt.Sprintf("step %d of %d", k, n),
+			fmt.Sprintf(`(() => { const s = document.getElementById('step').textContent; return s.startsWith('Step %d of %d') && s; })()`, k, n), 5*time.Second)
+		if cur := eval[int](t, ctx, `document.querySelectorAll('#steps li.current').length`); cur != 1 {
+			t.Errorf("step %d: %d steps marked current", k, cur)
+		}
+		bl := eval[int](t, ctx, `document.querySelectorAll('#board .card').length`)
+		if bl < boardLen {
+			t.Errorf("step %d (%s): the board went from %d cards to %d", k, text, boardLen, bl)
+		}
+		boardLen = bl
+		sawShow = sawShow || strings.Contains(text, " shows ")
+	}
+	if !eval[bool](t, ctx, `document.getElementById('next').disabled && document.getElementById('last').disabled`) {
+		t.Error("Next is still enabled at the last step")
+	}
+	type end struct {
+		Board   []string
+		Seats   map[string][]string
+		Winners []string
+		Text    string
+	}
+	got := eval[end](t, ctx, `({board: [...document.querySelectorAll('#board .card')].map(c => c.dataset.card),
+	  seats: Object.fromEntries([...document.querySelectorAll('#seats .seat')].map(s => [s.querySelector('.name').textContent, [...s.querySelectorAll('.hole .card')].map(c => c.dataset.card)])),
+	  winners: [...document.querySelectorAll('#seats .seat.winner .name')].map(e => e.textContent),
+	  text: document.getElementById('step').textContent})`)
+	if !sawShow {
+		t.Errorf("no step of hand %s shows a hand, though it went to a showdown", want.ID)
+	}
+	if strings.Join(got.Board, " ") != strings.Join(want.Board, " ") {
+		t.Errorf("replayed board %v, the table showed %v", got.Board, want.Board)
+	}
+	for name, cs := range want.Shown {
+		if strings.Join(got.Seats[name], " ") != strings.Join(cs, " ") {
+			t.Errorf("%s: replayed with %v, showed %v at the table", name, got.Seats[name], cs)
+		}
+	}
+	sortedW, sortedG := append([]string(nil), want.Winners...), append([]string(nil), got.Winners...)
+	slices.Sort(sortedW)
+	slices.Sort(sortedG)
+	if !slices.Equal(sortedW, sortedG) || !strings.Contains(got.Text, "wins") {
+		t.Errorf("replay ends with winners %v (%q); the table's were %v", got.Winners, got.Text, want.Winners)
+	}
+	// Back to the start with the keyboard.
+	do(t, ctx, "first step by keys", press([]rune(kb.ArrowLeft)[0]))
+	waitJS[bool](t, ctx, "the step before the last", fmt.Sprintf(`document.getElementById('step').textContent.startsWith('Step %d of')`, n-1), 5*time.Second)
+	do(t, ctx, "first step", chromedp.Click("#first"))
+	waitJS[bool](t, ctx, "the first step", `document.getElementById('step').textContent.startsWith('Step 1 of') && document.querySelectorAll('#board .card').length === 0`, 5*time.Second)
+	t.Logf("hand %s replayed in %d steps: %s", want.ID, n, got.Text)
+}
+
+// checkProfile opens a player's profile and checks its statistics after at
+// least hands hands.
+func checkProfile(t *testing.T, ctx context.Context, base, name string, hands int) {
+	t.Helper()
+	do(t, ctx, "profile of "+name, chromedp.Navigate(base+"/players/"+name), chromedp.WaitVisible("#stats .stat"), chromedp.WaitVisible(`#hands-body a[href^="/hands/"]`))
+	stats := eval[map[string]string](t, ctx, `Object.fromEntries([...document.querySelectorAll('#stats .stat')].map(s => [s.querySelector('dt').textContent, s.querySelector('dd').textContent]))`)
+	played, err := strconv.Atoi(strings.ReplaceAll(stats["Hands played"], ",", ""))
+	if err != nil || played < hands {
+		t.Errorf("%s's hands played = %q, want %d or more", name, stats["Hands played"], hands)
+	}
+	for _, k := range []string{"Net won", "Hands won", "Win rate", "VPIP", "PFR", "bb/100"} {
+		if stats[k] == "" {
+			t.Errorf("%s's profile has no %s: %v", name, k, stats)
+		}
+	}
+	if v := stats["VPIP"]; v == "0.0%" {
+		t.Errorf("%s called every hand, but VPIP = %s", name, v)
+	}
+	rows := eval[int](t, ctx, `document.querySelectorAll('#hands-body a[href^="/hands/"]').length`)
+	if rows < hands {
+		t.Errorf("%s's profile lists %d hands, want %d or more", name, rows, hands)
+	}
+	t.Logf("%s's profile: %v, %d hands listed", name, stats, rows)
+}
+
+// checkRankings opens the rankings and finds name there, then follows the link
+// to the profile.
+func checkRankings(t *testing.T, ctx context.Context, base, name string) {
+	t.Helper()
+	row := fmt.Sprintf(`#rankings-body a[href="/players/%s"]`, name)
+	do(t, ctx, "rankings", chromedp.Navigate(base+"/rankings"), chromedp.WaitVisible(row))
+	cells := eval[[]string](t, ctx, fmt.Sprintf(`[...document.querySelector(%q).closest('tr').children].map(c => c.textContent)`, row))
+	if len(cells) != 5 || cells[0] == "" || cells[3] == "0" {
+		t.Errorf("%s's row in the rankings: %q", name, cells)
+	}
+	do(t, ctx, "rank by win rate", chromedp.Click(`[data-by="win_rate"]`))
+	waitJS[bool](t, ctx, "the ranking by win rate", `document.querySelector('[data-by="win_rate"]').getAttribute('aria-pressed') === 'true' && !document.querySelector('#rankings-body').textContent.includes('Loading')`, 5*time.Second)
+	do(t, ctx, "rank by net", chromedp.Click(`[data-by="net"]`), chromedp.WaitVisible(row), chromedp.Click(row), chromedp.WaitVisible("#stats .stat"))
+	if h := eval[string](t, ctx, `document.getElementById('player-name').textContent`); h != name {
+		t.Errorf("the rankings' link led to the profile of %q", h)
+	}
+	t.Logf("rankings: %q", cells)
+}
+
+// postTopic posts a new topic on the general board and returns its path.
+func postTopic(t *testing.T, ctx context.Context, base, title, body string) string {
+	t.Helper()
+	do(t, ctx, "boards", chromedp.Navigate(base+"/boards"), chromedp.WaitVisible(`#boards a[href="/boards/general"]`), chromedp.Click(`#boards a[href="/boards/general"]`), chromedp.WaitVisible("#topic-form"))
+	do(t, ctx, "empty topic", chromedp.Click(`#topic-form button[type=submit]`), chromedp.WaitVisible("#title-error"))
+	do(t, ctx, "post a topic",
+		chromedp.SendKeys("#title", title), chromedp.SendKeys("#body", body),
+		chromedp.Click(`#topic-form button[type=submit]`),
+		chromedp.WaitVisible(`#posts li.post`))
+	path := eval[string](t, ctx, `location.pathname`)
+	if got := eval[string](t, ctx, `document.getElementById('topic-title').textContent`); got != title {
+		t.Errorf("topic title = %q", got)
+	}
+	// The topic is listed on its board.
+	do(t, ctx, "the board lists the topic", chromedp.Click("#back"), chromedp.WaitVisible(fmt.Sprintf(`#topics-body a[href=%q]`, path)))
+	return path
+}
+
+// guestCannotPost checks that a guest reads a topic but is told to register
+// when replying, and that nothing is posted.
+func guestCannotPost(t *testing.T, ctx context.Context, base, topic string) {
+	t.Helper()
+	do(t, ctx, "the guest reads the topic", chromedp.Navigate(base+topic), chromedp.WaitVisible(`#posts li.post`))
+	n := eval[int](t, ctx, `document.querySelectorAll('#posts li.post').length`)
+	if n != 2 {
+		t.Errorf("the guest sees %d posts, want 2", n)
+	}
+	do(t, ctx, "the guest replies",
+		chromedp.SendKeys("#body", "guest post"), chromedp.Click(`#reply-form button[type=submit]`),
+		chromedp.WaitVisible("#form-error"))
+	if msg := eval[string](t, ctx, `document.getElementById('form-error').textContent`); !strings.Contains(msg, "register to post") {
+		t.Errorf("the guest is told %q", msg)
+	}
+	do(t, ctx, "reload the topic", chromedp.Reload(), chromedp.WaitVisible(`#posts li.post`))
+	if m := eval[int](t, ctx, `document.querySelectorAll('#posts li.post').length`); m != n {
+		t.Errorf("a guest's reply was posted: %d posts", m)
+	}
+}
+
+// checkFourColour turns the four-colour deck on at the rules page: diamonds and
+// clubs change colour, and the choice stays after a reload.
+func checkFourColour(t *testing.T, ctx context.Context, base string) {
+	t.Helper()
+	const colours = `(() => { const c = s => getComputedStyle(document.querySelector('.card.s-' + s)).color; return {s: c('s'), h: c('h'), d: c('d'), c: c('c'), on: document.documentElement.classList.contains('four-colour'), box: document.getElementById('four-colour').checked}; })()`
+	type suits struct {
+		S, H, D, C string
+		On, Box    bool
+	}
+	do(t, ctx, "rules", chromedp.Navigate(base+"/rules"), chromedp.WaitVisible(".card.s-d"), chromedp.WaitVisible(".card.s-c"))
+	two := eval[suits](t, ctx, colours)
+	if two.On || two.Box || two.D != two.H || two.C != two.S {
+		t.Errorf("two-colour deck: %+v", two)
+	}
+	do(t, ctx, "four-colour deck", chromedp.Click("#four-colour"))
+	four := eval[suits](t, ctx, colours)
+	if !four.On || !four.Box || four.D == four.H || four.C == four.S || four.D == four.C || four.H != two.H || four.S != two.S {
+		t.Errorf("four-colour deck: %+v (two-colour: %+v)", four, two)
+	}
+	do(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(".card.s-d"))
+	if again := eval[suits](t, ctx, colours); again != four {
+		t.Errorf("after a reload: %+v, want %+v", again, four)
+	}
+	do(t, ctx, "two-colour deck again", chromedp.Click("#four-colour"), chromedp.Reload(), chromedp.WaitVisible(".card.s-d"))
+	if back := eval[suits](t, ctx, colours); back != two {
+		t.Errorf("back to two colours: %+v, want %+v", back, two)
+	}
+	t.Logf("suit colours: two %+v, four %+v", two, four)
+}
+
+// turnJS is the actions the player may take now (null while it is not their
+// turn), or ["over"] between hands.
+const turnJS = `(() => {
+  const acts = [...document.querySelectorAll('#action-buttons [data-act]')].filter(b => !b.hidden && !b.disabled).map(b => b.dataset.act);
+  if (acts.length) return acts;
+  return document.body.dataset.over === '1' ? ['over'] : null;
+})()`
+
+// playWithKeys plays heads-up hands with the keyboard alone: an amount chosen
+// with the presets and the arrow keys and a raise, checks and calls to the end
+// of the hand, then a fold in a later hand; and / goes to the chat.
+func playWithKeys(t *testing.T, ctx context.Context) {
+	t.Helper()
+	me := eval[string](t, ctx, `document.querySelector('.seat.me').dataset.name`)
+	logHas := func(kind string) string {
+		return fmt.Sprintf(`[...document.querySelectorAll('#hand-log li.ev-%s')].some(li => li.textContent.startsWith(%q))`, kind, me+" ")
+	}
+	acts := waitJS[[]string](t, ctx, "the first turn", turnJS, 20*time.Second)
+	if !slices.Contains(acts, "raise") {
+		t.Fatalf("no raise at the first turn of a heads-up hand against a calling bot: %v", acts)
+	}
+	amount := func() int { return eval[int](t, ctx, `Number(document.getElementById('amount').value)`) }
+	max := eval[int](t, ctx, `Number(document.getElementById('amount').max)`)
+	do(t, ctx, "key 4: all-in amount", press('4'))
+	if v := amount(); v != max {
+		t.Errorf("after 4 the amount is %d, want all-in %d", v, max)
+	}
+	do(t, ctx, "key 1: half the pot", press('1'))
+	half := amount()
+	if half >= max {
+		t.Errorf("after 1 the amount is %d, all-in is %d", half, max)
+	}
+	do(t, ctx, "key up", press([]rune(kb.ArrowUp)[0]))
+	up := amount()
+	if up <= half {
+		t.Errorf("the up arrow took the amount from %d to %d", half, up)
+	}
+	if !eval[bool](t, ctx, `document.querySelector('[data-act="raise"]').textContent.includes(Number(document.getElementById('amount').value).toLocaleString('en-US'))`) {
+		t.Errorf("the raise button does not say the amount %d", up)
+	}
+	do(t, ctx, "key r: raise", press('r'))
+	waitJS[bool](t, ctx, "the raise in the hand log", fmt.Sprintf(`%s || %s`, logHas("raise"), logHas("bet")), 10*time.Second)
+	hand := eval[string](t, ctx, `document.body.dataset.hand`)
+	// Check or call with c and k by turns to the end of the hand.
+	keys := []rune{'c', 'k'}
+	for i := 0; ; i++ {
+		acts := waitJS[[]string](t, ctx, "a turn or the end of the hand", turnJS, 20*time.Second)
+		if acts[0] == "over" {
+			break
+		}
+		if i > 20 {
+			t.Fatal("the hand does not end")
+		}
+		want := len(eval[[]string](t, ctx, `[...document.querySelectorAll('#hand-log li')].map(l => l.textContent)`))
+		do(t, ctx, "key "+string(keys[i%2]), press(keys[i%2]))
+		waitJS[bool](t, ctx, "the check or call", fmt.Sprintf(`document.querySelectorAll('#hand-log li').length > %d`, want), 10*time.Second)
+	}
+	if eval[bool](t, ctx, logHas("fold")) {
+		t.Errorf("%s folded hand %s with no fold key pressed", me, hand)
+	}
+	// A later hand: fold with f at the first turn that offers a fold.
+	for i := 0; ; i++ {
+		if i > 30 {
+			t.Fatal("no turn with a fold in the next hands")
+		}
+		acts := waitJS[[]string](t, ctx, "a turn in a later hand", fmt.Sprintf(`document.body.dataset.hand !== %q && %s`, hand, turnJS), 30*time.Second)
+		if acts[0] == "over" {
+			hand = eval[string](t, ctx, `document.body.dataset.hand`)
+			continue
+		}
+		if slices.Contains(acts, "fold") {
+			do(t, ctx, "key f: fold", press('f'))
+			waitJS[bool](t, ctx, "the fold in the hand log", logHas("fold"), 10*time.Second)
+			break
+		}
+		n := eval[int](t, ctx, `document.querySelectorAll('#hand-log li').length`)
+		do(t, ctx, "key k", press('k'))
+		waitJS[bool](t, ctx, "the check", fmt.Sprintf(`document.querySelectorAll('#hand-log li').length > %d`, n), 10*time.Second)
+	}
+	// / goes to the chat, and keys typed there are text, not actions.
+	do(t, ctx, "key /", press('/'))
+	if id := eval[string](t, ctx, `document.activeElement.id`); id != "chat-text" {
+		t.Errorf("after / the focus is on %q, not the chat", id)
+	}
+	do(t, ctx, "type in the chat", chromedp.KeyEvent("fck"))
+	if v := eval[string](t, ctx, `document.getElementById('chat-text').value`); v != "fck" {
+		t.Errorf("the chat field holds %q after typing fck", v)
+	}
 }
 
 // checkSpectatorFrames fails if any message to a spectator holds a hole card that
@@ -421,10 +797,11 @@ func checkSpectatorFrames(t *testing.T, frames []string) {
 	t.Logf("%d frames to the spectator, %d states, no hole card", len(frames), states)
 }
 
-// TestBrowserReconnect leaves the table page of a seated player in the middle
-// of a hand (the page and its WebSocket close) and opens it again: the same seat
-// and the same cards come back. Bots think for 4 s here, so that the hand is
-// still in play when the page opens again.
+// TestBrowserReconnect closes the tab of a seated player in the middle of a
+// hand (the tab, its page and its WebSocket go away) and opens the table in a
+// new tab of the same browser profile: the same seat and the same cards come
+// back. Bots think for 4 s here, so that the hand is still in play when the
+// new tab opens.
 func TestBrowserReconnect(t *testing.T) {
 	needBrowser(t)
 	base := startHouse(t, 4*time.Second, 600*time.Millisecond)
@@ -436,31 +813,58 @@ func TestBrowserReconnect(t *testing.T) {
 		t.Fatalf("heads-up: %q %v", table, err)
 	}
 	url := fmt.Sprintf("%s/table/%s", base, table)
-	do(t, d, "open the table", chromedp.Navigate(url), chromedp.WaitVisible("#my-cards .card"))
-	// Act if it is our turn, so that the bot is thinking when the page closes.
-	step := waitJS[string](t, d, "the bot to act or our turn", `(() => {
+
+	// A new tab in dave's profile (it shares the profile's cookies).
+	tab, closeTab := newTab(t, d)
+	defer closeTab()
+	do(t, tab, "open the table in a new tab", chromedp.Navigate(url), chromedp.WaitVisible("#my-cards .card"))
+	tabID := chromedp.FromContext(tab).Target.TargetID
+	// Act if it is our turn, so that the bot is thinking when the tab closes.
+	step := waitJS[string](t, tab, "the bot to act or our turn", `(() => {
 	  const b = [...document.querySelectorAll('#action-buttons [data-act="check"], #action-buttons [data-act="call"]')].find(b => !b.hidden && !b.disabled);
 	  if (b) return b.dataset.act;
 	  return document.querySelector('.seat.to-act:not(.me)') ? 'bot' : '';
 	})()`, 20*time.Second)
 	if step != "bot" {
-		do(t, d, "act", chromedp.Click(`#action-buttons [data-act="`+step+`"]:not([hidden])`))
-		waitJS[bool](t, d, "the bot to act", `!!document.querySelector('.seat.to-act:not(.me)')`, 10*time.Second)
+		do(t, tab, "act", chromedp.Click(`#action-buttons [data-act="`+step+`"]:not([hidden])`))
+		waitJS[bool](t, tab, "the bot to act", `!!document.querySelector('.seat.to-act:not(.me)')`, 10*time.Second)
 	}
 	type seen struct {
 		Hand, Seat string
 		Cards      []string
 	}
 	const look = `({hand: document.body.dataset.hand, seat: document.body.dataset.seated, cards: [...document.querySelectorAll('#my-cards .card')].map(c => c.dataset.card)})`
-	before := eval[seen](t, d, look)
-	do(t, d, "close the page", chromedp.Navigate("about:blank"))
-	do(t, d, "open the table again", chromedp.Navigate(url), chromedp.WaitVisible("#my-cards .card"))
-	after := eval[seen](t, d, look)
+	before := eval[seen](t, tab, look)
+
+	// Close the tab and check that it is gone from the browser.
+	if err := chromedp.Cancel(tab); err != nil {
+		t.Fatalf("closing the tab: %v", err)
+	}
+	targets, err := chromedp.Targets(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ti := range targets {
+		if ti.TargetID == tabID {
+			t.Fatalf("the tab %s is still open: %+v", tabID, ti)
+		}
+	}
+	// The house sees the player go: the seat is marked away for everyone.
+	watcher := profile(t, browser)
+	do(t, watcher, "watch the table", chromedp.Navigate(url), chromedp.WaitVisible(`.seat[data-name="dave"]`))
+	waitJS[bool](t, watcher, "dave away", `document.querySelector('.seat[data-name="dave"]').dataset.status === 'away'`, 10*time.Second)
+
+	// A new tab in the same profile: the seat and the cards are back.
+	again, closeAgain := newTab(t, d)
+	defer closeAgain()
+	do(t, again, "open the table in another new tab", chromedp.Navigate(url), chromedp.WaitVisible("#my-cards .card"))
+	after := eval[seen](t, again, look)
 	if before.Hand != after.Hand || before.Seat != after.Seat || strings.Join(before.Cards, "") != strings.Join(after.Cards, "") {
-		t.Fatalf("before closing: %+v; after opening again: %+v", before, after)
+		t.Fatalf("before closing the tab: %+v; in a new tab: %+v", before, after)
 	}
 	if len(after.Cards) != 2 || after.Seat == "" {
 		t.Fatalf("after reconnecting: %+v", after)
 	}
-	t.Logf("hand %s, seat %s, cards %v: back after closing the page", after.Hand, after.Seat, after.Cards)
+	waitJS[bool](t, watcher, "dave back", `document.querySelector('.seat[data-name="dave"]').dataset.status !== 'away'`, 10*time.Second)
+	t.Logf("hand %s, seat %s, cards %v: back in a new tab after closing the old one", after.Hand, after.Seat, after.Cards)
 }
