@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/felt-poker/felt/internal/arena"
+	"github.com/felt-poker/felt/internal/engine"
 )
 
 // leagueCmd is "felt league": every bot against every other.
@@ -89,9 +91,7 @@ func (c *leagueCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	pairs := n * (n - 1) / 2
 	bar := c.progress(stderr, int64(pairs*2*((c.Hands+1)/2)), "league")
 	start := time.Now()
-	l, err := arena.PlayLeague(ctx, arena.LeagueConfig{Bots: c.Bots, Game: s.game, Hands: c.Hands, Seed: s.seed,
-		Workers: c.Workers, Progress: bar.add})
-	bar.finish()
+	l, err := c.playLeague(ctx, c.Bots, s, stdout, bar)
 	if err != nil {
 		return err
 	}
@@ -141,4 +141,23 @@ func writeLeague(w io.Writer, out leagueOutput) error {
 		fmt.Fprintf(tw, "%d\t%s\t%+.1f\t%.1f\t\n", k+1, st.Bot, st.BBPer100, st.CI95)
 	}
 	return tw.Flush()
+}
+
+// playLeague plays the league the flags describe, tracing and writing the hands as
+// --trace and --history ask, and removes the progress bar.
+func (f *arenaFlags) playLeague(ctx context.Context, bots []string, s arenaSettings, stdout io.Writer, bar arenaBar) (arena.League, error) {
+	log, err := f.handLog(stdout)
+	if err != nil {
+		bar.finish()
+		return arena.League{}, err
+	}
+	lc := arena.LeagueConfig{Bots: bots, Game: s.game, Hands: f.Hands, Seed: s.seed, Workers: f.Workers, Progress: bar.add}
+	if log != nil {
+		lc.Hand = func(i, j int, cfg engine.Config, h *engine.Hand, players []string) error {
+			return log.hand(pairingFile(bots[i], bots[j]), "felt league "+bots[i]+" vs "+bots[j], cfg, h, players)
+		}
+	}
+	l, err := arena.PlayLeague(ctx, lc)
+	bar.finish()
+	return l, errors.Join(err, log.close())
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -18,6 +20,8 @@ import (
 	"github.com/felt-poker/felt/internal/arena"
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/history"
 )
 
 // matchCmd is "felt match": two bots heads-up in duplicate.
@@ -35,6 +39,8 @@ type arenaFlags struct {
 	Workers    int    `help:"Goroutines to use (default: all cores); the result for a seed does not depend on it."`
 	JSON       bool   `name:"json" help:"Print one JSON object instead of text."`
 	NoProgress bool   `help:"Do not draw the progress bar on standard error."`
+	Trace      bool   `help:"Print every hand: each action with every player's cards, stack, decision and chance of winning (meant for small --hands; plays on one worker)."`
+	History    string `placeholder:"DIR" help:"Write every hand as PHH to DIR, one .phhs file per pairing (plays on one worker)."`
 }
 
 // Help is the long help of "felt match".
@@ -120,11 +126,22 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bar := c.progress(stderr, int64(2*((c.Hands+1)/2)), c.A+" vs "+c.B)
-	r, err := arena.Match(ctx, arena.MatchConfig{A: c.A, B: c.B, Game: s.game, Hands: c.Hands, Seed: s.seed,
-		Workers: c.Workers, Progress: bar.add})
-	bar.finish()
+	log, err := c.handLog(stdout)
 	if err != nil {
+		return err
+	}
+	mc := arena.MatchConfig{A: c.A, B: c.B, Game: s.game, Hands: c.Hands, Seed: s.seed, Workers: c.Workers}
+	if log != nil {
+		file, table := pairingFile(c.A, c.B), "felt match "+c.A+" vs "+c.B
+		mc.Hand = func(cfg engine.Config, h *engine.Hand, players []string) error {
+			return log.hand(file, table, cfg, h, players)
+		}
+	}
+	bar := c.progress(stderr, int64(2*((c.Hands+1)/2)), c.A+" vs "+c.B)
+	mc.Progress = bar.add
+	r, err := arena.Match(ctx, mc)
+	bar.finish()
+	if err := errors.Join(err, log.close()); err != nil {
 		return err
 	}
 	out := matchOutput{Bots: [2]string{r.A, r.B}, A: r.A, B: r.B, Variant: r.Game, Hands: r.Hands, Deals: r.Deals,
@@ -166,6 +183,9 @@ func (f *arenaFlags) settle(bots []string) (arenaSettings, error) {
 	}
 	if f.Workers < 0 {
 		return s, usageError("--workers cannot be negative")
+	}
+	if f.Trace && f.JSON {
+		return s, usageError("--trace and --json both print on standard output: choose one")
 	}
 	if f.Seed == "" {
 		rs := cards.RandomSeed()
@@ -238,4 +258,89 @@ func signedThousands(n int64) string {
 		return "+" + thousands(n)
 	}
 	return thousands(n)
+}
+
+// handLog is what --trace and --history make of the hands played: a trace on
+// standard output and PHH files in a directory, one file per pairing (the hands
+// of a pairing arrive together, so one file is open at a time). A nil *handLog
+// does nothing.
+type handLog struct {
+	tracer *arena.Tracer
+	dir    string
+	file   string // the open file's name
+	f      *os.File
+	w      *history.Writer
+	n      int64 // hands written to the open file
+}
+
+// handLog returns the log the flags ask for, nil when neither --trace nor
+// --history is given.
+func (f *arenaFlags) handLog(stdout io.Writer) (*handLog, error) {
+	if !f.Trace && f.History == "" {
+		return nil, nil
+	}
+	l := &handLog{dir: f.History}
+	if f.Trace {
+		l.tracer = arena.NewTracer(stdout)
+	}
+	if l.dir != "" {
+		if err := os.MkdirAll(l.dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// hand traces hand h and writes it as PHH to DIR/file, the history naming table.
+func (l *handLog) hand(file, table string, cfg engine.Config, h *engine.Hand, players []string) error {
+	if l.tracer != nil {
+		if err := l.tracer.Hand(cfg, h, players); err != nil {
+			return err
+		}
+	}
+	if l.dir == "" {
+		return nil
+	}
+	if file != l.file {
+		if err := l.close(); err != nil {
+			return err
+		}
+		f, err := os.Create(filepath.Join(l.dir, file))
+		if err != nil {
+			return err
+		}
+		l.file, l.f, l.w, l.n = file, f, history.NewWriter(f), 0
+	}
+	l.n++
+	p, err := history.FromHand(cfg, h, history.Info{Hand: l.n, Table: table, Players: players})
+	if err != nil {
+		return err
+	}
+	return l.w.Write(p)
+}
+
+// close closes the open history file, if any.
+func (l *handLog) close() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	err := l.f.Close()
+	l.file, l.f, l.w = "", nil, nil
+	return err
+}
+
+// pairingFile names the history file of bot a against bot b: "a-vs-b.phhs", every
+// character of the names but letters, digits, '.', '_', '=' and '-' made '_'
+// (bot options may hold ':', ',' and paths).
+func pairingFile(a, b string) string {
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch {
+			case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', strings.ContainsRune("._=-", r):
+				return r
+			}
+			return '_'
+		}, s)
+	}
+	return clean(a) + "-vs-" + clean(b) + ".phhs"
 }

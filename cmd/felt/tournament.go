@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,18 +14,16 @@ import (
 
 	"github.com/felt-poker/felt/internal/arena"
 	"github.com/felt-poker/felt/internal/engine"
-	"github.com/felt-poker/felt/internal/history"
 )
 
 // tourCmd is "felt tournament": every bot at one table.
 type tourCmd struct {
-	Bots    []string `arg:"" name:"bot" help:"Two to ten bots (as for felt match), seated in this order."`
-	Stack   int64    `default:"200" help:"Starting stack in big blinds (stud: antes)."`
-	Level   int      `default:"0" help:"Double the blinds, antes and bets every this many hands (0: never)."`
-	Ring    bool     `help:"Reset every stack before each hand (a cash game) instead of a freezeout."`
-	League  bool     `help:"Instead of one table, play a heads-up duplicate league (see felt league) and chart its ranking."`
-	Out     string   `help:"Write the results here: results.csv, stacks.csv (table) or table.csv (league), charts as SVG and PNG, and an XLSX workbook with a native chart."`
-	History string   `help:"Write every hand as PHH to DIR/tournament.phhs (table only)."`
+	Bots   []string `arg:"" name:"bot" help:"Two to ten bots (as for felt match), seated in this order."`
+	Stack  int64    `default:"200" help:"Starting stack in big blinds (stud: antes)."`
+	Level  int      `default:"0" help:"Double the blinds, antes and bets every this many hands (0: never)."`
+	Ring   bool     `help:"Reset every stack before each hand (a cash game) instead of a freezeout."`
+	League bool     `help:"Instead of one table, play a heads-up duplicate league (see felt league) and chart its ranking."`
+	Out    string   `help:"Write the results here: results.csv, stacks.csv (table) or table.csv (league), charts as SVG and PNG, and an XLSX workbook with a native chart."`
 	arenaFlags
 }
 
@@ -36,6 +35,9 @@ and each bot's win rate in big blinds per 100 hands with its 95% interval (over 
 it was dealt in, in big blinds of the level played). --ring resets the stacks every hand;
 --level N doubles the blinds every N hands. With --league the bots play a duplicate
 heads-up league instead and the chart is its ranking.
+
+--trace prints every hand (see felt match); --history DIR writes the hands as PHH:
+DIR/tournament.phhs for the table, one file per pairing for --league.
 
 --out DIR writes CSV files, charts (stacks.svg/.png: every stack hand by hand;
 rates.svg/.png: bb/100 with 95% bars) and tournament.xlsx (sheets with native charts).
@@ -82,31 +84,20 @@ func (c *tourCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return c.league(ctx, s, stdout, stderr)
 	}
 	tc := arena.TournamentConfig{Bots: c.Bots, Game: s.game, Hands: c.Hands, Stack: c.Stack, Level: c.Level, Ring: c.Ring, Seed: s.seed}
-	if c.History != "" {
-		if err := os.MkdirAll(c.History, 0o755); err != nil {
-			return err
-		}
-		f, err := os.Create(filepath.Join(c.History, "tournament.phhs"))
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w := history.NewWriter(f)
-		n := int64(0)
+	log, err := c.handLog(stdout)
+	if err != nil {
+		return err
+	}
+	if log != nil {
 		tc.Hand = func(cfg engine.Config, h *engine.Hand, players []string) error {
-			n++
-			p, err := history.FromHand(cfg, h, history.Info{Hand: n, Table: "felt tournament", Players: players})
-			if err != nil {
-				return err
-			}
-			return w.Write(p)
+			return log.hand("tournament.phhs", "felt tournament", cfg, h, players)
 		}
 	}
 	bar := c.progress(stderr, int64(c.Hands), "tournament")
 	tc.Progress = bar.add
 	t, err := arena.PlayTournament(ctx, tc)
 	bar.finish()
-	if err != nil {
+	if err := errors.Join(err, log.close()); err != nil {
 		return err
 	}
 	kind := "freezeout"
@@ -154,9 +145,7 @@ func (c *tourCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 func (c *tourCmd) league(ctx context.Context, s arenaSettings, stdout, stderr io.Writer) error {
 	n := len(c.Bots)
 	bar := c.progress(stderr, int64(n*(n-1)/2*2*((c.Hands+1)/2)), "league")
-	l, err := arena.PlayLeague(ctx, arena.LeagueConfig{Bots: c.Bots, Game: s.game, Hands: c.Hands, Seed: s.seed,
-		Workers: c.Workers, Progress: bar.add})
-	bar.finish()
+	l, err := c.playLeague(ctx, c.Bots, s, stdout, bar)
 	if err != nil {
 		return err
 	}

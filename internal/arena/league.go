@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/engine"
 )
 
 // LeagueConfig describes a league: every bot plays a duplicate match against every
@@ -20,6 +21,9 @@ type LeagueConfig struct {
 	Workers  int
 	Progress func(hands int)
 	NewBot   func(name string, o bot.Options) (bot.Bot, error)
+	// Hand, when not nil, is MatchConfig.Hand for the match of Bots[i] (as A)
+	// against Bots[j], i < j; the pairings are played in turn, i then j ascending.
+	Hand func(i, j int, cfg engine.Config, h *engine.Hand, players []string) error
 }
 
 // League is the outcome of a league.
@@ -52,8 +56,14 @@ func PlayLeague(ctx context.Context, lc LeagueConfig) (League, error) {
 	}
 	for i := range n {
 		for j := i + 1; j < n; j++ {
-			r, err := Match(ctx, MatchConfig{A: lc.Bots[i], B: lc.Bots[j], Game: lc.Game, Hands: lc.Hands,
-				Seed: lc.Seed, Workers: lc.Workers, Progress: lc.Progress, NewBot: lc.NewBot})
+			mc := MatchConfig{A: lc.Bots[i], B: lc.Bots[j], Game: lc.Game, Hands: lc.Hands,
+				Seed: lc.Seed, Workers: lc.Workers, Progress: lc.Progress, NewBot: lc.NewBot}
+			if lc.Hand != nil {
+				mc.Hand = func(cfg engine.Config, h *engine.Hand, players []string) error {
+					return lc.Hand(i, j, cfg, h, players)
+				}
+			}
+			r, err := Match(ctx, mc)
 			if err != nil {
 				return League{}, fmt.Errorf("%s against %s: %w", lc.Bots[i], lc.Bots[j], err)
 			}

@@ -36,6 +36,12 @@ type MatchConfig struct {
 	// NewBot makes the bots from A and B; nil means bot.New. Each worker makes its
 	// own pair.
 	NewBot func(name string, o bot.Options) (bot.Bot, error)
+	// Hand, when not nil, is given every finished hand in order (deal 0 with A in
+	// seat 0, then with A in seat 1, deal 1, ...) with the configuration it was
+	// dealt from and the players' names by seat; h is reused afterwards. The match
+	// is then played on one worker, so that the order is fixed. An error from Hand
+	// stops the match.
+	Hand func(cfg engine.Config, h *engine.Hand, players []string) error
 }
 
 // MinHands is the fewest hands a match may have: two duplicate deals, the least
@@ -85,6 +91,9 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	workers := mc.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
+	}
+	if mc.Hand != nil {
+		workers = 1
 	}
 	workers = min(workers, (deals+chunk-1)/chunk)
 	start := time.Now()
@@ -144,7 +153,7 @@ type worker struct {
 	srcs     [2]*rand.PCG
 	learners [2]bot.Learner
 	seaters  [2]bot.Seater
-	names    [2]string // the players' names by seat, for the Seaters
+	names    [2]string   // the players' names by seat, for the Seaters
 	view     engine.View // reused for every decision (engine.Hand.ViewInto)
 }
 
@@ -231,6 +240,11 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 	a, b := h.Net(seats[0]), h.Net(seats[1])
 	if a+b != 0 {
 		return 0, fmt.Errorf("%w: A %+d, B %+d", ErrChipsNotConserved, a, b)
+	}
+	if w.mc.Hand != nil {
+		if err := w.mc.Hand(w.cfg, h, w.names[:]); err != nil {
+			return 0, err
+		}
 	}
 	if w.learners[0] != nil || w.learners[1] != nil {
 		res := h.Result()

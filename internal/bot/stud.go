@@ -102,3 +102,14 @@ func (b *studBot) spadeLocked() bool {
 	}
 	return true
 }
+
+// StudEquity is the stud bot's estimate of the viewer's expected share of the pot
+// in three card stud from the cards v shows (hands still to be dealt filled in
+// every way when at most two cards are unseen, otherwise from samples deals drawn
+// with r). Given a view that shows every seat's cards, as a trace builds, it is the
+// viewer's equity against the others' actual cards.
+func StudEquity(v *engine.View, r *rand.Rand, samples int) float64 {
+	b := newStud(Options{Rand: r, Samples: max(samples, 1)})
+	b.s.read(v)
+	return b.equity(v)
+}
