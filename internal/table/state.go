@@ -3,6 +3,7 @@ package table
 import (
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/eval"
 )
 
 // The messages a table sends, as docs/protocol.md describes them. They are built
@@ -188,6 +189,9 @@ type Shown struct {
 	Seat  int      `json:"seat"`
 	Cards []string `json:"cards"`
 	Name  string   `json:"name"`
+	// Best is the cards that make the hand: the best five of the hole cards
+	// and the board in Hold'em, the three cards in three card stud.
+	Best []string `json:"best"`
 }
 
 // Hidden is how a card the recipient may not see is written.
@@ -298,7 +302,7 @@ func eventInfo(e engine.Event, names map[int]string) (EventInfo, bool) {
 	return ei, true
 }
 
-func resultInfo(r engine.Result) *ResultInfo {
+func resultInfo(r engine.Result, variant engine.Variant) *ResultInfo {
 	ri := &ResultInfo{Net: r.Net, Stacks: r.Stacks, Board: cardsText(r.Board), Pots: []PotResult{}, Shown: []Shown{}}
 	for _, p := range r.Pots {
 		pr := PotResult{Amount: p.Amount, Seats: p.Eligible.Seats(), Awards: []Award{}}
@@ -308,7 +312,19 @@ func resultInfo(r engine.Result) *ResultInfo {
 		ri.Pots = append(ri.Pots, pr)
 	}
 	for _, s := range r.Shown {
-		ri.Shown = append(ri.Shown, Shown{Seat: s.Seat, Cards: cardsText(s.Cards), Name: s.Name})
+		ri.Shown = append(ri.Shown, Shown{Seat: s.Seat, Cards: cardsText(s.Cards), Name: s.Name, Best: bestCards(s.Cards, r.Board, variant)})
 	}
 	return ri
+}
+
+// bestCards returns the cards that make a shown hand: in Hold'em the best five
+// of its hole cards and the board (eval.Best, as the engine ranks them), in
+// three card stud its three cards.
+func bestCards(hole, board []cards.Card, variant engine.Variant) []string {
+	all := append(append(make([]cards.Card, 0, len(hole)+len(board)), hole...), board...)
+	if variant == engine.StudThree || len(all) < 5 || len(all) > 7 {
+		return cardsText(hole)
+	}
+	_, five := eval.Best(all)
+	return cardsText(five[:])
 }

@@ -829,7 +829,7 @@ func (t *Table) state(vs int, now time.Time) *State {
 	names := map[int]string{}
 	if v.Over {
 		r := t.hand.Result()
-		h.Result = resultInfo(r)
+		h.Result = resultInfo(r, t.handCfg.Variant)
 		h.Seed = t.handCfg.Seed.String()
 		for _, sh := range r.Shown {
 			names[sh.Seat] = sh.Name

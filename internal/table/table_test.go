@@ -6,13 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/eval"
 	"github.com/felt-poker/felt/internal/history"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
@@ -263,7 +267,73 @@ func TestHandsWithBots(t *testing.T) {
 			}
 		}
 		checkFairness(t, c.all(), b.hands)
+		checkBest(t, c.all())
 	})
+}
+
+// checkBest checks every hand shown in a finished hand's result: its best five
+// are distinct cards of its own and the board's, and rank as the seven do.
+func checkBest(t *testing.T, msgs [][]byte) {
+	t.Helper()
+	n := 0
+	for _, b := range msgs {
+		var m StateMsg
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		if m.Type != "state" || m.State.Hand == nil || m.State.Hand.Result == nil {
+			continue
+		}
+		r := m.State.Hand.Result
+		for _, sh := range r.Shown {
+			all, err := cards.ParseList(strings.Join(append(append([]string{}, sh.Cards...), r.Board...), ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			best, err := cards.ParseList(strings.Join(sh.Best, ""))
+			if err != nil || len(best) != 5 {
+				t.Fatalf("hand %d, seat %d: best %v (%v)", m.State.Hand.Number, sh.Seat, sh.Best, err)
+			}
+			for _, c := range best {
+				if !slices.Contains(all, c) {
+					t.Fatalf("hand %d, seat %d: best %v has %s, not in %v", m.State.Hand.Number, sh.Seat, sh.Best, c, all)
+				}
+			}
+			if eval.Evaluate(best...) != eval.Evaluate(all...) {
+				t.Fatalf("hand %d, seat %d: best %v does not rank as %v", m.State.Hand.Number, sh.Seat, sh.Best, all)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no hand was shown")
+	}
+}
+
+func TestBestCards(t *testing.T) {
+	parse := func(s string) []cards.Card {
+		cs, err := cards.ParseList(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	for _, tc := range []struct {
+		hole, board string
+		variant     engine.Variant
+		want        string
+	}{
+		{"AsKs", "QsJsTs2c3d", engine.Holdem, "AsKsQsJsTs"},
+		{"2c2d", "KhKdKs9h4c", engine.Holdem, "KsKhKd2d2c"},
+		{"Ah5d", "2c3d4s9hTh", engine.Holdem, "5d4s3d2cAh"},
+		{"7h2d", "AcKdQhJs9c", engine.Holdem, "AcKdQhJs9c"},
+		{"AsKsQs", "", engine.StudThree, "AsKsQs"},
+	} {
+		got := strings.Join(bestCards(parse(tc.hole), parse(tc.board), tc.variant), "")
+		if got != tc.want {
+			t.Errorf("best of %s + %s = %s, want %s", tc.hole, tc.board, got, tc.want)
+		}
+	}
 }
 
 // checkFairness checks that every recorded hand verifies against the commitment

@@ -52,8 +52,8 @@ type pageData struct {
 	Param string
 }
 
-// Handler returns the UI: every page of pages, the files under /static/ and the
-// /ui/best helper. Any other path is 404. It panics if the embedded templates do
+// Handler returns the UI: every page of pages and the files under /static/. Any
+// other path is 404. It panics if the embedded templates do
 // not parse, which the package's tests rule out.
 func Handler() http.Handler {
 	mux := http.NewServeMux()
@@ -62,7 +62,6 @@ func Handler() http.Handler {
 		panic(err)
 	}
 	mux.Handle("GET /static/", http.StripPrefix("/static/", noCacheFS(http.FileServerFS(static))))
-	mux.HandleFunc("GET /ui/best", serveBest)
 	for _, p := range pages {
 		tmpl := template.Must(template.New("").ParseFS(files, "templates/layout.html", "templates/"+p.template+".html"))
 		mux.Handle(p.pattern, pageHandler(tmpl, p))

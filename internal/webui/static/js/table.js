@@ -10,7 +10,6 @@ let state = null;
 let user = null;
 let busy = false; // an action is on its way: ignore clicks until the next state
 let clockInfo = null; // {seat, deadline, bankMs, actionMs}
-const bestCache = new Map();
 
 const conn = new Conn();
 connStatus(conn, $("conn-status"));
@@ -480,26 +479,13 @@ function drawFair() {
 
 // --- showdown: the winning five cards -----------------------------------------------
 
-async function bestFive(cards) {
-  const key = cards.join("");
-  if (!bestCache.has(key)) {
-    bestCache.set(key, fetch(`/ui/best?cards=${key}`).then((r) => (r.ok ? r.json() : null)).then((j) => j?.best || []).catch(() => []));
-  }
-  return bestCache.get(key);
-}
-
-async function highlightWinners(shown, won) {
-  const h = state.hand;
-  if (!h?.over) return;
-  const number = h.number;
-  const board = h.result?.board || h.board || [];
+// highlightWinners marks the cards that make each winner's hand: the house sends
+// them with the hand shown (`best`, from felt's own evaluator).
+function highlightWinners(shown, won) {
+  if (!state.hand?.over) return;
   for (const seat of won.keys()) {
-    const s = shown.get(seat);
-    if (!s) continue;
-    let five = s.best;
-    if (!five) five = state.info.variant === "stud3" ? s.cards : await bestFive([...s.cards, ...board]);
-    if (state.hand?.number !== number) return;
-    const set = new Set(five);
+    const set = new Set(shown.get(seat)?.best || []);
+    if (!set.size) continue;
     for (const c of document.querySelectorAll(`#board .card, .seat[data-seat="${seat}"] .hole .card`)) {
       if (set.has(c.dataset.card)) c.classList.add("win");
     }
