@@ -85,6 +85,10 @@ type Config struct {
 	// Bots are seated when the table opens, each with BotStack chips (0: MaxBuyIn).
 	Bots     []string
 	BotStack int64
+	// BotModels is where learning bots load and save what they learn of each
+	// opponent, who is named by the players' names (bot.Seater); the house passes
+	// bot.StoreModels over its store. Nil keeps the models in memory.
+	BotModels bot.ModelStore
 
 	// Permanent tables (bot showcases, the house's default tables) never close
 	// for lack of humans.

@@ -156,7 +156,7 @@ func New(cfg Config) (*Table, error) {
 	}
 	rng := rand.New(rand.NewChaCha8(seed))
 	for i, name := range cfg.Bots {
-		b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng)))})
+		b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: cfg.BotModels})
 		if err != nil {
 			return nil, invalid("bots", "%v", err)
 		}
@@ -166,6 +166,25 @@ func New(cfg Config) (*Table, error) {
 	}
 	go t.run()
 	return t, nil
+}
+
+// seatNames tells the bots dealt in that want to know (bot.Seater) the names of
+// the players of the hand about to start, "" for a seat not dealt in.
+func (t *Table) seatNames() {
+	var names []string
+	for i := range t.seats {
+		s, ok := t.seats[i].bot.(bot.Seater)
+		if !ok || !t.seats[i].inHand {
+			continue
+		}
+		if names == nil {
+			names = make([]string, len(t.seats))
+			for j, p := range t.handPlayers {
+				names[j] = p.Name
+			}
+		}
+		s.SeatNames(names)
+	}
 }
 
 func randomSeed(r *rand.Rand) [32]byte {
@@ -414,6 +433,7 @@ func (t *Table) startHand(now time.Time) bool {
 		return false
 	}
 	t.handCfg = cfg
+	t.seatNames()
 	t.handNo++
 	t.handKey = fmt.Sprintf("%s/%d", t.ref, t.handNo)
 	t.seedHash = history.SeedCommitment(t.handKey, cfg.Seed)
