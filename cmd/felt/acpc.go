@@ -19,14 +19,16 @@ import (
 
 // acpcCmd is "felt acpc": a dealer speaking the ACPC protocol 2.0.0.
 type acpcCmd struct {
-	Game    string        `default:"holdem.limit.2p.reverse_blinds" help:"Game definition file, or the name of a built-in one (holdem.limit.2p.reverse_blinds, holdem.nolimit.2p.reverse_blinds)."`
-	Host    string        `default:"127.0.0.1" help:"Address to listen on."`
-	Ports   []int         `default:"18791,18792" help:"One port per seat: the player of the first port is player 1 (0 picks a free port)."`
-	Deals   int           `default:"1000" help:"Deals to play; each is played twice with the seats swapped (duplicate)."`
-	Seed    string        `help:"Seed of the deals (decimal or 64 hex digits; default random)."`
-	Timeout time.Duration `default:"10s" help:"Time for each action; a late or invalid action becomes a check or call."`
-	Names   []string      `default:"p1,p2" help:"The players' names in the log."`
-	Log     string        `default:"felt-acpc.log" help:"ACPC log file (STATE lines and the final SCORE); empty for none."`
+	Game      string        `default:"holdem.limit.2p.reverse_blinds" help:"Game definition file, or the name of a built-in one (holdem.limit.2p.reverse_blinds, holdem.nolimit.2p.reverse_blinds)."`
+	Host      string        `default:"127.0.0.1" help:"Address to listen on."`
+	Ports     []int         `default:"18791,18792" help:"One port per seat: the player of the first port is player 1 (0 picks a free port)."`
+	Deals     int           `default:"1000" help:"Deals to play; each is played twice with the seats swapped (duplicate)."`
+	Seed      string        `help:"Seed of the deals (decimal or 64 hex digits; default random)."`
+	Timeout   time.Duration `default:"10s" help:"Most time for one action (ACPC's t_response); a late, malformed or illegal action becomes a check or call."`
+	HandTime  time.Duration `name:"hand-time" default:"0" help:"Most time a player may spend on one hand (ACPC's t_hand); once spent, its actions of the hand are replaced at once. 0: no limit."`
+	MatchTime time.Duration `name:"match-time" default:"0" help:"Each player's time bank for the whole match (ACPC: 7s a hand, e.g. 3h53m20s for 1000 deals); once spent, its actions are replaced at once. 0: no limit."`
+	Names     []string      `default:"p1,p2" help:"The players' names in the log."`
+	Log       string        `default:"felt-acpc.log" help:"ACPC log file (STATE lines and the final SCORE); empty for none."`
 }
 
 // Run is called by kong.
@@ -40,7 +42,10 @@ func (c *acpcCmd) Run() error {
 	if len(c.Ports) != 2 || len(c.Names) != 2 {
 		return usageError("--ports and --names take two values, one per seat")
 	}
-	m := acpc.Match{Game: g, Deals: c.Deals, Timeout: c.Timeout, Names: [2]string{c.Names[0], c.Names[1]},
+	if c.Timeout <= 0 || c.HandTime < 0 || c.MatchTime < 0 {
+		return usageError("--timeout must be positive, --hand-time and --match-time not negative")
+	}
+	m := acpc.Match{Game: g, Deals: c.Deals, Timeout: c.Timeout, HandTime: c.HandTime, MatchTime: c.MatchTime, Names: [2]string{c.Names[0], c.Names[1]},
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))}
 	if c.Seed != "" {
 		s, err := cards.ParseSeed(c.Seed)
@@ -68,6 +73,11 @@ func (c *acpcCmd) Run() error {
 	fmt.Printf("ACPC dealer: %s on ports %s and %s\n", c.Game, portOf(lns[0]), portOf(lns[1]))
 	score, err := m.Run(ctx, lns)
 	fmt.Printf("%d hands; score %s %+d, %s %+d\n", score.Hands, c.Names[0], score.Total[0], c.Names[1], score.Total[1])
+	for i, n := range c.Names {
+		if score.Replaced[i] > 0 {
+			fmt.Printf("%s: %d actions replaced (%d out of time); thinking time %v\n", n, score.Replaced[i], score.Late[i], score.Used[i].Round(time.Millisecond))
+		}
+	}
 	return err
 }
 
