@@ -225,9 +225,12 @@ func TestMisbehavingClients(t *testing.T) {
 				}
 			}},
 		{"garbage", noLimit, func(n int, _ string, _ *engine.Hand) (string, bool) {
+			if n == 6 {
+				return "!" + strings.Repeat("y", maxLine+1), false // ends the connection
+			}
 			return [...]string{"!hello", "!\x00\xff\xfe", "!MATCHSTATE", "!" + strings.Repeat("x", 5000)}[n%4], false
 		}, func(t *testing.T, s Score, diag string, _ []string) {
-			if s.Replaced[0] == 0 || s.Late[0] != 0 || !strings.Contains(diag, "bad match state") {
+			if s.Replaced[0] < 6 || s.Late[0] != 0 || !strings.Contains(diag, "bad match state") || !strings.Contains(diag, "token too long") {
 				t.Errorf("garbage: %+v", s)
 			}
 		}},
