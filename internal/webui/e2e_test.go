@@ -389,6 +389,9 @@ func TestBrowser(t *testing.T) {
 		}
 		t.Logf("hand %s (stored as %s): board %v, shown %v, winners %v", last.Hand, last.ID, last.Board, last.Shown, last.Winners)
 	}
+	if note := eval[string](t, a, `document.getElementById('seat-note')?.textContent || ''`); note != "" {
+		t.Errorf("after %d hands dealt the note still says %q", dealt, note)
+	}
 	if leaks := eval[[]string](t, b, `window.__leaks`); len(leaks) > 0 {
 		t.Errorf("the spectator's page showed hole cards: %v", leaks)
 	}
@@ -414,22 +417,60 @@ func TestBrowser(t *testing.T) {
 		chromedp.SendKeys("#body", "Well played, alice."), chromedp.Click(`#reply-form button[type=submit]`))
 	waitJS[bool](t, b, "bob's reply", `document.querySelectorAll('#posts li.post').length === 2 && document.querySelector('#posts li.post:last-child').textContent.includes('Well played')`, 10*time.Second)
 
-	// Heads-up against the computer, as a guest, played with the keyboard.
+	// Heads-up against the computer, as a guest on a 360-pixel phone, played
+	// with the keyboard.
 	c := profile(t, browser)
-	do(t, c, "heads-up",
-		chromedp.Navigate(base+"/lobby"),
-		chromedp.WaitReady(`#hu-bot option[value="call"]`),
-		fill("#hu-bot", "call"),
-		chromedp.Click("#hu-play"),
-		chromedp.WaitVisible(".seat.me"))
+	do(t, c, "a phone", chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2)))
+	do(t, c, "lobby", chromedp.Navigate(base+"/lobby"), chromedp.WaitReady(`#hu-bot option[value="call"]`))
+	if opt := eval[string](t, c, `document.querySelector('#hu-bot option[value="montecarlo"]').textContent`); len(opt) > 40 {
+		t.Errorf("a strength is %d characters long in the list: %q", len(opt), opt)
+	}
+	do(t, c, "choose a strength", fill("#hu-bot", "call"), chromedp.WaitVisible("#hu-desc"))
+	if desc := eval[string](t, c, `document.getElementById('hu-desc').textContent`); !strings.Contains(desc, "never folds") {
+		t.Errorf("the description under the strength list says %q", desc)
+	}
+	do(t, c, "heads-up", chromedp.Click("#hu-play"), chromedp.WaitVisible(".seat.me"))
 	if title := eval[string](t, c, `document.getElementById("table-title").textContent`); !strings.Contains(title, "heads-up") {
 		t.Errorf("heads-up table title = %q", title)
 	}
+	waitJS[bool](t, c, "my cards", `document.querySelectorAll('.seat.me .hole .card').length === 2`, 20*time.Second)
+	checkPhoneSeats(t, c)
 	playWithKeys(t, c)
 
 	// The guest may read the board but not post; the four-colour deck.
 	guestCannotPost(t, c, base, topic)
 	checkFourColour(t, c, base)
+}
+
+// checkPhoneSeats checks the table on a narrow screen: every seat inside the
+// table's box, and the player's own cards clear of their name.
+func checkPhoneSeats(t *testing.T, ctx context.Context) {
+	t.Helper()
+	type box struct{ Left, Right, Top, Bottom float64 }
+	type layout struct {
+		Width      float64
+		Felt       box
+		Seats      []box
+		Hole, Name box
+	}
+	l := eval[layout](t, ctx, `(() => {
+	  const r = e => { const b = e.getBoundingClientRect(); return {left: b.left, right: b.right, top: b.top, bottom: b.bottom}; };
+	  const hole = [...document.querySelectorAll('.seat.me .hole .card')].map(r);
+	  return {width: innerWidth, felt: r(document.getElementById('felt')), seats: [...document.querySelectorAll('.seat .plate')].map(r),
+	    hole: {left: Math.min(...hole.map(b => b.left)), right: Math.max(...hole.map(b => b.right)), top: Math.min(...hole.map(b => b.top)), bottom: Math.max(...hole.map(b => b.bottom))},
+	    name: r(document.querySelector('.seat.me .name'))};
+	})()`)
+	if l.Width != 360 {
+		t.Fatalf("the window is %v pixels wide, not 360", l.Width)
+	}
+	for i, s := range l.Seats {
+		if s.Left < l.Felt.Left-1 || s.Right > l.Felt.Right+1 {
+			t.Errorf("seat %d (%+v) is outside the table (%+v)", i, s, l.Felt)
+		}
+	}
+	if l.Hole.Bottom > l.Name.Top+1 && l.Hole.Right > l.Name.Left && l.Hole.Left < l.Name.Right {
+		t.Errorf("on a phone the player's cards (%+v) cover their name (%+v)", l.Hole, l.Name)
+	}
 }
 
 // showdown is what the table page shows at a showdown.

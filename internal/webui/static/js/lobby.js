@@ -174,11 +174,37 @@ function setupCreate() {
   });
 }
 
+/** BOT_LABELS are short words for the bots in the strength list; the house's
+ * full description goes below the list (and in the option's tooltip). */
+const BOT_LABELS = {
+  fold: "folds (easiest)", call: "calls everything", raise: "raises everything", random: "random",
+  chart: "standard", montecarlo: "simulates equity", hsppot: "hand strength", adaptive: "learns",
+  bayes: "Bayesian", neural: "neural net", stud: "stud odds", cfr: "limit CFR",
+};
+
+/** botLabel is a bot's short label: a known one, or its description up to the
+ * first comma, colon or bracket, cut to 24 characters. */
+function botLabel(b) {
+  if (BOT_LABELS[b.name]) return BOT_LABELS[b.name];
+  const d = (b.description || "").split(/[,:;(]/)[0].trim();
+  return d.length > 24 ? d.slice(0, 23).trimEnd() + "…" : d;
+}
+
 async function setupBots() {
   let bots = [];
   try { bots = (await api("GET", "/api/bots")).bots || []; } catch { /* keep the form usable */ }
   const sel = $("hu-bot");
-  sel.replaceChildren(...bots.map((b, i) => el("option", { value: b.name, selected: b.name === "chart" || (i === bots.length - 1 && !bots.some((x) => x.name === "chart")) }, `${b.name}: ${b.description}`)));
+  sel.replaceChildren(...bots.map((b, i) => el("option", {
+    value: b.name, title: b.description, dataset: { description: b.description || "" },
+    selected: b.name === "chart" || (i === bots.length - 1 && !bots.some((x) => x.name === "chart")),
+  }, botLabel(b) ? `${b.name} · ${botLabel(b)}` : b.name)));
+  const describe = () => {
+    const o = sel.selectedOptions[0];
+    $("hu-desc").textContent = o ? o.dataset.description : "";
+    sel.title = o ? o.dataset.description : "";
+  };
+  sel.addEventListener("change", describe);
+  describe();
   $("ct-bots").replaceChildren(...bots.map((b) => el("label", { class: "bot-count", title: b.description },
     el("input", { type: "number", min: 0, max: 10, value: 0, dataset: { bot: b.name }, "aria-label": `Number of ${b.name} bots` }), " ", b.name)));
 }

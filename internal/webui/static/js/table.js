@@ -39,7 +39,7 @@ function draw() {
   // at least half a seat plate from the edge.
   const felt = $("felt");
   const fw = felt.clientWidth || 800, fh = felt.clientHeight || 480;
-  const halfW = fw < 640 ? 50 : 74, halfH = fw < 640 ? 34 : 44;
+  const halfW = fw < 640 ? 50 : 74, halfH = fw < 640 ? 40 : 44;
   const rx = Math.min(44, 50 - ((halfW + 2) / fw) * 100), ry = Math.min(40, 50 - ((halfH + 2) / fh) * 100);
   document.title = `${info.name} · felt`;
   $("table-title").textContent = info.heads_up ? `${info.name}: heads-up against the computer` : info.name;
@@ -72,6 +72,7 @@ function draw() {
     if (you && you.seat === s.seat) classes.push("me");
     if (toAct) classes.push("to-act");
     if (s.folded) classes.push("folded");
+    if (s.bot) classes.push("bot");
     if (isWinner) classes.push("winner");
     if (s.all_in) classes.push("all-in");
     const tags = [];
@@ -86,13 +87,13 @@ function draw() {
     seatsBox.append(el("div", {
       class: classes.join(" "), style: `left:${x}%;top:${y}%`,
       dataset: { seat: s.seat, status: s.status, name: s.name || "" },
-      "aria-label": `Seat ${s.seat + 1}: ${s.name}, ${chips(s.stack)} chips${toAct ? ", to act" : ""}${status ? ", " + status : ""}`,
+      "aria-label": `Seat ${s.seat + 1}: ${s.name}${s.bot ? " (a bot)" : ""}, ${chips(s.stack)} chips${toAct ? ", to act" : ""}${status ? ", " + status : ""}`,
       role: "group",
     },
     hole,
     el("div", { class: "plate" }, avatar,
       el("div", { class: "who" },
-        el("span", { class: "name" }, s.name, s.bot ? el("span", { class: "bot-tag", title: "a bot" }, "bot") : null),
+        el("span", { class: "name-row" }, el("span", { class: "name" }, s.name), s.bot ? el("span", { class: "bot-tag", title: "a bot" }, "bot") : null),
         el("span", { class: "stack" }, chips(s.stack)),
         status ? el("span", { class: "status" }, status) : null),
       tags.length ? el("div", { class: "tags" }, tags) : null),
@@ -125,6 +126,7 @@ function draw() {
   const mine = you && state.seats[you.seat];
   $("my-cards").replaceChildren(...(mine?.cards || []).map((c) => card(c, "lg")));
 
+  if (noteDone?.()) clearNote();
   drawActions();
   drawSeatControls();
   drawLog();
@@ -342,12 +344,27 @@ function setupActions() {
 
 // --- seats: sit, sit out, stand, leave ----------------------------------------------
 
-function note(text, kind = "info") {
+let noteTimer = 0;
+let noteDone = null; // clears the note once it returns true (checked at every state)
+
+/** note tells the player something beside the seat controls. An error stays
+ * until the next note; other notes go after a few seconds, or as soon as done()
+ * says they no longer hold. */
+function note(text, kind = "info", done = null) {
   const box = $("seat-controls");
   let p = $("seat-note");
   if (!p) { p = el("p", { id: "seat-note", role: "status" }); box.after(p); }
   p.className = `note ${kind}`;
   p.textContent = text;
+  clearTimeout(noteTimer);
+  noteDone = done;
+  if (kind !== "error") noteTimer = setTimeout(clearNote, 8000);
+}
+
+function clearNote() {
+  clearTimeout(noteTimer);
+  noteDone = null;
+  $("seat-note")?.remove();
 }
 
 async function sit(seat) {
@@ -363,7 +380,9 @@ async function sit(seat) {
   if (seat !== undefined) msg.seat = seat;
   try {
     await conn.send(msg);
-    note("You are seated: you are dealt in from the next hand.");
+    // Until the player has cards (or has left the seat).
+    note("You are seated: you are dealt in from the next hand.", "info",
+      () => !state?.you || (state.hand && !state.hand.over && state.seats[state.you.seat]?.cards?.length > 0));
     me(true).then((m) => m && setCredits(m.credits));
   } catch (e) {
     note(e.message, "error");
