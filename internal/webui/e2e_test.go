@@ -292,9 +292,11 @@ func playUntil(t *testing.T, ctx context.Context, stop string) {
 // sees a hole card, the replay of a stored hand step by step, the profile and the
 // rankings after those hands, the message board, the four-colour deck, and
 // heads-up against the computer played with the keyboard.
+// The pause between hands is long enough (2.5 s) that a loaded machine still sees
+// each showdown before the next hand clears it.
 func TestBrowser(t *testing.T) {
 	needBrowser(t)
-	base := startHouse(t, 40*time.Millisecond, 1200*time.Millisecond)
+	base := startHouse(t, 40*time.Millisecond, 2500*time.Millisecond)
 	dir := artifacts(t)
 	browser := newBrowser(t)
 
