@@ -1,10 +1,11 @@
 // Package eval ranks poker hands: 5, 6 and 7 Hold'em cards (fast, without
 // allocating, incrementally if wanted) and three card stud hands.
 //
-// A Hand is a 16-byte value built by adding cards: one addition for the rank key and
-// suit counters, one OR for the card mask. Rank looks at the suit counters for a flush
-// (then a 8,192-entry table indexed by that suit's ranks) and otherwise hashes the rank
-// key perfectly into a 128 K-entry table. Both tables are built when the package loads.
+// A Hand is a 16-byte value built by adding cards: one addition for the rank sum and
+// suit counters, one bit set in the card mask. Rank looks at the suit counters for a
+// flush (then an 8,192-entry table indexed by that suit's ranks) and otherwise finds the
+// rank sum's slot in a table of non-flush ranks by one small offset lookup. Both tables
+// are built when the package loads.
 package eval
 
 import (
@@ -51,35 +52,39 @@ func (r Rank) Category() Category { return Category(r >> 12) }
 // Hand is a set of up to 7 cards kept in the form the evaluator reads. The zero Hand
 // is not empty: start from Empty. Add a card at most once.
 type Hand struct {
-	key  uint64 // bits 0..38: 3-bit count per rank; bits 48..63: per-suit counters starting at 3
-	mask uint64 // bit 16*suit + rank for each card
+	key  uint64 // bits 0..15: per-suit counters starting at 3; bits 39..63: the rank sum
+	mask uint64 // bit c for each card c, as in cards.Set
 }
 
 // Empty is the hand with no cards.
 var Empty = Hand{key: suitBias}
 
 const (
-	suitShift  = 48
-	suitBias   = 0x3333 << suitShift // each suit counter starts at 3, so 5 cards set its bit 3
-	flushCheck = 0x8888 << suitShift
-	rankMask   = 1<<39 - 1
+	suitBias   = 0x3333 // each suit counter starts at 3, so 5 cards set its bit 3
+	flushCheck = 0x8888
+	sumShift   = 39 // the rank sum, under 2^25, fills the top 25 bits of the key
 )
 
-// cardKey[c] is what adding card c adds to Hand.key (zero past the 52 cards).
-// cardBit[c] is card c's bit in Hand.mask. Both tables are indexed by any byte, so
-// that Add needs no bounds check.
-var cardKey, cardBit [256]uint64
+// rankMul[r] is what a card of rank r adds to the rank sum. The numbers were found by
+// a greedy search (for each rank in turn, the smallest number above the last one that
+// keeps the sums of all multisets of at most seven ranks, none more than four times,
+// apart), so the rank sum of 5, 6 or 7 cards names their ranks exactly; the largest
+// 7-card sum is 18,393,157. TestRankSumsDistinct checks it.
+var rankMul = [cards.NumRanks]uint64{1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520}
+
+// cardKey[c] is what adding card c adds to Hand.key (zero past the 52 cards). It is
+// indexed by any byte, so that Add needs no bounds check.
+var cardKey [256]uint64
 
 func init() {
 	for c := cards.Card(0); c < cards.NumCards; c++ {
-		cardKey[c] = 1<<(3*uint(c.Rank())) | 1<<(suitShift+4*uint(c.Suit()))
-		cardBit[c] = 1 << (16*uint(c.Suit()) + uint(c.Rank()))
+		cardKey[c] = rankMul[c.Rank()]<<sumShift | 1<<(4*uint(c.Suit()))
 	}
 }
 
 // Add returns the hand with card c added. c must be valid and not already in h.
 func (h Hand) Add(c cards.Card) Hand {
-	return Hand{key: h.key + cardKey[c], mask: h.mask | cardBit[c]}
+	return Hand{key: h.key + cardKey[c], mask: h.mask | 1<<(c&63)}
 }
 
 // Combine returns the hand holding the cards of both h and o, which must not share a card.
@@ -100,24 +105,37 @@ func HandOf(cs ...cards.Card) Hand {
 func (h Hand) Len() int { return bits.OnesCount64(h.mask) }
 
 // Has reports whether the hand holds card c.
-func (h Hand) Has(c cards.Card) bool {
-	return h.mask&cardBit[c] != 0
-}
+func (h Hand) Has(c cards.Card) bool { return cards.Set(h.mask).Has(c) }
 
 // Rank returns the value of the best five cards in the hand. The hand must hold
 // 5, 6 or 7 cards; for fewer the result means nothing.
 func (h Hand) Rank() Rank {
 	if f := h.key & flushCheck; f != 0 {
-		suit := uint(bits.TrailingZeros64(f)-suitShift) &^ 3 // 4 * suit
-		return flushRank[(h.mask>>(suit<<2&63))&0x1fff]
+		return flushRank[suitRanks(h.mask, uint(bits.TrailingZeros64(f))>>2)]
 	}
 	return rankOfKey(h.key)
 }
 
-// rankOfKey looks up a hand with no flush by its rank counts.
+// RankNoFlush returns the value of the hand's best five cards with suits ignored: what
+// Rank returns for a hand of the same ranks with no five cards of one suit. Like Rank it
+// needs 5, 6 or 7 cards. Exact equity uses it on boards where no one can make a flush.
+func (h Hand) RankNoFlush() Rank { return rankOfKey(h.key) }
+
+// suitRanks returns the 13-bit rank mask of the cards of suit s in a card mask (bit
+// 4*rank+suit). The suit's bits, one per nibble, are folded into four bits per 16-bit
+// lane, and one multiply moves the four lanes side by side into the top 16 bits (the
+// other products land on distinct lower nibbles, so nothing carries into them).
+func suitRanks(mask uint64, s uint) uint64 {
+	x := mask >> s & 0x1111111111111
+	x = (x | x>>3) & 0x0303030303030303
+	x = (x | x>>6) & 0x000f000f000f000f
+	return x * (1<<48 | 1<<36 | 1<<24 | 1<<12) >> 48 & 0x1fff
+}
+
+// rankOfKey looks up a hand with no flush by its rank sum: the sum's row (its top
+// bits) gives an offset, and the sum plus the offset is the hand's slot in rankTable.
 func rankOfKey(key uint64) Rank {
-	q := (key & rankMask) * hashMul
-	return rankTable[(uint32(q>>(64-bucketBits-slotBits))^uint32(disp[q>>(64-bucketBits)]))&(tableSize-1)]
+	return rankTable[(uint32(key>>sumShift)+rowOffset[key>>(sumShift+rowShift)])&(tableSize-1)]
 }
 
 // Evaluate returns the rank of 5, 6 or 7 cards.

@@ -145,3 +145,61 @@ func TestIncrementalMatchesWhole(t *testing.T) {
 		}
 	}
 }
+
+// RankNoFlush is Rank for hands without a flush, and for hands with one it is Rank of
+// the same ranks dealt in suits that make no flush.
+func TestRankNoFlush(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	checked := 0
+	for i := 0; i < 200_000; i++ {
+		cs := randomHand(rng, 5+i%3)
+		h := HandOf(cs...)
+		if c := h.Rank().Category(); c != Flush && c != StraightFlush {
+			if h.RankNoFlush() != h.Rank() {
+				t.Fatalf("%s: RankNoFlush %d, Rank %d", cards.Format(cs), h.RankNoFlush(), h.Rank())
+			}
+			continue
+		}
+		// Deal the same ranks, each card in the emptiest suit still free for its rank.
+		var used cards.Set
+		var perSuit [cards.NumSuits]int
+		plain := Empty
+		for _, c := range cs {
+			best := -1
+			for s := range cards.NumSuits {
+				if !used.Has(cards.New(c.Rank(), cards.Suit(s))) && (best < 0 || perSuit[s] < perSuit[best]) {
+					best = s
+				}
+			}
+			d := cards.New(c.Rank(), cards.Suit(best))
+			used, perSuit[best], plain = used.Add(d), perSuit[best]+1, plain.Add(d)
+		}
+		if c := plain.Rank().Category(); c == Flush || c == StraightFlush {
+			t.Fatalf("%s: re-suited hand still has a flush", cards.Format(cs))
+		}
+		if h.RankNoFlush() != plain.Rank() {
+			t.Fatalf("%s: RankNoFlush %d, Rank without the flush %d", cards.Format(cs), h.RankNoFlush(), plain.Rank())
+		}
+		checked++
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d flush hands checked", checked)
+	}
+}
+
+// The rank sums of all multisets of 5, 6 and 7 ranks are distinct and fit the key.
+func TestRankSumsDistinct(t *testing.T) {
+	seen := map[uint64]bool{}
+	for n := 5; n <= 7; n++ {
+		forEachMultiset(n, func(counts *[cards.NumRanks]int) {
+			s := rankSumOf(counts)
+			if seen[s] || s >= 1<<(64-sumShift) {
+				t.Fatalf("rank sum %d of %v repeats or does not fit", s, *counts)
+			}
+			seen[s] = true
+		})
+	}
+	if len(seen) != 73_775 || tableEnd > tableSize {
+		t.Fatalf("%d sums, table end %d", len(seen), tableEnd)
+	}
+}

@@ -2,24 +2,22 @@ package eval
 
 import (
 	"math/bits"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/felt-poker/felt/internal/cards"
 )
 
-// The perfect hash from a rank key (13 three-bit counts) to a rankTable slot:
-// multiply by hashMul; the top bucketBits pick a displacement, the next slotBits a
-// slot, and the slot XOR the displacement is the index. Built once at init.
+// The perfect hash from a rank sum (under 2^25) to a rankTable slot: the sum's row,
+// its bits from rowShift up, picks an offset, and the sum plus the offset, modulo
+// tableSize, is the slot (row displacement: each row of sums is slid along the table to
+// where its sums fall on free slots). Built once at init.
 const (
-	bucketBits = 14
-	slotBits   = 17
-	tableSize  = 1 << slotBits
+	rowShift  = 12
+	tableSize = 1 << 18
 )
 
 var (
-	hashMul   uint64
-	disp      [1 << bucketBits]uint16
+	rowOffset [1 << (25 - rowShift)]uint32
 	rankTable [tableSize]Rank
 	flushRank [1 << 13]Rank
 )
@@ -186,12 +184,13 @@ func forEachMultiset(n int, f func(*[cards.NumRanks]int)) {
 	rec(0, n)
 }
 
-func rankKeyOf(counts *[cards.NumRanks]int) uint64 {
-	var q uint64
+// rankSumOf returns the rank sum (see rankMul) of a multiset of ranks.
+func rankSumOf(counts *[cards.NumRanks]int) uint64 {
+	var sum uint64
 	for r, k := range counts {
-		q += uint64(k) << (3 * r)
+		sum += uint64(k) * rankMul[r]
 	}
-	return q
+	return sum
 }
 
 func init() {
@@ -201,75 +200,61 @@ func init() {
 			flushRank[m] = num[flushClass(m)]
 		}
 	}
-	var keys []uint64
+	var sums []uint64
 	var vals []Rank
 	for n := 5; n <= 7; n++ {
 		forEachMultiset(n, func(counts *[cards.NumRanks]int) {
-			keys = append(keys, rankKeyOf(counts))
+			sums = append(sums, rankSumOf(counts))
 			vals = append(vals, num[nonFlushClass(counts)])
 		})
 	}
-	buildHash(keys, vals)
+	tableEnd = placeRows(sums, vals)
 }
 
-// buildHash finds a multiplier and displacements that send every key to its own slot
-// (hash and displace: the fullest buckets are placed first), then fills rankTable.
-func buildHash(keys []uint64, vals []Rank) {
-	rng := rand.New(rand.NewPCG(1, 2)) // fixed: the tables are the same on every run
-	for {
-		hashMul = rng.Uint64() | 1
-		if placeAll(keys, vals) {
-			return
-		}
-	}
-}
+// tableEnd is one past the last rankTable slot in use.
+var tableEnd int
 
-func placeAll(keys []uint64, vals []Rank) bool {
-	buckets := make([][]int, 1<<bucketBits)
-	for i, k := range keys {
-		b := (k * hashMul) >> (64 - bucketBits)
-		buckets[b] = append(buckets[b], i)
+// placeRows fills rankTable and rowOffset by row displacement, first fit, the fullest
+// rows first, and returns one past the last slot used. The sums must be distinct.
+func placeRows(sums []uint64, vals []Rank) int {
+	const width = 1 << rowShift
+	rows := make([][]int, len(rowOffset))
+	for i, s := range sums {
+		rows[s>>rowShift] = append(rows[s>>rowShift], i)
 	}
-	order := make([]int, len(buckets))
+	order := make([]int, len(rows))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return len(buckets[b]) - len(buckets[a]) })
-	var used [tableSize]bool
-	slot := func(i int) uint32 { return uint32((keys[i]*hashMul)>>(64-bucketBits-slotBits)) & (tableSize - 1) }
-	for _, b := range order {
-		members := buckets[b]
+	slices.SortStableFunc(order, func(a, b int) int { return len(rows[b]) - len(rows[a]) })
+	used := make([]bool, tableSize+width)
+	end := 0
+	for _, row := range order {
+		members := rows[row]
 		if len(members) == 0 {
 			break
 		}
-		placed := false
-		for d := uint32(0); d < 1<<16 && !placed; d++ {
-			ok := true
-			for j, i := range members {
-				s := slot(i) ^ d
-				if used[s] {
-					ok = false
-					break
-				}
-				for _, i2 := range members[:j] {
-					if slot(i2)^d == s {
-						return false // two keys of one bucket share a slot: try another multiplier
-					}
+		o := 0
+	try:
+		for ; ; o++ {
+			for _, i := range members {
+				if used[o+int(sums[i]&(width-1))] {
+					continue try
 				}
 			}
-			if ok {
-				for _, i := range members {
-					s := slot(i) ^ d
-					used[s] = true
-					rankTable[s] = vals[i]
-				}
-				disp[b] = uint16(d)
-				placed = true
+			break
+		}
+		for _, i := range members {
+			slot := o + int(sums[i]&(width-1))
+			if slot >= tableSize {
+				panic("eval: the rank table is too small")
 			}
+			used[slot] = true
+			rankTable[slot] = vals[i]
+			end = max(end, slot+1)
 		}
-		if !placed {
-			return false
-		}
+		// sum + offset = o + sum mod width, modulo tableSize
+		rowOffset[row] = uint32(o - row*width)
 	}
-	return true
+	return end
 }
