@@ -111,7 +111,10 @@ func printStandings(out io.Writer, res casino.Result) {
 	fmt.Fprintln(tw, "place\tplayer\tavatar\tchips\tstatus")
 	for _, s := range res.Standings {
 		status := "in"
-		if s.Out {
+		switch {
+		case s.Out && s.OutHand == 0:
+			status = "out before the first hand: " + s.Reason
+		case s.Out:
 			status = fmt.Sprintf("out in hand %d: %s", s.OutHand, s.Reason)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\n", s.Place, s.ID, s.Avatar, s.Chips, status)

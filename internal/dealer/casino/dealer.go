@@ -70,6 +70,9 @@ type Dealer struct {
 	players  []*entrant
 	round    int
 	tables   map[int]TableView // the hand at each table, for the spectators
+	joined   int               // logins and bots so far: the next entrant's order
+	recent   []ActionView      // the running list of actions, for the spectators
+	seq      int               // lines recorded in recent so far
 	started  bool
 	over     bool
 	startNow chan struct{} // closed by Start or when Players have logged in
@@ -95,7 +98,8 @@ type Standing struct {
 	Avatar string `json:"avatar"`
 	Bot    bool   `json:"bot"`
 	Chips  int64  `json:"chips"`
-	// Out reports the player went out, in round OutHand, for Reason.
+	// Out reports the player went out, in round OutHand (0: before the first
+	// hand), for Reason.
 	Out     bool   `json:"out"`
 	OutHand int    `json:"outHand"`
 	Reason  string `json:"reason"`
@@ -272,26 +276,59 @@ type errRefused string
 
 func (e errRefused) Error() string { return string(e) }
 
-// join seats a logged-in player; it starts the game when enough have joined.
+// join seats a logged-in player; it starts the game when enough have joined. A
+// player who went out before the start (it hung up in the lobby) does not count,
+// and its id may log in again.
 func (d *Dealer) join(id, avatar string, p *remote) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.started {
 		return errRefused(ReasonStarted)
 	}
-	for _, e := range d.players {
+	in := 0
+	for i, e := range d.players {
 		if e.id == id {
-			return errRefused(ReasonDuplicate)
+			if !e.out {
+				return errRefused(ReasonDuplicate)
+			}
+			d.players = slices.Delete(d.players, i, i+1)
+			break
 		}
 	}
-	d.players = append(d.players, &entrant{id: id, avatar: avatar, order: len(d.players), remote: p, chips: d.cfg.Stack})
-	d.log.Info("login", "id", id, "avatar", avatar, "addr", p.conn.RemoteAddr().String(), "players", len(d.players))
-	if d.cfg.Players > 0 && len(d.players) >= d.cfg.Players {
+	for _, e := range d.players {
+		if !e.out {
+			in++
+		}
+	}
+	e := &entrant{id: id, avatar: avatar, order: d.joined, remote: p, chips: d.cfg.Stack}
+	d.joined++
+	d.players = append(d.players, e)
+	in++
+	d.log.Info("login", "id", id, "avatar", avatar, "addr", p.conn.RemoteAddr().String(), "players", in)
+	if d.cfg.Players > 0 && in >= d.cfg.Players {
 		d.started = true
 		close(d.startNow)
 	}
+	go d.watch(e)
 	go d.publish()
 	return nil
+}
+
+// watch puts a network player out as soon as its connection finds it gone, or
+// breaking a rule, while it waits for its turn or for the start. It returns when
+// the connection ends for another reason.
+func (d *Dealer) watch(e *entrant) {
+	select {
+	case <-e.remote.lost:
+	case <-e.remote.quit:
+		return
+	}
+	d.mu.Lock()
+	round := d.round
+	d.mu.Unlock()
+	d.log.Info("player lost while waiting", "id", e.id, "err", e.remote.lostErr)
+	d.putOut(e, round, reason(e.remote.lostErr))
+	d.publish()
 }
 
 // addBots seats the configured bots after the network players.
@@ -307,8 +344,9 @@ func (d *Dealer) addBots() error {
 		}
 		d.players = append(d.players, &entrant{
 			id: fmt.Sprintf("felt-%s-%d", d.cfg.Bot, i+1), avatar: "Robot",
-			order: len(d.players), bot: b, chips: d.cfg.Stack,
+			order: d.joined, bot: b, chips: d.cfg.Stack,
 		})
+		d.joined++
 	}
 	return nil
 }
@@ -368,6 +406,7 @@ func (d *Dealer) putOut(e *entrant, round int, why string) {
 		return
 	}
 	e.out, e.reason, e.outHand = true, why, round
+	d.record(round, 0, e.id, "out: "+why)
 	d.mu.Unlock()
 	d.log.Info("out", "id", e.id, "hand", round, "reason", why, "chips", e.chips)
 	if e.remote != nil {

@@ -56,6 +56,7 @@ func (d *Dealer) playHand(round, t int, players []*entrant, seed cards.Seed) {
 		}
 		d.mu.Lock()
 		e.last = lastAction(h)
+		d.record(round, t+1, e.id, e.last)
 		d.mu.Unlock()
 		d.update(t, h, players)
 	}
@@ -63,6 +64,13 @@ func (d *Dealer) playHand(round, t int, players []*entrant, seed cards.Seed) {
 	d.mu.Lock()
 	for i, e := range players {
 		e.chips = res.Stacks[i]
+	}
+	for _, p := range res.Pots {
+		for _, a := range p.Awards {
+			if a.Amount > 0 {
+				d.record(round, t+1, players[a.Seat].id, fmt.Sprintf("wins %d", a.Amount))
+			}
+		}
 	}
 	d.mu.Unlock()
 	d.tellStatus(h, cfg, players, round)

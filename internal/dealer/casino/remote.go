@@ -25,14 +25,20 @@ const (
 const queueLen = 8
 
 // remote is one network player's connection. Its own goroutine (run) writes every
-// message and reads every reply under a deadline, so that the goroutine that owns a
-// hand never blocks on a socket: it hands messages over without blocking and waits
-// for a reply at most a bounded time.
+// message and waits for every reply under a deadline, so that the goroutine that
+// owns a hand never blocks on a socket: it hands messages over without blocking
+// and waits for a reply at most a bounded time. A second goroutine (read) reads
+// frames all the time, so that a player who hangs up, or sends a frame nobody
+// asked for, while it waits in the lobby or between its turns is noticed at once:
+// run then closes lost.
 type remote struct {
 	conn    net.Conn
 	timeout time.Duration
 	jobs    chan job
+	in      chan answer   // every frame read, then the read error; from read
 	quit    chan struct{} // closed when run returns
+	lost    chan struct{} // closed by run when the player is gone while nothing was asked
+	lostErr error         // why; written before lost is closed
 }
 
 // job is one message to write; reply, when not nil, receives the answer.
@@ -49,23 +55,60 @@ type answer struct {
 }
 
 func newRemote(conn net.Conn, timeout time.Duration) *remote {
-	p := &remote{conn: conn, timeout: timeout, jobs: make(chan job, queueLen), quit: make(chan struct{})}
+	p := &remote{conn: conn, timeout: timeout, jobs: make(chan job, queueLen), in: make(chan answer),
+		quit: make(chan struct{}), lost: make(chan struct{})}
+	go p.read()
 	go p.run()
 	return p
 }
 
-// run serves the jobs in order until one closes the connection. After a failed
-// write or read every later job fails with the same error, except that a player
-// that was too slow is still sent its done message.
+// read hands every frame to run until the connection fails or closes, and then
+// the error.
+func (p *remote) read() {
+	for {
+		text, err := ReadUTF(p.conn)
+		select {
+		case p.in <- answer{text: text, err: err}:
+		case <-p.quit:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// run serves the jobs in order until one closes the connection. Between jobs it
+// watches the reader: a read error, or a frame when no question is pending (not a
+// legal reply, RULES.md), closes lost. After a failed write or read every later
+// job fails with the same error, except that a player that is too slow or broke a
+// rule, and so is still connected, is sent its done message.
 func (p *remote) run() {
 	defer close(p.quit)
 	var broken error
-	for j := range p.jobs {
+	for {
+		in := p.in
+		if broken != nil {
+			in = nil
+		}
+		var j job
+		select {
+		case j = <-p.jobs:
+		case a := <-in:
+			if a.err != nil {
+				broken = classify(a.err)
+			} else {
+				broken = fmt.Errorf("%w: %q when nothing was asked", errIllegal, clip(a.text))
+			}
+			p.lostErr = broken
+			close(p.lost)
+			continue
+		}
 		switch {
 		case broken == nil:
 			broken = p.serve(j)
-		case j.close && errors.Is(broken, errTooSlow):
-			p.serve(j) // a slow player is still there to be told it is out
+		case j.close && (errors.Is(broken, errTooSlow) || errors.Is(broken, errIllegal)):
+			p.serve(j) // the player is still there to be told it is out
 		case j.reply != nil:
 			j.reply <- answer{err: broken}
 		}
@@ -76,10 +119,11 @@ func (p *remote) run() {
 	}
 }
 
-// serve writes one message and, when asked, reads the reply, both within the
+// serve writes one message and, when asked, waits for the reply, both within the
 // timeout from the moment the message is written.
 func (p *remote) serve(j job) error {
-	if err := p.conn.SetDeadline(time.Now().Add(p.timeout)); err != nil {
+	deadline := time.Now().Add(p.timeout)
+	if err := p.conn.SetWriteDeadline(deadline); err != nil {
 		return p.fail(j, err)
 	}
 	if err := WriteUTF(p.conn, j.msg); err != nil {
@@ -88,12 +132,18 @@ func (p *remote) serve(j job) error {
 	if j.reply == nil {
 		return nil
 	}
-	text, err := ReadUTF(p.conn)
-	if err != nil {
-		return p.fail(j, err)
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case a := <-p.in:
+		if a.err != nil {
+			return p.fail(j, a.err)
+		}
+		j.reply <- answer{text: a.text}
+		return nil
+	case <-t.C:
+		return p.fail(j, os.ErrDeadlineExceeded)
 	}
-	j.reply <- answer{text: text}
-	return nil
 }
 
 func (p *remote) fail(j job, err error) error {
@@ -109,6 +159,7 @@ func (p *remote) fail(j job, err error) error {
 var (
 	errTooSlow = errors.New(ReasonTooSlow)
 	errGone    = errors.New(ReasonDisconnected)
+	errIllegal = errors.New(ReasonIllegal)
 )
 
 // classify maps a socket error to the reason the player goes out.
@@ -117,7 +168,7 @@ func classify(err error) error {
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		return fmt.Errorf("%w: %w", errTooSlow, err)
 	case errors.Is(err, ErrMalformed):
-		return fmt.Errorf("%s: %w", ReasonIllegal, err)
+		return fmt.Errorf("%w: %w", errIllegal, err)
 	}
 	return fmt.Errorf("%w: %w", errGone, err)
 }
@@ -129,7 +180,7 @@ func reason(err error) string {
 		return ReasonTooSlow
 	case errors.Is(err, errGone):
 		return ReasonDisconnected
-	case errors.Is(err, ErrMalformed), errors.Is(err, ErrBadMessage):
+	case errors.Is(err, errIllegal), errors.Is(err, ErrMalformed), errors.Is(err, ErrBadMessage):
 		return ReasonIllegal
 	}
 	return err.Error()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -23,6 +24,31 @@ type Snapshot struct {
 	Needed    int         `json:"needed"`
 	Tables    []TableView `json:"tables"`
 	Standings []Standing  `json:"standings"`
+	// Actions are the most recent actions, wins and eliminations of the game,
+	// the newest last (at most recentLen).
+	Actions []ActionView `json:"actions"`
+}
+
+// ActionView is one line of the running list of actions. Table is 0 for an
+// elimination outside a hand.
+type ActionView struct {
+	Seq    int    `json:"seq"` // numbers the lines of the game from 1
+	Round  int    `json:"round"`
+	Table  int    `json:"table"`
+	ID     string `json:"id"`
+	Action string `json:"action"`
+}
+
+// recentLen is how many actions the snapshot keeps.
+const recentLen = 40
+
+// record appends a line to the running list of actions; d.mu must be held.
+func (d *Dealer) record(round, table int, id, action string) {
+	d.seq++
+	d.recent = append(d.recent, ActionView{Seq: d.seq, Round: round, Table: table, ID: id, Action: action})
+	if n := len(d.recent) - recentLen; n > 0 {
+		d.recent = slices.Delete(d.recent, 0, n)
+	}
 }
 
 // TableView is one table's hand as a spectator sees it.
@@ -91,11 +117,21 @@ func (d *Dealer) publish() {
 	if d.over {
 		s.Phase = "over"
 	}
+	out := make(map[string]bool, len(d.players))
+	for _, e := range d.players {
+		out[e.id] = e.out
+	}
 	for i := range len(d.tables) {
 		if tv, ok := d.tables[i]; ok {
+			// a player put out while waiting shows at once, not at the next action
+			tv.Seats = slices.Clone(tv.Seats)
+			for k := range tv.Seats {
+				tv.Seats[k].Out = out[tv.Seats[k].ID]
+			}
 			s.Tables = append(s.Tables, tv)
 		}
 	}
+	s.Actions = slices.Clone(d.recent)
 	d.mu.Unlock()
 	b, err := json.Marshal(s)
 	if err != nil { // a Snapshot always marshals
