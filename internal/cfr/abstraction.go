@@ -23,6 +23,11 @@ const PreflopBuckets = 169
 
 // AbstractionConfig sizes a Hold'em card abstraction.
 type AbstractionConfig struct {
+	// Preflop is the number of preflop buckets: 0 (or 169) keeps the 169 starting
+	// hands; 1..168 groups them by equity against a random hand into buckets of
+	// about equal numbers of hands (see preflopGroups). Small abstractions with
+	// grouped starting hands are what the exact exploitability can measure.
+	Preflop int `json:",omitempty"`
 	// Flop, Turn and River are the bucket counts of those rounds (1..256).
 	Flop, Turn, River int
 	// Bins is the number of bins of the equity histograms clustered on the flop and
@@ -46,6 +51,12 @@ func (c *AbstractionConfig) fill() error {
 	}
 	if c.Samples == 0 {
 		c.Samples = 40000
+	}
+	if c.Preflop == PreflopBuckets {
+		c.Preflop = 0
+	}
+	if c.Preflop < 0 || c.Preflop > PreflopBuckets {
+		return fmt.Errorf("abstraction: %d preflop buckets (want 1..%d)", c.Preflop, PreflopBuckets)
 	}
 	for _, n := range []int{c.Flop, c.Turn, c.River} {
 		if n < 1 || n > 256 {
@@ -82,6 +93,7 @@ type Abstraction struct {
 	flopTable           []uint8   // by flopIx index; nil: on the fly
 	turnTable           []uint8   // by turnIx index
 	preNames            []string  // the 169 starting hands' names, by index
+	preMap              []uint8   // by starting-hand index: the preflop bucket; nil: lossless
 }
 
 // newAbstraction makes the indexers of an abstraction.
@@ -117,7 +129,20 @@ func (a *Abstraction) Config() AbstractionConfig { return a.cfg }
 
 // Sizes returns the bucket count of each round, preflop first.
 func (a *Abstraction) Sizes() [4]int {
-	return [4]int{PreflopBuckets, a.cfg.Flop, a.cfg.Turn, a.cfg.River}
+	pre := PreflopBuckets
+	if a.preMap != nil {
+		pre = a.cfg.Preflop
+	}
+	return [4]int{pre, a.cfg.Flop, a.cfg.Turn, a.cfg.River}
+}
+
+// preflopBucket returns the preflop bucket of a hole.
+func (a *Abstraction) preflopBucket(hole []cards.Card) int {
+	i := a.pre.Index(hole)
+	if a.preMap != nil {
+		return int(a.preMap[i])
+	}
+	return int(i)
 }
 
 // HasTables reports whether flop and turn buckets are read from tables.
@@ -126,7 +151,7 @@ func (a *Abstraction) HasTables() bool { return a.flopTable != nil }
 // BucketName names bucket b of round r: the starting hand preflop ("AKs"), else
 // the round's letter and number ("F12", "T0", "R49").
 func (a *Abstraction) BucketName(r, b int) string {
-	if r == 0 {
+	if r == 0 && a.preMap == nil {
 		return a.preNames[b]
 	}
 	return fmt.Sprintf("%c%d", "PFTR"[r], b)
@@ -140,7 +165,7 @@ func (a *Abstraction) Bucket(hole [2]cards.Card, board []cards.Card) int {
 	copy(cs[2:], board)
 	switch len(board) {
 	case 0:
-		return int(a.pre.Index(cs[:2]))
+		return a.preflopBucket(cs[:2])
 	case 3:
 		if a.flopTable != nil {
 			return int(a.flopTable[a.flopIx.Index(cs[:5])])
@@ -173,7 +198,7 @@ func (a *Abstraction) DealBuckets(holes *[2][2]cards.Card, board *[5]cards.Card)
 	var hs [2]int
 	strengthsOn(board, holes[:], hs[:])
 	for p, h := range holes {
-		b[p][0] = uint8(a.pre.Index(h[:]))
+		b[p][0] = uint8(a.preflopBucket(h[:]))
 		if a.flopTable != nil {
 			cs := [6]cards.Card{h[0], h[1], board[0], board[1], board[2], board[3]}
 			b[p][1] = a.flopTable[a.flopIx.Index(cs[:5])]
@@ -423,6 +448,11 @@ func BuildAbstraction(cfg AbstractionConfig, o BuildOptions) (*Abstraction, erro
 		}
 	}
 	a := newAbstraction(cfg)
+	if cfg.Preflop > 0 {
+		progress("preflop groups", 0, 1)
+		a.preMap = preflopGroups(a.pre, cfg.Preflop, cfg.Seed)
+		progress("preflop groups", 1, 1)
+	}
 	r := rand.New(rand.NewPCG(cfg.Seed, 0xfe17))
 	bins := cfg.Bins
 	for _, round := range []int{1, 2} {
@@ -621,6 +651,9 @@ type AbstractionSpec struct {
 	FlopCentroids [][]float64       `json:"flop_centroids"` // cumulative histograms
 	TurnCentroids [][]float64       `json:"turn_centroids"`
 	RiverCuts     []int             `json:"river_cuts"` // strength thresholds (of 1980)
+	// PreflopMap is each starting hand's preflop bucket, by HandIndexer(2) index,
+	// when Config.Preflop groups them.
+	PreflopMap []uint8 `json:"preflop_map,omitempty"`
 }
 
 // Spec returns the abstraction without its tables.
@@ -633,7 +666,7 @@ func (a *Abstraction) Spec() *AbstractionSpec {
 		return out
 	}
 	return &AbstractionSpec{Config: a.cfg, FlopCentroids: rows(a.flopCDF), TurnCentroids: rows(a.turnCDF),
-		RiverCuts: slices.Clone(a.riverCuts)}
+		RiverCuts: slices.Clone(a.riverCuts), PreflopMap: slices.Clone(a.preMap)}
 }
 
 // Fingerprint identifies the abstraction's buckets: a hash of its spec.
@@ -669,6 +702,14 @@ func (s *AbstractionSpec) Abstraction() (*Abstraction, error) {
 		return nil, fmt.Errorf("%w: abstraction: river thresholds out of order", ErrBadFile)
 	}
 	a.riverCuts = slices.Clone(s.RiverCuts)
+	if cfg.Preflop > 0 {
+		if len(s.PreflopMap) != PreflopBuckets || slices.Max(s.PreflopMap) >= uint8(cfg.Preflop) {
+			return nil, fmt.Errorf("%w: abstraction: a preflop map that does not fit %d buckets", ErrBadFile, cfg.Preflop)
+		}
+		a.preMap = slices.Clone(s.PreflopMap)
+	} else if s.PreflopMap != nil {
+		return nil, fmt.Errorf("%w: abstraction: a preflop map without preflop buckets", ErrBadFile)
+	}
 	return a, nil
 }
 
