@@ -369,13 +369,27 @@ func (t tally) result(players []Range, method Method) Result {
 // winners returns the bit mask of the players whose hole cards make the best hand
 // with board (which must hold 5 cards).
 func winners(board eval.Hand, holes []eval.Hand) int {
-	var best eval.Rank
+	var top eval.Rank
 	m := 0
 	for i, h := range holes {
 		r := board.Combine(h).Rank()
-		if r > best {
-			best, m = r, 1<<i
-		} else if r == best {
+		if r > top {
+			top, m = r, 1<<i
+		} else if r == top {
+			m |= 1 << i
+		}
+	}
+	return m
+}
+
+// best returns the bit mask of the players holding the highest of ranks.
+func best(ranks []eval.Rank) int {
+	var top eval.Rank
+	m := 0
+	for i, r := range ranks {
+		if r > top {
+			top, m = r, 1<<i
+		} else if r == top {
 			m |= 1 << i
 		}
 	}

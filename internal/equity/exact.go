@@ -21,11 +21,15 @@ import (
 //
 // The enumeration walks multisets of ranks for the cards to come (at most 6,188 for a
 // preflop board), counts how many boards realise each class (products of binomials over
-// the available cards), and evaluates one real board per class. On top of that, suits
+// the available cards), and settles each class with one showdown: every player's rank
+// ignoring flushes (eval.Hand.RankNoFlush of any board with those ranks) is shared by the
+// whole multiset, and a flush class only adds, for the players who make the flush, the
+// rank of their cards of that suit; a flush class in which no one makes a flush is left
+// with the boards without flushes. On top of that, suits
 // that a suit permutation fixing every player's hand, the board and the dead cards
 // exchanges give the same counts, so only one suit of each such orbit is walked and its
 // counts are multiplied by the orbit's size. AhAs vs KdKc preflop: 1,712,304 boards
-// take 60,049 showdowns (TestKnownAcesVersusKings checks the count).
+// take 20,449 showdowns (TestKnownAcesVersusKings checks the count).
 
 // exact enumerates every assignment and board. Jobs are the combos of the player with the
 // largest range; job i goes to worker i mod Workers, so that sums are done in a fixed
@@ -93,16 +97,25 @@ type enumerator struct {
 	// For the current assignment:
 	avail     cards.Set
 	availList []cards.Card
-	a         [cards.NumRanks]int    // available cards per rank
-	inSuit    [cards.NumSuits]uint16 // ranks available per suit
-	given     [cards.NumSuits]int    // board cards already out per suit
-	mult      [cards.NumSuits]int64  // orbit size for the suit walked for its orbit, else 0
-	m         [cards.NumRanks]int    // the rank multiset being walked
+	a         [cards.NumRanks]int                        // available cards per rank
+	byRank    [cards.NumRanks][cards.NumSuits]cards.Card // the available cards of each rank, a[r] of them
+	inSuit    [cards.NumSuits]uint16                     // ranks available per suit
+	given     [cards.NumSuits]int                        // board cards already out per suit
+	mult      [cards.NumSuits]int64                      // orbit size for the suit walked for its orbit, else 0
+	m         [cards.NumRanks]int                        // the rank multiset being walked
+	suitHand  [][cards.NumSuits]eval.Hand                // per player and suit: hole and board cards of that suit
+	suitCount [][cards.NumSuits]int                      // how many cards suitHand holds
+	plainRank []eval.Rank                                // per player, the rank of the class ignoring flushes
+	rank      []eval.Rank                                // per player, scratch for a flush class
 }
 
 func newEnumerator(p *problem, reduce bool) *enumerator {
 	e := &enumerator{p: p, reduce: reduce, t: newTally(p.n), holes: make([]eval.Hand, p.n), holeSets: make([]cards.Set, p.n)}
 	e.availList = make([]cards.Card, 0, cards.NumCards)
+	e.suitHand = make([][cards.NumSuits]eval.Hand, p.n)
+	e.suitCount = make([][cards.NumSuits]int, p.n)
+	e.plainRank = make([]eval.Rank, p.n)
+	e.rank = make([]eval.Rank, p.n)
 	for _, c := range p.board {
 		e.given[c.Suit()]++
 	}
@@ -147,7 +160,7 @@ func (e *enumerator) boards(used cards.Set) {
 		e.plain(0, k, e.p.boardHand)
 	default:
 		e.prepare()
-		e.multisets(cards.NumRanks-1, k, 1)
+		e.multisets(cards.NumRanks-1, k, 1, e.p.boardHand, 0)
 	}
 }
 
@@ -167,14 +180,25 @@ func (e *enumerator) plain(from, k int, h eval.Hand) {
 	}
 }
 
-// prepare counts the available cards by rank and suit and finds the suit orbits.
+// prepare counts the available cards by rank and suit, sorts each player's cards (with
+// the board's) by suit, and finds the suit orbits.
 func (e *enumerator) prepare() {
 	e.a = [cards.NumRanks]int{}
 	e.inSuit = [cards.NumSuits]uint16{}
 	for m := uint64(e.avail); m != 0; m &= m - 1 {
 		c := cards.Card(bits.TrailingZeros64(m))
+		e.byRank[c.Rank()][e.a[c.Rank()]] = c
 		e.a[c.Rank()]++
 		e.inSuit[c.Suit()] |= 1 << c.Rank()
+	}
+	for i, h := range e.holeSets {
+		e.suitHand[i] = [cards.NumSuits]eval.Hand{eval.Empty, eval.Empty, eval.Empty, eval.Empty}
+		e.suitCount[i] = [cards.NumSuits]int{}
+		for m := uint64(h | cards.SetOf(e.p.board...)); m != 0; m &= m - 1 {
+			c := cards.Card(bits.TrailingZeros64(m))
+			e.suitHand[i][c.Suit()] = e.suitHand[i][c.Suit()].Add(c)
+			e.suitCount[i][c.Suit()]++
+		}
 	}
 	var orbit [cards.NumSuits]uint8 // bit mask of the suits each suit can be mapped to
 	boardSet, deadSet := cards.SetOf(e.p.board...), e.p.known&^cards.SetOf(e.p.board...)
@@ -201,31 +225,35 @@ perms:
 }
 
 // multisets walks the multisets of ranks (from rank r down) of the left cards still to
-// choose; ways is how many sets of available cards have the ranks chosen so far.
-func (e *enumerator) multisets(r, left int, ways int64) {
+// choose; ways is how many sets of available cards have the ranks chosen so far, board
+// is the board with one such set added and ranks has the bits of the ranks chosen.
+func (e *enumerator) multisets(r, left int, ways int64, board eval.Hand, ranks uint16) {
 	if left == 0 {
-		e.class(ways)
+		e.class(ways, board, ranks)
 		return
 	}
 	if r < 0 {
 		return
 	}
-	for c := min(left, e.a[r]); c >= 0; c-- {
+	e.m[r] = 0
+	e.multisets(r-1, left, ways, board, ranks)
+	for c := 1; c <= min(left, e.a[r]); c++ {
+		board = board.Add(e.byRank[r][c-1])
 		e.m[r] = c
-		e.multisets(r-1, left-c, ways*binom[e.a[r]][c])
+		e.multisets(r-1, left-c, ways*binom[e.a[r]][c], board, ranks|1<<r)
 	}
 	e.m[r] = 0
 }
 
-// class evaluates the boards whose cards to come have the ranks in e.m: first those
-// with a flush-capable suit (one showdown per suit orbit and set of ranks in that suit),
-// then, if any boards are left, one showdown for all boards with no suit of 3 or more.
-func (e *enumerator) class(total int64) {
-	var ranks uint16
-	for r, c := range e.m {
-		if c > 0 {
-			ranks |= 1 << r
-		}
+// class settles the total boards whose cards to come have the ranks in e.m (board is
+// one of them, ranks the bits of e.m). Ignoring flushes, every player's hand is the same
+// on all of them. A flush needs three board cards of one suit, so the boards where one
+// can happen are split by that suit's orbit and the ranks the board holds in it (one
+// showdown for each such class in which some player makes a flush); all the other boards
+// share the showdown without flushes.
+func (e *enumerator) class(total int64, board eval.Hand, ranks uint16) {
+	for i, h := range e.holes {
+		e.plainRank[i] = h.Combine(board).RankNoFlush()
 	}
 	var flushWays int64
 	for s := range cards.NumSuits {
@@ -237,10 +265,33 @@ func (e *enumerator) class(total int64) {
 		if bits.OnesCount16(cand) < need {
 			continue
 		}
+		// Ways to pick the other cards of each rank: f0 when the board's card of this
+		// rank in suit s is not among them, f1 when it is.
+		base := int64(1)
+		var f0, f1 [cards.NumRanks]int64
+		for m := ranks; m != 0; m &= m - 1 {
+			r := bits.TrailingZeros16(m)
+			other := e.a[r] - int(e.inSuit[s]>>r&1)
+			if e.m[r] <= other {
+				f0[r] = binom[other][e.m[r]]
+			}
+			if cand>>r&1 == 0 {
+				base *= f0[r]
+			} else {
+				f1[r] = binom[other][e.m[r]-1]
+			}
+		}
 		for sub := cand; ; sub = (sub - 1) & cand {
-			if bits.OnesCount16(sub) >= need {
-				if ways := e.restWays(ranks, sub, s); ways > 0 {
-					e.showdown(e.flushBoard(ranks, sub, s), float64(e.mult[s]*ways))
+			if n := bits.OnesCount16(sub); n >= need {
+				ways := base
+				for m := cand; m != 0 && ways != 0; m &= m - 1 {
+					if r := bits.TrailingZeros16(m); sub>>r&1 != 0 {
+						ways *= f1[r]
+					} else {
+						ways *= f0[r]
+					}
+				}
+				if ways > 0 && e.flushShowdown(sub, n, s, float64(e.mult[s]*ways)) {
 					flushWays += e.mult[s] * ways
 				}
 			}
@@ -250,90 +301,34 @@ func (e *enumerator) class(total int64) {
 		}
 	}
 	if left := total - flushWays; left > 0 {
-		b, ok := e.plainBoard()
-		if !ok {
-			panic("equity: no board without a flush suit for a class that should have one")
-		}
-		e.showdown(b, float64(left))
+		e.t.w[best(e.plainRank)] += e.w * float64(left)
+		e.t.showdowns++
 	}
 }
 
-// restWays counts the ways to choose the cards of e.m outside suit s, given that the
-// ranks in sub come in suit s.
-func (e *enumerator) restWays(ranks, sub uint16, s int) int64 {
-	ways := int64(1)
-	for m := ranks; m != 0; m &= m - 1 {
-		r := bits.TrailingZeros16(m)
-		c := e.m[r] - int(sub>>r&1)
-		other := e.a[r] - int(e.inSuit[s]>>r&1)
-		if c > other {
-			return 0
-		}
-		ways *= binom[other][c]
-	}
-	return ways
-}
-
-// flushBoard is one real board of the class: the ranks in sub in suit s, the rest of
-// e.m in the first available other suits.
-func (e *enumerator) flushBoard(ranks, sub uint16, s int) eval.Hand {
-	h := e.p.boardHand
-	for m := ranks; m != 0; m &= m - 1 {
-		r := cards.Rank(bits.TrailingZeros16(m))
-		c := e.m[r]
-		if sub>>r&1 != 0 {
-			h = h.Add(cards.New(r, cards.Suit(s)))
-			c--
-		}
-		for su := cards.Suit(0); c > 0; su++ {
-			if card := cards.New(r, su); int(su) != s && e.avail.Has(card) {
-				h = h.Add(card)
-				c--
-			}
-		}
-	}
-	return h
-}
-
-// plainBoard finds one real board of the class with no suit holding 3 or more board
-// cards, by a small search over the suits of each rank.
-func (e *enumerator) plainBoard() (eval.Hand, bool) {
-	count := e.given
-	return e.plainSearch(cards.NumRanks-1, e.p.boardHand, &count)
-}
-
-func (e *enumerator) plainSearch(r int, h eval.Hand, count *[cards.NumSuits]int) (eval.Hand, bool) {
-	for r >= 0 && e.m[r] == 0 {
-		r--
-	}
-	if r < 0 {
-		return h, true
-	}
-	var suits uint8
-	for s := range cards.NumSuits {
-		if e.avail.Has(cards.New(cards.Rank(r), cards.Suit(s))) && count[s] < 2 {
-			suits |= 1 << s
-		}
-	}
-	for sub := suits; sub != 0; sub = (sub - 1) & suits {
-		if bits.OnesCount8(sub) != e.m[r] {
+// flushShowdown settles the boards holding the n ranks in sub in suit s, if on them some
+// player makes a flush, and reports whether one does (if not, those boards play as
+// without flushes).
+func (e *enumerator) flushShowdown(sub uint16, n, s int, ways float64) bool {
+	subHand, any := eval.Empty, false
+	for i := range e.rank {
+		e.rank[i] = e.plainRank[i]
+		if e.suitCount[i][s]+n < 5 {
 			continue
 		}
-		hh := h
-		for m := sub; m != 0; m &= m - 1 {
-			s := bits.TrailingZeros8(m)
-			count[s]++
-			hh = hh.Add(cards.New(cards.Rank(r), cards.Suit(s)))
+		if !any {
+			for m := sub; m != 0; m &= m - 1 {
+				subHand = subHand.Add(cards.New(cards.Rank(bits.TrailingZeros16(m)), cards.Suit(s)))
+			}
+			any = true
 		}
-		got, ok := e.plainSearch(r-1, hh, count)
-		for m := sub; m != 0; m &= m - 1 {
-			count[bits.TrailingZeros8(m)]--
-		}
-		if ok {
-			return got, true
-		}
+		e.rank[i] = max(e.rank[i], e.suitHand[i][s].Combine(subHand).Rank())
 	}
-	return h, false
+	if any {
+		e.t.w[best(e.rank)] += e.w * ways
+		e.t.showdowns++
+	}
+	return any
 }
 
 // suitPerms lists the 24 permutations of the four suits (perm[s] is where s goes).
