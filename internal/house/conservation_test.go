@@ -27,10 +27,13 @@ type world struct {
 	stacks  map[string]map[int64]int64
 	granted int64
 	done    map[string]int // successful operations by name
+	// busy serialises the operations on one table, as a live table's goroutine
+	// does: a hand is recorded before the next buy-in or cash-out at its table.
+	busy map[string]*sync.Mutex
 }
 
 func newWorld(t *testing.T, s store.Store, players, tables int) *world {
-	w := &world{s: s, clock: newClock(), stacks: make(map[string]map[int64]int64), done: make(map[string]int)}
+	w := &world{s: s, clock: newClock(), stacks: make(map[string]map[int64]int64), done: make(map[string]int), busy: make(map[string]*sync.Mutex)}
 	w.h = newHouse(t, s, w.clock, func(c *house.Config) { c.RefillBelow = 5_000 })
 	for i := range players {
 		u := register(t, w.h, fmt.Sprintf("player%d", i))
@@ -41,6 +44,7 @@ func newWorld(t *testing.T, s store.Store, players, tables int) *world {
 		name := fmt.Sprintf("table%d", i)
 		w.tables = append(w.tables, name)
 		w.stacks[name] = make(map[int64]int64)
+		w.busy[name] = new(sync.Mutex)
 	}
 	return w
 }
@@ -51,6 +55,8 @@ func (w *world) step(ctx context.Context, r *rand.Rand) error {
 	switch op := r.IntN(10); {
 	case op < 3: // buy-in
 		u, tb := w.users[r.IntN(len(w.users))], w.tables[r.IntN(len(w.tables))]
+		w.busy[tb].Lock()
+		defer w.busy[tb].Unlock()
 		credits, err := w.h.Credits(ctx, u)
 		if err != nil {
 			return err
@@ -67,6 +73,8 @@ func (w *world) step(ctx context.Context, r *rand.Rand) error {
 		w.mu.Unlock()
 	case op < 6: // a hand
 		tb := w.tables[r.IntN(len(w.tables))]
+		w.busy[tb].Lock()
+		defer w.busy[tb].Unlock()
 		w.mu.Lock()
 		var seated []int64
 		for u, chips := range w.stacks[tb] {
@@ -105,6 +113,8 @@ func (w *world) step(ctx context.Context, r *rand.Rand) error {
 		}
 	case op < 8: // cash-out
 		tb := w.tables[r.IntN(len(w.tables))]
+		w.busy[tb].Lock()
+		defer w.busy[tb].Unlock()
 		w.mu.Lock()
 		var seated []int64
 		for u := range w.stacks[tb] {
@@ -305,6 +315,7 @@ func TestConservationConcurrent(t *testing.T) {
 			t.Error(err)
 		}
 		w.check(ctx, t, "after the workers")
+		w.checkSeats(ctx, t, "after the workers")
 		w.cashOutAll(ctx, t)
 	})
 }

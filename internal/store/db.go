@@ -83,6 +83,10 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: open sqlite %s: %w", path, err)
 	}
+	// One connection: SQLite has one writer at a time, and writers that queue
+	// here, in order, do far better than ones polling a locked file with
+	// busy_timeout (the load test's thousand tables recording hands timed out).
+	db.SetMaxOpenConns(1)
 	s, err := newSQLStore(ctx, db, sqliteDialect())
 	if err != nil {
 		return nil, fmt.Errorf("store: sqlite %s: %w", path, err)

@@ -221,6 +221,9 @@ func (s *Server) classify(err error) (int, apiError) {
 		status, e.Code = http.StatusConflict, "hand_over"
 	case errors.Is(err, table.ErrClosed):
 		status, e.Code = http.StatusGone, "table_closed"
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		// The client went away, or the house is too busy to answer in time.
+		status, e.Code, e.Message = http.StatusServiceUnavailable, "busy", "the house did not answer in time: try again"
 	default:
 		s.log.Error("internal error", "err", err)
 		status, e.Code, e.Message = http.StatusInternalServerError, "internal", "internal error"
