@@ -105,6 +105,7 @@ type enumerator struct {
 	m         [cards.NumRanks]int                        // the rank multiset being walked
 	suitHand  [][cards.NumSuits]eval.Hand                // per player and suit: hole and board cards of that suit
 	suitCount [][cards.NumSuits]int                      // how many cards suitHand holds
+	maxCount  [cards.NumSuits]int                        // the most cards of each suit any player's suitHand holds
 	plainRank []eval.Rank                                // per player, the rank of the class ignoring flushes
 	rank      []eval.Rank                                // per player, scratch for a flush class
 }
@@ -191,6 +192,7 @@ func (e *enumerator) prepare() {
 		e.a[c.Rank()]++
 		e.inSuit[c.Suit()] |= 1 << c.Rank()
 	}
+	e.maxCount = [cards.NumSuits]int{}
 	for i, h := range e.holeSets {
 		e.suitHand[i] = [cards.NumSuits]eval.Hand{eval.Empty, eval.Empty, eval.Empty, eval.Empty}
 		e.suitCount[i] = [cards.NumSuits]int{}
@@ -198,6 +200,7 @@ func (e *enumerator) prepare() {
 			c := cards.Card(bits.TrailingZeros64(m))
 			e.suitHand[i][c.Suit()] = e.suitHand[i][c.Suit()].Add(c)
 			e.suitCount[i][c.Suit()]++
+			e.maxCount[c.Suit()] = max(e.maxCount[c.Suit()], e.suitCount[i][c.Suit()])
 		}
 	}
 	var orbit [cards.NumSuits]uint8 // bit mask of the suits each suit can be mapped to
@@ -260,7 +263,8 @@ func (e *enumerator) class(total int64, board eval.Hand, ranks uint16) {
 		if e.mult[s] == 0 {
 			continue
 		}
-		need := 3 - e.given[s]
+		// Boards with fewer than need cards of suit s to come give no one a flush.
+		need := max(3-e.given[s], 5-e.maxCount[s])
 		cand := ranks & e.inSuit[s]
 		if bits.OnesCount16(cand) < need {
 			continue
