@@ -38,7 +38,8 @@ type trainCmd struct {
 	Chart           string        `help:"After training, draw every run in the --curve file to this .svg or .png." placeholder:"FILE" type:"path"`
 	Seed            string        `help:"MCCFR's seed, a decimal number (default 0)."`
 	NoProgress      bool          `help:"Draw no progress bar."`
-	Buckets         string        `help:"hulhe: flop, turn and river bucket counts (the 169 starting hands are kept); default 50,50,50." placeholder:"F,T,R"`
+	Buckets         string        `help:"hulhe: flop, turn and river bucket counts (the 169 starting hands are kept), or preflop, flop, turn and river (the starting hands grouped by equity); default 50,50,50." placeholder:"[P,]F,T,R"`
+	ExactBoards     int           `name:"exact-boards" help:"hulhe: boards of the abstract game in which the exploitability is exact (default 2000); only when the buckets make at most 4096 sequences a player (e.g. 8,8,8,8)." placeholder:"N"`
 	Abstraction     string        `help:"hulhe: the card abstraction file, built (a few minutes) and written if missing (default hulhe-F-T-R.abs)." placeholder:"FILE" type:"path"`
 	Deals           int           `help:"hulhe: deals sampled to fit and to measure the best-response estimate (default 50000; 0 skips it)." default:"50000" placeholder:"N"`
 	Threads         int           `help:"hulhe: parallel traversal streams (default 2); the result depends on it and the seed only." placeholder:"N"`
@@ -366,8 +367,10 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 	return nil
 }
 
-// holdemOutput is what --json prints for hulhe. There is no exploitability_mchips:
-// the exact figure is out of reach, and the estimate has its own, labelled keys.
+// holdemOutput is what --json prints for hulhe. exploitability_mchips (and _mbb) is
+// the exact exploitability in the abstract game (cfr.HoldemAbstractGame), only for
+// abstractions small enough to build it; the sampled estimate has its own,
+// labelled keys.
 type holdemOutput struct {
 	Game        string  `json:"game"`
 	Algo        string  `json:"algo"`
@@ -377,6 +380,12 @@ type holdemOutput struct {
 	Infosets    int     `json:"infosets"`
 	Abstraction string  `json:"abstraction"`
 	Fingerprint string  `json:"fingerprint"`
+	// ExploitabilityMChips is the exact exploitability in the abstract game, in
+	// milli-chips (a chip is a small blind), and ExploitabilityMBB the same in milli
+	// big blinds per game; ExactBoards is the abstract game's board count.
+	ExploitabilityMChips *float64 `json:"exploitability_mchips,omitempty"`
+	ExploitabilityMBB    *float64 `json:"exploitability_mbb,omitempty"`
+	ExactBoards          int      `json:"exact_boards,omitempty"`
 	// BRLowerBoundMBB is the sampled in-abstraction best response's winnings
 	// (cfr.BREstimate), a lower bound on the exploitability, in mbb/g.
 	BRLowerBoundMBB *float64 `json:"br_lower_bound_mbb,omitempty"`
@@ -386,32 +395,43 @@ type holdemOutput struct {
 	Checkpoint      string   `json:"checkpoint,omitempty"`
 }
 
-// parseBuckets reads "F,T,R".
-func parseBuckets(s string) (f, t, r int, err error) {
+// parseBuckets reads "F,T,R" or "P,F,T,R" into preflop, flop, turn and river
+// counts (preflop 169: the starting hands, lossless).
+func parseBuckets(s string) (n [4]int, err error) {
 	if s == "" {
 		s = "50,50,50"
 	}
 	parts := strings.Split(s, ",")
-	if len(parts) != 3 {
-		return 0, 0, 0, fmt.Errorf("--buckets %q: want FLOP,TURN,RIVER", s)
+	if len(parts) == 3 {
+		parts = append([]string{strconv.Itoa(cfr.PreflopBuckets)}, parts...)
 	}
-	var n [3]int
+	if len(parts) != 4 {
+		return n, fmt.Errorf("--buckets %q: want [PREFLOP,]FLOP,TURN,RIVER", s)
+	}
 	for i, p := range parts {
-		if n[i], err = strconv.Atoi(strings.TrimSpace(p)); err != nil || n[i] < 1 || n[i] > 256 {
-			return 0, 0, 0, fmt.Errorf("--buckets %q: counts are 1..256", s)
+		top := 256
+		if i == 0 {
+			top = cfr.PreflopBuckets
+		}
+		if n[i], err = strconv.Atoi(strings.TrimSpace(p)); err != nil || n[i] < 1 || n[i] > top {
+			return n, fmt.Errorf("--buckets %q: counts are 1..256 (preflop 1..169)", s)
 		}
 	}
-	return n[0], n[1], n[2], nil
+	return n, nil
 }
 
 // holdemAbstraction reads the abstraction file, or builds and writes it.
 func (c *trainCmd) holdemAbstraction(stderr io.Writer) (*cfr.Abstraction, error) {
-	f, t, r, err := parseBuckets(c.Buckets)
+	n, err := parseBuckets(c.Buckets)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
+	p, f, t, r := n[0], n[1], n[2], n[3]
 	if c.Abstraction == "" {
 		c.Abstraction = fmt.Sprintf("hulhe-%d-%d-%d.abs", f, t, r)
+		if p != cfr.PreflopBuckets {
+			c.Abstraction = fmt.Sprintf("hulhe-%d-%d-%d-%d.abs", p, f, t, r)
+		}
 	}
 	in, err := os.Open(c.Abstraction)
 	if err == nil {
@@ -420,9 +440,10 @@ func (c *trainCmd) holdemAbstraction(stderr io.Writer) (*cfr.Abstraction, error)
 		if err != nil {
 			return nil, usageError("--abstraction %s: %v", c.Abstraction, err)
 		}
-		if cfg := a.Config(); cfg.Flop != f || cfg.Turn != t || cfg.River != r || !a.HasTables() {
-			return nil, usageError("--abstraction %s has buckets %d,%d,%d (tables: %v), not %d,%d,%d", c.Abstraction,
-				cfg.Flop, cfg.Turn, cfg.River, a.HasTables(), f, t, r)
+		// A file without tables (cfr.BuildAbstraction without BuildOptions.Tables)
+		// works too, its buckets computed on the fly: slowly, unless a round has one.
+		if a.Sizes() != n {
+			return nil, usageError("--abstraction %s has buckets %v, not %v", c.Abstraction, a.Sizes(), n)
 		}
 		return a, nil
 	}
@@ -431,6 +452,9 @@ func (c *trainCmd) holdemAbstraction(stderr io.Writer) (*cfr.Abstraction, error)
 	}
 	cfg := cfr.DefaultAbstractionConfig()
 	cfg.Flop, cfg.Turn, cfg.River = f, t, r
+	if p != cfr.PreflopBuckets {
+		cfg.Preflop = p
+	}
 	var bar *progressbar.ProgressBar
 	stage := ""
 	o := cfr.BuildOptions{Tables: true}
@@ -460,14 +484,14 @@ func (c *trainCmd) holdemAbstraction(stderr io.Writer) (*cfr.Abstraction, error)
 	if err := writeFileAtomic(c.Abstraction, a.Write); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(stderr, "abstraction %d,%d,%d built in %s, written to %s\n", f, t, r, time.Since(start).Round(time.Second), c.Abstraction)
+	fmt.Fprintf(stderr, "abstraction %d,%d,%d,%d built in %s, written to %s\n", p, f, t, r, time.Since(start).Round(time.Second), c.Abstraction)
 	return a, nil
 }
 
 // runHoldem is "felt train hulhe".
 func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) error {
-	if c.Iterations < 0 || c.Time < 0 || c.CheckpointEvery < 0 || c.Deals < 0 || c.Threads < 0 {
-		return usageError("--iterations, --time, --checkpoint-every, --deals and --threads cannot be negative")
+	if c.Iterations < 0 || c.Time < 0 || c.CheckpointEvery < 0 || c.Deals < 0 || c.Threads < 0 || c.ExactBoards < 0 {
+		return usageError("--iterations, --time, --checkpoint-every, --deals, --exact-boards and --threads cannot be negative")
 	}
 	if c.Algo != "" && c.Algo != "mccfr" {
 		return usageError("--algo: hulhe is trained by mccfr only")
@@ -518,6 +542,17 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 	measure := func() cfr.BREstimate {
 		return s.Average().EstimateBestResponse(a, c.Deals, seed+1_000_003, workers)
 	}
+	// The exact exploitability, in an abstract game built once (boards seeded apart
+	// from training), when the abstraction is small enough.
+	var ag *cfr.HoldemAbstractGame
+	if cfr.AbstractGameFits(a.Sizes()) {
+		t0 := time.Now()
+		if ag, err = cfr.NewHoldemAbstractGame(a, cfr.AbstractGameOptions{Boards: c.ExactBoards, Seed: seed + 2_000_003}); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "abstract game of %d boards built in %s\n", ag.Boards(), time.Since(t0).Round(time.Millisecond))
+	}
+	exact := func() float64 { return ag.Exploitability(s.Average()) * 1000 } // milli-chips
 
 	// Train in the solver's batches, cut only at the --iterations target, so that the
 	// same seed gives the same strategy however the run is interrupted and resumed.
@@ -536,11 +571,19 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 		}
 	}
 	var points []curve.Point
-	const algo = "mccfr (sampled BR lower bound)"
+	algo := "mccfr (sampled BR lower bound)"
+	if ag != nil {
+		algo = "mccfr (exact, abstract game)"
+	}
 	addPoint := func() {
-		e := measure()
+		var mchips float64
+		if ag != nil {
+			mchips = exact()
+		} else {
+			mchips = measure().MBB * 2 // milli-chips: a chip is half a big blind
+		}
 		points = append(points, curve.Point{Game: "hulhe", Algo: algo, Iterations: s.Iterations(),
-			Seconds: elapsed.Seconds(), MChips: e.MBB * 2}) // milli-chips: a chip is half a big blind
+			Seconds: elapsed.Seconds(), MChips: mchips})
 	}
 	runStart := elapsed
 	lastCkpt := time.Now()
@@ -570,7 +613,7 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 				_ = bar.Add(n)
 			}
 		}
-		if c.Curve != "" && c.Deals > 0 && s.Iterations() >= nextPoint {
+		if c.Curve != "" && (c.Deals > 0 || ag != nil) && s.Iterations() >= nextPoint {
 			addPoint()
 			nextPoint *= 2
 		}
@@ -600,16 +643,27 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 		}
 		out.Out = c.Out
 	}
+	if n := len(points); c.Curve != "" && !interrupted && (c.Deals > 0 || ag != nil) && (n == 0 || points[n-1].Iterations != s.Iterations()) {
+		addPoint()
+	}
+	if ag != nil && !interrupted {
+		mchips := exact()
+		if n := len(points); n > 0 && points[n-1].Iterations == s.Iterations() {
+			mchips = points[n-1].MChips
+		}
+		mbb := mchips / 2
+		out.ExploitabilityMChips, out.ExploitabilityMBB, out.ExactBoards = &mchips, &mbb, ag.Boards()
+	}
 	if c.Deals > 0 && !interrupted {
 		e := measure()
-		if n := len(points); c.Curve != "" && (n == 0 || points[n-1].Iterations != s.Iterations()) {
-			points = append(points, curve.Point{Game: "hulhe", Algo: algo, Iterations: s.Iterations(),
-				Seconds: elapsed.Seconds(), MChips: e.MBB * 2})
-		}
 		out.BRLowerBoundMBB, out.BRCI95MBB, out.BRDeals = &e.MBB, &e.CI95, e.Deals
 	}
 	if c.Curve != "" && len(points) > 0 {
-		if err := appendCurve(c.Curve, c.Chart, points, "Heads-up limit Hold'em, sampled best-response lower bound (chips = small blinds)"); err != nil {
+		title := "Heads-up limit Hold'em, sampled best-response lower bound (chips = small blinds)"
+		if ag != nil {
+			title = fmt.Sprintf("Heads-up limit Hold'em, buckets %v: exact exploitability in the abstract game (chips = small blinds)", a.Sizes())
+		}
+		if err := appendCurve(c.Curve, c.Chart, points, title); err != nil {
 			return err
 		}
 	}
@@ -621,6 +675,9 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 		}
 	} else {
 		fmt.Fprintf(stdout, "hulhe mccfr: %d iterations in %.1f s, %d information sets (buckets %v)", out.Iterations, out.Seconds, out.Infosets, out.Buckets)
+		if out.ExploitabilityMBB != nil {
+			fmt.Fprintf(stdout, ", exploitability %.1f mbb/g in the abstract game of %d boards", *out.ExploitabilityMBB, out.ExactBoards)
+		}
 		if out.BRLowerBoundMBB != nil {
 			fmt.Fprintf(stdout, ", sampled in-abstraction best response wins %.1f ± %.1f mbb/g (a lower bound on the exploitability)",
 				*out.BRLowerBoundMBB, *out.BRCI95MBB)

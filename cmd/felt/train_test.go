@@ -161,3 +161,86 @@ func TestTrainUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+// felt train hulhe on a tiny abstraction (four preflop groups, one flop and turn
+// bucket, three river buckets; no tables, so buckets are computed on the fly):
+// the --json keys, the exact exploitability in the abstract game, and exit code 2
+// on bad flags.
+func TestTrainHoldem(t *testing.T) {
+	dir := t.TempDir()
+	abs := filepath.Join(dir, "tiny.abs")
+	a, err := cfr.BuildAbstraction(cfr.AbstractionConfig{Preflop: 4, Flop: 1, Turn: 1, River: 3, Bins: 2, Samples: 50, Seed: 1}, cfr.BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeFileAtomic(abs, a.Write); err != nil {
+		t.Fatal(err)
+	}
+	strat := filepath.Join(dir, "tiny.json")
+	run := func(args ...string) map[string]any {
+		t.Helper()
+		var out bytes.Buffer
+		if err := runTrain(context.Background(), append([]string{"hulhe", "--buckets", "4,1,1,3", "--abstraction", abs,
+			"--deals", "0", "--exact-boards", "40", "--seed", "3", "--json", "--no-progress"}, args...), &out, io.Discard); err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+			t.Fatalf("%v:\n%s", err, out.String())
+		}
+		return got
+	}
+	short := run("--iterations", "2000")
+	got := run("--iterations", "60000", "--out", strat)
+	for _, k := range []string{"game", "algo", "iterations", "seconds", "buckets", "infosets", "abstraction", "fingerprint",
+		"exploitability_mchips", "exploitability_mbb", "exact_boards", "out"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("--json has no %q: %v", k, got)
+		}
+	}
+	if _, ok := got["br_lower_bound_mbb"]; ok {
+		t.Errorf("--deals 0 but a lower bound: %v", got)
+	}
+	if got["game"] != "hulhe" || got["algo"] != "mccfr" || got["iterations"] != 60000.0 || got["exact_boards"] != 40.0 ||
+		got["fingerprint"] != a.Fingerprint() || got["out"] != strat {
+		t.Errorf("%v", got)
+	}
+	if b, _ := json.Marshal(got["buckets"]); string(b) != "[4,1,1,3]" {
+		t.Errorf("buckets %s", b)
+	}
+	mchips, _ := got["exploitability_mchips"].(float64)
+	mbb, _ := got["exploitability_mbb"].(float64)
+	before, _ := short["exploitability_mchips"].(float64)
+	if mchips <= 0 || mbb != mchips/2 || mchips >= before {
+		t.Errorf("exploitability %v milli-chips (%v mbb/g) after 60,000 iterations, %v after 2,000", mchips, mbb, before)
+	}
+	// The strategy file reloads with its abstraction's buckets.
+	f, err := os.Open(strat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sf, err := cfr.ReadStrategyFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, pa, err := sf.HoldemProfile(); err != nil || pa.Sizes() != [4]int{4, 1, 1, 3} || p.Game().Infosets() != int(got["infosets"].(float64)) {
+		t.Errorf("strategy file: %v", err)
+	}
+	for _, args := range [][]string{
+		{"--buckets", "8,8"},
+		{"--buckets", "0,8,8,8"},
+		{"--buckets", "170,8,8,8"},
+		{"--buckets", "4,1,1,3", "--algo", "dcfr"},
+		{"--buckets", "4,1,1,3", "--exact-boards", "-1"},
+		{"--buckets", "4,1,1,3", "--iterations", "-5"},
+		{"--buckets", "4,1,1,3", "--seed", "x"},
+		{"--buckets", "4,1,1,2"}, // the file has 3 river buckets
+	} {
+		var e *exitError
+		err := runTrain(context.Background(), append([]string{"hulhe", "--abstraction", abs, "--deals", "0", "--no-progress"}, args...), io.Discard, io.Discard)
+		if !errors.As(err, &e) || e.code != 2 {
+			t.Errorf("%q: %v, want exit code 2", args, err)
+		}
+	}
+}

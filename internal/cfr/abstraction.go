@@ -167,6 +167,9 @@ func (a *Abstraction) Bucket(hole [2]cards.Card, board []cards.Card) int {
 	case 0:
 		return a.preflopBucket(cs[:2])
 	case 3:
+		if a.cfg.Flop == 1 {
+			return 0
+		}
 		if a.flopTable != nil {
 			return int(a.flopTable[a.flopIx.Index(cs[:5])])
 		}
@@ -174,6 +177,9 @@ func (a *Abstraction) Bucket(hole [2]cards.Card, board []cards.Card) int {
 		flopHistogram(hole, [3]cards.Card(board), h)
 		return nearest(a.flopCDF, cdfOf(h, make([]float64, a.cfg.Bins)))
 	case 4:
+		if a.cfg.Turn == 1 {
+			return 0
+		}
 		if a.turnTable != nil {
 			return int(a.turnTable[a.turnIx.Index(cs[:6])])
 		}
