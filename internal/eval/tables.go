@@ -17,7 +17,6 @@ const (
 )
 
 var (
-	rowOffset [1 << (25 - rowShift)]uint32
 	rankTable [tableSize]Rank
 	flushRank [1 << 13]Rank
 )
@@ -193,6 +192,20 @@ func rankSumOf(counts *[cards.NumRanks]int) uint64 {
 	return sum
 }
 
+// nonFlushKeys returns the rank sums of every multiset of 5, 6 and 7 ranks and, when
+// num is not nil, their ranks.
+func nonFlushKeys(num numbering) (sums []uint64, vals []Rank) {
+	for n := 5; n <= 7; n++ {
+		forEachMultiset(n, func(counts *[cards.NumRanks]int) {
+			sums = append(sums, rankSumOf(counts))
+			if num != nil {
+				vals = append(vals, num[nonFlushClass(counts)])
+			}
+		})
+	}
+	return sums, vals
+}
+
 func init() {
 	num := buildNumbering()
 	for m := uint16(0); m < 1<<13; m++ {
@@ -200,23 +213,32 @@ func init() {
 			flushRank[m] = num[flushClass(m)]
 		}
 	}
-	var sums []uint64
-	var vals []Rank
-	for n := 5; n <= 7; n++ {
-		forEachMultiset(n, func(counts *[cards.NumRanks]int) {
-			sums = append(sums, rankSumOf(counts))
-			vals = append(vals, num[nonFlushClass(counts)])
-		})
+	// rowOffset (rowoffset.go) was made by placeRows; it puts every sum in a slot of its
+	// own, checked here at every start.
+	sums, vals := nonFlushKeys(num)
+	var used [tableSize]bool
+	for i, sum := range sums {
+		slot := (uint32(sum) + rowOffset[sum>>rowShift]) & (tableSize - 1)
+		if used[slot] {
+			if rowOffset == ([len(rowOffset)]uint32{}) {
+				break // no offsets yet: rowoffset.go is being regenerated (TestRowOffsets -update)
+			}
+			panic("eval: two rank sums share a slot; regenerate rowoffset.go")
+		}
+		used[slot] = true
+		rankTable[slot] = vals[i]
+		tableEnd = max(tableEnd, int(slot)+1)
 	}
-	tableEnd = placeRows(sums, vals)
 }
 
 // tableEnd is one past the last rankTable slot in use.
 var tableEnd int
 
-// placeRows fills rankTable and rowOffset by row displacement, first fit, the fullest
-// rows first, and returns one past the last slot used. The sums must be distinct.
-func placeRows(sums []uint64, vals []Rank) int {
+// placeRows computes rowOffset by row displacement: first fit, the fullest rows first,
+// each row of sums slid along the table to where all its sums fall on free slots. It
+// takes seconds, so its result is kept in rowoffset.go (TestRowOffsets regenerates it
+// with -update).
+func placeRows(sums []uint64) (offsets [len(rowOffset)]uint32) {
 	const width = 1 << rowShift
 	rows := make([][]int, len(rowOffset))
 	for i, s := range sums {
@@ -228,13 +250,20 @@ func placeRows(sums []uint64, vals []Rank) int {
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return len(rows[b]) - len(rows[a]) })
 	used := make([]bool, tableSize+width)
-	end := 0
+	free := 0 // every slot below free is used
 	for _, row := range order {
 		members := rows[row]
 		if len(members) == 0 {
 			break
 		}
-		o := 0
+		for used[free] {
+			free++
+		}
+		lowest := width
+		for _, i := range members {
+			lowest = min(lowest, int(sums[i]&(width-1)))
+		}
+		o := max(0, free-lowest)
 	try:
 		for ; ; o++ {
 			for _, i := range members {
@@ -250,11 +279,9 @@ func placeRows(sums []uint64, vals []Rank) int {
 				panic("eval: the rank table is too small")
 			}
 			used[slot] = true
-			rankTable[slot] = vals[i]
-			end = max(end, slot+1)
 		}
 		// sum + offset = o + sum mod width, modulo tableSize
-		rowOffset[row] = uint32(o - row*width)
+		offsets[row] = uint32(o - row*width)
 	}
-	return end
+	return offsets
 }
