@@ -315,6 +315,7 @@ func TestMonteCarloAgreesWithExact(t *testing.T) {
 		{ranges("QQ+,AKs", "JJ,AQs:0.5", "random"), "AsKs2h"},
 		{ranges("AhKh", "QsQd", "7h6h"), "2h5h9h"},
 		{ranges("22+", "AK", "KQs"), "Td7c2s9h"},
+		{ranges("AhKh", "random", "random"), "Qh5h2d9c7s"}, // two players dealt from the deck
 	} {
 		board := cards.MustParseList(tc.board)
 		ex, err := Calculate(tc.players, board, nil, Options{Method: Exact})
@@ -335,6 +336,33 @@ func TestMonteCarloAgreesWithExact(t *testing.T) {
 			}
 			if math.Abs(e.Equity-m.Equity) > 4*m.StdErr {
 				t.Errorf("case %d player %d: exact %.5f, Monte Carlo %.5f ± %.5f", i, p+1, e.Equity, m.Equity, m.StdErr)
+			}
+		}
+	}
+}
+
+// Only a range of every pair of the cards left, equally weighted, is dealt straight
+// from the deck in Monte Carlo.
+func TestDealsFromDeck(t *testing.T) {
+	for _, tc := range []struct {
+		players, board string
+		want           []bool
+	}{
+		{"random|random", "", []bool{true, true}},
+		{"random|AhKh", "Qs5h2d", []bool{true, false}},
+		{"random|AhKh|QQ", "", []bool{true, false, false}},
+		{"random:0.5|KK", "", []bool{true, false}},
+		{"random,AA:0.5|KK", "", []bool{false, false}},
+		{"22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+,32|33", "", []bool{true, false}},
+		{"22+,A2+,K2+,Q2+,J2+,T2+,92+,82+,72+,62+,52+,42+|33", "", []bool{false, false}},
+	} {
+		p, err := newProblem(ranges(strings.Split(tc.players, "|")...), cards.MustParseList(tc.board), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, want := range tc.want {
+			if got := p.dealsFromDeck(i); got != want {
+				t.Errorf("%s on %q, player %d: dealt from the deck %v, want %v", tc.players, tc.board, i+1, got, want)
 			}
 		}
 	}
