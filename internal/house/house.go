@@ -115,6 +115,8 @@ type House struct {
 	// dummyHash is verified against when a login names no user, so that a wrong
 	// name takes as long as a wrong password.
 	dummyHash string
+	// rec writes finished hands in batches (recorder.go).
+	rec recorder
 }
 
 // New returns a house keeping its state in st.

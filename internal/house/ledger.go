@@ -3,7 +3,6 @@ package house
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/felt-poker/felt/internal/store"
 )
@@ -32,6 +31,9 @@ func (h *House) BuyIn(ctx context.Context, userID int64, tableRef string, amount
 	}
 	if tableRef == "" {
 		return 0, fieldError("table", "is required")
+	}
+	if err := h.flushTable(ctx, tableRef); err != nil {
+		return 0, fmt.Errorf("buy-in of user %d at %s: %w", userID, tableRef, err)
 	}
 	var left int64
 	err := h.st.InTx(ctx, func(q store.Queries) error {
@@ -67,6 +69,9 @@ func (h *House) CashOut(ctx context.Context, userID int64, tableRef string, amou
 	}
 	if tableRef == "" {
 		return 0, fieldError("table", "is required")
+	}
+	if err := h.flushTable(ctx, tableRef); err != nil {
+		return 0, fmt.Errorf("cash-out of user %d at %s: %w", userID, tableRef, err)
 	}
 	var credits int64
 	err := h.st.InTx(ctx, func(q store.Queries) error {
@@ -150,76 +155,6 @@ func (h *House) Adjust(ctx context.Context, userID, amount int64, note string) e
 	return nil
 }
 
-// RecordHand stores a finished hand (its PHH text and each player's result) and
-// adds it to the registered players' totals and to the stacks the table holds for
-// them (see Recover), in one transaction, and returns the hand's id. The players'
-// nets must sum to zero (play money has no rake). Chips stay at the table: only
-// buy-ins and cash-outs touch the credits.
-func (h *House) RecordHand(ctx context.Context, hand store.Hand) (int64, error) {
-	if len(hand.Players) == 0 {
-		return 0, fieldError("players", "a hand has players")
-	}
-	if hand.TableRef == "" {
-		return 0, fieldError("table", "is required")
-	}
-	var (
-		sum   int64
-		seats = make(map[int]bool)
-		users []int64
-	)
-	for _, p := range hand.Players {
-		sum += p.Net
-		if seats[p.Seat] {
-			return 0, fieldError("players", "seat %d appears twice", p.Seat)
-		}
-		seats[p.Seat] = true
-		if p.UserID != 0 {
-			if slices.Contains(users, p.UserID) {
-				return 0, fieldError("players", "user %d appears twice", p.UserID)
-			}
-			users = append(users, p.UserID)
-		}
-	}
-	if sum != 0 {
-		return 0, fmt.Errorf("record hand at %s: %w: nets sum to %d", hand.TableRef, ErrUnbalancedHand, sum)
-	}
-	if hand.PlayedAt.IsZero() {
-		hand.PlayedAt = h.now()
-	}
-	// Lock players in id order so that concurrent hands never wait on each other in a cycle.
-	slices.Sort(users)
-	var id int64
-	err := h.st.InTx(ctx, func(q store.Queries) error {
-		for _, u := range users {
-			if err := q.LockUser(ctx, u); err != nil {
-				return err
-			}
-		}
-		var err error
-		if id, err = q.SaveHand(ctx, hand); err != nil {
-			return err
-		}
-		for _, p := range hand.Players {
-			if p.UserID == 0 {
-				continue
-			}
-			if err := q.AddStats(ctx, p.UserID, handStats(p, hand.BigBlind)); err != nil {
-				return err
-			}
-			if p.Net != 0 {
-				if err := q.AddToSeat(ctx, hand.TableRef, p.UserID, p.Net, false); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("record hand at %s: %w", hand.TableRef, err)
-	}
-	return id, nil
-}
-
 // handStats is what one hand adds to a player's totals.
 func handStats(p store.HandPlayer, bigBlind int64) store.Stats {
 	d := store.Stats{HandsPlayed: 1, NetWon: p.Net}
@@ -252,6 +187,9 @@ type Refund struct {
 // Call it at start, before any table opens: with one house per database every seat
 // it finds belongs to a table that no longer runs.
 func (h *House) Recover(ctx context.Context) ([]Refund, error) {
+	if err := h.Flush(ctx); err != nil {
+		return nil, fmt.Errorf("recover: %w", err)
+	}
 	seats, err := h.st.Seats(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("recover: %w", err)

@@ -37,6 +37,13 @@ type Bank interface {
 	RecordHand(ctx context.Context, h store.Hand) (int64, error)
 }
 
+// AsyncRecorder is a Bank that stores hands without the table waiting for it
+// (*house.House is one): done is called, from another goroutine, with the hand's
+// id once it is stored. A table whose Bank is one never blocks on recording.
+type AsyncRecorder interface {
+	RecordHandAsync(h store.Hand, done func(id int64, err error))
+}
+
 // Schedule raises the blinds (and ante): they double at each level. A level
 // passes every EveryHands hands dealt or every EveryMinutes minutes of play,
 // whichever comes first; zero turns either off.

@@ -530,18 +530,45 @@ func (t *Table) record(r engine.Result) {
 	if err != nil {
 		t.log.Error("hand history", "hand", t.handNo, "err", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
-	defer cancel()
 	bb := t.handCfg.BigBlind
 	if t.cfg.Variant == StudThree {
 		bb = t.handCfg.Ante
 	}
-	id, err := t.cfg.Bank.RecordHand(ctx, store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players})
+	hand := store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players}
+	handNo := t.handNo
+	if a, ok := t.cfg.Bank.(AsyncRecorder); ok {
+		// The table deals on; the id shows in the state once the hand is stored.
+		a.RecordHandAsync(hand, func(id int64, err error) {
+			if err != nil {
+				t.log.Error("record hand", "hand", handNo, "err", err)
+				return
+			}
+			go t.setHandID(handNo, id)
+		})
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
+	defer cancel()
+	id, err := t.cfg.Bank.RecordHand(ctx, hand)
 	if err != nil {
 		t.log.Error("record hand", "hand", t.handNo, "err", err)
 		return
 	}
 	t.handID = id
+}
+
+// setHandID gives hand number handNo its stored id, if it is still the table's
+// last hand.
+func (t *Table) setHandID(handNo, id int64) {
+	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
+	defer cancel()
+	_ = t.call(ctx, func() error {
+		if t.handNo == handNo && t.handID == 0 {
+			t.handID = id
+			t.version++
+		}
+		return nil
+	})
 }
 
 // phh writes the hand in play as PHH with its key and seed commitment.

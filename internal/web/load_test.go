@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"regexp"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,6 +37,8 @@ import (
 //
 //	FELT_LOADTEST=clients=10000,tables=1000,seated=3,think=1s,duration=60s \
 //	  go test -run TestLoad$ -v -timeout 30m ./internal/web
+//
+// FELT_LOADTEST_CPUPROFILE=FILE writes a CPU profile of the house process.
 //
 // Each table has `seated` players (guests, who act `think` after their turn
 // comes: check or call, sometimes a raise) and clients/tables - seated anonymous
@@ -87,6 +90,17 @@ func TestLoadServer(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("FELT_LOADTEST_SERVE"))
 	if n == 0 {
 		t.Skip("the house of TestLoad, run by it")
+	}
+	if path := os.Getenv("FELT_LOADTEST_CPUPROFILE"); path != "" {
+		// A CPU profile of the house under load, written when it stops.
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
 	}
 	st := storetest.SQLite(t)
 	hc := house.DefaultConfig()

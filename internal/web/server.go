@@ -141,6 +141,10 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		c.close(websocket.StatusGoingAway, "the house is shutting down")
 	}
 	s.mu.Unlock()
+	// The tables are closed: store the hands they queued before the store closes.
+	if ferr := s.house.Flush(ctx); ferr != nil {
+		err = errors.Join(err, ferr)
+	}
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
 	select {

@@ -102,13 +102,15 @@ func TestPlayToShowdownOverWebSocket(t *testing.T) {
 					return false
 				}
 				s := decodeState(m)
+				if s.Hand != nil && s.Hand.Over && s.Hand.ID != 0 {
+					handID = s.Hand.ID // the id shows once the hand is stored
+				}
 				return s.Hand != nil && (s.Hand.Over && len(s.Hand.Result.Shown) > 0 && !seen[s.Hand.Number] && s.You != nil && s.Seats[s.You.Seat].InHand || myTurn(m))
 			})
 			s := decodeState(m)
 			if s.Hand.Over {
 				seen[s.Hand.Number] = true
 				showdowns++
-				handID = s.Hand.ID
 				if s.Hand.Seed == "" || s.Hand.SeedSHA256 == "" {
 					t.Fatal("the seed is not published after the hand")
 				}
@@ -134,6 +136,9 @@ func TestPlayToShowdownOverWebSocket(t *testing.T) {
 		me := alice.must("GET", "/api/me", nil, 200)
 		if me["hands_played"].(float64) < 3 {
 			t.Fatal(me)
+		}
+		if handID == 0 {
+			t.Fatal("no finished hand showed its stored id")
 		}
 		h := alice.must("GET", "/api/hands/"+itoa(int(handID)), nil, 200)
 		if !strings.Contains(h["phh"].(string), "variant = ") || len(h["players"].([]any)) != 3 {
