@@ -7,18 +7,20 @@ import (
 )
 
 // BenchmarkExactPreflop is AhAs vs KdKc preflop, every one of the 1,712,304 boards,
-// with the suit reduction (reduced) and board by board (plain), on one goroutine.
+// with the suit reduction (reduced) and board by board (plain), on one goroutine, and
+// with the suit reduction on all cores (reduced-allcores).
 func BenchmarkExactPreflop(b *testing.B) {
 	players := ranges("AhAs", "KdKc")
 	for _, bc := range []struct {
-		name  string
-		plain bool
-	}{{"reduced", false}, {"plain", true}} {
+		name    string
+		plain   bool
+		workers int
+	}{{"reduced", false, 1}, {"plain", true, 1}, {"reduced-allcores", false, 0}} {
 		b.Run(bc.name, func(b *testing.B) {
 			var res Result
 			for b.Loop() {
 				var err error
-				res, err = Calculate(players, nil, nil, Options{Method: Exact, NoSuitReduction: bc.plain, Workers: 1})
+				res, err = Calculate(players, nil, nil, Options{Method: Exact, NoSuitReduction: bc.plain, Workers: bc.workers})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -253,6 +253,31 @@ func TestExactPreflopReductionOnRandomDeals(t *testing.T) {
 	}
 }
 
+// Workers sharing one board walk (fewer jobs than workers) count every board once:
+// any number of workers gives the same wins, ties and showdowns.
+func TestExactSharedBoardWalk(t *testing.T) {
+	for _, players := range [][]Range{ranges("AhAs", "KdKc"), ranges("AhKh", "QsQd", "7c6c")} {
+		one, err := Calculate(players, nil, nil, Options{Method: Exact, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []int{2, 3, 5} {
+			res, err := Calculate(players, nil, nil, Options{Method: Exact, Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Showdowns != one.Showdowns || res.Deals != one.Deals {
+				t.Fatalf("%d workers: %d showdowns, %v deals; one worker %d, %v", w, res.Showdowns, res.Deals, one.Showdowns, one.Deals)
+			}
+			for i := range res.Players {
+				if res.Players[i].Wins != one.Players[i].Wins || res.Players[i].Ties != one.Players[i].Ties {
+					t.Fatalf("%d workers, player %d: %+v, one worker %+v", w, i+1, res.Players[i], one.Players[i])
+				}
+			}
+		}
+	}
+}
+
 func TestCardRemoval(t *testing.T) {
 	// AA against a hand holding the ace of spades is AA without the three combos holding it.
 	a, err := Calculate(ranges("AA", "AsKs"), nil, nil, Options{Method: Exact})
