@@ -91,7 +91,59 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: sqlite %s: %w", path, err)
 	}
+	if strings.Contains(path, ":memory:") || strings.Contains(path, "mode=memory") {
+		return s, nil // another connection would see another database
+	}
+	// Readers of their own: in WAL mode they read the last commit while the one
+	// writer writes, so a session lookup does not wait behind the hands being
+	// recorded. Reads inside a transaction stay on the writer.
+	r := url.Values{}
+	r.Add("_pragma", "busy_timeout(10000)")
+	r.Add("_pragma", "query_only(1)")
+	rdb, err := sql.Open("sqlite", path+"?"+r.Encode())
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("store: open sqlite %s for reading: %w", path, err)
+	}
+	rdb.SetMaxOpenConns(sqliteReaders)
+	rdb.SetMaxIdleConns(sqliteReaders)
+	if err := rdb.PingContext(ctx); err != nil {
+		rdb.Close()
+		s.Close()
+		return nil, fmt.Errorf("store: sqlite %s for reading: %w", path, err)
+	}
+	s.readDB = rdb
+	s.queries.q = splitDB{w: db, r: rdb}
 	return s, nil
+}
+
+// sqliteReaders is the size of SQLite's pool of read connections.
+const sqliteReaders = 4
+
+// splitDB sends SELECTs to a pool of readers and everything else to the writer.
+type splitDB struct{ w, r *sql.DB }
+
+func isSelect(query string) bool {
+	q := strings.TrimLeft(query, " \t\n")
+	return len(q) >= 6 && strings.EqualFold(q[:6], "SELECT")
+}
+
+func (s splitDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return s.w.ExecContext(ctx, query, args...)
+}
+
+func (s splitDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if isSelect(query) {
+		return s.r.QueryContext(ctx, query, args...)
+	}
+	return s.w.QueryContext(ctx, query, args...)
+}
+
+func (s splitDB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if isSelect(query) {
+		return s.r.QueryRowContext(ctx, query, args...)
+	}
+	return s.w.QueryRowContext(ctx, query, args...)
 }
 
 // OpenPostgres opens and migrates the PostgreSQL database at url
@@ -196,12 +248,18 @@ func (s sizedInfo) Size() int64 { return s.size }
 // sqlStore is the Store of both backends over database/sql.
 type sqlStore struct {
 	queries
-	db *sql.DB
+	db     *sql.DB
+	readDB *sql.DB // SQLite's readers, if any (see OpenSQLite)
 }
 
 func (s *sqlStore) Backend() string { return s.d.name }
 
-func (s *sqlStore) Close() error { return s.db.Close() }
+func (s *sqlStore) Close() error {
+	if s.readDB != nil {
+		return errors.Join(s.readDB.Close(), s.db.Close())
+	}
+	return s.db.Close()
+}
 
 func (s *sqlStore) InTx(ctx context.Context, fn func(q Queries) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
