@@ -170,6 +170,7 @@ func (h *House) newSession(ctx context.Context, u store.User) (Session, error) {
 	if err != nil {
 		return Session{}, fmt.Errorf("open session: %w", err)
 	}
+	h.sessions.put(s.Token, u, s.ExpiresAt, now)
 	return s, nil
 }
 
@@ -205,6 +206,7 @@ func (h *House) Login(ctx context.Context, username, password string) (Session, 
 
 // Logout ends the session of token; ending an unknown session is not an error.
 func (h *House) Logout(ctx context.Context, token string) error {
+	h.sessions.remove(token)
 	if err := h.st.DeleteSession(ctx, tokenHash(token)); err != nil {
 		return fmt.Errorf("logout: %w", err)
 	}
@@ -214,6 +216,10 @@ func (h *House) Logout(ctx context.Context, token string) error {
 // Authenticate returns the user holding the session token, or ErrNoSession if the
 // token is unknown, logged out or expired.
 func (h *House) Authenticate(ctx context.Context, token string) (store.User, error) {
+	now := h.now()
+	if u, ok := h.sessions.get(token, now); ok {
+		return u, nil
+	}
 	s, err := h.st.SessionByTokenHash(ctx, tokenHash(token))
 	if errors.Is(err, store.ErrNotFound) {
 		return store.User{}, ErrNoSession
@@ -231,6 +237,7 @@ func (h *House) Authenticate(ctx context.Context, token string) (store.User, err
 	if err != nil {
 		return store.User{}, fmt.Errorf("authenticate: %w", err)
 	}
+	h.sessions.put(token, u, s.ExpiresAt, now)
 	return u, nil
 }
 

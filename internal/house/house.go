@@ -117,6 +117,8 @@ type House struct {
 	dummyHash string
 	// rec writes finished hands in batches (recorder.go).
 	rec recorder
+	// sessions caches login sessions (sessions.go).
+	sessions sessionCache
 }
 
 // New returns a house keeping its state in st.
