@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/cookiejar"
+	pprofhttp "net/http/pprof"
 	"os"
 	"os/exec"
 	"regexp"
@@ -123,7 +124,15 @@ func TestLoadServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: srv.Handler()}
+	handler := srv.Handler()
+	if os.Getenv("FELT_LOADTEST_PPROF") != "" {
+		// /debug/pprof/ on the house's address, for a look while it runs.
+		mux := http.NewServeMux()
+		mux.HandleFunc("/debug/pprof/", pprofhttp.Index)
+		mux.Handle("/", handler)
+		handler = mux
+	}
+	hs := &http.Server{Handler: handler}
 	go hs.Serve(ln)
 	srv.SetReady()
 	fmt.Printf("ADDR %s\n", ln.Addr())
@@ -180,7 +189,10 @@ type loadState struct {
 			Legal  *table.LegalInfo  `json:"legal"`
 		} `json:"hand"`
 	} `json:"state"`
-	Code string `json:"code"`
+	Code  string `json:"code"`
+	Error *struct {
+		Code string `json:"code"`
+	} `json:"error"`
 }
 
 func TestLoad(t *testing.T) {
@@ -224,6 +236,8 @@ func TestLoad(t *testing.T) {
 		tables    = make([]*loadTable, spec.tables)
 		ctx, stop = context.WithCancel(context.Background())
 		wg        sync.WaitGroup
+		errMu     sync.Mutex
+		errCodes  = map[string]int{} // error replies by code
 	)
 	defer stop()
 	for i := range tables {
@@ -262,6 +276,7 @@ func TestLoad(t *testing.T) {
 			seenHand   int64 = -1
 			seenEvents       = -1
 			acted      string
+			first      = true
 		)
 		for {
 			_, b, err := c.Read(ctx)
@@ -273,6 +288,12 @@ func TestLoad(t *testing.T) {
 			if json.Unmarshal(b, &m) != nil {
 				continue
 			}
+			if m.Type == "error" && m.Error != nil {
+				errMu.Lock()
+				errCodes[m.Error.Code]++
+				errMu.Unlock()
+				continue
+			}
 			if m.Type == "notice" && m.Code == "busted" {
 				send(fmt.Sprintf(`{"type":"sit","table":%q,"buy_in":2000}`, name))
 				continue
@@ -282,8 +303,17 @@ func TestLoad(t *testing.T) {
 			}
 			h := m.State.Hand
 			lt.mu.Lock()
+			if first {
+				// The state a client gets when it starts watching shows the table's
+				// last action, however long ago it was sent: not a delay.
+				first = false
+				seenHand, seenEvents = lt.hand, lt.events
+			}
 			if !lt.sentAt.IsZero() && h.Number == lt.hand && len(h.Events) > lt.events && (seenHand != lt.hand || seenEvents != lt.events) {
 				lat.add(now.Sub(lt.sentAt))
+				if d := now.Sub(lt.sentAt); d > 3*time.Second && os.Getenv("FELT_LOADTEST_DEBUG") != "" && seated {
+					fmt.Printf("SLOW %s client %d hand %d events %d->%d delay %s last %s\n", name, i, h.Number, lt.events, len(h.Events), d, h.Events[len(h.Events)-1])
+				}
 				seenHand, seenEvents = lt.hand, lt.events
 			}
 			lt.mu.Unlock()
@@ -350,6 +380,9 @@ func TestLoad(t *testing.T) {
 		lat.n.Load(), float64(lat.n.Load())/el.Seconds(), (cpu1-cpu0)/el.Seconds())
 	t.Logf("RESULT action -> broadcast delay p50=%s p90=%s p99=%s p99.9=%s max=%s",
 		lat.quantile(0.5), lat.quantile(0.9), lat.quantile(0.99), lat.quantile(0.999), time.Duration(lat.max.Load()).Round(time.Millisecond))
+	errMu.Lock()
+	t.Logf("RESULT error replies (whole run) %v", errCodes)
+	errMu.Unlock()
 	stop()
 	wg.Wait()
 }
