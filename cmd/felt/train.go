@@ -43,6 +43,7 @@ type trainCmd struct {
 	Abstraction     string        `help:"hulhe: the card abstraction file, built (a few minutes) and written if missing (default hulhe-F-T-R.abs)." placeholder:"FILE" type:"path"`
 	Deals           int           `help:"hulhe: deals sampled to fit and to measure the best-response estimate (default 50000; 0 skips it)." default:"50000" placeholder:"N"`
 	Threads         int           `help:"hulhe: parallel traversal streams (default 2); the result depends on it and the seed only." placeholder:"N"`
+	Averaging       string        `help:"hulhe: how iterations weigh: uniform (alike), linear (iteration t by t in the average strategy) or lcfr (by t in the regrets too); default uniform, or the checkpoint's when resuming." placeholder:"uniform|linear|lcfr"`
 }
 
 // Help is the long help of "felt train".
@@ -374,6 +375,7 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 type holdemOutput struct {
 	Game        string  `json:"game"`
 	Algo        string  `json:"algo"`
+	Averaging   string  `json:"averaging"` // linear or uniform
 	Iterations  int     `json:"iterations"`
 	Seconds     float64 `json:"seconds"`
 	Buckets     [4]int  `json:"buckets"`
@@ -509,6 +511,13 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 			return usageError("--seed: %q is not a decimal number", c.Seed)
 		}
 	}
+	avg := cfr.UniformAveraging
+	if c.Averaging != "" {
+		var err error
+		if avg, err = cfr.ParseAveraging(c.Averaging); err != nil {
+			return usageError("--averaging: %v", err)
+		}
+	}
 	a, err := c.holdemAbstraction(stderr)
 	if err != nil {
 		return err
@@ -525,7 +534,10 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 		if err != nil {
 			return usageError("--resume %s: %v", c.Resume, err)
 		}
-	} else if s, err = cfr.NewHoldemSolver(a, cfr.HoldemOptions{Seed: seed, Threads: c.Threads}); err != nil {
+		if got := s.Options().Averaging; c.Averaging != "" && got != avg {
+			return usageError("--resume %s: the checkpoint was trained with %s averaging, not %s", c.Resume, got, avg)
+		}
+	} else if s, err = cfr.NewHoldemSolver(a, cfr.HoldemOptions{Seed: seed, Threads: c.Threads, Averaging: avg}); err != nil {
 		return usageError("%v", err)
 	}
 	ckpt := c.Checkpoint
@@ -571,9 +583,9 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 		}
 	}
 	var points []curve.Point
-	algo := "mccfr (sampled BR lower bound)"
+	algo := fmt.Sprintf("mccfr, %s average (sampled BR lower bound)", s.Options().Averaging)
 	if ag != nil {
-		algo = "mccfr (exact, abstract game)"
+		algo = fmt.Sprintf("mccfr, %s average (exact, abstract game)", s.Options().Averaging)
 	}
 	addPoint := func() {
 		var mchips float64
@@ -627,7 +639,7 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 		_ = bar.Finish()
 	}
 
-	out := holdemOutput{Game: "hulhe", Algo: "mccfr", Iterations: s.Iterations(), Seconds: elapsed.Seconds(),
+	out := holdemOutput{Game: "hulhe", Algo: "mccfr", Averaging: s.Options().Averaging.String(), Iterations: s.Iterations(), Seconds: elapsed.Seconds(),
 		Buckets: a.Sizes(), Infosets: s.Game().Infosets(), Abstraction: c.Abstraction, Fingerprint: a.Fingerprint()}
 	if interrupted || c.Checkpoint != "" || c.Resume != "" || c.CheckpointEvery > 0 {
 		if err := writeCkpt(); err != nil {

@@ -208,6 +208,20 @@ func TestTrainHoldem(t *testing.T) {
 	if b, _ := json.Marshal(got["buckets"]); string(b) != "[4,1,1,3]" {
 		t.Errorf("buckets %s", b)
 	}
+	if got["averaging"] != (cfr.HoldemOptions{}).Averaging.String() {
+		t.Errorf("averaging %v, want the default", got["averaging"])
+	}
+	// A checkpoint keeps its averaging: resuming goes on with it, and refuses another.
+	ckpt := filepath.Join(dir, "tiny.ckpt")
+	run("--iterations", "1000", "--averaging", "uniform", "--checkpoint", ckpt)
+	if r := run("--iterations", "2000", "--resume", ckpt); r["averaging"] != "uniform" || r["iterations"] != 2000.0 {
+		t.Errorf("resumed: %v", r)
+	}
+	var e *exitError
+	if err := runTrain(context.Background(), []string{"hulhe", "--buckets", "4,1,1,3", "--abstraction", abs, "--deals", "0",
+		"--no-progress", "--resume", ckpt, "--averaging", "linear", "--iterations", "3000"}, io.Discard, io.Discard); !errors.As(err, &e) || e.code != 2 {
+		t.Errorf("resumed with another averaging: %v, want exit code 2", err)
+	}
 	mchips, _ := got["exploitability_mchips"].(float64)
 	mbb, _ := got["exploitability_mbb"].(float64)
 	before, _ := short["exploitability_mchips"].(float64)
@@ -235,6 +249,7 @@ func TestTrainHoldem(t *testing.T) {
 		{"--buckets", "4,1,1,3", "--exact-boards", "-1"},
 		{"--buckets", "4,1,1,3", "--iterations", "-5"},
 		{"--buckets", "4,1,1,3", "--seed", "x"},
+		{"--buckets", "4,1,1,3", "--averaging", "optimistic"},
 		{"--buckets", "4,1,1,2"}, // the file has 3 river buckets
 	} {
 		var e *exitError

@@ -134,6 +134,7 @@ type checkpoint struct {
 	PruneAfter     int
 	PruneThreshold float64
 	Seed           uint64
+	Averaging      string // HoldemOptions.Averaging; "" in older checkpoints: uniform
 }
 
 // writeCheckpointRecord writes the header line and c.

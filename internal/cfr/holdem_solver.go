@@ -35,6 +35,45 @@ type HoldemOptions struct {
 	// −14,400 chips, 300 times the largest pot share); regrets are floored at 1.05
 	// times it so that a pruned action can come back.
 	PruneThreshold float64
+	// Averaging weighs the iterations in the average strategy (and, for
+	// LinearCFR, in the regrets); default UniformAveraging.
+	Averaging Averaging
+}
+
+// Averaging is how a HoldemSolver weighs iterations in its average strategy.
+type Averaging int
+
+const (
+	// UniformAveraging weighs every iteration alike: the average strategy adds
+	// the current strategy at each sampled visit.
+	UniformAveraging Averaging = iota
+	// LinearAveraging weighs iteration t's contribution to the average by t (as
+	// Linear CFR and Pluribus's discounting do), so that early play fades.
+	LinearAveraging
+	// LinearCFR weighs iteration t by t in the regrets too, keeping them at the
+	// scale of plain sums (multiplied by t/(t+n) after a batch of n), so that
+	// PruneThreshold means the same.
+	LinearCFR
+)
+
+var averagingNames = [...]string{UniformAveraging: "uniform", LinearAveraging: "linear", LinearCFR: "lcfr"}
+
+// String returns "uniform", "linear" or "lcfr".
+func (a Averaging) String() string {
+	if a >= 0 && int(a) < len(averagingNames) {
+		return averagingNames[a]
+	}
+	return fmt.Sprintf("Averaging(%d)", int(a))
+}
+
+// ParseAveraging parses "uniform", "linear" or "lcfr".
+func ParseAveraging(s string) (Averaging, error) {
+	for a, name := range averagingNames {
+		if s == name {
+			return Averaging(a), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown averaging %q (uniform, linear or lcfr)", s)
 }
 
 // HoldemSolver runs external-sampling MCCFR with regret-based pruning on heads-up
@@ -84,6 +123,9 @@ func NewHoldemSolver(bk Bucketer, o HoldemOptions) (*HoldemSolver, error) {
 	}
 	if o.PruneThreshold > 0 {
 		return nil, fmt.Errorf("hulhe: prune threshold %g must be negative", o.PruneThreshold)
+	}
+	if o.Averaging < 0 || int(o.Averaging) >= len(averagingNames) {
+		return nil, fmt.Errorf("hulhe: %v", o.Averaging)
 	}
 	g, err := NewHoldemGame(bk.Sizes())
 	if err != nil {
@@ -138,13 +180,26 @@ func (s *HoldemSolver) Iterate(n int) {
 		})
 	}
 	wg.Wait()
-	s.iter += n
+	t0, t1 := s.iter, s.iter+n
+	s.iter = t1
+	// The batch's weight in the average: 1 for every iteration, or for linear
+	// averaging the mean of its iterations' numbers t0+1 … t1. Sums then grow as
+	// t² times the visits, far from float64's limits.
+	ws := 1.0
+	if s.o.Averaging != UniformAveraging {
+		ws = float64(t0+1+t1) / 2
+	}
+	// Linear regrets: R ← R·t0/t1 + Δ·(mean t)/t1, which is Σ t·r_t / t1.
+	keep, wr := 1.0, 1.0
+	if s.o.Averaging == LinearCFR {
+		keep, wr = float64(t0)/float64(t1), float64(t0+1+t1)/2/float64(t1)
+	}
 	floor := 1.05 * s.o.PruneThreshold
 	for i := range s.regret {
-		r, m := s.regret[i], s.sum[i]
+		r, m := s.regret[i]*keep, s.sum[i]
 		for _, w := range s.workers {
-			r += w.dreg[i]
-			m += w.dsum[i]
+			r += w.dreg[i] * wr
+			m += w.dsum[i] * ws
 		}
 		s.regret[i], s.sum[i] = max(r, floor), m
 	}
@@ -307,7 +362,8 @@ func (s *HoldemSolver) WriteCheckpoint(w io.Writer, fingerprint string, elapsed 
 	c := checkpoint{Game: holdemCheckpointGame, Algo: MCCFR.String(), Alternating: true, Iterations: s.iter,
 		Elapsed: elapsed, Slots: s.g.slots, Regret: s.regret, Sum: s.sum,
 		Threads: len(s.workers), Abstraction: fingerprint, Buckets: s.g.buckets,
-		PruneAfter: s.o.PruneAfter, PruneThreshold: s.o.PruneThreshold, Seed: s.o.Seed}
+		PruneAfter: s.o.PruneAfter, PruneThreshold: s.o.PruneThreshold, Seed: s.o.Seed,
+		Averaging: s.o.Averaging.String()}
 	for _, wk := range s.workers {
 		b, err := wk.src.MarshalBinary()
 		if err != nil {
@@ -332,7 +388,15 @@ func ReadHoldemCheckpoint(r io.Reader, bk Bucketer, fingerprint string) (*Holdem
 	if c.Abstraction != fingerprint || c.Buckets != bk.Sizes() {
 		return nil, 0, fmt.Errorf("%w: the checkpoint was trained with another abstraction (%s, buckets %v)", ErrBadFile, c.Abstraction, c.Buckets)
 	}
-	s, err := NewHoldemSolver(bk, HoldemOptions{Seed: c.Seed, Threads: c.Threads, PruneAfter: c.PruneAfter, PruneThreshold: c.PruneThreshold})
+	// Checkpoints written before the choice have no Averaging: uniform.
+	avg := UniformAveraging
+	if c.Averaging != "" {
+		if avg, err = ParseAveraging(c.Averaging); err != nil {
+			return nil, 0, fmt.Errorf("%w: %v", ErrBadFile, err)
+		}
+	}
+	s, err := NewHoldemSolver(bk, HoldemOptions{Seed: c.Seed, Threads: c.Threads, PruneAfter: c.PruneAfter,
+		PruneThreshold: c.PruneThreshold, Averaging: avg})
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: %v", ErrBadFile, err)
 	}

@@ -3,6 +3,7 @@ package cfr
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -96,34 +97,105 @@ func TestHoldemTree(t *testing.T) {
 
 func TestHoldemSolverResumes(t *testing.T) {
 	bk := newCategoryBucketer([4]int{169, 9, 9, 9})
-	o := HoldemOptions{Seed: 5, PruneAfter: 1000, PruneThreshold: -5}
-	a, err := NewHoldemSolver(bk, o)
-	if err != nil {
-		t.Fatal(err)
+	for _, o := range []HoldemOptions{
+		{Seed: 5, PruneAfter: 1000, PruneThreshold: -5},
+		{Seed: 5, PruneAfter: 1000, PruneThreshold: -5, Averaging: LinearAveraging},
+		{Seed: 5, PruneAfter: 1000, PruneThreshold: -5, Averaging: LinearCFR},
+	} {
+		a, err := NewHoldemSolver(bk, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := NewHoldemSolver(bk, o)
+		for a.Iterations() < 3000 {
+			a.Iterate(a.BatchSize())
+		}
+		var buf bytes.Buffer
+		for b.Iterations() < 1500 {
+			b.Iterate(b.BatchSize())
+		}
+		if err := b.WriteCheckpoint(&buf, "fp", time.Second); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ReadHoldemCheckpoint(bytes.NewReader(buf.Bytes()), bk, "other"); err == nil {
+			t.Error("a checkpoint of another abstraction was accepted")
+		}
+		c, el, err := ReadHoldemCheckpoint(&buf, bk, "fp")
+		if err != nil || el != time.Second {
+			t.Fatal(err, el)
+		}
+		if c.Options() != a.Options() {
+			t.Errorf("options %+v, read back %+v", a.Options(), c.Options())
+		}
+		for c.Iterations() < 3000 {
+			c.Iterate(c.BatchSize())
+		}
+		if !slices.Equal(a.regret, c.regret) || !slices.Equal(a.sum, c.sum) {
+			t.Errorf("%+v: a resumed run differs from a straight one", o)
+		}
 	}
-	b, _ := NewHoldemSolver(bk, o)
-	for a.Iterations() < 3000 {
-		a.Iterate(a.BatchSize())
-	}
+	// A checkpoint written before linear averaging (no Averaging) goes on uniformly.
 	var buf bytes.Buffer
-	for b.Iterations() < 1500 {
-		b.Iterate(b.BatchSize())
-	}
-	if err := b.WriteCheckpoint(&buf, "fp", time.Second); err != nil {
+	old := checkpoint{Game: holdemCheckpointGame, Algo: MCCFR.String(), Slots: 0, Threads: 1, Abstraction: "fp",
+		Buckets: bk.Sizes(), PruneAfter: 1000, PruneThreshold: -5, RNGs: [][]byte{nil}}
+	s, _ := NewHoldemSolver(bk, HoldemOptions{Threads: 1, Averaging: LinearAveraging})
+	old.Slots, old.Regret, old.Sum = s.g.slots, s.regret, s.sum
+	old.RNGs[0], _ = s.workers[0].src.MarshalBinary()
+	if err := writeCheckpointRecord(&buf, &old); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := ReadHoldemCheckpoint(bytes.NewReader(buf.Bytes()), bk, "other"); err == nil {
-		t.Error("a checkpoint of another abstraction was accepted")
+	if c, _, err := ReadHoldemCheckpoint(&buf, bk, "fp"); err != nil || c.Options().Averaging != UniformAveraging {
+		t.Errorf("old checkpoint: %v, %+v", err, c)
 	}
-	c, el, err := ReadHoldemCheckpoint(&buf, bk, "fp")
-	if err != nil || el != time.Second {
-		t.Fatal(err, el)
+	for _, o := range []HoldemOptions{{Averaging: 7}, {Averaging: -1}} {
+		if _, err := NewHoldemSolver(bk, o); err == nil {
+			t.Errorf("%+v accepted", o)
+		}
 	}
-	for c.Iterations() < 3000 {
-		c.Iterate(c.BatchSize())
+	for _, a := range []Averaging{UniformAveraging, LinearAveraging, LinearCFR} {
+		if b, err := ParseAveraging(a.String()); err != nil || b != a {
+			t.Errorf("%v: parsed %v, %v", a, b, err)
+		}
 	}
-	if !slices.Equal(a.regret, c.regret) || !slices.Equal(a.sum, c.sum) {
-		t.Error("a resumed run differs from a straight one")
+	if _, err := ParseAveraging("optimistic"); err == nil {
+		t.Error("unknown averaging parsed")
+	}
+}
+
+// Linear averaging changes the average strategy's sums only: the regrets are those of
+// uniform averaging, and each batch adds what uniform averaging adds times the mean
+// of the batch's iteration numbers. LinearCFR's regrets differ.
+func TestHoldemLinearAveraging(t *testing.T) {
+	bk := newCategoryBucketer([4]int{169, 4, 4, 4})
+	u, _ := NewHoldemSolver(bk, HoldemOptions{Seed: 2, PruneAfter: 2000})
+	l, _ := NewHoldemSolver(bk, HoldemOptions{Seed: 2, PruneAfter: 2000, Averaging: LinearAveraging})
+	c, _ := NewHoldemSolver(bk, HoldemOptions{Seed: 2, PruneAfter: 2000, Averaging: LinearCFR})
+	checked := 0
+	for u.Iterations() < 4000 {
+		t0, n := u.Iterations(), u.BatchSize()
+		us, ls := slices.Clone(u.sum), slices.Clone(l.sum)
+		u.Iterate(n)
+		l.Iterate(n)
+		c.Iterate(n)
+		if !slices.Equal(u.regret, l.regret) {
+			t.Fatalf("iteration %d: linear averaging changed the regrets", u.Iterations())
+		}
+		w := float64(2*t0+n+1) / 2
+		for i := range u.sum {
+			du, dl := u.sum[i]-us[i], l.sum[i]-ls[i]
+			if math.Abs(dl-du*w) > 1e-9*math.Max(1, math.Abs(dl)) {
+				t.Fatalf("iterations %d–%d, slot %d: linear adds %v, uniform %v (weight %v)", t0+1, t0+n, i, dl, du, w)
+			}
+			if du != 0 {
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no sums changed")
+	}
+	if slices.Equal(u.regret, c.regret) {
+		t.Error("LinearCFR has the regrets of uniform averaging")
 	}
 }
 
