@@ -282,6 +282,9 @@ func (t *Table) step(now time.Time) {
 		return
 	}
 	if !t.handLive && !now.Before(t.nextHandAt) && t.startHand(now) {
+		// Everyone sees the new hand and its seed commitment before any of it is
+		// played, even a hand that its forced bets alone decide.
+		t.flush(now)
 		t.step(now)
 		return
 	}
