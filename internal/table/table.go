@@ -855,12 +855,16 @@ func (t *Table) state(vs int, now time.Time) *State {
 	if t.hand == nil {
 		return s
 	}
+	// The hand is over for its watchers once the table has finished it, so that the
+	// first state of a hand that its forced bets alone decide still shows it live,
+	// with its seed commitment and without its seed.
+	over := v.Over && !t.handLive
 	h := &HandState{
 		Number: t.handNo, Street: streetText(v.Street), Button: v.Button,
 		SmallBlindSeat: v.SmallBlind, BigBlindSeat: v.BigBlind,
 		SmallBlind: t.handCfg.SmallBlind, BigBlind: t.handCfg.BigBlind, Ante: t.handCfg.Ante,
 		Board: cardsText(v.Board), Pot: v.Pot, Pots: []PotInfo{}, ToAct: v.ToAct,
-		HandKey: t.handKey, SeedSHA256: t.seedHash, Over: v.Over, ID: t.handID, Events: []EventInfo{},
+		HandKey: t.handKey, SeedSHA256: t.seedHash, Over: over, ID: t.handID, Events: []EventInfo{},
 	}
 	if t.handCfg.Variant == engine.StudThree {
 		h.SmallBlind, h.BigBlind = 0, 0
@@ -877,7 +881,7 @@ func (t *Table) state(vs int, now time.Time) *State {
 		h.Clock = &Clock{Seat: t.clockSeat, RemainingMS: max(0, left.Milliseconds()), BankMS: min(bank, max(0, left)).Milliseconds()}
 	}
 	names := map[int]string{}
-	if v.Over {
+	if over {
 		r := t.hand.Result()
 		h.Result = resultInfo(r, t.handCfg.Variant)
 		h.Seed = t.handCfg.Seed.String()
