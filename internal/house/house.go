@@ -122,6 +122,10 @@ type House struct {
 }
 
 // New returns a house keeping its state in st.
+// BotModels is where bots at the house's tables keep what they learn of each
+// opponent: the house's own store.
+func (h *House) BotModels() store.BotModelStore { return h.st }
+
 func New(st store.Store, cfg Config) (*House, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err

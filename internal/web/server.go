@@ -110,6 +110,9 @@ func (s *Server) SetReady() { s.ready.Store(true) }
 func (s *Server) TableDefaults(c table.Config) table.Config {
 	d := s.cfg.Tables
 	c.Bank = s.house
+	if c.BotModels == nil {
+		c.BotModels = bot.StoreModels{Store: s.house.BotModels()}
+	}
 	pick := func(v *time.Duration, def time.Duration) {
 		if *v == 0 {
 			*v = def

@@ -17,6 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/store/storetest"
@@ -541,5 +542,24 @@ func TestConnectionsPerIP(t *testing.T) {
 		if time.Since(start) > 5*time.Second {
 			t.Fatalf("no connection after two closed: %v", err)
 		}
+	}
+}
+
+// Learning bots at the house's tables keep their opponent models in the house's
+// store, so that they survive a restart.
+func TestTablesKeepBotModelsInTheStore(t *testing.T) {
+	st := storetest.SQLite(t)
+	th := newHouse(t, st)
+	cfg := th.srv.TableDefaults(table.Config{Name: "Models"})
+	m, ok := cfg.BotModels.(bot.StoreModels)
+	if !ok {
+		t.Fatalf("BotModels is %T, want bot.StoreModels", cfg.BotModels)
+	}
+	if err := m.SaveModel(t.Context(), "bayes", "alice", []byte(`{"hands":3}`)); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.BotModel(t.Context(), "bayes", "alice")
+	if err != nil || !strings.Contains(string(got.Model), "hands") {
+		t.Fatalf("the model did not reach the store: %+v, %v", got, err)
 	}
 }
