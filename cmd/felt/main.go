@@ -23,7 +23,7 @@ type cli struct {
 	League leagueCmd `cmd:"" help:"Every bot against every other in duplicate: a cross table and a ranking."`
 	Evolve evolveCmd `cmd:"" help:"Evolve neural bots by play, with a hall of fame; writes the champion's weights."`
 	Tourn  tourCmd   `cmd:"" name:"tournament" help:"Every bot at one table until one is left: finishing order, bb/100, charts, CSV and XLSX."`
-	Train  trainCmd  `cmd:"" help:"Train CFR strategies (Kuhn, Leduc) with exact exploitability, checkpoints and curves."`
+	Train  trainCmd  `cmd:"" help:"Train CFR strategies (Kuhn, Leduc, heads-up limit Hold'em) with exploitability, checkpoints and curves."`
 	Dealer dealerCmd `cmd:"" help:"Casino Day three card stud dealer for network bots, with a spectator page."`
 	Stud   studCmd   `cmd:"" name:"stud-bot" help:"Reference Casino Day client: plays three card stud against a felt dealer."`
 	Grade  gradeCmd  `cmd:"" help:"Grade a Casino Day bot: it connects, plays scripted situations, gets a report per rubric line."`
