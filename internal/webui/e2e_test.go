@@ -24,24 +24,12 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/felt-poker/felt/internal/browsertest"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/table"
 	"github.com/felt-poker/felt/internal/web"
 )
-
-const chromiumPath = "/usr/bin/chromium"
-
-// needBrowser skips the test where no browser is installed, unless CI is set.
-func needBrowser(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but there is no browser at %s (apt-get install chromium): %v", chromiumPath, err)
-		}
-		t.Skipf("no browser at %s: install Debian's chromium package to run the browser tests (under CI=true they fail instead)", chromiumPath)
-	}
-}
 
 // artifacts is the directory for screenshots: $FELT_ARTIFACTS, or a new
 // temporary directory that is kept after the test.
@@ -99,27 +87,6 @@ func startHouse(t *testing.T, botDelay, pause time.Duration) string {
 		st.Close()
 	})
 	return "http://" + ln.Addr().String()
-}
-
-// newBrowser starts Chromium and returns a context whose children are tabs in it.
-func newBrowser(t *testing.T) context.Context {
-	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-background-timer-throttling", true), chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
-	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	bctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
-	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	return bctx
 }
 
 // profile returns a tab in a new browser context (its own cookies and storage).
@@ -295,10 +262,10 @@ func playUntil(t *testing.T, ctx context.Context, stop string) {
 // The pause between hands is long enough (2.5 s) that a loaded machine still sees
 // each showdown before the next hand clears it.
 func TestBrowser(t *testing.T) {
-	needBrowser(t)
+	browsertest.Need(t)
 	base := startHouse(t, 40*time.Millisecond, 2500*time.Millisecond)
 	dir := artifacts(t)
-	browser := newBrowser(t)
+	browser := browsertest.New(t)
 
 	a := profile(t, browser)
 
@@ -846,9 +813,9 @@ func checkSpectatorFrames(t *testing.T, frames []string) {
 // back. Bots think for 4 s here, so that the hand is still in play when the
 // new tab opens.
 func TestBrowserReconnect(t *testing.T) {
-	needBrowser(t)
+	browsertest.Need(t)
 	base := startHouse(t, 4*time.Second, 600*time.Millisecond)
-	browser := newBrowser(t)
+	browser := browsertest.New(t)
 	d := profile(t, browser)
 	register(t, d, base, "dave")
 	table, err := chromedp.Run(d, chromedp.Evaluate[string](`fetch("/api/headsup", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({bot: "call"})}).then(r => r.json()).then(j => j.name)`, chromedp.EvalAwaitPromise))

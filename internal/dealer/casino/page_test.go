@@ -8,47 +8,13 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/felt-poker/felt/internal/browsertest"
 )
-
-const chromiumPath = "/usr/bin/chromium"
-
-// needBrowser skips the test where no browser is installed, unless CI is set.
-func needBrowser(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("CI is set but there is no browser at %s (apt-get install chromium): %v", chromiumPath, err)
-		}
-		t.Skipf("no browser at %s: install Debian's chromium package to run the browser tests (under CI=true they fail instead)", chromiumPath)
-	}
-}
-
-// newBrowser starts Chromium with the flags of internal/webui's browser tests and
-// returns a tab.
-func newBrowser(t *testing.T) context.Context {
-	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Headless, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-background-timer-throttling", true), chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 900),
-	}
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	bctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
-	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatalf("starting chromium: %v", err)
-	}
-	return bctx
-}
 
 // js evaluates expr in the tab.
 func js[T any](t *testing.T, ctx context.Context, expr string) T {
@@ -99,7 +65,7 @@ const watcher = `(() => {
 // a reload; no render ever shows a hole card on a hand that is not over, while
 // finished hands do show them; at the end it shows the standings.
 func TestSpectatorPageInBrowser(t *testing.T) {
-	needBrowser(t)
+	browsertest.Need(t)
 	d, addr, res := startDealer(t, Config{Players: 1, Bots: 3, Bot: StudBotName, Hands: 6, Timeout: time.Minute})
 	web, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -113,7 +79,7 @@ func TestSpectatorPageInBrowser(t *testing.T) {
 	}()
 	t.Cleanup(func() { srv.Close() })
 
-	tab := newBrowser(t)
+	tab := browsertest.New(t)
 	nav, cancel := context.WithTimeout(tab, 20*time.Second)
 	defer cancel()
 	if err := chromedp.Do(nav, chromedp.Navigate("http://"+web.Addr().String()+"/"), chromedp.WaitVisible("#lobby button")); err != nil {
