@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -41,19 +42,25 @@ type Snapshot struct {
 	Chat    []chat.Line  `json:"chat"`
 }
 
-type infoMsg struct {
-	Type string     `json:"type"`
-	Info table.Info `json:"info"`
+// FlushInterval is how long the lobby gathers changes (table listings, players
+// coming and going) before it pushes them to its subscribers in one message of
+// each kind.
+const FlushInterval = 250 * time.Millisecond
+
+// tablesMsg is {"type":"tables"}: the listings that changed since the last push
+// and the tables closed since.
+type tablesMsg struct {
+	Type   string       `json:"type"`
+	Tables []table.Info `json:"tables"`
+	Closed []string     `json:"closed"`
 }
 
-type closedMsg struct {
-	Type  string `json:"type"`
-	Table string `json:"table"`
-}
-
-type playersMsg struct {
-	Type    string   `json:"type"`
-	Players []string `json:"players"`
+// onlineMsg is {"type":"online"}: players who came online and who left since the
+// last push.
+type onlineMsg struct {
+	Type   string   `json:"type"`
+	Joined []string `json:"joined"`
+	Left   []string `json:"left"`
 }
 
 type presence struct {
@@ -75,6 +82,18 @@ type Lobby struct {
 	nextSub  int
 	closing  bool
 	handDone func()
+
+	// Changes waiting for the next push (under mu): listings by key, the names
+	// of closed public tables, and players whose presence changed (by ID).
+	dirty     map[string]bool
+	closed    map[string]string
+	presence  map[int64]string
+	scheduled bool
+
+	// sendMu orders what subscribers receive: a push, a chat line and a
+	// newcomer's snapshot are sent under it (never under mu, so a table never
+	// waits on the sends).
+	sendMu sync.Mutex
 }
 
 // New returns an empty lobby. handDone, if not nil, is called after every hand
@@ -87,6 +106,7 @@ func New(log *slog.Logger, handDone func()) *Lobby {
 		log: log, tables: map[string]*table.Table{}, infos: map[string]table.Info{},
 		online: map[int64]*presence{}, chatLog: chat.NewLog(chatHistory),
 		limiter: chat.NewLimiter(chatLines, chatWindow), subs: map[int]table.Sink{}, handDone: handDone,
+		dirty: map[string]bool{}, closed: map[string]string{}, presence: map[int64]string{},
 	}
 }
 
@@ -165,16 +185,29 @@ func (l *Lobby) Info(name string) (table.Info, bool) {
 	return in, ok
 }
 
+// tableChanged records a table's new listing (called from the table's
+// goroutine: it never waits for a send). A change of the spectator count alone is
+// not pushed; the count rides along with the table's next pushed change.
 func (l *Lobby) tableChanged(key string, in table.Info) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, ok := l.tables[key]; !ok {
 		return
 	}
+	old, had := l.infos[key]
 	l.infos[key] = in
-	if !in.Private {
-		l.broadcast(infoMsg{Type: "table_info", Info: in})
+	if in.Private {
+		return
 	}
+	if had {
+		old.Spectators = in.Spectators
+		if reflect.DeepEqual(old, in) {
+			return
+		}
+	}
+	l.dirty[key] = true
+	delete(l.closed, key)
+	l.scheduleLocked()
 }
 
 func (l *Lobby) tableClosed(key string) {
@@ -183,21 +216,88 @@ func (l *Lobby) tableClosed(key string) {
 	in, listed := l.infos[key]
 	delete(l.tables, key)
 	delete(l.infos, key)
+	delete(l.dirty, key)
 	if listed && !in.Private {
-		l.broadcast(closedMsg{Type: "table_closed", Table: in.Name})
+		l.closed[key] = in.Name
+		l.scheduleLocked()
 	}
 }
 
-// broadcast sends v to every subscriber; l.mu is held.
-func (l *Lobby) broadcast(v any) {
+// scheduleLocked arranges a push FlushInterval from now if none is due; l.mu
+// is held.
+func (l *Lobby) scheduleLocked() {
+	if !l.scheduled {
+		l.scheduled = true
+		time.AfterFunc(FlushInterval, l.flush)
+	}
+}
+
+// flush pushes the changes gathered since the last push: one "tables" message
+// and one "online" message at most, each marshalled once, sent outside l.mu.
+func (l *Lobby) flush() {
+	l.sendMu.Lock()
+	defer l.sendMu.Unlock()
+	l.mu.Lock()
+	l.scheduled = false
+	var msgs [][]byte
+	if len(l.dirty) > 0 || len(l.closed) > 0 {
+		m := tablesMsg{Type: "tables", Tables: []table.Info{}, Closed: []string{}}
+		for key := range l.dirty {
+			if in, ok := l.infos[key]; ok && !in.Private {
+				m.Tables = append(m.Tables, in)
+			}
+		}
+		for _, name := range l.closed {
+			m.Closed = append(m.Closed, name)
+		}
+		slices.SortFunc(m.Tables, func(a, b table.Info) int { return strings.Compare(a.Name, b.Name) })
+		slices.Sort(m.Closed)
+		clear(l.dirty)
+		clear(l.closed)
+		msgs = append(msgs, l.marshal(m))
+	}
+	if len(l.presence) > 0 {
+		m := onlineMsg{Type: "online", Joined: []string{}, Left: []string{}}
+		for id, name := range l.presence {
+			if _, on := l.online[id]; on {
+				m.Joined = append(m.Joined, name)
+			} else {
+				m.Left = append(m.Left, name)
+			}
+		}
+		slices.Sort(m.Joined)
+		slices.Sort(m.Left)
+		clear(l.presence)
+		msgs = append(msgs, l.marshal(m))
+	}
+	subs := l.subsLocked()
+	l.mu.Unlock()
+	for _, b := range msgs {
+		if b == nil {
+			continue
+		}
+		for _, s := range subs {
+			s.Send(b)
+		}
+	}
+}
+
+func (l *Lobby) marshal(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		l.log.Error("marshal", "err", err)
-		return
+		return nil
 	}
+	return b
+}
+
+// subsLocked returns the subscribers' sinks; l.mu is held.
+func (l *Lobby) subsLocked() []table.Sink {
+	subs := make([]table.Sink, 0, len(l.subs))
 	for _, s := range l.subs {
-		s.Send(b)
+		subs = append(subs, s)
 	}
+	return subs
 }
 
 // Tables lists the open public tables by name.
@@ -241,12 +341,13 @@ func (l *Lobby) playersLocked() []string {
 	return out
 }
 
-// Subscribe makes sink receive the lobby's live messages and returns the
-// snapshot to send first and the id Unsubscribe takes. A player (ID not 0) is
-// counted online while they have a subscription.
-func (l *Lobby) Subscribe(p table.Player, sink table.Sink) (int, Snapshot) {
+// Subscribe sends sink the lobby's snapshot (a {"type":"lobby"} message), then
+// makes it receive the lobby's live messages, and returns the id Unsubscribe
+// takes. A player (ID not 0) is counted online while they have a subscription.
+func (l *Lobby) Subscribe(p table.Player, sink table.Sink) int {
+	l.sendMu.Lock() // no push between the snapshot and the subscription
+	defer l.sendMu.Unlock()
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	id := l.nextSub
 	l.nextSub++
 	l.subs[id] = sink
@@ -255,11 +356,17 @@ func (l *Lobby) Subscribe(p table.Player, sink table.Sink) (int, Snapshot) {
 		if pr == nil {
 			pr = &presence{name: p.Name}
 			l.online[p.ID] = pr
-			l.broadcast(playersMsg{Type: "players", Players: l.playersLocked()})
+			l.presence[p.ID] = p.Name
+			l.scheduleLocked()
 		}
 		pr.conns++
 	}
-	return id, Snapshot{Type: "lobby", Tables: l.tablesLocked(), Players: l.playersLocked(), Chat: l.chatLog.Lines()}
+	snap := Snapshot{Type: "lobby", Tables: l.tablesLocked(), Players: l.playersLocked(), Chat: l.chatLog.Lines()}
+	l.mu.Unlock()
+	if b := l.marshal(snap); b != nil {
+		sink.Send(b)
+	}
+	return id
 }
 
 // Unsubscribe ends a subscription of player p.
@@ -270,7 +377,8 @@ func (l *Lobby) Unsubscribe(p table.Player, id int) {
 	if pr := l.online[p.ID]; p.ID != 0 && pr != nil {
 		if pr.conns--; pr.conns == 0 {
 			delete(l.online, p.ID)
-			l.broadcast(playersMsg{Type: "players", Players: l.playersLocked()})
+			l.presence[p.ID] = pr.name
+			l.scheduleLocked()
 		}
 	}
 }
@@ -291,15 +399,23 @@ func (l *Lobby) Chat(p table.Player, text string) error {
 	if err != nil {
 		return &house.FieldError{Field: "text", Message: err.Error(), Err: house.ErrInvalid}
 	}
+	l.sendMu.Lock()
+	defer l.sendMu.Unlock()
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	now := time.Now()
 	if !l.limiter.Allow(p.ID, now) {
+		l.mu.Unlock()
 		return fmt.Errorf("%w: at most %d lines in %s", chat.ErrRateLimited, chatLines, chatWindow)
 	}
 	line := chat.NewLine("", p.Name, text, now)
 	l.chatLog.Add(line)
-	l.broadcast(line)
+	subs := l.subsLocked()
+	l.mu.Unlock()
+	if b := l.marshal(line); b != nil {
+		for _, s := range subs {
+			s.Send(b)
+		}
+	}
 	return nil
 }
 

@@ -128,8 +128,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		wu = &userInfo{ID: p.ID, Name: p.Name, Guest: guest}
 	}
 	c.sendJSON(welcome{Type: "welcome", User: wu})
-	sub, snap := s.lobby.Subscribe(p, c)
-	c.sendJSON(snap)
+	sub := s.lobby.Subscribe(p, c) // sends the lobby snapshot first
 
 	done := make(chan struct{})
 	go func() { defer close(done); c.write() }()

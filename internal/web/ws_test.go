@@ -84,8 +84,16 @@ func TestPlayToShowdownOverWebSocket(t *testing.T) {
 		bw.wait(&bi, "room chat", func(m map[string]any) bool {
 			return m["type"] == "chat" && m["text"] == "good luck" && m["table"] == "T1"
 		})
-		anon.wait(&ni, "table_info", func(m map[string]any) bool {
-			return m["type"] == "table_info" && strings.Contains(strings.Join(toStrings(m["info"].(map[string]any)["players"]), ","), "alice")
+		anon.wait(&ni, "tables", func(m map[string]any) bool {
+			if m["type"] != "tables" {
+				return false
+			}
+			for _, in := range m["tables"].([]any) {
+				if in := in.(map[string]any); in["name"] == "T1" && strings.Contains(strings.Join(toStrings(in["players"]), ","), "alice") {
+					return true
+				}
+			}
+			return false
 		})
 		if r := anon.request(&ni, 3, map[string]any{"type": "chat", "text": "hi"}); r["type"] != "error" || r["error"].(map[string]any)["code"] != "unauthorized" {
 			t.Fatal("anonymous chat:", r)

@@ -242,17 +242,30 @@ function setupChat(conn) {
 
 const conn = new Conn();
 connStatus(conn, $("conn-status"));
+// The players online, kept as a set: the snapshot gives the whole list, then
+// "online" pushes only who came and who left.
+const online = new Set();
 conn.on("lobby", (m) => {
   tables.clear();
   for (const t of m.tables || []) tables.set(t.name, t);
   drawTables();
-  drawOnline(m.players || []);
+  online.clear();
+  for (const p of m.players || []) online.add(p);
+  drawOnline([...online].sort());
   $("chat-log").replaceChildren();
   for (const c of m.chat || []) addChat(c);
 });
-conn.on("table_info", (m) => { tables.set(m.info.name, m.info); drawTables(); });
-conn.on("table_closed", (m) => { tables.delete(m.table); drawTables(); });
-conn.on("players", (m) => drawOnline(m.players || []));
+// Listings that changed and tables closed, gathered by the house over a short interval.
+conn.on("tables", (m) => {
+  for (const t of m.tables || []) tables.set(t.name, t);
+  for (const name of m.closed || []) tables.delete(name);
+  drawTables();
+});
+conn.on("online", (m) => {
+  for (const p of m.joined || []) online.add(p);
+  for (const p of m.left || []) online.delete(p);
+  drawOnline([...online].sort());
+});
 conn.on("chat", (m) => { if (!m.table) addChat(m); });
 conn.on("notice", (m) => { if (m.credits !== undefined) { setCredits(m.credits); const c = $("credits"); if (c) c.textContent = chips(m.credits); } });
 

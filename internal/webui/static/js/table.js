@@ -549,8 +549,8 @@ conn.on("notice", (m) => {
   note(m.text || m.code, m.code === "busted" || m.code === "table_closed" || m.code === "sat_out" ? "error" : "info");
   if (m.code === "table_closed") $("seat-controls").replaceChildren(el("a", { class: "button primary", href: "/lobby" }, "Back to the lobby"));
 });
-conn.on("table_closed", (m) => {
-  if (m.table !== tableName) return;
+conn.on("tables", (m) => {
+  if (!(m.closed || []).includes(tableName)) return;
   note("This table has closed.", "error");
 });
 conn.onOpen(async () => {
