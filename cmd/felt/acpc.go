@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"time"
@@ -32,9 +31,7 @@ type acpcCmd struct {
 }
 
 // Run is called by kong.
-func (c *acpcCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *acpcCmd) Run(ctx context.Context) error {
 	g, err := loadGame(c.Game)
 	if err != nil {
 		return usageError("--game: %v", err)
@@ -105,9 +102,7 @@ type botCmd struct {
 }
 
 // Run is called by kong.
-func (c *botCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *botCmd) Run(ctx context.Context) error {
 	g, err := loadGame(c.Game)
 	if err != nil {
 		return usageError("--game: %v", err)

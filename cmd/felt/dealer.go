@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"text/tabwriter"
 	"time"
 
@@ -43,9 +42,7 @@ the standings of every player are printed.`
 }
 
 // Run is called by kong.
-func (c *dealerCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *dealerCmd) Run(ctx context.Context) error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	return c.run(ctx, os.Stdout, log)
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"strconv"
 	"text/tabwriter"
@@ -51,9 +50,7 @@ exact}), "method" ("exact" or "monte carlo"), "showdowns" (showdowns evaluated),
 }
 
 // Run is called by kong.
-func (c *equityCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *equityCmd) Run(ctx context.Context) error {
 	return c.run(ctx, os.Stdout)
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/felt-poker/felt/internal/arena"
@@ -46,9 +45,7 @@ run is deterministic for a seed.`
 }
 
 // Run is called by kong.
-func (c *evolveCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *evolveCmd) Run(ctx context.Context) error {
 	return c.run(ctx, os.Stdout, os.Stderr)
 }
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/signal"
 	"strconv"
 	"time"
 
@@ -31,9 +30,7 @@ bets, closing after done) fails, 0 otherwise; strategy lines are advice.`
 }
 
 // Run is called by kong.
-func (c *gradeCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *gradeCmd) Run(ctx context.Context) error {
 	ln, err := net.Listen("tcp", net.JoinHostPort(c.Host, strconv.Itoa(c.Port)))
 	if err != nil {
 		return fmt.Errorf("grade: %w", err)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"text/tabwriter"
 	"time"
 
@@ -28,9 +27,7 @@ house heard: its name, where to open it, its tables and players online.`
 }
 
 // Run is called by kong.
-func (c *housesCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *housesCmd) Run(ctx context.Context) error {
 	return c.run(ctx, os.Stdout)
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"text/tabwriter"
 	"time"
 
@@ -35,9 +34,7 @@ null on the diagonal) and "ranking" ([{"bot", "bb_per_100", "ci95"}], best first
 }
 
 // Run is called by kong.
-func (c *leagueCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *leagueCmd) Run(ctx context.Context) error {
 	return c.run(ctx, os.Stdout, os.Stderr)
 }
 

@@ -3,9 +3,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/alecthomas/kong"
 )
@@ -46,8 +49,13 @@ func usageError(format string, args ...any) error {
 }
 
 func main() {
+	// Every command stops cleanly on SIGINT or SIGTERM through this context (the
+	// house refunds its hands, training writes a checkpoint, matches stop).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	var c cli
 	parser, err := kong.New(&c,
+		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.Name("felt"),
 		kong.Description("felt: a self-hosted poker house, bot-tournament dealer and poker AI lab. Play money only."),
 		kong.UsageOnError(),
@@ -55,12 +63,12 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
-	ctx, err := parser.Parse(os.Args[1:])
+	kctx, err := parser.Parse(os.Args[1:])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "felt:", err)
 		os.Exit(2)
 	}
-	if err := ctx.Run(); err != nil {
+	if err := kctx.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "felt:", err)
 		var e *exitError
 		if errors.As(err, &e) { // kong's Run wraps the command's error (errors.Join)

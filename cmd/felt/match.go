@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -72,9 +71,7 @@ Bots:`)
 }
 
 // Run is called by kong.
-func (c *matchCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *matchCmd) Run(ctx context.Context) error {
 	return c.run(ctx, os.Stdout, os.Stderr)
 }
 

@@ -8,9 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/felt-poker/felt/internal/announce"
@@ -30,9 +28,7 @@ type serveCmd struct {
 	Announce string `env:"FELT_ANNOUNCE" help:"Where to announce the house on the local network (HOST:PORT, default the config's, 239.255.70.84:47474), or \"off\"."`
 }
 
-func (c *serveCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+func (c *serveCmd) Run(ctx context.Context) error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	return c.run(ctx, log, func(addr string) {
 		fmt.Fprintf(os.Stderr, "felt: the house is open at http://%s (play money only; Ctrl-C to close it)\n", addr)

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"os"
-	"os/signal"
 	"strconv"
 	"time"
 
@@ -26,9 +25,7 @@ type studCmd struct {
 }
 
 // Run is called by kong.
-func (c *studCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *studCmd) Run(ctx context.Context) error {
 	level := slog.LevelInfo
 	if c.Debug {
 		level = slog.LevelDebug

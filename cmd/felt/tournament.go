@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"text/tabwriter"
@@ -46,9 +45,7 @@ rates.svg/.png: bb/100 with 95% bars) and tournament.xlsx (sheets with native ch
 }
 
 // Run is called by kong.
-func (c *tourCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *tourCmd) Run(ctx context.Context) error {
 	return c.run(ctx, os.Stdout, os.Stderr)
 }
 

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -61,9 +60,7 @@ winnings per game in chips), and "out", "checkpoint" when written.`
 }
 
 // Run is called by kong.
-func (c *trainCmd) Run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func (c *trainCmd) Run(ctx context.Context) error {
 	return c.run(ctx, os.Stdout, os.Stderr)
 }
 
