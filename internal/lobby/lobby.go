@@ -36,11 +36,15 @@ var ErrNoTable = errors.New("no such table")
 
 // Snapshot is the {"type":"lobby"} message: everything a newcomer needs.
 type Snapshot struct {
-	Type    string       `json:"type"`
-	Tables  []table.Info `json:"tables"`
-	Players []string     `json:"players"`
-	Chat    []chat.Line  `json:"chat"`
+	Type    string          `json:"type"`
+	Tables  json.RawMessage `json:"tables"`  // []table.Info
+	Players json.RawMessage `json:"players"` // []string
+	Chat    []chat.Line     `json:"chat"`
 }
+
+// snapshotAge bounds how old the listings in a newcomer's snapshot may be (their
+// spectator counts: every other change is pushed to the newcomer after it).
+const snapshotAge = time.Second
 
 // FlushInterval is how long the lobby gathers changes (table listings, players
 // coming and going) before it pushes them to its subscribers in one message of
@@ -89,6 +93,13 @@ type Lobby struct {
 	closed    map[string]string
 	presence  map[int64]string
 	scheduled bool
+
+	// The snapshot's lists, marshalled once and shared by newcomers (under mu).
+	// Either is dropped when a push of its kind goes out: until then, every change
+	// since it was built is still waiting for that push, which newcomers get too.
+	snapTables   []byte
+	snapTablesAt time.Time
+	snapPlayers  []byte
 
 	// sendMu orders what subscribers receive: a push, a chat line and a
 	// newcomer's snapshot are sent under it (never under mu, so a table never
@@ -254,6 +265,7 @@ func (l *Lobby) flush() {
 		slices.Sort(m.Closed)
 		clear(l.dirty)
 		clear(l.closed)
+		l.snapTables = nil
 		msgs = append(msgs, l.marshal(m))
 	}
 	if len(l.presence) > 0 {
@@ -268,6 +280,7 @@ func (l *Lobby) flush() {
 		slices.Sort(m.Joined)
 		slices.Sort(m.Left)
 		clear(l.presence)
+		l.snapPlayers = nil
 		msgs = append(msgs, l.marshal(m))
 	}
 	subs := l.subsLocked()
@@ -308,13 +321,17 @@ func (l *Lobby) Tables() []table.Info {
 }
 
 func (l *Lobby) tablesLocked() []table.Info {
-	out := []table.Info{}
-	for _, in := range l.infos {
+	keys := make([]string, 0, len(l.infos))
+	for key, in := range l.infos {
 		if !in.Private {
-			out = append(out, in)
+			keys = append(keys, key)
 		}
 	}
-	slices.SortFunc(out, func(a, b table.Info) int { return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)) })
+	slices.Sort(keys) // the lower-case names
+	out := make([]table.Info, len(keys))
+	for i, key := range keys {
+		out[i] = l.infos[key]
+	}
 	return out
 }
 
@@ -361,9 +378,25 @@ func (l *Lobby) Subscribe(p table.Player, sink table.Sink) int {
 		}
 		pr.conns++
 	}
-	snap := Snapshot{Type: "lobby", Tables: l.tablesLocked(), Players: l.playersLocked(), Chat: l.chatLog.Lines()}
+	now := time.Now()
+	if l.snapTables == nil || now.Sub(l.snapTablesAt) > snapshotAge {
+		l.snapTables, l.snapTablesAt = l.marshal(l.tablesLocked()), now
+	}
+	if l.snapPlayers == nil {
+		l.snapPlayers = l.marshal(l.playersLocked())
+	}
+	tables, players, lines := l.snapTables, l.snapPlayers, l.chatLog.Lines()
 	l.mu.Unlock()
-	if b := l.marshal(snap); b != nil {
+	// Snapshot by hand: json.Marshal would re-validate the shared lists each time.
+	if chatJSON := l.marshal(lines); tables != nil && players != nil && chatJSON != nil {
+		b := make([]byte, 0, len(tables)+len(players)+len(chatJSON)+64)
+		b = append(b, `{"type":"lobby","tables":`...)
+		b = append(b, tables...)
+		b = append(b, `,"players":`...)
+		b = append(b, players...)
+		b = append(b, `,"chat":`...)
+		b = append(b, chatJSON...)
+		b = append(b, '}')
 		sink.Send(b)
 	}
 	return id
