@@ -35,25 +35,37 @@ func TestServe(t *testing.T) {
 		t.Fatal("healthz:", err, resp)
 	}
 	resp.Body.Close()
-	resp, err = http.Get(base + "/api/tables")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	var ts struct {
-		Tables []struct {
-			Name  string `json:"name"`
-			Taken int    `json:"taken"`
-		} `json:"tables"`
-	}
-	if err := json.Unmarshal(b, &ts); err != nil || len(ts.Tables) != len(defaultHouseConfig().Tables) {
-		t.Fatalf("tables: %s", b)
-	}
-	for _, tb := range ts.Tables {
-		if tb.Taken < 2 {
-			t.Fatalf("table %s has %d bots", tb.Name, tb.Taken)
+	// Each table lists itself from its own goroutine once it runs, so the lobby
+	// may show the default tables a moment after the house answers: wait for them.
+	want := len(defaultHouseConfig().Tables)
+	var b []byte
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		resp, err := http.Get(base + "/api/tables")
+		if err != nil {
+			t.Fatal(err)
 		}
+		b, _ = io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var ts struct {
+			Tables []struct {
+				Name  string `json:"name"`
+				Taken int    `json:"taken"`
+			} `json:"tables"`
+		}
+		if err := json.Unmarshal(b, &ts); err != nil {
+			t.Fatalf("tables: %v: %s", err, b)
+		}
+		ready := len(ts.Tables) == want
+		for _, tb := range ts.Tables {
+			ready = ready && tb.Taken >= 2
+		}
+		if ready {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("want %d tables with two bots each, got %s", want, b)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	cancel()
 	if err := <-done; err != nil {
