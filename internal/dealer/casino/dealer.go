@@ -65,6 +65,9 @@ type Dealer struct {
 	seeds *rand.ChaCha8
 	hands *handLog
 	show  *spectators
+	// pub makes publishing one step, from reading the state to storing the
+	// snapshot, so that an older snapshot never replaces a newer one.
+	pub sync.Mutex
 
 	mu       sync.Mutex // guards the fields below and every entrant
 	players  []*entrant

@@ -108,6 +108,8 @@ func (d *Dealer) update(t int, h *engine.Hand, players []*entrant) {
 
 // publish sends the current snapshot to every spectator.
 func (d *Dealer) publish() {
+	d.pub.Lock()
+	defer d.pub.Unlock()
 	st := d.standings()
 	d.mu.Lock()
 	s := Snapshot{Phase: "waiting", Round: d.round, Hands: d.cfg.Hands, Needed: d.cfg.Players, Standings: st}
