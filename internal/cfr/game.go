@@ -339,3 +339,34 @@ func (g *Game) infosetSlot(i int) (slot, actions int) {
 	h := i - int(nd.info)
 	return int(nd.slot) + h*len(nd.acts), len(nd.acts)
 }
+
+// terminalValues writes player q's counterfactual values at a terminal node into
+// v[base:base+H]: for each of q's hands, the payoff matrix m (player 0's winnings,
+// hand by opponent hand) weighted by the opponent's reach opp[base:base+H].
+func terminalValues(v, m, opp []float64, base, H, q int) {
+	for h := range H {
+		acc := 0.0
+		if q == 0 {
+			for o, x := range m[h*H : h*H+H] {
+				acc += x * opp[base+o]
+			}
+		} else {
+			for o := range H {
+				acc -= m[o*H+h] * opp[base+o]
+			}
+		}
+		v[base+h] = acc
+	}
+}
+
+// chanceValues writes the values at a chance node into v[base:base+H]: the sum of
+// its children's.
+func chanceValues(v []float64, kids []int32, base, H int) {
+	for h := range H {
+		acc := 0.0
+		for _, k := range kids {
+			acc += v[int(k)*H+h]
+		}
+		v[base+h] = acc
+	}
+}

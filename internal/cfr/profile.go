@@ -109,26 +109,9 @@ func (e *evaluator) backward(p *Profile, q int, best bool) float64 {
 		base := i * H
 		switch nd.kind {
 		case terminal:
-			m := g.pay[nd.term : int(nd.term)+H*H]
-			for h := range H {
-				acc := 0.0
-				for o := range H {
-					if q == 0 {
-						acc += m[h*H+o] * opp[base+o]
-					} else {
-						acc -= m[o*H+h] * opp[base+o]
-					}
-				}
-				v[base+h] = acc
-			}
+			terminalValues(v, g.pay[nd.term:int(nd.term)+H*H], opp, base, H, q)
 		case chance:
-			for h := range H {
-				acc := 0.0
-				for _, k := range nd.kids {
-					acc += v[int(k)*H+h]
-				}
-				v[base+h] = acc
-			}
+			chanceValues(v, nd.kids, base, H)
 		case decision:
 			na := len(nd.acts)
 			mine := int(nd.player) == q

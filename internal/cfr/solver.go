@@ -254,28 +254,9 @@ func (s *Solver) pass(upd int) {
 			base := i * H
 			switch nd.kind {
 			case terminal:
-				m := g.pay[nd.term : int(nd.term)+H*H]
-				for h := range H {
-					acc := 0.0
-					if q == 0 {
-						for o, x := range m[h*H : h*H+H] {
-							acc += x * opp[base+o]
-						}
-					} else {
-						for o := range H {
-							acc -= m[o*H+h] * opp[base+o]
-						}
-					}
-					v[base+h] = acc
-				}
+				terminalValues(v, g.pay[nd.term:int(nd.term)+H*H], opp, base, H, q)
 			case chance:
-				for h := range H {
-					acc := 0.0
-					for _, k := range nd.kids {
-						acc += v[int(k)*H+h]
-					}
-					v[base+h] = acc
-				}
+				chanceValues(v, nd.kids, base, H)
 			case decision:
 				if int(nd.player) != q {
 					for h := range H {
