@@ -149,13 +149,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	sess, err := s.house.Login(r.Context(), req.Username, req.Password)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	setSession(w, r, sess)
-	s.replyMe(w, r, http.StatusCreated, sess.User)
+	s.logIn(w, r, req.Username, req.Password, http.StatusCreated)
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
@@ -167,13 +161,19 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	sess, err := s.house.Login(r.Context(), req.Username, req.Password)
+	s.logIn(w, r, req.Username, req.Password, http.StatusOK)
+}
+
+// logIn opens a session for the player, sets its cookie and answers with the
+// player's account (status), or with the error.
+func (s *Server) logIn(w http.ResponseWriter, r *http.Request, username, password string, status int) {
+	sess, err := s.house.Login(r.Context(), username, password)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
 	setSession(w, r, sess)
-	s.replyMe(w, r, http.StatusOK, sess.User)
+	s.replyMe(w, r, status, sess.User)
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
