@@ -28,6 +28,7 @@ type houseConfig struct {
 	RefillInterval duration `toml:"refill_interval"`
 	RankMinHands   int64    `toml:"rank_min_hands"`
 	MaxConnsPerIP  int      `toml:"max_conns_per_ip"`
+	MaxTables      int      `toml:"max_tables_per_player"`
 	// Announce is where the house sends its beacon; "off" (or "") sends none.
 	Announce string        `toml:"announce"`
 	Tables   []tableConfig `toml:"tables"`
@@ -72,7 +73,7 @@ func defaultHouseConfig() houseConfig {
 	return houseConfig{
 		Name: "felt", SignupCredits: h.SignupCredits, GuestCredits: h.GuestCredits, RefillBelow: h.RefillBelow,
 		RefillTo: h.RefillTo, RefillInterval: duration(h.RefillInterval), RankMinHands: h.RankMinHands,
-		MaxConnsPerIP: 64, Announce: announce.DefaultGroup,
+		MaxConnsPerIP: 64, MaxTables: 4, Announce: announce.DefaultGroup,
 		Tables: []tableConfig{
 			{Name: "Main", Variant: table.NoLimit, Seats: 6, SmallBlind: 10, BigBlind: 20, MinBuyIn: 400, MaxBuyIn: 2000, Bots: []string{"chart", "montecarlo"}},
 			{Name: "Limit", Variant: table.FixedLimit, Seats: 6, SmallBlind: 5, BigBlind: 10, MinBuyIn: 100, MaxBuyIn: 1000, Bots: []string{"chart", "hsppot"}},
@@ -134,6 +135,8 @@ func (c *houseConfig) check() error {
 		return fieldErr("rank_min_hands", "must not be negative")
 	case c.MaxConnsPerIP < 0:
 		return fieldErr("max_conns_per_ip", "must not be negative (0: no limit)")
+	case c.MaxTables < 0:
+		return fieldErr("max_tables_per_player", "must not be negative (0: no limit)")
 	}
 	if a := c.Announce; a != "" && a != "off" {
 		if _, _, err := net.SplitHostPort(a); err != nil {

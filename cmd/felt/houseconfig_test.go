@@ -96,6 +96,7 @@ func TestHouseConfig(t *testing.T) {
 		{"refill_interval = \"soon\"", "refill_interval"},
 		{"rank_min_hands = -3", "rank_min_hands:"},
 		{"max_conns_per_ip = -1", "max_conns_per_ip:"},
+		{"max_tables_per_player = -1", "max_tables_per_player:"},
 		{"announce = \"nowhere\"", "announce:"},
 		{"colour = \"green\"", "colour: unknown field"},
 		{table("colour = 1\n"), "tables.colour: unknown field"},

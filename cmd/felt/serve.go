@@ -74,7 +74,7 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(addr st
 	if err != nil {
 		return err
 	}
-	srv, err := web.New(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP})
+	srv, err := web.New(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP, MaxTablesPerPlayer: hc.MaxTables})
 	if err != nil {
 		return err
 	}

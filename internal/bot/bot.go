@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -123,11 +124,17 @@ func List() []Info {
 }
 
 // New makes the bot called name. The name may carry options after a colon,
-// "montecarlo:samples=200,bluff=false", which override those in opts.
+// "montecarlo:samples=200,bluff=false", which override those in opts. Options that
+// name files (state, weights, strategy) read or write them: New is for the
+// operator's own settings (flags, the house's config); a name from someone the
+// house does not trust goes through CheckUntrusted first.
 func New(name string, opts Options) (Bot, error) {
-	base, params, _ := strings.Cut(name, ":")
-	if params != "" {
-		if err := parseParams(params, &opts); err != nil {
+	base, params, err := parseName(name)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range params {
+		if err := p.apply(&opts); err != nil {
 			return nil, fmt.Errorf("bot %q: %w", name, err)
 		}
 	}
@@ -140,16 +147,50 @@ func New(name string, opts Options) (Bot, error) {
 	if opts.Rand == nil {
 		opts.Rand = rand.New(rand.NewPCG(0, 0))
 	}
-	for i := range registry {
-		if registry[i].Name == base {
-			b, err := registry[i].make(opts)
-			if err != nil {
-				return nil, fmt.Errorf("bot %q: %w", name, err)
+	b, err := registry[base].make(opts)
+	if err != nil {
+		return nil, fmt.Errorf("bot %q: %w", name, err)
+	}
+	return b, nil
+}
+
+// Check reports whether New would accept name's bot and the syntax of its
+// options, without making the bot: it reads no file and is cheap.
+func Check(name string) error {
+	_, _, err := parseName(name)
+	return err
+}
+
+// MaxUntrustedSamples bounds the samples option a player may ask for, so that
+// a table a player opens cannot make the house simulate without end.
+const MaxUntrustedSamples = 5 * DefaultSamples
+
+// ErrOperatorOnly is wrapped by CheckUntrusted for an option only the house's
+// operator may set.
+var ErrOperatorOnly = errors.New("only the house's operator may set it")
+
+// CheckUntrusted reports whether someone the house does not trust (a player,
+// a guest, anyone on the network) may ask for the bot called name: a bot of the
+// registry, with only the options that touch nothing outside the bot (samples up
+// to MaxUntrustedSamples, bluff). It reads no file, and its errors never repeat
+// an option's value.
+func CheckUntrusted(name string) error {
+	_, params, err := parseName(name)
+	if err != nil {
+		return err
+	}
+	for _, p := range params {
+		switch {
+		case p.file():
+			return fmt.Errorf("bot option %s: %w: %w", p.key, ErrOperatorOnly, ErrBadOption)
+		case p.key == "samples":
+			var o Options
+			if p.apply(&o) != nil || o.Samples < 0 || o.Samples > MaxUntrustedSamples {
+				return fmt.Errorf("bot option samples: must be 0 to %d: %w", MaxUntrustedSamples, ErrBadOption)
 			}
-			return b, nil
 		}
 	}
-	return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownBot, base, strings.Join(Names(), ", "))
+	return nil
 }
 
 // Names returns the names of every bot, in registry order.
@@ -161,42 +202,76 @@ func Names() []string {
 	return out
 }
 
-// parseParams reads "samples=200,bluff=false" into o.
-func parseParams(params string, o *Options) error {
+// param is one key=value option of a bot's name.
+type param struct{ key, value string }
+
+// paramKeys are the options a bot's name may carry, each with whether its value
+// names a file.
+var paramKeys = map[string]bool{"samples": false, "bluff": false, "state": true, "weights": true, "strategy": true}
+
+// file reports whether p's value names a file.
+func (p param) file() bool { return paramKeys[p.key] }
+
+// parseName splits "montecarlo:samples=200,bluff=false" into the bot's index in
+// the registry and its options, checking the name and each option's syntax
+// (numbers and booleans parse, file names are not empty). It touches no file.
+func parseName(name string) (int, []param, error) {
+	base, params, _ := strings.Cut(name, ":")
+	i := slices.IndexFunc(registry[:], func(e entry) bool { return e.Name == base })
+	if i < 0 {
+		return 0, nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownBot, base, strings.Join(Names(), ", "))
+	}
+	if params == "" {
+		return i, nil, nil
+	}
+	var out []param
 	for _, kv := range strings.Split(params, ",") {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return fmt.Errorf("%q is not key=value: %w", kv, ErrBadOption)
+			return 0, nil, fmt.Errorf("bot %s: option %q is not key=value: %w", base, kv, ErrBadOption)
 		}
-		switch k {
-		case "samples":
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return fmt.Errorf("samples=%q: %w", v, ErrBadOption)
+		p := param{k, v}
+		isFile, known := paramKeys[k]
+		switch {
+		case !known:
+			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, state, weights, strategy): %w", base, k, ErrBadOption)
+		case isFile && v == "":
+			return 0, nil, fmt.Errorf("bot %s: %s= needs a file name: %w", base, k, ErrBadOption)
+		case !isFile:
+			if err := p.apply(&Options{}); err != nil {
+				return 0, nil, fmt.Errorf("bot %s: %w", base, err)
 			}
-			o.Samples = n
-		case "bluff":
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return fmt.Errorf("bluff=%q: %w", v, ErrBadOption)
-			}
-			o.NoBluff = !b
-		case "state":
-			if v == "" {
-				return fmt.Errorf("state= needs a file name: %w", ErrBadOption)
-			}
-			o.Models = FileModels(v)
-		case "weights":
-			n, err := LoadNet(v)
-			if err != nil {
-				return fmt.Errorf("weights=%q: %w: %w", v, ErrBadOption, err)
-			}
-			o.Net = n
-		case "strategy":
-			o.Strategy = v
-		default:
-			return fmt.Errorf("unknown option %q (samples, bluff, state, weights, strategy): %w", k, ErrBadOption)
 		}
+		out = append(out, p)
+	}
+	return i, out, nil
+}
+
+// apply sets p in o, reading the file it names if it is weights.
+func (p param) apply(o *Options) error {
+	switch p.key {
+	case "samples":
+		n, err := strconv.Atoi(p.value)
+		if err != nil {
+			return fmt.Errorf("samples=%q: %w", p.value, ErrBadOption)
+		}
+		o.Samples = n
+	case "bluff":
+		b, err := strconv.ParseBool(p.value)
+		if err != nil {
+			return fmt.Errorf("bluff=%q: %w", p.value, ErrBadOption)
+		}
+		o.NoBluff = !b
+	case "state":
+		o.Models = FileModels(p.value)
+	case "weights":
+		n, err := LoadNet(p.value)
+		if err != nil {
+			return fmt.Errorf("weights=%q: %w: %w", p.value, ErrBadOption, err)
+		}
+		o.Net = n
+	case "strategy":
+		o.Strategy = p.value
 	}
 	return nil
 }

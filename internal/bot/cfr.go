@@ -3,7 +3,6 @@ package bot
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"strings"
 
@@ -35,7 +34,7 @@ func newCFR(o Options) (Bot, error) {
 	if o.Strategy == "" {
 		return &cfrBot{r: o.Rand}, nil
 	}
-	f, err := os.Open(o.Strategy)
+	f, err := openRegular(o.Strategy)
 	if err != nil {
 		return nil, fmt.Errorf("strategy=%q: %w: %w", o.Strategy, ErrBadOption, err)
 	}

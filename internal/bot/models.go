@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -43,7 +44,7 @@ func modelKey(bot, opponent string) string {
 // read returns the file's models (none when it does not exist).
 func (f FileModels) read() (map[string]json.RawMessage, error) {
 	m := map[string]json.RawMessage{}
-	data, err := os.ReadFile(string(f))
+	data, err := readFile(string(f))
 	if errors.Is(err, os.ErrNotExist) {
 		return m, nil
 	}
@@ -84,6 +85,39 @@ func (f FileModels) SaveModel(_ context.Context, bot, opponent string, model []b
 		return err
 	}
 	return writeFileAtomic(string(f), append(data, '\n'))
+}
+
+// MaxFileSize bounds a file a bot reads whole (a network's weights, a model
+// file), so that a wrong path cannot exhaust memory.
+const MaxFileSize = 64 << 20
+
+// openRegular opens the regular file at path. It refuses devices, pipes and
+// directories before opening them, so that a path such as /dev/zero or a FIFO
+// can neither exhaust memory nor block the caller.
+func openRegular(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	return os.Open(path)
+}
+
+// readFile reads the regular file at path (see openRegular), of at most
+// MaxFileSize bytes.
+func readFile(path string) ([]byte, error) {
+	f, err := openRegular(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err == nil && len(data) > MaxFileSize {
+		err = fmt.Errorf("%s: more than the %d bytes a bot reads", path, MaxFileSize)
+	}
+	return data, err
 }
 
 // writeFileAtomic writes data to a temporary file beside path and renames it over path.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/engine"
@@ -176,7 +175,7 @@ func (n *Net) Mutate(r *rand.Rand, rate, sigma float64) {
 
 // LoadNet reads a network written by Save.
 func LoadNet(path string) (*Net, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -86,6 +86,10 @@ type Lobby struct {
 	nextSub  int
 	closing  bool
 	handDone func()
+	// opening holds the names of tables being made outside mu, and owners the
+	// player who opened each table that is a player's (both by key, under mu).
+	opening map[string]bool
+	owners  map[string]int64
 
 	// Changes waiting for the next push (under mu): listings by key, the names
 	// of closed public tables, and players whose presence changed (by ID).
@@ -118,6 +122,7 @@ func New(log *slog.Logger, handDone func()) *Lobby {
 		online: map[int64]*presence{}, chatLog: chat.NewLog(chatHistory),
 		limiter: chat.NewLimiter(chatLines, chatWindow), subs: map[int]table.Sink{}, handDone: handDone,
 		dirty: map[string]bool{}, closed: map[string]string{}, presence: map[int64]string{},
+		opening: map[string]bool{}, owners: map[string]int64{},
 	}
 }
 
@@ -148,8 +153,20 @@ func ValidName(name string) error {
 	return nil
 }
 
-// Open validates cfg, opens the table and lists it.
+// ErrTooManyTables is wrapped by OpenBy when a player already has as many
+// tables open as they may.
+var ErrTooManyTables = errors.New("too many tables open")
+
+// Open opens a table of the house's own (its default tables, the operator's).
 func (l *Lobby) Open(cfg table.Config) (*table.Table, error) {
+	return l.OpenBy(0, 0, cfg)
+}
+
+// OpenBy opens a table for the player whose ID is owner, who may have at most
+// maxOwned tables open at once (0: no bound; owner 0 is the house). The table,
+// and its bots with whatever files or models they load, is made outside the
+// lobby's lock: only the name is reserved under it.
+func (l *Lobby) OpenBy(owner int64, maxOwned int, cfg table.Config) (*table.Table, error) {
 	if err := ValidName(cfg.Name); err != nil {
 		return nil, err
 	}
@@ -160,20 +177,53 @@ func (l *Lobby) Open(cfg table.Config) (*table.Table, error) {
 		Closed:   func(string) { l.tableClosed(key) },
 		HandDone: l.handDone,
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.closing {
-		return nil, table.ErrClosed
-	}
-	if _, ok := l.tables[key]; ok {
-		return nil, &house.FieldError{Field: "name", Message: fmt.Sprintf("name: a table called %q is open", cfg.Name), Err: ErrNameTaken}
+	if err := l.reserve(key, cfg.Name, owner, maxOwned); err != nil {
+		return nil, err
 	}
 	t, err := table.New(cfg)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.opening, key)
 	if err != nil {
+		delete(l.owners, key)
 		return nil, err
+	}
+	if l.closing {
+		delete(l.owners, key)
+		go t.Close(context.Background(), "the house is shutting down")
+		return nil, table.ErrClosed
 	}
 	l.tables[key] = t
 	return t, nil
+}
+
+// reserve holds the name key for a table being opened by owner, refusing a name
+// in use and an owner at their bound.
+func (l *Lobby) reserve(key, name string, owner int64, maxOwned int) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closing {
+		return table.ErrClosed
+	}
+	if _, ok := l.tables[key]; ok || l.opening[key] {
+		return &house.FieldError{Field: "name", Message: fmt.Sprintf("name: a table called %q is open", name), Err: ErrNameTaken}
+	}
+	if owner != 0 && maxOwned > 0 {
+		n := 0
+		for _, o := range l.owners {
+			if o == owner {
+				n++
+			}
+		}
+		if n >= maxOwned {
+			return &house.FieldError{Field: "name", Message: fmt.Sprintf("you have %d tables open, the most a player may: close one first", n), Err: ErrTooManyTables}
+		}
+	}
+	l.opening[key] = true
+	if owner != 0 {
+		l.owners[key] = owner
+	}
+	return nil
 }
 
 // Table returns the open table called name (any case).
@@ -202,7 +252,7 @@ func (l *Lobby) Info(name string) (table.Info, bool) {
 func (l *Lobby) tableChanged(key string, in table.Info) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, ok := l.tables[key]; !ok {
+	if _, ok := l.tables[key]; !ok && !l.opening[key] {
 		return
 	}
 	old, had := l.infos[key]
@@ -228,6 +278,7 @@ func (l *Lobby) tableClosed(key string) {
 	delete(l.tables, key)
 	delete(l.infos, key)
 	delete(l.dirty, key)
+	delete(l.owners, key)
 	if listed && !in.Private {
 		l.closed[key] = in.Name
 		l.scheduleLocked()

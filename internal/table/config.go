@@ -205,7 +205,7 @@ func (c *Config) Validate() error {
 		return invalid("bots", "at most %d", max)
 	}
 	for _, b := range c.Bots {
-		if _, err := bot.New(b, bot.Options{}); err != nil {
+		if err := bot.Check(b); err != nil {
 			return invalid("bots", "%v", err)
 		}
 	}

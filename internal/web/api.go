@@ -248,6 +248,12 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 		s.writeError(w, &house.FieldError{Field: "action_seconds", Message: "action_seconds: must be 5 to 120", Err: house.ErrInvalid})
 		return
 	}
+	for _, b := range req.Bots {
+		if err := bot.CheckUntrusted(b); err != nil {
+			s.writeError(w, &house.FieldError{Field: "bots", Message: "bots: " + err.Error(), Err: house.ErrInvalid})
+			return
+		}
+	}
 	if req.Variant == table.StudThree && req.Ante == 0 {
 		req.Ante = 1
 	}
@@ -256,7 +262,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 		Ante: req.Ante, MinBuyIn: req.MinBuyIn, MaxBuyIn: req.MaxBuyIn, Schedule: req.Schedule,
 		ActionTime: time.Duration(req.ActionSeconds) * time.Second, Bots: req.Bots, Permanent: req.Showcase,
 	})
-	t, err := s.lobby.Open(cfg)
+	t, err := s.lobby.OpenBy(u.ID, s.cfg.MaxTablesPerPlayer, cfg)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -311,7 +317,7 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 		bad("double_every", "must not be negative")
 		return
 	}
-	if _, err := bot.New(req.Bot, bot.Options{}); err != nil {
+	if err := bot.CheckUntrusted(req.Bot); err != nil {
 		bad("bot", err.Error())
 		return
 	}
@@ -321,7 +327,7 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 		MinBuyIn: req.BigBlind, MaxBuyIn: req.Chips, BotStack: req.Chips, Schedule: table.Schedule{EveryHands: every},
 		ActionTime: s.cfg.HeadsUpActionTime, Bots: []string{req.Bot}, HeadsUp: true, Private: true,
 	})
-	t, err := s.lobby.Open(cfg)
+	t, err := s.lobby.OpenBy(u.ID, s.cfg.MaxTablesPerPlayer, cfg)
 	if err != nil {
 		s.writeError(w, err)
 		return

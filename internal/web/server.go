@@ -54,6 +54,9 @@ type Config struct {
 	// (0: no bound). The address is the connection's own: a reverse proxy in
 	// front of the house makes every client one address.
 	MaxConnsPerIP int
+	// MaxTablesPerPlayer bounds the tables one player may have open at once,
+	// heads-up games included (0: no bound).
+	MaxTablesPerPlayer int
 }
 
 // Server is the house's API. Create it with New; serve Handler.
@@ -210,7 +213,7 @@ func (s *Server) classify(err error) (int, apiError) {
 		status, e.Code = http.StatusBadRequest, "refill_not_needed"
 	case errors.Is(err, house.ErrRefillTooSoon):
 		status, e.Code = http.StatusTooManyRequests, "refill_too_soon"
-	case errors.Is(err, chat.ErrRateLimited), errors.Is(err, errTooManyConns):
+	case errors.Is(err, chat.ErrRateLimited), errors.Is(err, errTooManyConns), errors.Is(err, lobby.ErrTooManyTables):
 		status, e.Code = http.StatusTooManyRequests, "rate_limited"
 	case errors.Is(err, table.ErrNotSeated):
 		status, e.Code = http.StatusConflict, "not_seated"

@@ -1,0 +1,101 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/felt-poker/felt/internal/store/storetest"
+)
+
+// A guest chooses bots by name only: no option from the network reads or writes
+// a file, blocks the lobby, or echoes a path or a file's content in its error
+// (issue 12, item 1). On the old code, adaptive:state=PATH created PATH,
+// neural:weights=/etc/passwd answered with the file's first byte, and a FIFO
+// froze the lobby.
+func TestBotOptionsFromTheNetworkTouchNoFile(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t))
+	u := th.client(t)
+	u.must("POST", "/api/guest", nil, 201)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(dir, "secret")
+	if err := os.WriteFile(secret, []byte("hunter2"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bad := []string{
+		"adaptive:state=" + filepath.Join(dir, "a.json"),
+		"bayes:state=" + filepath.Join(dir, "b.json"),
+		"neural:weights=" + secret,
+		"neural:weights=/etc/passwd",
+		"neural:weights=/dev/zero",
+		"neural:weights=" + fifo,
+		"cfr:strategy=" + fifo,
+		"montecarlo:samples=100000",
+	}
+	for i, b := range bad {
+		table := map[string]any{"name": fmt.Sprintf("T%d", i), "variant": "nlhe", "seats": 6, "small_blind": 10, "big_blind": 20,
+			"min_buy_in": 400, "max_buy_in": 2000, "bots": []string{"call", b}}
+		for _, req := range []struct {
+			path string
+			body any
+		}{{"/api/tables", table}, {"/api/headsup", map[string]any{"bot": b}}} {
+			done := make(chan struct{})
+			var code int
+			var out map[string]any
+			go func() { defer close(done); code, out = u.do("POST", req.path, req.body) }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s %s: no answer", req.path, b)
+			}
+			if c, _ := errField(out); code != 400 || c != "invalid" {
+				t.Errorf("%s %s: %d %v, want 400 invalid", req.path, b, code, out)
+			}
+			raw, _ := json.Marshal(out)
+			if strings.Contains(string(raw), dir) || strings.Contains(string(raw), "/etc/") || strings.Contains(string(raw), "hunter2") || strings.Contains(string(raw), "/dev/") {
+				t.Errorf("%s %s: the reply repeats a path or a file: %s", req.path, b, raw)
+			}
+		}
+	}
+	for _, f := range []string{"a.json", "b.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a remote request created %s", f)
+		}
+	}
+	// The lobby still answers, and harmless options still work.
+	u.must("GET", "/api/tables", nil, 200)
+	u.must("POST", "/api/headsup", map[string]any{"bot": "montecarlo:samples=200,bluff=false"}, 201)
+}
+
+// A player may have at most MaxTablesPerPlayer tables open, heads-up games
+// included; the house's own tables do not count.
+func TestTablesPerPlayerBounded(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t), func(c *Config) { c.MaxTablesPerPlayer = 2 })
+	u := th.client(t)
+	u.must("POST", "/api/guest", nil, 201)
+	u.must("POST", "/api/headsup", map[string]any{"bot": "call"}, 201)
+	table := func(name string) map[string]any {
+		return map[string]any{"name": name, "variant": "nlhe", "seats": 6, "small_blind": 10, "big_blind": 20,
+			"min_buy_in": 400, "max_buy_in": 2000, "bots": []string{"call"}}
+	}
+	u.must("POST", "/api/tables", table("One"), 201)
+	if code, out := u.do("POST", "/api/tables", table("Two")); code != 429 {
+		t.Fatalf("third table: %d %v, want 429", code, out)
+	}
+	if code, _ := u.do("POST", "/api/headsup", map[string]any{"bot": "call"}); code != 429 {
+		t.Fatalf("third table (heads-up): %d, want 429", code)
+	}
+	other := th.client(t)
+	other.must("POST", "/api/guest", nil, 201)
+	other.must("POST", "/api/tables", table("Two"), 201)
+}
