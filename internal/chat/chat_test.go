@@ -19,6 +19,20 @@ func TestClean(t *testing.T) {
 		{"\xff", "", false},
 		{strings.Repeat("é", MaxLen), strings.Repeat("é", MaxLen), true},
 		{strings.Repeat("x", MaxLen+1), "", false},
+		// Invisible formatting: bidi overrides and isolates, zero-width spaces,
+		// a byte-order mark, a soft hyphen, a joiner between letters.
+		{"invoice\u202Efdp.exe", "", false},
+		{"\u2066hidden\u2069", "", false},
+		{"a\u200Bb", "", false},
+		{"\uFEFFhi", "", false},
+		{"so\u00ADft", "", false},
+		{"a\u200Db", "", false},
+		{"\u200D", "", false},
+		// ... but emoji keep their joiners, tags and modifiers.
+		{"gg \U0001F468\u200D\U0001F469\u200D\U0001F467", "gg \U0001F468\u200D\U0001F469\u200D\U0001F467", true},
+		{"\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F", "\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F", true},
+		{"nh \U0001F44D\U0001F3FD", "nh \U0001F44D\U0001F3FD", true},
+		{"\u2764\uFE0F\u200D\U0001F525", "\u2764\uFE0F\u200D\U0001F525", true},
 	} {
 		got, err := Clean(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {

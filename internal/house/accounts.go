@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/store"
 )
 
@@ -92,6 +93,9 @@ func (r Registration) validate() (Registration, error) {
 		if unicode.IsControl(c) || c == utf8.RuneError {
 			return r, fieldError("location", "holds a control or invalid character")
 		}
+	}
+	if chat.HiddenFormat(r.Location) {
+		return r, fieldError("location", "holds invisible or direction-changing characters")
 	}
 	return r, nil
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/felt-poker/felt/internal/chat"
+
 	"github.com/felt-poker/felt/internal/store"
 )
 
@@ -92,6 +94,8 @@ func checkText(field string, s string, maxLen int) (string, error) {
 		return "", fieldError(field, "is not valid UTF-8")
 	case utf8.RuneCountInString(s) > maxLen:
 		return "", fieldError(field, "at most %d characters", maxLen)
+	case chat.HiddenFormat(s):
+		return "", fieldError(field, "holds invisible or direction-changing characters")
 	}
 	return s, nil
 }

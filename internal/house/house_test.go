@@ -118,6 +118,7 @@ func TestRegisterValidation(t *testing.T) {
 		{"email no dot", func(r *house.Registration) { r.Email = "a@localhost" }, "email"},
 		{"long location", func(r *house.Registration) { r.Location = strings.Repeat("x", 65) }, "location"},
 		{"control location", func(r *house.Registration) { r.Location = "a\x00b" }, "location"},
+		{"bidi location", func(r *house.Registration) { r.Location = "a\u202Eb" }, "location"},
 	} {
 		r := ok
 		tc.edit(&r)

@@ -394,6 +394,9 @@ func TestAccounts(t *testing.T) {
 		if code, _ := g.do("POST", "/api/boards/general/topics", map[string]any{"title": "hi", "body": "there"}); code != 403 {
 			t.Fatal("guest post:", code)
 		}
+		if code, out := u.do("POST", "/api/boards/general/topics", map[string]any{"title": "Hel\u202Elo", "body": "x"}); code != 400 {
+			t.Fatal("a bidi override in a title:", code, out)
+		}
 		topic := u.must("POST", "/api/boards/general/topics", map[string]any{"title": "Hello", "body": "First post"}, 201)
 		id := int(topic["id"].(float64))
 		u.must("POST", "/api/topics/"+itoa(id)+"/posts", map[string]any{"body": "A reply"}, 201)
