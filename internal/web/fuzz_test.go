@@ -1,7 +1,13 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -90,4 +96,64 @@ func fuzzConn(t *testing.T, th *testHouse, p table.Player) *conn {
 		<-done
 	})
 	return c
+}
+
+// fuzzEndpoints are the API's POST endpoints that read a JSON body (logout, which
+// reads none and would end the fuzzer's session, left out).
+var fuzzEndpoints = []string{
+	"/api/register", "/api/login", "/api/guest", "/api/refill", "/api/tables", "/api/headsup",
+	"/api/boards/general/topics", "/api/topics/1/posts",
+}
+
+// FuzzAPIBody posts arbitrary bodies, as a logged-in player, to every endpoint
+// that reads one: no input panics or gets an internal error (500), every reply
+// is JSON with an error code or the resource, and no file appears.
+//
+//	go test -fuzz FuzzAPIBody ./internal/web
+func FuzzAPIBody(f *testing.F) {
+	for i, s := range []string{
+		`{"username":"fuzzy","password":"correct horse","adult":true}`, `{"username":"fuzzer","password":"wrong"}`, `{}`,
+		`{}`, `{"name":"F1","variant":"nlhe","seats":6,"small_blind":1,"big_blind":2,"min_buy_in":40,"max_buy_in":200,"bots":["call"]}`,
+		`{"bot":"adaptive:state=/tmp/fuzz-felt.json","chips":1000,"small_blind":5,"big_blind":10}`,
+		`{"title":"t","body":"b"}`, `{"body":"reply"}`,
+	} {
+		f.Add(uint8(i), []byte(s))
+	}
+	f.Add(uint8(4), []byte(`{"name":"F2","variant":"stud3","seats":3,"bots":["neural:weights=/dev/zero"],"schedule":{"every_hands":-1}}`))
+	f.Add(uint8(5), []byte(`{"bot":"montecarlo:samples=99999999","double_every":-1}`))
+	f.Add(uint8(0), []byte(`{"username":"a","password":"`+strings.Repeat("x", 70_000)+`"}`))
+	f.Add(uint8(1), []byte(`[1,2`))
+	th := newHouse(f, storetest.SQLite(f), func(c *Config) { c.MaxTablesPerPlayer = 2 })
+	if _, err := th.house.Register(f.Context(), house.Registration{Username: "fuzzer", Password: "correct horse", ConfirmedAdult: true}); err != nil {
+		f.Fatal(err)
+	}
+	sess, err := th.house.Login(f.Context(), "fuzzer", "correct horse")
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := th.house.CreateTopic(f.Context(), sess.User, "general", "first", "post"); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, endpoint uint8, body []byte) {
+		path := fuzzEndpoints[int(endpoint)%len(fuzzEndpoints)]
+		req := httptest.NewRequest("POST", path, bytes.NewReader(body))
+		req.AddCookie(&http.Cookie{Name: CookieName, Value: sess.Token})
+		rec := httptest.NewRecorder()
+		th.srv.Handler().ServeHTTP(rec, req)
+		if rec.Code >= 500 && rec.Code != http.StatusServiceUnavailable {
+			t.Fatalf("%s %q: %d %s", path, body, rec.Code, rec.Body)
+		}
+		var out map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+			t.Fatalf("%s %q: %d, not JSON: %q", path, body, rec.Code, rec.Body)
+		}
+		if rec.Code >= 400 {
+			if e, ok := out["error"].(map[string]any); !ok || e["code"] == "" || e["message"] == "" {
+				t.Fatalf("%s %q: %d without an error object: %v", path, body, rec.Code, out)
+			}
+		}
+		if _, err := os.Stat("/tmp/fuzz-felt.json"); err == nil {
+			t.Fatalf("%s %q: a request wrote a file", path, body)
+		}
+	})
 }
