@@ -89,6 +89,13 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(addr st
 			}
 		}
 	}
+	restored, err := srv.RestoreTables(ctx)
+	if err != nil {
+		return err
+	}
+	if restored > 0 {
+		log.Info("opened again the tables players had open", "tables", restored)
+	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return usageError("listen on %s: %v", c.Addr, err)

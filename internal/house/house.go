@@ -126,6 +126,10 @@ type House struct {
 // opponent: the house's own store.
 func (h *House) BotModels() store.BotModelStore { return h.st }
 
+// PlayerTables returns where the house keeps the tables players open, so that
+// they open again after a restart.
+func (h *House) PlayerTables() store.PlayerTableStore { return h.st }
+
 func New(st store.Store, cfg Config) (*House, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err

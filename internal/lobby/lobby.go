@@ -90,6 +90,7 @@ type Lobby struct {
 	// player who opened each table that is a player's (both by key, under mu).
 	opening map[string]bool
 	owners  map[string]int64
+	onClose func(key string)
 
 	// Changes waiting for the next push (under mu): listings by key, the names
 	// of closed public tables, and players whose presence changed (by ID).
@@ -226,6 +227,16 @@ func (l *Lobby) reserve(key, name string, owner int64, maxOwned int) error {
 	return nil
 }
 
+// OnClose sets f to be called with the lower-case name of every table that
+// closes by itself (not those the lobby's Shutdown closes). f is called from the
+// table's goroutine under the lobby's lock: it must return at once, without
+// calling the lobby. Set it before opening tables.
+func (l *Lobby) OnClose(f func(key string)) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.onClose = f
+}
+
 // Table returns the open table called name (any case).
 func (l *Lobby) Table(name string) (*table.Table, error) {
 	l.mu.Lock()
@@ -274,6 +285,9 @@ func (l *Lobby) tableChanged(key string, in table.Info) {
 func (l *Lobby) tableClosed(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.onClose != nil && !l.closing {
+		l.onClose(key)
+	}
 	in, listed := l.infos[key]
 	delete(l.tables, key)
 	delete(l.infos, key)

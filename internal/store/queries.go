@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -678,4 +679,49 @@ func (q *queries) BotModel(ctx context.Context, bot, opponent string) (BotModel,
 	}
 	m.Model, m.UpdatedAt = []byte(model), fromMS(updated)
 	return m, nil
+}
+
+// ---- player tables
+
+func (q *queries) SavePlayerTable(ctx context.Context, t PlayerTable) error {
+	if t.CreatedAt.IsZero() {
+		t.CreatedAt = now()
+	}
+	_, err := q.q.ExecContext(ctx,
+		`INSERT INTO player_tables (name, owner_id, config, created_at) VALUES ($1, $2, $3, $4)
+		 ON CONFLICT (name) DO UPDATE SET owner_id = excluded.owner_id, config = excluded.config, created_at = excluded.created_at`,
+		strings.ToLower(t.Name), t.OwnerID, string(t.Config), ms(t.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("player table %s: %w", t.Name, err)
+	}
+	return nil
+}
+
+func (q *queries) DeletePlayerTable(ctx context.Context, name string, createdAt time.Time) error {
+	if _, err := q.q.ExecContext(ctx, "DELETE FROM player_tables WHERE name = $1 AND created_at = $2", strings.ToLower(name), ms(createdAt)); err != nil {
+		return fmt.Errorf("player table %s: %w", name, err)
+	}
+	return nil
+}
+
+func (q *queries) PlayerTables(ctx context.Context) ([]PlayerTable, error) {
+	rows, err := q.q.QueryContext(ctx, "SELECT name, owner_id, config, created_at FROM player_tables ORDER BY created_at, name")
+	if err != nil {
+		return nil, fmt.Errorf("player tables: %w", err)
+	}
+	defer rows.Close()
+	var out []PlayerTable
+	for rows.Next() {
+		var (
+			t       PlayerTable
+			config  string
+			created int64
+		)
+		if err := rows.Scan(&t.Name, &t.OwnerID, &config, &created); err != nil {
+			return nil, fmt.Errorf("player tables: %w", err)
+		}
+		t.Config, t.CreatedAt = []byte(config), fromMS(created)
+		out = append(out, t)
+	}
+	return out, rows.Err()
 }

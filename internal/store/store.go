@@ -221,6 +221,15 @@ type BotModel struct {
 	UpdatedAt time.Time
 }
 
+// PlayerTable is a table a player opened, kept so that it opens again after the
+// house restarts.
+type PlayerTable struct {
+	Name      string // unique ignoring case; PlayerTables returns it in lower case
+	OwnerID   int64
+	Config    []byte // the table's settings, as JSON
+	CreatedAt time.Time
+}
+
 // UserStore holds accounts.
 type UserStore interface {
 	// CreateUser inserts u and returns it with its ID; ErrUsernameTaken if the name is taken.
@@ -324,6 +333,17 @@ type BotModelStore interface {
 	BotModel(ctx context.Context, bot, opponent string) (BotModel, error)
 }
 
+// PlayerTableStore holds the tables players opened.
+type PlayerTableStore interface {
+	// SavePlayerTable inserts or replaces the table called t.Name (ignoring case).
+	SavePlayerTable(ctx context.Context, t PlayerTable) error
+	// DeletePlayerTable removes the table called name (ignoring case) saved at
+	// createdAt, if any: a table of the same name saved since stays.
+	DeletePlayerTable(ctx context.Context, name string, createdAt time.Time) error
+	// PlayerTables lists every table kept, oldest first.
+	PlayerTables(ctx context.Context) ([]PlayerTable, error)
+}
+
 // Queries is everything the store can read and write, inside a transaction or not.
 type Queries interface {
 	UserStore
@@ -334,6 +354,7 @@ type Queries interface {
 	HandStore
 	BoardStore
 	BotModelStore
+	PlayerTableStore
 }
 
 // Store is an open database.

@@ -61,6 +61,7 @@ func TestStore(t *testing.T) {
 		t.Run("hands", func(t *testing.T) { testHands(t, s) })
 		t.Run("board", func(t *testing.T) { testBoard(t, s) })
 		t.Run("botmodels", func(t *testing.T) { testBotModels(t, s) })
+		t.Run("playertables", func(t *testing.T) { testPlayerTables(t, s) })
 	})
 }
 
@@ -358,6 +359,36 @@ func testBotModels(t *testing.T, s store.Store) {
 	m, err := s.BotModel(ctx, "shark", "alice")
 	if err != nil || string(m.Model) != `{"vpip":0.25,"hands":40}` || !m.UpdatedAt.Equal(at) {
 		t.Errorf("BotModel = %+v, %v", m, err)
+	}
+}
+
+func testPlayerTables(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	u, err := s.CreateUser(ctx, store.User{Username: "tabler", CreatedAt: at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, name := range []string{"Friday", "Monday", "FRIDAY"} {
+		pt := store.PlayerTable{Name: name, OwnerID: u.ID, Config: []byte(`{"name":"` + name + `"}`), CreatedAt: at.Add(time.Duration(i) * time.Second)}
+		if err := s.SavePlayerTable(ctx, pt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ts, err := s.PlayerTables(ctx)
+	if err != nil || len(ts) != 2 || ts[0].Name != "monday" || ts[1].Name != "friday" || string(ts[1].Config) != `{"name":"FRIDAY"}` || ts[0].OwnerID != u.ID {
+		t.Fatalf("PlayerTables = %+v, %v", ts, err)
+	}
+	if err := s.DeletePlayerTable(ctx, "Friday", at); err != nil { // replaced since: stays
+		t.Fatal(err)
+	}
+	if err := s.DeletePlayerTable(ctx, "Monday", at.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeletePlayerTable(ctx, "nothing", at); err != nil {
+		t.Fatal(err)
+	}
+	if ts, err := s.PlayerTables(ctx); err != nil || len(ts) != 1 || ts[0].Name != "friday" {
+		t.Fatalf("after delete: %+v, %v", ts, err)
 	}
 }
 

@@ -241,17 +241,33 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 		s.writeError(w, err)
 		return
 	}
+	t, err := s.openPlayerTable(u.ID, s.cfg.MaxTablesPerPlayer, req)
+	if err == nil {
+		err = s.keepPlayerTable(r.Context(), u.ID, req)
+		if err != nil {
+			_ = t.Close(context.WithoutCancel(r.Context()), "the table could not be kept")
+		}
+	}
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.log.Info("table opened", "table", t.Name(), "by", u.Username)
+	s.replyInfo(w, t.Name())
+}
+
+// openPlayerTable checks req and opens its table for the player whose ID is
+// owner, who may have at most maxOwned tables open (0: no bound).
+func (s *Server) openPlayerTable(owner int64, maxOwned int, req tableRequest) (*table.Table, error) {
 	if req.ActionSeconds == 0 {
 		req.ActionSeconds = 20
 	}
 	if req.ActionSeconds < 0 || req.ActionSeconds > 1000 {
-		s.writeError(w, &house.FieldError{Field: "action_seconds", Message: "action_seconds: must be 5 to 120", Err: house.ErrInvalid})
-		return
+		return nil, &house.FieldError{Field: "action_seconds", Message: "action_seconds: must be 5 to 120", Err: house.ErrInvalid}
 	}
 	for _, b := range req.Bots {
 		if err := bot.CheckUntrusted(b); err != nil {
-			s.writeError(w, &house.FieldError{Field: "bots", Message: "bots: " + err.Error(), Err: house.ErrInvalid})
-			return
+			return nil, &house.FieldError{Field: "bots", Message: "bots: " + err.Error(), Err: house.ErrInvalid}
 		}
 	}
 	if req.Variant == table.StudThree && req.Ante == 0 {
@@ -262,13 +278,7 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 		Ante: req.Ante, MinBuyIn: req.MinBuyIn, MaxBuyIn: req.MaxBuyIn, Schedule: req.Schedule,
 		ActionTime: time.Duration(req.ActionSeconds) * time.Second, Bots: req.Bots, Permanent: req.Showcase,
 	})
-	t, err := s.lobby.OpenBy(u.ID, s.cfg.MaxTablesPerPlayer, cfg)
-	if err != nil {
-		s.writeError(w, err)
-		return
-	}
-	s.log.Info("table opened", "table", t.Name(), "by", u.Username)
-	s.replyInfo(w, t.Name())
+	return s.lobby.OpenBy(owner, maxOwned, cfg)
 }
 
 // replyInfo answers 201 with a new table's listing, waiting briefly for the

@@ -68,6 +68,11 @@ type Server struct {
 	handler http.Handler
 	ready   atomic.Bool
 
+	// kept holds when each player's table still open was stored (by lower-case
+	// name; see keepPlayerTable), under tablesMu.
+	tablesMu sync.Mutex
+	kept     map[string]time.Time
+
 	mu    sync.Mutex
 	conns map[*conn]struct{}
 	perIP map[string]int // open WebSocket connections by remote IP
@@ -92,9 +97,10 @@ func New(cfg Config) (*Server, error) {
 	if cfg.HeadsUpActionTime == 0 {
 		cfg.HeadsUpActionTime = 30 * time.Second
 	}
-	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, perIP: map[string]int{}}
+	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, perIP: map[string]int{}, kept: map[string]time.Time{}}
 	s.initMetrics()
 	s.lobby = lobby.New(cfg.Log, func() { s.mHands.Inc() })
+	s.lobby.OnClose(s.tableClosed)
 	s.routes()
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -98,4 +99,58 @@ func TestTablesPerPlayerBounded(t *testing.T) {
 	other := th.client(t)
 	other.must("POST", "/api/guest", nil, 201)
 	other.must("POST", "/api/tables", table("Two"), 201)
+}
+
+// Tables players open come back when the house starts again after stopping
+// (issue 12, item 11); a table that closed by itself does not.
+func TestPlayerTablesComeBack(t *testing.T) {
+	st := storetest.SQLite(t)
+	th := newHouse(t, st)
+	u := th.client(t)
+	u.register("opener")
+	table := func(name string) map[string]any {
+		return map[string]any{"name": name, "variant": "plhe", "seats": 5, "small_blind": 5, "big_blind": 10,
+			"min_buy_in": 100, "max_buy_in": 1000, "bots": []string{"call"}, "action_seconds": 30}
+	}
+	u.must("POST", "/api/tables", table("Kept"), 201)
+	u.must("POST", "/api/tables", table("Gone"), 201)
+	u.must("POST", "/api/headsup", map[string]any{"bot": "call"}, 201)
+	gone, err := th.srv.lobby.Table("Gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := gone.Close(t.Context(), "closed by itself"); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := th.srv.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	th2 := newHouse(t, st)
+	n, err := th2.srv.RestoreTables(t.Context())
+	if err != nil || n != 1 {
+		t.Fatalf("RestoreTables = %d, %v; want 1", n, err)
+	}
+	in, ok := th2.srv.lobby.Info("kept")
+	for i := 0; !ok && i < 200; i++ {
+		time.Sleep(5 * time.Millisecond)
+		in, ok = th2.srv.lobby.Info("kept")
+	}
+	if !ok || in.Name != "Kept" || in.Variant != "plhe" || in.Seats != 5 || in.BigBlind != 10 {
+		t.Fatalf("restored table: %+v, %v", in, ok)
+	}
+	if _, err := th2.srv.lobby.Table("Gone"); err == nil {
+		t.Error("a table that had closed by itself came back")
+	}
+	// The restored table is still its owner's: it counts towards the bound, and
+	// closing it forgets it.
+	kept, _ := th2.srv.lobby.Table("Kept")
+	if err := kept.Close(t.Context(), "closed by itself"); err != nil {
+		t.Fatal(err)
+	}
+	th2.srv.Shutdown(ctx)
+	if n, err := newHouse(t, st).srv.RestoreTables(t.Context()); err != nil || n != 0 {
+		t.Fatalf("after closing it: RestoreTables = %d, %v", n, err)
+	}
 }
