@@ -111,6 +111,10 @@ var registry = [...]entry{
 	{Info{"bayes", "chart rules with randomness pre-flop; after it a decision network over hand types, opponents' fold ratios and a utility table"}, newBayes},
 	{Info{"neural", "a small feed-forward net over hand types reachable, pot odds, position and stack (weights=FILE; the default was evolved)"}, newNeural},
 	{Info{"stud", "three card stud: exact odds against the up cards showing, the spade rule's half pot (Hold'em: plays as chart)"}, plain(newStud)},
+	{Info{"potodds", "exploiter: never bets or raises; calls exactly when its equity against random hands beats the pot odds"}, plain(newPotOdds)},
+	{Info{"minraise", "exploiter: min-raises whenever it may, all-in only with a good hand"}, plain(newMinRaise)},
+	{Info{"maniac", "exploiter: bets or raises the size of the pot every time, whatever it holds"}, plain(func(Options) maniacBot { return maniacBot{} })},
+	{Info{"tag", "exploiter: tight-aggressive; raises a few strong starting hands, bets 2/3 pot when ahead, calls with pot odds"}, plain(newTAG)},
 	{Info{"cfr", "heads-up limit Hold'em from a CFR strategy, strategy=FILE (felt train hulhe --out FILE; without one it only checks and calls)"}, newCFR},
 }
 
