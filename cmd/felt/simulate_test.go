@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,6 +44,61 @@ func TestSimulate(t *testing.T) {
 	}
 }
 
+// TestSimulateStacks deals every seat a stack drawn from --stacks LO-HI (or a fixed
+// --stacks N), writes the same file for the same seed, and every hand replays.
+func TestSimulateStacks(t *testing.T) {
+	dir := t.TempDir()
+	for _, v := range []string{"nl", "limit", "pl", "stud"} {
+		a, b := filepath.Join(dir, v+"-a.phhs"), filepath.Join(dir, v+"-b.phhs")
+		for _, out := range []string{a, b} {
+			if err := runSimulate([]string{"--variant", v, "--hands", "300", "--stacks", "20-1519", "--out", out}, &bytes.Buffer{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		da, _ := os.ReadFile(a)
+		db, _ := os.ReadFile(b)
+		if !bytes.Equal(da, db) {
+			t.Errorf("%s: the same seed wrote different files", v)
+		}
+		hands, err := history.ParseAll(da)
+		if err != nil || len(hands) != 300 {
+			t.Fatalf("%s: %d hands, %v", v, len(hands), err)
+		}
+		distinct := map[int64]bool{}
+		for i, p := range hands {
+			for _, s := range p.StartingStacks {
+				if s < 20 || s > 1519 {
+					t.Fatalf("%s hand %d: starting stack %v outside 20-1519", v, i+1, s)
+				}
+				distinct[s] = true
+			}
+			if _, h, err := p.Replay(); err != nil || !h.Over() {
+				t.Fatalf("%s hand %d: %v", v, i+1, err)
+			}
+		}
+		if len(distinct) < 1000 {
+			t.Errorf("%s: only %d distinct stacks in 1,800 draws from 1,500", v, len(distinct))
+		}
+	}
+	// A fixed stack, under the old name too.
+	for _, flag := range []string{"--stacks", "--stack"} {
+		out := filepath.Join(dir, "fixed.phhs")
+		if err := runSimulate([]string{"--players", "3", "--hands", "5", flag, "500", "--out", out}, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(out)
+		hands, err := history.ParseAll(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range hands {
+			if !slices.Equal(p.StartingStacks, []int64{500, 500, 500}) {
+				t.Fatalf("%s 500: starting stacks %v", flag, p.StartingStacks)
+			}
+		}
+	}
+}
+
 func TestSimulatePokerStars(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "hands.txt")
 	if err := runSimulate([]string{"--variant", "limit", "--hands", "50", "--out", out, "--format", "pokerstars"}, &bytes.Buffer{}); err != nil {
@@ -75,6 +131,13 @@ func TestSimulateBadInput(t *testing.T) {
 		{"--players", "11", "--out", filepath.Join(dir, "x")},
 		{"--variant", "stud", "--format", "pokerstars", "--out", filepath.Join(dir, "x")},
 		{"--out", filepath.Join(dir, "no", "such", "dir")},
+		{"--stacks", "0", "--out", filepath.Join(dir, "x")},
+		{"--stacks", "500-20", "--out", filepath.Join(dir, "x")},
+		{"--stacks", "-5", "--out", filepath.Join(dir, "x")},
+		{"--stacks", "20-", "--out", filepath.Join(dir, "x")},
+		{"--stacks", "1-2-3", "--out", filepath.Join(dir, "x")},
+		{"--stacks", "x", "--out", filepath.Join(dir, "x")},
+		{"--stacks", "1-1000000000000000001", "--out", filepath.Join(dir, "x")},
 		{}, // no --out
 	} {
 		err := runSimulate(args, &bytes.Buffer{})

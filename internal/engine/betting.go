@@ -47,7 +47,7 @@ func (h *Hand) setLegal() {
 		}
 		return
 	}
-	if allInTo <= h.currentBet || !h.othersCanAct(i) {
+	if allInTo <= h.currentBet || !h.canBeAnswered(i) {
 		return
 	}
 	var lo, hi int64

@@ -272,18 +272,21 @@ func (h *Hand) nextLive(i int) int {
 
 func (h *Hand) liveCount() int { return h.nLive }
 
-// canAct reports whether seat i may still make betting decisions.
-func (h *Hand) canAct(i int) bool {
-	s := &h.seats[i]
-	return s.status == statusLive && !s.allIn
-}
-
-// othersCanAct reports whether some seat other than i may still make decisions.
-func (h *Hand) othersCanAct(i int) bool {
-	if h.canAct(i) {
-		return h.nCanAct > 1
+// canBeAnswered reports whether a bet or raise by seat i is one somebody could
+// answer: whether some other seat still in the hand has chips beyond the bet to match
+// (bet plus stack above it). Seats all-in, folded or gone cannot; nor can a seat whose
+// whole stack does not cover the current bet, which may only call all-in whatever i
+// does. This is PokerKit's rule (State._verify_completion_betting_or_raising).
+func (h *Hand) canBeAnswered(i int) bool {
+	m := uint32(h.active &^ (1 << i)) // all-in seats have nothing beyond their bet
+	for m != 0 {
+		s := &h.seats[bits.TrailingZeros32(m)]
+		if s.bet+s.stack > h.currentBet {
+			return true
+		}
+		m &= m - 1
 	}
-	return h.nCanAct > 0
+	return false
 }
 
 // mustAct returns the seats that must still act in this betting round: those live

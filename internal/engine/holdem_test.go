@@ -307,7 +307,9 @@ func TestSidePotsWithUncalledRemainder(t *testing.T) {
 	cfg.Button = 3
 	cfg.Deck = holdemDeck(t, stacks, 3, []string{"2h3d", "AhAd", "KhKd", "QhQd"}, "2c7d9h3sTc")
 	h := mustNew(t, cfg)
-	play(t, h, "2:r90 3:r500 0:c 1:c")
+	// Seat 3 raises while seat 2 still has chips behind; nobody could answer it after
+	// seat 2's all-in (TestNoRaiseWhenNobodyCanRespond).
+	play(t, h, "2:c 3:r500 0:c 1:c 2:c")
 	if got := eventsOf(h, EvUncalled); !slices.Equal(got, []string{"uncalled bet returned 3 410"}) {
 		t.Fatalf("uncalled %v", got)
 	}
@@ -480,6 +482,46 @@ func TestNoRaiseWhenNobodyCanRespond(t *testing.T) {
 	// Three-handed with two all-in from the blinds, the button may only call or fold.
 	h = mustNew(t, nl(100, 1, 2))
 	legalIs(t, h, 0, "fold,call", 0, 0)
+
+	// The only other seat with chips cannot put in more than the bet to match (PokerKit
+	// rejects a raise there): stacks 100, 100, 4, 4, the button folds to a raise all-in
+	// to 4, and the big blind has 2 behind its blind of 2.
+	for _, st := range []Structure{NoLimit, PotLimit, FixedLimit} {
+		t.Run(st.String(), func(t *testing.T) {
+			cfg := nl(100, 100, 4, 4)
+			cfg.Structure = st
+			h := mustNew(t, cfg)
+			play(t, h, "3:r4 0:f")
+			legalIs(t, h, 1, "fold,call", 0, 0)
+			reject(t, h, "1:r6", ErrIllegalAction)
+			play(t, h, "1:c")
+			legalIs(t, h, 2, "fold,call", 0, 0)
+			// One chip more behind the big blind and it could answer: the raise is back.
+			cfg.Stacks = []int64{100, 100, 5, 4}
+			h = mustNew(t, cfg)
+			play(t, h, "3:r4 0:f")
+			if !h.Legal().Kinds.Has(Raise) {
+				t.Errorf("legal %s; the big blind has 3 behind a bet of 4 to match", h.Legal().Kinds)
+			}
+		})
+	}
+
+	// issue 18: after shoves and all-in calls the small blind may not "raise to 1120":
+	// the big blind, the only other seat with chips, has 46 behind its 10.
+	t.Run("issue18", func(t *testing.T) {
+		cfg := nl(1120, 56, 593, 313, 732, 47)
+		cfg.SmallBlind, cfg.BigBlind, cfg.Button = 5, 10, 5
+		h := mustNew(t, cfg)
+		play(t, h, "2:r593 3:c 4:f 5:c")
+		legalIs(t, h, 0, "fold,call", 0, 0)
+		reject(t, h, "0:r1120", ErrIllegalAction)
+		play(t, h, "0:c")
+		legalIs(t, h, 1, "fold,call", 0, 0)
+		play(t, h, "1:c")
+		if !h.Over() {
+			t.Fatalf("everyone is all-in: the hand should run out; to act %d", h.ToAct())
+		}
+	})
 }
 
 func TestShortAllInOpeningBet(t *testing.T) {

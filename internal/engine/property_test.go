@@ -132,6 +132,7 @@ func checkInvariants(t testing.TB, h *Hand) {
 	if start != now {
 		t.Fatalf("chips not conserved: %d at start, %d now", start, now)
 	}
+	checkRaiseAnswerable(t, h)
 	var seen cards.Set
 	add := func(c cards.Card) {
 		if !c.Valid() || seen.Has(c) {
@@ -161,6 +162,22 @@ func checkInvariants(t testing.TB, h *Hand) {
 			t.Fatalf("nets sum to %d", sum)
 		}
 	}
+}
+
+// checkRaiseAnswerable checks that a Hold'em bet or raise is offered only when some
+// other seat still holding cards could put in more than the bet to match.
+func checkRaiseAnswerable(t testing.TB, h *Hand) {
+	l := h.Legal()
+	if h.s.variant == StudThree || !l.Kinds.Has(Bet) && !l.Kinds.Has(Raise) {
+		return
+	}
+	for j := 0; j < h.s.n; j++ {
+		s := &h.seats[j]
+		if j != l.Seat && s.status == statusLive && s.bet+s.stack > l.CurrentBet {
+			return
+		}
+	}
+	t.Fatalf("seat %d may %s though nobody could answer it (legal %+v)", l.Seat, l.Kinds, l)
 }
 
 // reusedView is the View every checkViews call fills with ViewInto, across viewers
