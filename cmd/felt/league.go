@@ -15,7 +15,8 @@ import (
 
 // leagueCmd is "felt league": every bot against every other.
 type leagueCmd struct {
-	Bots []string `arg:"" name:"bot" help:"Two or more bots (as for felt match)."`
+	Bots     []string `arg:"" name:"bot" help:"Two or more bots (as for felt match)."`
+	Gauntlet bool     `help:"Also play each bot through the gauntlet (felt gauntlet, same hands and seed) and show its worst case beside its rank."`
 	arenaFlags
 }
 
@@ -30,7 +31,8 @@ against all the others.
 
 --json prints one object: "variant", "hands" (per pairing), "seed", "bots", "table"
 (table[i][j]: {"bb_per_100", "ci95", "mbb_per_game", "chips"} of bot i against bot j,
-null on the diagonal) and "ranking" ([{"bot", "bb_per_100", "ci95"}], best first).`
+null on the diagonal) and "ranking" ([{"bot", "bb_per_100", "ci95"}], best first; with
+--gauntlet each also has "gauntlet": the worst case {"exploiter", "bb_per_100", "ci95"}).`
 }
 
 // Run is called by kong.
@@ -60,9 +62,17 @@ type leagueCell struct {
 
 // leagueStanding is one line of the ranking in --json.
 type leagueStanding struct {
-	Bot      string  `json:"bot"`
-	BBPer100 float64 `json:"bb_per_100"`
-	CI95     float64 `json:"ci95"`
+	Bot      string         `json:"bot"`
+	BBPer100 float64        `json:"bb_per_100"`
+	CI95     float64        `json:"ci95"`
+	Gauntlet *gauntletWorst `json:"gauntlet,omitempty"`
+}
+
+// gauntletWorst is a bot's worst match of the gauntlet, in a league's ranking.
+type gauntletWorst struct {
+	Exploiter string  `json:"exploiter"`
+	BBPer100  float64 `json:"bb_per_100"`
+	CI95      float64 `json:"ci95"`
 }
 
 // leagueOutput is what "felt league --json" prints.
@@ -92,6 +102,10 @@ func (c *leagueCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	worst, err := c.gauntlets(ctx, s, stderr)
+	if err != nil {
+		return err
+	}
 	out := leagueOutput{ElapsedNS: time.Since(start).Nanoseconds(), Variant: s.game.Name, Seed: s.seed, Bots: l.Bots, Table: make([][]*leagueCell, n)}
 	for i := range n {
 		out.Table[i] = make([]*leagueCell, n)
@@ -103,7 +117,7 @@ func (c *leagueCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		}
 	}
 	for _, st := range l.Ranking {
-		out.Ranking = append(out.Ranking, leagueStanding{Bot: st.Bot, BBPer100: st.BBPer100, CI95: st.CI95})
+		out.Ranking = append(out.Ranking, leagueStanding{Bot: st.Bot, BBPer100: st.BBPer100, CI95: st.CI95, Gauntlet: worst[st.Bot]})
 	}
 	if c.JSON {
 		return writeArenaJSON(stdout, out)
@@ -133,11 +147,39 @@ func writeLeague(w io.Writer, out leagueOutput) error {
 		fmt.Fprintln(tw)
 	}
 	fmt.Fprintln(tw)
-	fmt.Fprintln(tw, "rank\tbot\tbb/100\t± 95%\t")
+	fmt.Fprint(tw, "rank\tbot\tbb/100\t± 95%\t")
+	if len(out.Ranking) > 0 && out.Ranking[0].Gauntlet != nil {
+		fmt.Fprint(tw, "gauntlet worst\t± 95%\t")
+	}
+	fmt.Fprintln(tw)
 	for k, st := range out.Ranking {
-		fmt.Fprintf(tw, "%d\t%s\t%+.1f\t%.1f\t\n", k+1, st.Bot, st.BBPer100, st.CI95)
+		fmt.Fprintf(tw, "%d\t%s\t%+.1f\t%.1f\t", k+1, st.Bot, st.BBPer100, st.CI95)
+		if g := st.Gauntlet; g != nil {
+			fmt.Fprintf(tw, "%s %+.1f\t%.1f\t", g.Exploiter, g.BBPer100, g.CI95)
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
+}
+
+// gauntlets plays every bot through the gauntlet when --gauntlet asks, and
+// returns each bot's worst case (nil without --gauntlet).
+func (c *leagueCmd) gauntlets(ctx context.Context, s arenaSettings, stderr io.Writer) (map[string]*gauntletWorst, error) {
+	if !c.Gauntlet {
+		return nil, nil
+	}
+	bar := c.progress(stderr, int64(len(c.Bots)*len(arena.Exploiters)*2*((c.Hands+1)/2)), "gauntlets")
+	defer bar.finish()
+	worst := map[string]*gauntletWorst{}
+	for _, b := range c.Bots {
+		g, err := arena.PlayGauntlet(ctx, arena.GauntletConfig{Bot: b, Game: s.game, Hands: c.Hands, Seed: s.seed, Workers: c.Workers, Progress: bar.add})
+		if err != nil {
+			return nil, err
+		}
+		w := g.Matches[g.Worst]
+		worst[b] = &gauntletWorst{Exploiter: arena.Exploiters[g.Worst].Name, BBPer100: w.BBPer100, CI95: w.CI95}
+	}
+	return worst, nil
 }
 
 // playLeague plays the league the flags describe, tracing and writing the hands as
