@@ -26,6 +26,7 @@ const (
 	DefaultStack     = 100
 	DefaultTableSize = engine.MaxSeats
 	DefaultBot       = "montecarlo"
+	DefaultFlushWait = 5 * time.Second
 )
 
 // Config configures a Dealer. Zero fields take the defaults above.
@@ -54,6 +55,10 @@ type Config struct {
 	HandLog io.Writer
 	// Logger receives the dealer's log; nil discards it.
 	Logger *slog.Logger
+	// FlushWait bounds the wait, at the end of the game, for every connection to
+	// write its last messages (status, done) and close; connections still open
+	// then are closed. It is one wait for all connections together.
+	FlushWait time.Duration
 }
 
 // Dealer runs one Casino Day game: it takes logins, starts, deals three card stud
@@ -71,6 +76,7 @@ type Dealer struct {
 
 	mu       sync.Mutex // guards the fields below and every entrant
 	players  []*entrant
+	remotes  []*remote // every connection not yet closed, for finish to flush
 	round    int
 	tables   map[int]TableView // the hand at each table, for the spectators
 	joined   int               // logins and bots so far: the next entrant's order
@@ -135,12 +141,15 @@ func New(cfg Config) (*Dealer, error) {
 	if cfg.Bot == "" {
 		cfg.Bot = DefaultBot
 	}
+	if cfg.FlushWait == 0 {
+		cfg.FlushWait = DefaultFlushWait
+	}
 	switch {
 	case cfg.Players < 0, cfg.Hands < 0, cfg.Bots < 0:
 		return nil, fmt.Errorf("%w: negative players, hands or bots", ErrConfig)
 	case cfg.Stack < cfg.Ante || cfg.Ante < 0:
 		return nil, fmt.Errorf("%w: stack %d cannot pay ante %d", ErrConfig, cfg.Stack, cfg.Ante)
-	case cfg.Timeout < 0:
+	case cfg.Timeout < 0, cfg.FlushWait < 0:
 		return nil, fmt.Errorf("%w: negative timeout", ErrConfig)
 	case cfg.TableSize < engine.MinSeats || cfg.TableSize > engine.MaxSeats:
 		return nil, fmt.Errorf("%w: table size %d not in %d..%d", ErrConfig, cfg.TableSize, engine.MinSeats, engine.MaxSeats)
@@ -191,7 +200,8 @@ func (d *Dealer) Start() {
 
 // Run accepts players on ln, plays the game and returns its result. It closes ln
 // when the game is over. Cancelling ctx ends the game after the hands being played
-// (every player still in is told "done:dealer shutting down").
+// (every player still in is told "done:dealer shutting down"). Run returns once
+// every player has been sent its last messages, or FlushWait after the end.
 func (d *Dealer) Run(ctx context.Context, ln net.Listener) (Result, error) {
 	d.log.Info("dealer listening", "addr", ln.Addr().String(), "players", d.cfg.Players, "seed", d.hands.seed.String())
 	var accepting sync.WaitGroup
@@ -203,6 +213,7 @@ func (d *Dealer) Run(ctx context.Context, ln net.Listener) (Result, error) {
 	case <-d.startNow:
 	case <-ctx.Done():
 		d.Start() // refuse late logins
+		ln.Close()
 		d.finish(ReasonShutdown)
 		return Result{Seed: d.hands.seed, Standings: d.standings()}, ctx.Err()
 	}
@@ -226,6 +237,7 @@ func (d *Dealer) Run(ctx context.Context, ln net.Listener) (Result, error) {
 	if ctx.Err() != nil {
 		why = ReasonShutdown
 	}
+	ln.Close() // no login from now on: finish waits for a known set of connections
 	d.finish(why)
 	res := Result{Hands: round, Standings: d.standings(), Seed: d.hands.seed}
 	d.mu.Lock()
@@ -259,6 +271,7 @@ func (d *Dealer) accept(ctx context.Context, ln net.Listener) {
 func (d *Dealer) login(ctx context.Context, c net.Conn) {
 	addr := c.RemoteAddr().String()
 	p := newRemote(c, d.cfg.Timeout)
+	d.track(p)
 	text, err := p.ask(MsgLogin)
 	if err == nil {
 		var id, avatar string
@@ -417,13 +430,44 @@ func (d *Dealer) putOut(e *entrant, round int, why string) {
 	}
 }
 
-// finish tells every player still in that the game is over.
-func (d *Dealer) finish(why string) {
+// track adds a new connection to those finish waits for, and forgets those
+// already closed.
+func (d *Dealer) track(p *remote) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.remotes = slices.DeleteFunc(d.remotes, (*remote).closed)
+	d.remotes = append(d.remotes, p)
+}
+
+// finish tells every player still in that the game is over, then waits until
+// every connection has written its last messages (the done of a player put out
+// in the last hand too) and closed, so that the process may exit without losing
+// them. After FlushWait it closes the connections still open: a player that does
+// not read cannot hold the dealer longer.
+func (d *Dealer) finish(why string) {
+	d.mu.Lock()
 	for _, e := range d.players {
 		if !e.out && e.remote != nil {
 			e.remote.bye(why)
+		}
+	}
+	remotes := slices.Clone(d.remotes)
+	d.mu.Unlock()
+	t := time.NewTimer(d.cfg.FlushWait)
+	defer t.Stop()
+	for i, p := range remotes {
+		select {
+		case <-p.quit:
+		case <-t.C:
+			n := 0
+			for _, p := range remotes[i:] {
+				if !p.closed() {
+					p.conn.Close()
+					n++
+				}
+			}
+			d.log.Warn("last messages not written in time: connections closed", "wait", d.cfg.FlushWait, "connections", n)
+			return
 		}
 	}
 }
