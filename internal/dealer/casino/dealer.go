@@ -2,6 +2,7 @@ package casino
 
 import (
 	"context"
+	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +28,9 @@ const (
 	DefaultTableSize = engine.MaxSeats
 	DefaultBot       = "montecarlo"
 	DefaultFlushWait = 5 * time.Second
+	// MinStartToken is the shortest StartToken accepted, so that it cannot be
+	// guessed over the network.
+	MinStartToken = 16
 )
 
 // Config configures a Dealer. Zero fields take the defaults above.
@@ -59,6 +63,9 @@ type Config struct {
 	// write its last messages (status, done) and close; connections still open
 	// then are closed. It is one wait for all connections together.
 	FlushWait time.Duration
+	// StartToken is the secret that the spectator page's POST /start must carry
+	// (see Handler); empty, New makes a random one (StartToken returns it).
+	StartToken string
 }
 
 // Dealer runs one Casino Day game: it takes logins, starts, deals three card stud
@@ -144,6 +151,9 @@ func New(cfg Config) (*Dealer, error) {
 	if cfg.FlushWait == 0 {
 		cfg.FlushWait = DefaultFlushWait
 	}
+	if cfg.StartToken == "" {
+		cfg.StartToken = crand.Text()
+	}
 	switch {
 	case cfg.Players < 0, cfg.Hands < 0, cfg.Bots < 0:
 		return nil, fmt.Errorf("%w: negative players, hands or bots", ErrConfig)
@@ -151,6 +161,8 @@ func New(cfg Config) (*Dealer, error) {
 		return nil, fmt.Errorf("%w: stack %d cannot pay ante %d", ErrConfig, cfg.Stack, cfg.Ante)
 	case cfg.Timeout < 0, cfg.FlushWait < 0:
 		return nil, fmt.Errorf("%w: negative timeout", ErrConfig)
+	case len(cfg.StartToken) < MinStartToken:
+		return nil, fmt.Errorf("%w: start token shorter than %d characters", ErrConfig, MinStartToken)
 	case cfg.TableSize < engine.MinSeats || cfg.TableSize > engine.MaxSeats:
 		return nil, fmt.Errorf("%w: table size %d not in %d..%d", ErrConfig, cfg.TableSize, engine.MinSeats, engine.MaxSeats)
 	}
@@ -186,6 +198,9 @@ func NewBot(name string, r *rand.Rand) (bot.Bot, error) {
 	}
 	return bot.New(name, bot.Options{Rand: r})
 }
+
+// StartToken returns the secret of the spectator page's start button (Handler).
+func (d *Dealer) StartToken() string { return d.cfg.StartToken }
 
 // Start starts the game now with the players logged in so far (the spectator
 // page's start button). It is safe to call more than once, from any goroutine.
