@@ -30,6 +30,10 @@ type dealerCmd struct {
 	TableSize int           `default:"10" help:"Most players at one table (2-10); a bigger class plays at several tables."`
 	Seed      string        `help:"Master seed of the shuffles (decimal or 64 hex digits; default random, printed)."`
 	Log       string        `default:"felt-dealer.phhs" help:"Hand log file (PHH, read it with felt replay); empty for none."`
+	// StartToken is a secret: from the environment rather than the command line,
+	// where other users of the machine can read it.
+	StartToken string        `name:"start-token" env:"FELT_DEALER_START_TOKEN" help:"Secret the spectator page's start button needs (at least 16 characters; default random, printed with the page's address)." placeholder:"SECRET"`
+	FlushWait  time.Duration `default:"5s" help:"At the end, the most time to wait for the players' last messages to be written."`
 }
 
 // Help is the long help of "felt dealer".
@@ -51,6 +55,7 @@ func (c *dealerCmd) run(ctx context.Context, out io.Writer, log *slog.Logger) er
 	cfg := casino.Config{
 		Players: c.Players, Hands: c.Hands, Stack: c.Stack, Ante: c.Ante, Timeout: c.Timeout,
 		Bots: c.Bots, Bot: c.Bot, TableSize: c.TableSize, Logger: log,
+		StartToken: c.StartToken, FlushWait: c.FlushWait,
 	}
 	if c.Seed != "" {
 		s, err := cards.ParseSeed(c.Seed)
@@ -90,6 +95,7 @@ func (c *dealerCmd) run(ctx context.Context, out io.Writer, log *slog.Logger) er
 		}()
 		defer srv.Close()
 		fmt.Fprintf(out, "spectator page on http://%s/\n", web.Addr())
+		fmt.Fprintf(out, "operator's page (start button) on http://%s/?token=%s\n", web.Addr(), d.StartToken())
 	} else if c.Players == 0 {
 		d.Start()
 	}

@@ -67,6 +67,9 @@ func TestStateRoundTrip(t *testing.T) {
 					break
 				}
 				a := engine.RandomAction(rnd(i), h.Legal())
+				if a.Kind == engine.Fold && h.Legal().Can(engine.Check) {
+					a.Kind = engine.Check // ACPC has no fold with nothing to call
+				}
 				if got, err := Action(h, limit, ActionString(h, limit, a)); err != nil || got.Kind != a.Kind || (a.Kind >= engine.Bet && got.Amount != a.Amount) {
 					t.Fatalf("action %v -> %q -> %v, %v", a, ActionString(h, limit, a), got, err)
 				}

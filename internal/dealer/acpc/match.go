@@ -315,10 +315,7 @@ func (m *Match) playHand(ctx context.Context, cfg engine.Config, ps [2]*player, 
 				p.empty = true
 				log.Warn("time bank empty: every later action is replaced", "player", pl, "hand", hand, "used", p.used)
 			}
-			a, _ = Action(h, limit, "c")
-			if p.gone {
-				a = engine.Action{Seat: pos, Kind: engine.Fold}
-			}
+			a = replacement(h, limit, p.gone)
 			log.Info("action replaced", "player", pl, "hand", hand, "position", pos, "by", ActionString(h, limit, a), "err", err)
 		}
 		if err := h.Apply(a); err != nil {
@@ -331,6 +328,43 @@ func (m *Match) playHand(ctx context.Context, cfg engine.Config, ps [2]*player, 
 		fmt.Fprintf(m.Log, "STATE:%d:%s:%s:%d|%d:%s|%s\n", hand, Betting(h, limit), allCards(h), res.Net[0], res.Net[1], m.Names[at[0]], m.Names[at[1]])
 	}
 	return res.Net, nil
+}
+
+// answer reads a player's line sent while it was to act in h, after state: the
+// action it answers, or why it is refused. skip reports a line to pass over: a
+// comment, or a MATCHSTATE answer to an earlier state (a late answer).
+func answer(h *engine.Hand, limit bool, state, line string) (a engine.Action, skip bool, err error) {
+	if comment(line) {
+		return a, true, nil
+	}
+	act, ok := strings.CutPrefix(line, state+":")
+	if !ok {
+		if strings.HasPrefix(line, "MATCHSTATE:") {
+			return a, true, nil
+		}
+		return a, false, fmt.Errorf("%w: answer %q to %q", ErrState, clip(line), state)
+	}
+	a, err = Action(h, limit, act)
+	if err != nil {
+		return a, false, err
+	}
+	if err := h.Clone().Apply(a); err != nil {
+		return a, false, fmt.Errorf("%w: illegal action %q: %w", ErrState, clip(act), err)
+	}
+	return a, false, nil
+}
+
+// replacement is the action that stands in for a player's missing, late or
+// refused one: a check or call, as the ACPC dealer does, or for a player that hung
+// up a fold, but only where ACPC allows one (something to call).
+func replacement(h *engine.Hand, limit bool, gone bool) engine.Action {
+	if gone {
+		if a, err := Action(h, limit, "f"); err == nil {
+			return a
+		}
+	}
+	a, _ := Action(h, limit, "c")
+	return a
 }
 
 // allCards writes every card of the hand (the log shows both hands).
@@ -387,24 +421,11 @@ func (m *Match) read(ctx context.Context, p *player, h *engine.Hand, limit bool,
 				p.conn.Close()
 				return engine.Action{}, fmt.Errorf("%w: %w", errGone, p.err)
 			}
-			if comment(line) {
+			a, skip, err := answer(h, limit, state, line)
+			if skip {
 				continue
 			}
-			act, ok := strings.CutPrefix(line, state+":")
-			if !ok {
-				if strings.HasPrefix(line, "MATCHSTATE:") {
-					continue // a late answer to an earlier state
-				}
-				return engine.Action{}, fmt.Errorf("%w: answer %q to %q", ErrState, clip(line), state)
-			}
-			a, err := Action(h, limit, act)
-			if err != nil {
-				return a, err
-			}
-			if err := h.Clone().Apply(a); err != nil {
-				return a, fmt.Errorf("%w: illegal action %q: %w", ErrState, clip(act), err)
-			}
-			return a, nil
+			return a, err
 		case <-t.C:
 			return engine.Action{}, fmt.Errorf("%w (%v)", errLate, wait)
 		case <-ctx.Done():

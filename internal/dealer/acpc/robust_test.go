@@ -339,3 +339,97 @@ func TestTimeLimits(t *testing.T) {
 		}
 	})
 }
+
+// checkACPCBetting replays betting (a state's or a log line's) on a fresh hand of
+// cfg and fails on what ACPC's own reader (game.c, readBetting with
+// isValidAction) refuses, above all a fold when the seat to act has nothing to
+// call. It checks the rule itself rather than through Action, so that it holds
+// whatever Action accepts.
+func checkACPCBetting(t *testing.T, cfg engine.Config, limit bool, line, betting string) {
+	t.Helper()
+	h, err := engine.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(betting); {
+		j := i + 1
+		if betting[i] == '/' {
+			i = j
+			continue
+		}
+		for j < len(betting) && betting[j] >= '0' && betting[j] <= '9' {
+			j++
+		}
+		act := betting[i:j]
+		l := h.Legal()
+		if act == "f" && l.Seat != engine.NoSeat && l.CurrentBet == l.Committed {
+			t.Errorf("%q: fold at %d with nothing to call, which ACPC cannot parse", line, i)
+			return
+		}
+		var a engine.Action
+		if act == "f" {
+			a = engine.Action{Seat: l.Seat, Kind: engine.Fold}
+		} else if a, err = Action(h, limit, act); err != nil {
+			t.Errorf("%q at %d: %v", line, i, err)
+			return
+		}
+		if err := h.Apply(a); err != nil {
+			t.Errorf("%q at %d: %v", line, i, err)
+			return
+		}
+		i = j
+	}
+}
+
+// TestNoFoldWithNothingToCall plays matches in which player 0 hangs up at its
+// first decision, or answers "f" whenever it could check, against a player that
+// always checks or calls (so that player 0 often has nothing to call). A fold with
+// nothing to call is illegal in ACPC, so it must never appear: the hung-up
+// player checks where it cannot fold, the idle fold is replaced by a check (and
+// counted as replaced), and every state sent and every log line follows ACPC's
+// rule.
+func TestNoFoldWithNothingToCall(t *testing.T) {
+	caller := func(int, string, *engine.Hand) (string, bool) { return "c", false }
+	cases := []struct {
+		name string
+		bad  answerFunc
+	}{
+		{"hang up", func(int, string, *engine.Hand) (string, bool) { return "", true }},
+		{"idle fold", func(_ int, _ string, h *engine.Hand) (string, bool) {
+			if h.Legal().Can(engine.Check) {
+				return "f", false
+			}
+			return "c", false
+		}},
+	}
+	for _, game := range []string{"holdem.limit.2p.reverse_blinds", "holdem.nolimit.2p.reverse_blinds"} {
+		for _, c := range cases {
+			t.Run(c.name+"/"+game, func(t *testing.T) {
+				x := newMatch(t, game, 4)
+				cfg, _ := x.m.Game.Config()
+				bad := scripted(t, x.addrs[0], Version, x.m.Game, c.bad)
+				good := scripted(t, x.addrs[1], Version, x.m.Game, caller)
+				s := x.run(t)
+				<-bad
+				got := <-good
+				if len(got) == 0 {
+					t.Fatal("the healthy player got no state")
+				}
+				for _, line := range got {
+					f := strings.Split(line, ":")
+					if len(f) != 5 {
+						t.Fatalf("state %q", line)
+					}
+					checkACPCBetting(t, cfg, x.m.Game.Limit, line, f[3])
+				}
+				logged := strings.Split(strings.TrimSpace(x.log.String()), "\n")
+				for _, line := range logged[:len(logged)-1] {
+					checkACPCBetting(t, cfg, x.m.Game.Limit, line, strings.Split(line, ":")[2])
+				}
+				if s.Replaced[0] == 0 || s.Replaced[1] != 0 {
+					t.Errorf("%+v: want player 0's actions replaced, player 1's not", s)
+				}
+			})
+		}
+	}
+}

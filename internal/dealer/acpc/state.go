@@ -74,8 +74,14 @@ func MatchState(h *engine.Hand, limit bool, viewer, hand int) string {
 	return fmt.Sprintf("MATCHSTATE:%d:%d:%s:%s", viewer, hand, Betting(h, limit), Cards(h, viewer))
 }
 
+// ErrIdleFold is wrapped by Action for a fold when the seat has nothing to call.
+// The engine allows it, but ACPC does not (game.c, isValidAction): such a state
+// does not parse, and the reference dealer turns such an answer into a call.
+var ErrIdleFold = errors.New("fold with nothing to call")
+
 // Action turns an ACPC action ("f", "c", "r", "r<N>") into the engine action for
-// the seat to act in h.
+// the seat to act in h. A fold when the seat could check is refused with
+// ErrIdleFold, as ACPC refuses it.
 func Action(h *engine.Hand, limit bool, act string) (engine.Action, error) {
 	l := h.Legal()
 	if l.Seat == engine.NoSeat {
@@ -83,6 +89,8 @@ func Action(h *engine.Hand, limit bool, act string) (engine.Action, error) {
 	}
 	a := engine.Action{Seat: l.Seat}
 	switch {
+	case act == "f" && l.Can(engine.Check):
+		return a, fmt.Errorf("%w: %w", ErrState, ErrIdleFold)
 	case act == "f":
 		a.Kind = engine.Fold
 	case act == "c" && l.Can(engine.Check):
@@ -113,10 +121,14 @@ func Action(h *engine.Hand, limit bool, act string) (engine.Action, error) {
 	return a, nil
 }
 
-// ActionString writes an engine action of the seat to act in h as ACPC does.
+// ActionString writes an engine action of the seat to act in h as ACPC does. A
+// fold when the seat could check, which ACPC has not, is written as the check.
 func ActionString(h *engine.Hand, limit bool, a engine.Action) string {
 	switch a.Kind {
 	case engine.Fold:
+		if h.Legal().Can(engine.Check) {
+			return "c"
+		}
 		return "f"
 	case engine.Bet, engine.Raise:
 		if limit {

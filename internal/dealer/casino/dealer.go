@@ -2,6 +2,7 @@ package casino
 
 import (
 	"context"
+	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +27,10 @@ const (
 	DefaultStack     = 100
 	DefaultTableSize = engine.MaxSeats
 	DefaultBot       = "montecarlo"
+	DefaultFlushWait = 5 * time.Second
+	// MinStartToken is the shortest StartToken accepted, so that it cannot be
+	// guessed over the network.
+	MinStartToken = 16
 )
 
 // Config configures a Dealer. Zero fields take the defaults above.
@@ -54,6 +59,13 @@ type Config struct {
 	HandLog io.Writer
 	// Logger receives the dealer's log; nil discards it.
 	Logger *slog.Logger
+	// FlushWait bounds the wait, at the end of the game, for every connection to
+	// write its last messages (status, done) and close; connections still open
+	// then are closed. It is one wait for all connections together.
+	FlushWait time.Duration
+	// StartToken is the secret that the spectator page's POST /start must carry
+	// (see Handler); empty, New makes a random one (StartToken returns it).
+	StartToken string
 }
 
 // Dealer runs one Casino Day game: it takes logins, starts, deals three card stud
@@ -71,6 +83,7 @@ type Dealer struct {
 
 	mu       sync.Mutex // guards the fields below and every entrant
 	players  []*entrant
+	remotes  []*remote // every connection not yet closed, for finish to flush
 	round    int
 	tables   map[int]TableView // the hand at each table, for the spectators
 	joined   int               // logins and bots so far: the next entrant's order
@@ -135,13 +148,21 @@ func New(cfg Config) (*Dealer, error) {
 	if cfg.Bot == "" {
 		cfg.Bot = DefaultBot
 	}
+	if cfg.FlushWait == 0 {
+		cfg.FlushWait = DefaultFlushWait
+	}
+	if cfg.StartToken == "" {
+		cfg.StartToken = crand.Text()
+	}
 	switch {
 	case cfg.Players < 0, cfg.Hands < 0, cfg.Bots < 0:
 		return nil, fmt.Errorf("%w: negative players, hands or bots", ErrConfig)
 	case cfg.Stack < cfg.Ante || cfg.Ante < 0:
 		return nil, fmt.Errorf("%w: stack %d cannot pay ante %d", ErrConfig, cfg.Stack, cfg.Ante)
-	case cfg.Timeout < 0:
+	case cfg.Timeout < 0, cfg.FlushWait < 0:
 		return nil, fmt.Errorf("%w: negative timeout", ErrConfig)
+	case len(cfg.StartToken) < MinStartToken:
+		return nil, fmt.Errorf("%w: start token shorter than %d characters", ErrConfig, MinStartToken)
 	case cfg.TableSize < engine.MinSeats || cfg.TableSize > engine.MaxSeats:
 		return nil, fmt.Errorf("%w: table size %d not in %d..%d", ErrConfig, cfg.TableSize, engine.MinSeats, engine.MaxSeats)
 	}
@@ -178,6 +199,9 @@ func NewBot(name string, r *rand.Rand) (bot.Bot, error) {
 	return bot.New(name, bot.Options{Rand: r})
 }
 
+// StartToken returns the secret of the spectator page's start button (Handler).
+func (d *Dealer) StartToken() string { return d.cfg.StartToken }
+
 // Start starts the game now with the players logged in so far (the spectator
 // page's start button). It is safe to call more than once, from any goroutine.
 func (d *Dealer) Start() {
@@ -191,7 +215,8 @@ func (d *Dealer) Start() {
 
 // Run accepts players on ln, plays the game and returns its result. It closes ln
 // when the game is over. Cancelling ctx ends the game after the hands being played
-// (every player still in is told "done:dealer shutting down").
+// (every player still in is told "done:dealer shutting down"). Run returns once
+// every player has been sent its last messages, or FlushWait after the end.
 func (d *Dealer) Run(ctx context.Context, ln net.Listener) (Result, error) {
 	d.log.Info("dealer listening", "addr", ln.Addr().String(), "players", d.cfg.Players, "seed", d.hands.seed.String())
 	var accepting sync.WaitGroup
@@ -203,6 +228,7 @@ func (d *Dealer) Run(ctx context.Context, ln net.Listener) (Result, error) {
 	case <-d.startNow:
 	case <-ctx.Done():
 		d.Start() // refuse late logins
+		ln.Close()
 		d.finish(ReasonShutdown)
 		return Result{Seed: d.hands.seed, Standings: d.standings()}, ctx.Err()
 	}
@@ -226,6 +252,7 @@ func (d *Dealer) Run(ctx context.Context, ln net.Listener) (Result, error) {
 	if ctx.Err() != nil {
 		why = ReasonShutdown
 	}
+	ln.Close() // no login from now on: finish waits for a known set of connections
 	d.finish(why)
 	res := Result{Hands: round, Standings: d.standings(), Seed: d.hands.seed}
 	d.mu.Lock()
@@ -259,6 +286,7 @@ func (d *Dealer) accept(ctx context.Context, ln net.Listener) {
 func (d *Dealer) login(ctx context.Context, c net.Conn) {
 	addr := c.RemoteAddr().String()
 	p := newRemote(c, d.cfg.Timeout)
+	d.track(p)
 	text, err := p.ask(MsgLogin)
 	if err == nil {
 		var id, avatar string
@@ -417,13 +445,44 @@ func (d *Dealer) putOut(e *entrant, round int, why string) {
 	}
 }
 
-// finish tells every player still in that the game is over.
-func (d *Dealer) finish(why string) {
+// track adds a new connection to those finish waits for, and forgets those
+// already closed.
+func (d *Dealer) track(p *remote) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.remotes = slices.DeleteFunc(d.remotes, (*remote).closed)
+	d.remotes = append(d.remotes, p)
+}
+
+// finish tells every player still in that the game is over, then waits until
+// every connection has written its last messages (the done of a player put out
+// in the last hand too) and closed, so that the process may exit without losing
+// them. After FlushWait it closes the connections still open: a player that does
+// not read cannot hold the dealer longer.
+func (d *Dealer) finish(why string) {
+	d.mu.Lock()
 	for _, e := range d.players {
 		if !e.out && e.remote != nil {
 			e.remote.bye(why)
+		}
+	}
+	remotes := slices.Clone(d.remotes)
+	d.mu.Unlock()
+	t := time.NewTimer(d.cfg.FlushWait)
+	defer t.Stop()
+	for i, p := range remotes {
+		select {
+		case <-p.quit:
+		case <-t.C:
+			n := 0
+			for _, p := range remotes[i:] {
+				if !p.closed() {
+					p.conn.Close()
+					n++
+				}
+			}
+			d.log.Warn("last messages not written in time: connections closed", "wait", d.cfg.FlushWait, "connections", n)
+			return
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,8 +83,11 @@ func TestSpectatorPageInBrowser(t *testing.T) {
 	tab := browsertest.New(t)
 	nav, cancel := context.WithTimeout(tab, 20*time.Second)
 	defer cancel()
-	if err := chromedp.Do(nav, chromedp.Navigate("http://"+web.Addr().String()+"/"), chromedp.WaitVisible("#lobby button")); err != nil {
+	if err := chromedp.Do(nav, chromedp.Navigate("http://"+web.Addr().String()+"/?token="+d.StartToken()), chromedp.WaitVisible("#lobby button")); err != nil {
 		t.Fatal(err)
+	}
+	if addr := js[string](t, tab, `location.href`); strings.Contains(addr, d.StartToken()) {
+		t.Errorf("the start token stays in the address bar: %s", addr)
 	}
 	waitJS(t, tab, "the lobby", `document.getElementById("phase").textContent.includes("waiting") && document.getElementById("lobby").textContent.includes("0 logged in")`)
 	js[bool](t, tab, watcher)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -39,6 +40,8 @@ type remote struct {
 	quit    chan struct{} // closed when run returns
 	lost    chan struct{} // closed by run when the player is gone while nothing was asked
 	lostErr error         // why; written before lost is closed
+	drop    chan struct{} // closed (once, by bye) when the connection is closed without a goodbye
+	dropped sync.Once
 }
 
 // job is one message to write; reply, when not nil, receives the answer.
@@ -56,7 +59,7 @@ type answer struct {
 
 func newRemote(conn net.Conn, timeout time.Duration) *remote {
 	p := &remote{conn: conn, timeout: timeout, jobs: make(chan job, queueLen), in: make(chan answer),
-		quit: make(chan struct{}), lost: make(chan struct{})}
+		quit: make(chan struct{}), lost: make(chan struct{}), drop: make(chan struct{})}
 	go p.read()
 	go p.run()
 	return p
@@ -78,11 +81,11 @@ func (p *remote) read() {
 	}
 }
 
-// run serves the jobs in order until one closes the connection. Between jobs it
-// watches the reader: a read error, or a frame when no question is pending (not a
-// legal reply, RULES.md), closes lost. After a failed write or read every later
-// job fails with the same error, except that a player that is too slow or broke a
-// rule, and so is still connected, is sent its done message.
+// run serves the jobs in order until one closes the connection, or bye drops it.
+// Between jobs it watches the reader: a read error, or a frame when no question is
+// pending (not a legal reply, RULES.md), closes lost. After a failed write or read
+// every later job fails with the same error, except that a player that is too slow
+// or broke a rule, and so is still connected, is sent its done message.
 func (p *remote) run() {
 	defer close(p.quit)
 	var broken error
@@ -94,6 +97,8 @@ func (p *remote) run() {
 		var j job
 		select {
 		case j = <-p.jobs:
+		case <-p.drop:
+			return
 		case a := <-in:
 			if a.err != nil {
 				broken = classify(a.err)
@@ -228,11 +233,23 @@ func (p *remote) tell(msg string) bool {
 }
 
 // bye queues done:<reason> and the closing of the connection; when the queue is
-// full it closes the connection at once.
+// full it closes the connection at once and ends run.
 func (p *remote) bye(why string) {
 	select {
 	case p.jobs <- job{msg: Done(why), close: true}:
 	default:
 		p.conn.Close()
+		p.dropped.Do(func() { close(p.drop) })
+	}
+}
+
+// closed reports that run has returned: every message was written or failed, and
+// the connection is closed.
+func (p *remote) closed() bool {
+	select {
+	case <-p.quit:
+		return true
+	default:
+		return false
 	}
 }

@@ -1,11 +1,14 @@
 package casino
 
 import (
+	"crypto/sha256"
+	"crypto/subtle"
 	"embed"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -176,10 +179,15 @@ var page embed.FS
 
 // Handler serves the spectator page: GET / the page, GET /state the snapshot as
 // JSON, GET /events a Server-Sent Events stream of snapshots, POST /start starts
-// the game. Cross-origin POSTs are refused.
+// the game. Watching is open to anyone; starting is the operator's: POST /start
+// must carry the start token as "Authorization: Bearer <token>" (the page sends
+// the token of its address, /?token=<token>), or it is refused with 403.
+// Cross-origin POSTs are refused.
 func (d *Dealer) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		// the address may hold the start token: never send it on as a referrer
+		w.Header().Set("Referrer-Policy", "no-referrer")
 		http.ServeFileFS(w, r, page, "page.html")
 	})
 	mux.HandleFunc("GET /state", func(w http.ResponseWriter, r *http.Request) {
@@ -188,11 +196,27 @@ func (d *Dealer) Handler() http.Handler {
 		w.Write(b)
 	})
 	mux.HandleFunc("POST /start", func(w http.ResponseWriter, r *http.Request) {
+		if !d.startAllowed(r) {
+			d.log.Warn("start refused: no or wrong start token", "addr", r.RemoteAddr)
+			http.Error(w, "starting the game needs the operator's start token", http.StatusForbidden)
+			return
+		}
 		d.Start()
 		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("GET /events", d.events)
 	return http.NewCrossOriginProtection().Handler(mux)
+}
+
+// startAllowed reports that r carries the start token. The comparison takes the
+// same time whatever the guess (both sides are hashed to the same length first).
+func (d *Dealer) startAllowed(r *http.Request) bool {
+	got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		return false
+	}
+	a, b := sha256.Sum256([]byte(got)), sha256.Sum256([]byte(d.cfg.StartToken))
+	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
 // events streams every snapshot as an SSE "data:" line until the client goes.
