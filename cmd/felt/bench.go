@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -21,18 +22,64 @@ type benchCmd struct {
 
 // benchEvalCmd measures the evaluator and equity workloads of docs/performance.md.
 type benchEvalCmd struct {
-	JSON    bool  `help:"Print one JSON object: random7 and enum7 (evaluations per second), exact_aa_kk (seconds), mc6 (showdowns per second)."`
-	Rounds  int   `default:"3" help:"Repeat each measurement this many times and keep the best."`
-	Hands   int   `default:"10000000" help:"Random 7-card hands to generate for random7."`
-	Samples int64 `default:"2000000" help:"Monte Carlo showdowns per round for mc6."`
+	JSON    bool   `help:"Print one JSON object (see the command's help)."`
+	Rounds  int    `default:"3" help:"Rounds: in each, every item runs once, in turn, so that a busy spell of the machine falls on every item alike."`
+	Hands   int    `default:"10000000" help:"Random 7-card hands to generate for random7."`
+	Samples int64  `default:"2000000" help:"Monte Carlo showdowns per round for mc6 and mc6_1."`
+	Compare string `placeholder:"OLD.json" type:"existingfile" help:"The --json output of an earlier run (another build, another machine): print each item's ratio to it."`
+}
+
+// Help is the long help of "felt bench eval".
+func (c *benchEvalCmd) Help() string {
+	return `Measures random7 (random 7-card hands evaluated from an array, one core), enum7 (every
+7-card hand, one core), exact_aa_kk (AhAs vs KdKc pre-flop over every board, one core),
+mc6 (Monte Carlo showdowns of 6 random hands, all cores) and mc6_1 (the same on one
+worker). The rounds are interleaved: round 1 runs every item once, then round 2, ...
+Each item reports its rate per wall-clock second and per CPU second of the process
+(user + system, all threads), the median over the rounds and the spread (min-max).
+On a shared machine the CPU rate is the figure to compare: it does not count the time
+other processes took from felt. The load average is printed before and after.
+
+--json prints one object: "random7", "enum7" (evaluations per second), "exact_aa_kk"
+(seconds), "mc6" (showdowns per second), the best wall-clock figures as earlier builds
+printed them; "rounds"; "load_before", "load_after"; and "items": [{"name", "unit",
+"wall_rate", "wall_min", "wall_max", "cpu_rate", "cpu_min", "cpu_max"}] (rates are
+units per second, medians; min and max over the rounds).
+
+--compare OLD.json prints, for each item, this run's CPU rate over OLD's (its wall
+rate when OLD has no CPU figure). For two builds measured fairly on one machine,
+alternate them (A B A B) with --rounds 1 and compare the medians.`
 }
 
 // evalFigures are the results of "felt bench eval".
 type evalFigures struct {
-	Random7   float64 `json:"random7"`
-	Enum7     float64 `json:"enum7"`
-	ExactAAKK float64 `json:"exact_aa_kk"`
-	MC6       float64 `json:"mc6"`
+	Random7    float64       `json:"random7"`
+	Enum7      float64       `json:"enum7"`
+	ExactAAKK  float64       `json:"exact_aa_kk"`
+	MC6        float64       `json:"mc6"`
+	Rounds     int           `json:"rounds"`
+	LoadBefore string        `json:"load_before,omitempty"`
+	LoadAfter  string        `json:"load_after,omitempty"`
+	Items      []benchFigure `json:"items"`
+}
+
+// benchFigure is one item's rates in "felt bench eval".
+type benchFigure struct {
+	Name     string  `json:"name"`
+	Unit     string  `json:"unit"`
+	WallRate float64 `json:"wall_rate"`
+	WallMin  float64 `json:"wall_min"`
+	WallMax  float64 `json:"wall_max"`
+	CPURate  float64 `json:"cpu_rate"`
+	CPUMin   float64 `json:"cpu_min"`
+	CPUMax   float64 `json:"cpu_max"`
+}
+
+// benchItem is one workload of "felt bench eval": run does work units of it.
+type benchItem struct {
+	name, unit, what string
+	work             float64
+	run              func() error
 }
 
 func (c *benchEvalCmd) Run() error {
@@ -43,68 +90,157 @@ func (c *benchEvalCmd) run(w io.Writer) error {
 	if c.Rounds < 1 || c.Hands < 1 || c.Samples < 1 {
 		return usageError("--rounds, --hands and --samples must be at least 1")
 	}
-	var f evalFigures
-	say := func(format string, args ...any) {
-		if !c.JSON {
-			fmt.Fprintf(w, format, args...)
+	var old *evalFigures
+	if c.Compare != "" {
+		var err error
+		if old, err = readEvalFigures(c.Compare); err != nil {
+			return usageError("--compare: %v", err)
 		}
 	}
-	say("generating %d random 7-card hands...\n", c.Hands)
-	hands := eval.RandomSevens(c.Hands, 1)
-	f.Random7 = float64(len(hands)) / best(c.Rounds, func() { eval.RankSevens(hands) }).Seconds()
-	say("random7      %8.1f M evaluations/s  (random 7-card hands from an array, one core)\n", f.Random7/1e6)
-	f.Enum7 = eval.NumSevens / best(c.Rounds, func() { eval.EnumerateSevens() }).Seconds()
-	say("enum7        %8.1f M evaluations/s  (all 133,784,560 7-card hands, one core)\n", f.Enum7/1e6)
-	var err error
-	f.ExactAAKK, f.MC6, err = benchEquity(c.Rounds, c.Samples)
+	if !c.JSON {
+		fmt.Fprintf(w, "generating %d random 7-card hands...\n", c.Hands)
+	}
+	f := evalFigures{Rounds: c.Rounds, LoadBefore: loadAverage()}
+	items := evalItems(eval.RandomSevens(c.Hands, 1), c.Samples)
+	figs, err := measure(items, c.Rounds)
 	if err != nil {
 		return err
 	}
-	say("exact_aa_kk  %8.2f ms             (AhAs vs KdKc pre-flop, every board)\n", f.ExactAAKK*1e3)
-	say("mc6          %8.1f M showdowns/s    (Monte Carlo, 6 random hands, all cores)\n", f.MC6/1e6)
+	f.LoadAfter = loadAverage()
+	f.Items = figs
+	f.Random7, f.Enum7, f.MC6 = figs[0].WallMax, figs[1].WallMax, figs[3].WallMax
+	f.ExactAAKK = 1 / figs[2].WallMax
 	if c.JSON {
 		return json.NewEncoder(w).Encode(f)
 	}
+	writeEvalFigures(w, f, items, old)
 	return nil
 }
 
-// best runs f rounds times and returns the shortest time.
-func best(rounds int, f func()) time.Duration {
-	var min time.Duration
-	for i := 0; i < rounds; i++ {
-		start := time.Now()
-		f()
-		if d := time.Since(start); i == 0 || d < min {
-			min = d
-		}
-	}
-	return min
-}
-
-// benchEquity returns the seconds of an exact AhAs vs KdKc pre-flop calculation (best
-// of rounds, one goroutine) and the Monte Carlo showdowns per second with six random
-// hands on all cores.
-func benchEquity(rounds int, samples int64) (exactSeconds, mcShowdowns float64, err error) {
+// evalItems returns the workloads of "felt bench eval" over hands.
+func evalItems(hands []eval.Seven, samples int64) []benchItem {
 	aces, kings := equity.MustParseRange("AhAs"), equity.MustParseRange("KdKc")
-	var calcErr error
-	d := best(rounds, func() {
-		_, calcErr = equity.Calculate([]equity.Range{aces, kings}, nil, nil, equity.Options{Method: equity.Exact, Workers: 1})
-	})
-	if calcErr != nil {
-		return 0, 0, calcErr
-	}
 	six := make([]equity.Range, 6)
 	for i := range six {
 		six[i] = equity.MustParseRange("random")
 	}
-	var res equity.Result
-	mc := best(rounds, func() {
-		res, calcErr = equity.Calculate(six, nil, nil, equity.Options{
-			Method: equity.MonteCarlo, Samples: samples, Seed: cards.SeedFromUint64(1), Workers: runtime.GOMAXPROCS(0),
-		})
-	})
-	if calcErr != nil {
-		return 0, 0, calcErr
+	mc := func(workers int) func() error {
+		return func() error {
+			_, err := equity.Calculate(six, nil, nil, equity.Options{
+				Method: equity.MonteCarlo, Samples: samples, Seed: cards.SeedFromUint64(1), Workers: workers})
+			return err
+		}
 	}
-	return d.Seconds(), float64(res.Showdowns) / mc.Seconds(), nil
+	return []benchItem{
+		{"random7", "evaluations", "random 7-card hands from an array, one core", float64(len(hands)), func() error { eval.RankSevens(hands); return nil }},
+		{"enum7", "evaluations", "all 133,784,560 7-card hands, one core", eval.NumSevens, func() error { eval.EnumerateSevens(); return nil }},
+		{"exact_aa_kk", "calculations", "AhAs vs KdKc pre-flop, every board, one core", 1, func() error {
+			_, err := equity.Calculate([]equity.Range{aces, kings}, nil, nil, equity.Options{Method: equity.Exact, Workers: 1})
+			return err
+		}},
+		{"mc6", "showdowns", "Monte Carlo, 6 random hands, all cores", float64(samples), mc(runtime.GOMAXPROCS(0))},
+		{"mc6_1", "showdowns", "Monte Carlo, 6 random hands, one worker", float64(samples), mc(1)},
+	}
+}
+
+// measure runs every item once a round, in turn, for rounds rounds, and returns
+// each item's rates: per wall-clock second and per CPU second of the process.
+func measure(items []benchItem, rounds int) ([]benchFigure, error) {
+	wall := make([][]float64, len(items))
+	cpu := make([][]float64, len(items))
+	for range rounds {
+		for i, it := range items {
+			start, startCPU := time.Now(), processCPU()
+			if err := it.run(); err != nil {
+				return nil, fmt.Errorf("%s: %w", it.name, err)
+			}
+			d, dCPU := time.Since(start), processCPU()-startCPU
+			wall[i] = append(wall[i], it.work/d.Seconds())
+			if dCPU > 0 {
+				cpu[i] = append(cpu[i], it.work/dCPU.Seconds())
+			}
+		}
+	}
+	out := make([]benchFigure, len(items))
+	for i, it := range items {
+		out[i] = benchFigure{Name: it.name, Unit: it.unit}
+		out[i].WallRate, out[i].WallMin, out[i].WallMax = spread(wall[i])
+		out[i].CPURate, out[i].CPUMin, out[i].CPUMax = spread(cpu[i])
+	}
+	return out, nil
+}
+
+// spread returns the median, the least and the greatest of xs (zeros when empty).
+func spread(xs []float64) (median, lo, hi float64) {
+	if len(xs) == 0 {
+		return 0, 0, 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	median = s[len(s)/2]
+	if len(s)%2 == 0 {
+		median = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return median, s[0], s[len(s)-1]
+}
+
+// readEvalFigures reads the --json output of an earlier "felt bench eval".
+func readEvalFigures(path string) (*evalFigures, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f evalFigures
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("%s: not the output of felt bench eval --json: %v", path, err)
+	}
+	return &f, nil
+}
+
+// writeEvalFigures prints the figures, with the ratio to old's when there is one.
+func writeEvalFigures(w io.Writer, f evalFigures, items []benchItem, old *evalFigures) {
+	fmt.Fprintf(w, "%d interleaved rounds; load average %s before, %s after\n", f.Rounds, orNone(f.LoadBefore), orNone(f.LoadAfter))
+	fmt.Fprintf(w, "%-12s %14s %14s %22s  %s\n", "item", "per CPU s", "per wall s", "CPU spread (min-max)", "unit, workload")
+	for i, g := range f.Items {
+		line := fmt.Sprintf("%-12s %14s %14s %22s  %s, %s", g.Name, si(g.CPURate), si(g.WallRate),
+			si(g.CPUMin)+"-"+si(g.CPUMax), g.Unit, items[i].what)
+		if old != nil {
+			line += "  " + compareFigure(g, old)
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// compareFigure says g's rate as a ratio to the same item's in old.
+func compareFigure(g benchFigure, old *evalFigures) string {
+	for _, o := range old.Items {
+		if o.Name != g.Name {
+			continue
+		}
+		if o.CPURate > 0 && g.CPURate > 0 {
+			return fmt.Sprintf("%.2fx old (CPU)", g.CPURate/o.CPURate)
+		}
+		return fmt.Sprintf("%.2fx old (wall)", g.WallRate/o.WallRate)
+	}
+	legacy := map[string]float64{"random7": old.Random7, "enum7": old.Enum7, "mc6": old.MC6}
+	if old.ExactAAKK > 0 {
+		legacy["exact_aa_kk"] = 1 / old.ExactAAKK
+	}
+	if v := legacy[g.Name]; v > 0 {
+		return fmt.Sprintf("%.2fx old (best wall)", g.WallMax/v)
+	}
+	return "(not in old)"
+}
+
+// si writes x with an SI prefix: 281.4M, 1.52k.
+func si(x float64) string {
+	switch {
+	case x >= 1e9:
+		return fmt.Sprintf("%.2fG", x/1e9)
+	case x >= 1e6:
+		return fmt.Sprintf("%.1fM", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.2fk", x/1e3)
+	}
+	return fmt.Sprintf("%.2f", x)
 }
