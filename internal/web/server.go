@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -51,9 +52,25 @@ type Config struct {
 	// HeadsUpActionTime is the clock of a heads-up game (default 30 s).
 	HeadsUpActionTime time.Duration
 	// MaxConnsPerIP bounds the WebSocket connections open from one IP address
-	// (0: no bound). The address is the connection's own: a reverse proxy in
-	// front of the house makes every client one address.
+	// (0: no bound): the client's address (clientIP), which behind a reverse
+	// proxy is the one it forwards if the proxy is one of TrustedProxies.
 	MaxConnsPerIP int
+	// MaxHTTPConnsPerIP bounds the connections of any kind (WebSockets included)
+	// open at once from one IP address, or IPv6 /64, on the Listener (default
+	// DefaultMaxHTTPConnsPerIP; negative: no bound). Trusted proxies are exempt.
+	MaxHTTPConnsPerIP int
+	// TrustedProxies are the addresses of reverse proxies in front of the house.
+	// From them alone, X-Forwarded-For gives the client's address and
+	// X-Forwarded-Proto: https makes the request HTTPS (Secure cookie, HSTS).
+	TrustedProxies []netip.Prefix
+	// The HTTPServer's limits: the time to read a request's header, its whole
+	// request, to write its response, and to keep an idle connection open;
+	// the largest request header. Zero takes the Default, negative means none.
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
+	MaxHeaderBytes    int
 }
 
 // Server is the house's API. Create it with New; serve Handler.
@@ -86,9 +103,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	if cfg.HeadsUpActionTime == 0 {
-		cfg.HeadsUpActionTime = 30 * time.Second
-	}
+	cfg.setDefaults()
 	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, perIP: map[string]int{}}
 	s.initMetrics()
 	s.lobby = lobby.New(cfg.Log, func() { s.mHands.Inc() })
