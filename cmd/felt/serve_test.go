@@ -246,6 +246,16 @@ func TestServeTLS(t *testing.T) {
 	if resp.Header.Get("Strict-Transport-Security") == "" {
 		t.Fatal("no HSTS over HTTPS")
 	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "wss"+strings.TrimPrefix(base, "https")+"/ws", &websocket.DialOptions{HTTPClient: c})
+	if err != nil {
+		t.Fatalf("WebSocket over TLS: %v", err)
+	}
+	defer ws.CloseNow()
+	if _, b, err := ws.Read(ctx); err != nil || !strings.Contains(string(b), "welcome") {
+		t.Fatalf("WebSocket over TLS: %s %v", b, err)
+	}
 }
 
 func TestParseTrustedProxies(t *testing.T) {
