@@ -18,17 +18,23 @@ type perIPListener struct {
 	net.Listener
 	max    int
 	exempt func(netip.Addr) bool
+	// refused is called for each connection closed beyond the bound.
+	refused func()
 
 	mu   sync.Mutex
 	open map[netip.Addr]int // guarded by mu
 }
 
-// limitPerIP wraps ln with a bound of max connections per address (0: ln as it is).
-func limitPerIP(ln net.Listener, max int, exempt func(netip.Addr) bool) net.Listener {
+// limitPerIP wraps ln with a bound of max connections per address (0: ln as
+// it is); refused, if not nil, is called for each connection closed beyond it.
+func limitPerIP(ln net.Listener, max int, exempt func(netip.Addr) bool, refused func()) net.Listener {
 	if max <= 0 {
 		return ln
 	}
-	return &perIPListener{Listener: ln, max: max, exempt: exempt, open: map[netip.Addr]int{}}
+	if refused == nil {
+		refused = func() {}
+	}
+	return &perIPListener{Listener: ln, max: max, exempt: exempt, refused: refused, open: map[netip.Addr]int{}}
 }
 
 // Accept returns the next connection within the bound, closing those beyond it.
@@ -49,6 +55,7 @@ func (l *perIPListener) Accept() (net.Conn, error) {
 		}
 		if !l.take(key) {
 			c.Close()
+			l.refused()
 			continue
 		}
 		return &countedConn{Conn: c, release: func() { l.release(key) }}, nil

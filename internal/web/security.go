@@ -76,7 +76,7 @@ func (s *Server) Listener(ln net.Listener) net.Listener {
 	if s.cfg.MaxHTTPConnsPerIP < 0 {
 		return ln
 	}
-	return limitPerIP(ln, s.cfg.MaxHTTPConnsPerIP, s.trustedProxy)
+	return limitPerIP(ln, s.cfg.MaxHTTPConnsPerIP, s.trustedProxy, s.mRefused.Inc)
 }
 
 // secureHeaders sets the security headers of every response (see

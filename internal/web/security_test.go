@@ -144,6 +144,15 @@ func TestConnectionsPerAddress(t *testing.T) {
 	if !closedWithin(extra, 10*time.Second) {
 		t.Fatal("a 4th connection from one address was kept open beyond the bound of 3")
 	}
+	if resp, err := http.Get(th.ts.URL + "/metrics"); err != nil {
+		t.Error(err)
+	} else {
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(b), "\nfelt_conns_refused_total 1\n") {
+			t.Error("/metrics does not count the refused connection in felt_conns_refused_total")
+		}
+	}
 	open[0].Close()
 	open = open[1:]
 	for start := time.Now(); ; time.Sleep(10 * time.Millisecond) {
@@ -197,7 +206,8 @@ func (l *fakeListener) Addr() net.Addr { return &net.TCPAddr{} }
 func TestPerIPListener(t *testing.T) {
 	fl := &fakeListener{addrs: make(chan string, 20)}
 	proxy := netip.MustParsePrefix("10.9.9.9/32")
-	ln := limitPerIP(fl, 2, proxy.Contains)
+	refusals := 0
+	ln := limitPerIP(fl, 2, proxy.Contains, func() { refusals++ })
 	for _, a := range []string{
 		"10.0.0.1:1", "10.0.0.1:2", "10.0.0.1:3", // the third is refused
 		"10.0.0.2:1",
@@ -228,8 +238,8 @@ func TestPerIPListener(t *testing.T) {
 			refused++
 		}
 	}
-	if refused != 2 {
-		t.Fatalf("%d connections closed on accept, want the 2 beyond the bound", refused)
+	if refused != 2 || refusals != 2 {
+		t.Fatalf("%d connections closed on accept, %d counted, want the 2 beyond the bound", refused, refusals)
 	}
 	// Closing a connection twice frees one place, not two.
 	conns[0].Close()

@@ -89,6 +89,7 @@ type Server struct {
 
 	reg        *prometheus.Registry
 	mConns     prometheus.Gauge
+	mRefused   prometheus.Counter
 	mHands     prometheus.Counter
 	mMessages  *prometheus.CounterVec
 	mResponses *prometheus.CounterVec
@@ -177,10 +178,11 @@ func (s *Server) initMetrics() {
 	s.reg = prometheus.NewRegistry()
 	s.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	s.mConns = prometheus.NewGauge(prometheus.GaugeOpts{Name: "felt_ws_connections", Help: "Open WebSocket connections."})
+	s.mRefused = prometheus.NewCounter(prometheus.CounterOpts{Name: "felt_conns_refused_total", Help: "Connections closed on accept: their address had Config.MaxHTTPConnsPerIP open."})
 	s.mHands = prometheus.NewCounter(prometheus.CounterOpts{Name: "felt_hands_total", Help: "Hands finished at all tables."})
 	s.mMessages = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "felt_ws_messages_total", Help: "WebSocket messages by direction (in, out)."}, []string{"dir"})
 	s.mResponses = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "felt_http_requests_total", Help: "HTTP API requests by status code."}, []string{"code"})
-	s.reg.MustRegister(s.mConns, s.mHands, s.mMessages, s.mResponses,
+	s.reg.MustRegister(s.mConns, s.mRefused, s.mHands, s.mMessages, s.mResponses,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_tables", Help: "Open tables."}, func() float64 { return float64(s.lobby.Count()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_seated_players", Help: "Seats taken at all tables (bots included)."}, func() float64 { return float64(s.lobby.Seated()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_players_online", Help: "Players with a connection open."}, func() float64 { return float64(s.lobby.Online()) }),
