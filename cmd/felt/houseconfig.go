@@ -14,6 +14,7 @@ import (
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/lobby"
 	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/web"
 )
 
 // houseConfig is the file of "felt serve --config FILE": the house's own
@@ -29,6 +30,8 @@ type houseConfig struct {
 	RankMinHands   int64    `toml:"rank_min_hands"`
 	MaxConnsPerIP  int      `toml:"max_conns_per_ip"`
 	MaxTables      int      `toml:"max_tables_per_player"`
+	// MaxHTTPConnsPerIP bounds every connection (WebSockets included) per address.
+	MaxHTTPConnsPerIP int `toml:"max_http_conns_per_ip"`
 	// Announce is where the house sends its beacon; "off" (or "") sends none.
 	Announce string        `toml:"announce"`
 	Tables   []tableConfig `toml:"tables"`
@@ -66,14 +69,14 @@ func (d *duration) UnmarshalText(b []byte) error {
 }
 
 // defaultHouseConfig is a house without a config file: house.DefaultConfig, the
-// three default tables, at most 64 connections per IP address, announced to
-// announce.DefaultGroup.
+// three default tables, at most 64 WebSockets and 128 connections in all per IP
+// address, announced to announce.DefaultGroup.
 func defaultHouseConfig() houseConfig {
 	h := house.DefaultConfig()
 	return houseConfig{
 		Name: "felt", SignupCredits: h.SignupCredits, GuestCredits: h.GuestCredits, RefillBelow: h.RefillBelow,
 		RefillTo: h.RefillTo, RefillInterval: duration(h.RefillInterval), RankMinHands: h.RankMinHands,
-		MaxConnsPerIP: 64, MaxTables: 4, Announce: announce.DefaultGroup,
+		MaxConnsPerIP: 64, MaxHTTPConnsPerIP: web.DefaultMaxHTTPConnsPerIP, MaxTables: 4, Announce: announce.DefaultGroup,
 		Tables: []tableConfig{
 			{Name: "Main", Variant: table.NoLimit, Seats: 6, SmallBlind: 10, BigBlind: 20, MinBuyIn: 400, MaxBuyIn: 2000, Bots: []string{"chart", "montecarlo"}},
 			{Name: "Limit", Variant: table.FixedLimit, Seats: 6, SmallBlind: 5, BigBlind: 10, MinBuyIn: 100, MaxBuyIn: 1000, Bots: []string{"chart", "hsppot"}},
@@ -137,6 +140,10 @@ func (c *houseConfig) check() error {
 		return fieldErr("max_conns_per_ip", "must not be negative (0: no limit)")
 	case c.MaxTables < 0:
 		return fieldErr("max_tables_per_player", "must not be negative (0: no limit)")
+	case c.MaxHTTPConnsPerIP < 0:
+		return fieldErr("max_http_conns_per_ip", "must not be negative (0: no limit)")
+	case c.MaxHTTPConnsPerIP > 0 && c.MaxHTTPConnsPerIP < c.MaxConnsPerIP:
+		return fieldErr("max_http_conns_per_ip", "must be at least max_conns_per_ip (%d): WebSockets are connections too", c.MaxConnsPerIP)
 	}
 	if a := c.Announce; a != "" && a != "off" {
 		if _, _, err := net.SplitHostPort(a); err != nil {

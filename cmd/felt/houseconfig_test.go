@@ -18,6 +18,7 @@ refill_to = 20000
 refill_interval = "12h"
 rank_min_hands = 100
 max_conns_per_ip = 16
+max_http_conns_per_ip = 128
 announce = "239.255.70.84:47474"
 
 [[tables]]
@@ -68,7 +69,7 @@ func TestHouseConfig(t *testing.T) {
 	}
 	hs := c.houseSettings()
 	if c.Name != "Friday Club" || hs.SignupCredits != 20000 || hs.GuestCredits != 5000 || hs.RefillBelow != 2000 ||
-		hs.RefillTo != 20000 || hs.RefillInterval != 12*time.Hour || hs.RankMinHands != 100 || c.MaxConnsPerIP != 16 || len(c.Tables) != 3 {
+		hs.RefillTo != 20000 || hs.RefillInterval != 12*time.Hour || hs.RankMinHands != 100 || c.MaxConnsPerIP != 16 || c.MaxHTTPConnsPerIP != 128 || len(c.Tables) != 3 {
 		t.Fatalf("%+v", c)
 	}
 	tc, err := c.table(1, nopBank{})
@@ -97,6 +98,8 @@ func TestHouseConfig(t *testing.T) {
 		{"rank_min_hands = -3", "rank_min_hands:"},
 		{"max_conns_per_ip = -1", "max_conns_per_ip:"},
 		{"max_tables_per_player = -1", "max_tables_per_player:"},
+		{"max_http_conns_per_ip = -1", "max_http_conns_per_ip:"},
+		{"max_http_conns_per_ip = 10", "max_http_conns_per_ip: must be at least max_conns_per_ip (64)"},
 		{"announce = \"nowhere\"", "announce:"},
 		{"colour = \"green\"", "colour: unknown field"},
 		{table("colour = 1\n"), "tables.colour: unknown field"},

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"time"
@@ -26,19 +28,27 @@ type serveCmd struct {
 	Config string `env:"FELT_CONFIG" type:"existingfile" help:"The house's settings (TOML; docs/house.md): name, credits, refills, default tables and bots."`
 	// Announce overrides the config file's announce.
 	Announce string `env:"FELT_ANNOUNCE" help:"Where to announce the house on the local network (HOST:PORT, default the config's, 239.255.70.84:47474), or \"off\"."`
+	TLSCert  string `name:"tls-cert" env:"FELT_TLS_CERT" type:"existingfile" help:"Serve HTTPS with this certificate (PEM; with --tls-key)."`
+	TLSKey   string `name:"tls-key" env:"FELT_TLS_KEY" type:"existingfile" help:"The private key of --tls-cert (PEM)."`
+	// TrustedProxy lists the reverse proxies whose forwarded headers are believed.
+	TrustedProxy []string `name:"trusted-proxy" env:"FELT_TRUSTED_PROXY" placeholder:"CIDR" help:"A reverse proxy in front of the house (IP or CIDR, repeatable): its X-Forwarded-For and X-Forwarded-Proto are believed (docs/security.md)."`
 }
 
 func (c *serveCmd) Run(ctx context.Context) error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	return c.run(ctx, log, func(addr string) {
-		fmt.Fprintf(os.Stderr, "felt: the house is open at http://%s (play money only; Ctrl-C to close it)\n", addr)
+	return c.run(ctx, log, func(url string) {
+		fmt.Fprintf(os.Stderr, "felt: the house is open at %s (play money only; Ctrl-C to close it)\n", url)
 	})
 }
 
 // run serves until ctx is done, then shuts the house down: every hand in play is
 // cancelled and every stack returned to its player's credits. ready is called
-// with the address once the house answers.
-func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(addr string)) error {
+// with the house's URL once it answers.
+//
+// Nothing in the database changes before the house has its address and holds
+// the database alone: a second house on the same database, or on a port in
+// use, stops before it recovers anything.
+func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url string)) error {
 	hc, err := loadHouseConfig(c.Config)
 	if err != nil {
 		return usageError("%v", err)
@@ -46,35 +56,31 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(addr st
 	if c.Announce != "" {
 		hc.Announce = c.Announce
 	}
-	dsn := c.DB
-	if dsn == "" {
-		if err := os.MkdirAll(c.Data, 0o750); err != nil {
-			return fmt.Errorf("data directory: %w", err)
-		}
-		dsn = filepath.Join(c.Data, "felt.db")
-	}
-	st, err := store.Open(ctx, dsn)
+	tlsCfg, err := c.tlsConfig()
 	if err != nil {
-		return fmt.Errorf("open the database: %w", err)
+		return err
+	}
+	proxies, err := parseTrustedProxies(c.TrustedProxy)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return usageError("listen on %s: %v", c.Addr, err)
+	}
+	defer ln.Close()
+	st, h, err := c.openHouse(ctx, log, &hc)
+	if err != nil {
+		return err
 	}
 	defer st.Close()
-	h, err := house.New(st, hc.houseSettings())
-	if err != nil {
-		return err
+	defer h.Unclaim()
+	httpConns := hc.MaxHTTPConnsPerIP
+	if httpConns == 0 {
+		httpConns = -1 // the file's 0 is no bound; web's is its default
 	}
-	if err := h.EnsureBoards(ctx); err != nil {
-		return err
-	}
-	// Games the house was in when it last stopped without closing its tables
-	// (kill -9, a crash) are over: their stacks go back to the credits.
-	refunds, err := h.Recover(ctx)
-	for _, r := range refunds {
-		log.Warn("returned a stack left at a table when the house last stopped", "table", r.TableRef, "user", r.UserID, "amount", r.Amount)
-	}
-	if err != nil {
-		return err
-	}
-	srv, err := web.New(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP, MaxTablesPerPlayer: hc.MaxTables})
+	srv, err := web.New(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP,
+		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables})
 	if err != nil {
 		return err
 	}
@@ -96,27 +102,19 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(addr st
 	if restored > 0 {
 		log.Info("opened again the tables players had open", "tables", restored)
 	}
-	ln, err := net.Listen("tcp", c.Addr)
-	if err != nil {
-		return usageError("listen on %s: %v", c.Addr, err)
-	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	hs := srv.HTTPServer(slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	scheme := "http"
+	if tlsCfg != nil {
+		scheme, hs.TLSConfig = "https", tlsCfg
+		go func() { served <- hs.ServeTLS(srv.Listener(ln), "", "") }()
+	} else {
+		go func() { served <- hs.Serve(srv.Listener(ln)) }()
+	}
 	srv.SetReady()
 	log.Info("house open", "name", hc.Name, "addr", ln.Addr().String(), "database", st.Backend())
-	if hc.Announce != "" && hc.Announce != "off" {
-		a := &announce.Announcer{To: hc.Announce, Log: log, Beacon: func() announce.Beacon {
-			l := srv.Lobby()
-			return announce.Beacon{Name: hc.Name, Addr: ln.Addr().String(), Tables: len(l.Tables()), Players: l.Online(), Seated: l.Seated()}
-		}}
-		go func() {
-			if err := a.Run(ctx); err != nil {
-				log.Warn("not announced on the local network", "err", err)
-			}
-		}()
-	}
-	ready(ln.Addr().String())
+	announceHouse(ctx, log, &hc, srv, ln.Addr().String())
+	ready(scheme + "://" + ln.Addr().String())
 
 	select {
 	case <-ctx.Done():
@@ -132,4 +130,105 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(addr st
 	}
 	log.Info("house closed")
 	return err
+}
+
+// announceHouse sends the house's beacon on the local network until ctx is done,
+// unless the config says "off".
+func announceHouse(ctx context.Context, log *slog.Logger, hc *houseConfig, srv *web.Server, addr string) {
+	if hc.Announce == "" || hc.Announce == "off" {
+		return
+	}
+	a := &announce.Announcer{To: hc.Announce, Log: log, Beacon: func() announce.Beacon {
+		l := srv.Lobby()
+		return announce.Beacon{Name: hc.Name, Addr: addr, Tables: len(l.Tables()), Players: l.Online(), Seated: l.Seated()}
+	}}
+	go func() {
+		if err := a.Run(ctx); err != nil {
+			log.Warn("not announced on the local network", "err", err)
+		}
+	}()
+}
+
+// openHouse opens the database, claims it for this house alone (refusing while
+// another house holds it), and returns to their players the stacks left at
+// tables when a house last stopped without closing them (kill -9, a crash). The
+// caller unclaims the house, then closes the store.
+func (c *serveCmd) openHouse(ctx context.Context, log *slog.Logger, hc *houseConfig) (store.Store, *house.House, error) {
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := house.New(st, hc.houseSettings())
+	if err == nil {
+		err = h.Claim(ctx)
+		if errors.Is(err, house.ErrDatabaseInUse) {
+			err = fmt.Errorf("%w: stop it first, or give this one another --data or --db", err)
+		}
+	}
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	if err = h.EnsureBoards(ctx); err == nil {
+		var refunds []house.Refund
+		refunds, err = h.Recover(ctx)
+		for _, r := range refunds {
+			log.Warn("returned a stack left at a table when the house last stopped", "table", r.TableRef, "user", r.UserID, "amount", r.Amount)
+		}
+	}
+	if err != nil {
+		h.Unclaim()
+		st.Close()
+		return nil, nil, err
+	}
+	return st, h, nil
+}
+
+// openStore opens the database: --db, or felt.db in --data.
+func (c *serveCmd) openStore(ctx context.Context) (store.Store, error) {
+	dsn := c.DB
+	if dsn == "" {
+		if err := os.MkdirAll(c.Data, 0o750); err != nil {
+			return nil, fmt.Errorf("data directory: %w", err)
+		}
+		dsn = filepath.Join(c.Data, "felt.db")
+	}
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open the database: %w", err)
+	}
+	return st, nil
+}
+
+// tlsConfig loads --tls-cert and --tls-key, or returns nil without them.
+func (c *serveCmd) tlsConfig() (*tls.Config, error) {
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return nil, usageError("--tls-cert and --tls-key go together")
+	}
+	if c.TLSCert == "" {
+		return nil, nil
+	}
+	cert, err := tls.LoadX509KeyPair(c.TLSCert, c.TLSKey)
+	if err != nil {
+		return nil, usageError("TLS: %v", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// parseTrustedProxies reads --trusted-proxy: IP addresses or CIDR prefixes.
+func parseTrustedProxies(list []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, s := range list {
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		ip, err := netip.ParseAddr(s)
+		if err != nil {
+			return nil, usageError("--trusted-proxy %q: want an IP address or a CIDR prefix (10.0.0.0/8)", s)
+		}
+		ip = ip.Unmap()
+		out = append(out, netip.PrefixFrom(ip, ip.BitLen()))
+	}
+	return out, nil
 }

@@ -229,6 +229,14 @@ func TestRecover(t *testing.T) {
 		if onTables == 0 {
 			t.Fatal("no chips on tables to recover")
 		}
+		if _, err := w.h.Recover(ctx); err == nil {
+			t.Fatal("Recover without Claim succeeded")
+		}
+		w.check(ctx, t, "after a Recover without Claim")
+		if err := w.h.Claim(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer w.h.Unclaim()
 		refunds, err := w.h.Recover(ctx)
 		if err != nil {
 			t.Fatal(err)

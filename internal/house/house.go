@@ -4,8 +4,10 @@
 package house
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/felt-poker/felt/internal/store"
@@ -119,9 +121,11 @@ type House struct {
 	rec recorder
 	// sessions caches login sessions (sessions.go).
 	sessions sessionCache
+
+	claimMu sync.Mutex
+	claim   store.Held // the lock of Claim, or nil; guarded by claimMu
 }
 
-// New returns a house keeping its state in st.
 // BotModels is where bots at the house's tables keep what they learn of each
 // opponent: the house's own store.
 func (h *House) BotModels() store.BotModelStore { return h.st }
@@ -130,6 +134,10 @@ func (h *House) BotModels() store.BotModelStore { return h.st }
 // they open again after a restart.
 func (h *House) PlayerTables() store.PlayerTableStore { return h.st }
 
+// Ping checks that the house's database answers, for health checks.
+func (h *House) Ping(ctx context.Context) error { return h.st.Ping(ctx) }
+
+// New returns a house keeping its state in st.
 func New(st store.Store, cfg Config) (*House, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err

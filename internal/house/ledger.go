@@ -184,9 +184,13 @@ type Refund struct {
 // at a table, their buy-in and then their stack after each recorded hand, each
 // written in the transaction of the ledger row or hand that changes it; so a hand
 // unfinished when the house stopped is as if never dealt, and every chip returns.
-// Call it at start, before any table opens: with one house per database every seat
-// it finds belongs to a table that no longer runs.
+// Call it at start, before any table opens, once the house has claimed its
+// database (Claim): with one house per database every seat it finds belongs to a
+// table that no longer runs. Without the claim it changes nothing and fails.
 func (h *House) Recover(ctx context.Context) ([]Refund, error) {
+	if !h.claimed() {
+		return nil, fmt.Errorf("recover: %w", errNotClaimed)
+	}
 	if err := h.Flush(ctx); err != nil {
 		return nil, fmt.Errorf("recover: %w", err)
 	}

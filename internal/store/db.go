@@ -94,6 +94,7 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 	if strings.Contains(path, ":memory:") || strings.Contains(path, "mode=memory") {
 		return s, nil // another connection would see another database
 	}
+	s.lockPath = path
 	// Readers of their own: in WAL mode they read the last commit while the one
 	// writer writes, so a session lookup does not wait behind the hands being
 	// recorded. Reads inside a transaction stay on the writer.
@@ -250,9 +251,37 @@ type sqlStore struct {
 	queries
 	db     *sql.DB
 	readDB *sql.DB // SQLite's readers, if any (see OpenSQLite)
+	// lockPath is the SQLite database's file, beside which Lock makes its lock
+	// files; empty for a database in memory, which no other process can open.
+	lockPath string
 }
 
 func (s *sqlStore) Backend() string { return s.d.name }
+
+func (s *sqlStore) Lock(ctx context.Context, key string) (Held, error) {
+	if err := checkLockKey(key); err != nil {
+		return nil, err
+	}
+	switch {
+	case s.d.name == "postgres":
+		return lockPostgres(ctx, s.db, key)
+	case s.lockPath == "":
+		return &fileLock{}, nil
+	default:
+		return lockFile(s.lockPath+"."+key+".lock", key)
+	}
+}
+
+func (s *sqlStore) Ping(ctx context.Context) error {
+	db := s.db
+	if s.readDB != nil {
+		db = s.readDB // SQLite's one writer may be busy writing; a reader is not
+	}
+	if err := db.PingContext(ctx); err != nil {
+		return fmt.Errorf("store: ping: %w", err)
+	}
+	return nil
+}
 
 func (s *sqlStore) Close() error {
 	if s.readDB != nil {

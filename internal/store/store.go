@@ -365,6 +365,14 @@ type Store interface {
 	InTx(ctx context.Context, fn func(q Queries) error) error
 	// Backend names the database: "sqlite" or "postgres".
 	Backend() string
+	// Lock takes the exclusive lock named key (see HouseKey) without waiting, and
+	// holds it until Release or the end of the process. It returns a *LockedError
+	// (ErrLocked) while another holder, in this process or another, has it. SQLite
+	// locks a file beside the database (PATH.KEY.lock); PostgreSQL takes a
+	// session-level advisory lock on a connection set aside for it.
+	Lock(ctx context.Context, key string) (Held, error)
+	// Ping checks that the database answers.
+	Ping(ctx context.Context) error
 	// Close closes the database.
 	Close() error
 }

@@ -51,12 +51,22 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/topics/{id}/posts", s.authed(s.reply))
 
 	cop := http.NewCrossOriginProtection()
-	s.handler = cop.Handler(mux)
+	s.handler = s.withClient(secureHeaders(cop.Handler(mux)))
 }
+
+// healthPing bounds the time /healthz waits for the database.
+const healthPing = 2 * time.Second
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	if !s.ready.Load() {
 		http.Error(w, "starting or stopping", http.StatusServiceUnavailable)
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), healthPing)
+	defer cancel()
+	if err := s.house.Ping(ctx); err != nil {
+		s.log.Warn("health check: the database does not answer", "err", err)
+		http.Error(w, "the database does not answer", http.StatusServiceUnavailable)
 		return
 	}
 	_, _ = io.WriteString(w, "ok\n")
@@ -98,7 +108,7 @@ func (s *Server) authed(h func(http.ResponseWriter, *http.Request, store.User)) 
 func setSession(w http.ResponseWriter, r *http.Request, sess house.Session) {
 	http.SetCookie(w, &http.Cookie{
 		Name: CookieName, Value: sess.Token, Path: "/", Expires: sess.ExpiresAt,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: r.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r),
 	})
 }
 
@@ -183,7 +193,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
 	s.writeJSON(w, http.StatusNoContent, nil)
 }
 

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -51,12 +52,28 @@ type Config struct {
 	// HeadsUpActionTime is the clock of a heads-up game (default 30 s).
 	HeadsUpActionTime time.Duration
 	// MaxConnsPerIP bounds the WebSocket connections open from one IP address
-	// (0: no bound). The address is the connection's own: a reverse proxy in
-	// front of the house makes every client one address.
+	// (0: no bound): the client's address (clientIP), which behind a reverse
+	// proxy is the one it forwards if the proxy is one of TrustedProxies.
 	MaxConnsPerIP int
 	// MaxTablesPerPlayer bounds the tables one player may have open at once,
 	// heads-up games included (0: no bound).
 	MaxTablesPerPlayer int
+	// MaxHTTPConnsPerIP bounds the connections of any kind (WebSockets included)
+	// open at once from one IP address, or IPv6 /64, on the Listener (default
+	// DefaultMaxHTTPConnsPerIP; negative: no bound). Trusted proxies are exempt.
+	MaxHTTPConnsPerIP int
+	// TrustedProxies are the addresses of reverse proxies in front of the house.
+	// From them alone, X-Forwarded-For gives the client's address and
+	// X-Forwarded-Proto: https makes the request HTTPS (Secure cookie, HSTS).
+	TrustedProxies []netip.Prefix
+	// The HTTPServer's limits: the time to read a request's header, its whole
+	// request, to write its response, and to keep an idle connection open;
+	// the largest request header. Zero takes the Default, negative means none.
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
+	MaxHeaderBytes    int
 }
 
 // Server is the house's API. Create it with New; serve Handler.
@@ -80,6 +97,7 @@ type Server struct {
 
 	reg        *prometheus.Registry
 	mConns     prometheus.Gauge
+	mRefused   prometheus.Counter
 	mHands     prometheus.Counter
 	mMessages  *prometheus.CounterVec
 	mResponses *prometheus.CounterVec
@@ -94,9 +112,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	if cfg.HeadsUpActionTime == 0 {
-		cfg.HeadsUpActionTime = 30 * time.Second
-	}
+	cfg.setDefaults()
 	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, perIP: map[string]int{}, kept: map[string]time.Time{}}
 	s.initMetrics()
 	s.lobby = lobby.New(cfg.Log, func() { s.mHands.Inc() })
@@ -171,10 +187,11 @@ func (s *Server) initMetrics() {
 	s.reg = prometheus.NewRegistry()
 	s.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	s.mConns = prometheus.NewGauge(prometheus.GaugeOpts{Name: "felt_ws_connections", Help: "Open WebSocket connections."})
+	s.mRefused = prometheus.NewCounter(prometheus.CounterOpts{Name: "felt_conns_refused_total", Help: "Connections closed on accept: their address had Config.MaxHTTPConnsPerIP open."})
 	s.mHands = prometheus.NewCounter(prometheus.CounterOpts{Name: "felt_hands_total", Help: "Hands finished at all tables."})
 	s.mMessages = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "felt_ws_messages_total", Help: "WebSocket messages by direction (in, out)."}, []string{"dir"})
 	s.mResponses = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "felt_http_requests_total", Help: "HTTP API requests by status code."}, []string{"code"})
-	s.reg.MustRegister(s.mConns, s.mHands, s.mMessages, s.mResponses,
+	s.reg.MustRegister(s.mConns, s.mRefused, s.mHands, s.mMessages, s.mResponses,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_tables", Help: "Open tables."}, func() float64 { return float64(s.lobby.Count()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_seated_players", Help: "Seats taken at all tables (bots included)."}, func() float64 { return float64(s.lobby.Seated()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_players_online", Help: "Players with a connection open."}, func() float64 { return float64(s.lobby.Online()) }),

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -96,7 +95,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the house is not open", http.StatusServiceUnavailable)
 		return
 	}
-	ip := remoteIP(r)
+	ip := clientIP(r)
 	if !s.takeConn(ip) {
 		s.writeError(w, fmt.Errorf("%w: at most %d connections from one address", errTooManyConns, s.cfg.MaxConnsPerIP))
 		return
@@ -141,15 +140,6 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		_ = wt.t.Unwatch(bg, wt.id)
 	}
 	s.lobby.Unsubscribe(p, sub)
-}
-
-// remoteIP is the IP address a request came from.
-func remoteIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // takeConn counts a new connection from ip, or reports false when ip holds

@@ -21,6 +21,8 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -94,10 +96,49 @@ func profile(t *testing.T, browser context.Context) context.Context {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancel)
+	watchCSP(t, ctx)
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		t.Fatal(err)
 	}
 	return ctx
+}
+
+// cspBinding is the function through which a tab reports what the house's
+// Content-Security-Policy refused.
+const cspBinding = "feltCSPViolation"
+
+// watchCSP fails the test, when it ends, if any page of the tab ctx had
+// something refused by the Content-Security-Policy: an inline script or style,
+// a style attribute, a resource from elsewhere. Every page the test visits is
+// checked so.
+func watchCSP(t *testing.T, ctx context.Context) {
+	t.Helper()
+	var mu sync.Mutex
+	var seen []string
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if b, ok := ev.(*runtime.EventBindingCalled); ok && b.Name == cspBinding {
+			mu.Lock()
+			seen = append(seen, b.Payload)
+			mu.Unlock()
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(ctx, runtime.AddBinding, runtime.AddBindingParams{Name: cspBinding}); err != nil {
+		t.Fatal(err)
+	}
+	src := `document.addEventListener("securitypolicyviolation", (e) => ` + cspBinding +
+		`(location.pathname + ": " + e.violatedDirective + " refused " + (e.blockedURI || "inline") + " at " + e.sourceFile + ":" + e.lineNumber));`
+	if _, err := chromedp.Call(ctx, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: src}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, v := range seen {
+			t.Errorf("Content-Security-Policy violation: %s", v)
+		}
+	})
 }
 
 // newTab opens a new tab in the profile of parent (sharing its cookies and
@@ -108,6 +149,7 @@ func profile(t *testing.T, browser context.Context) context.Context {
 func newTab(t *testing.T, parent context.Context) (context.Context, context.CancelFunc) {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(parent)
+	watchCSP(t, ctx)
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		cancel()
 		t.Fatalf("opening a tab: %v", err)

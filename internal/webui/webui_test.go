@@ -123,3 +123,23 @@ func TestNoBestEndpoint(t *testing.T) {
 		t.Fatalf("GET /ui/best: %d", rec.Code)
 	}
 }
+
+// The house's Content-Security-Policy (internal/web) refuses inline scripts,
+// style elements and attributes, and event-handler attributes: no template
+// may hold one (the browser tests catch those that JavaScript makes).
+func TestNoInlineCode(t *testing.T) {
+	inline := regexp.MustCompile(`(?i)<script(\s[^>]*)?>\s*[^<\s]|<script>|<style|\sstyle\s*=|\son[a-z]+\s*=|javascript:`)
+	err := fs.WalkDir(files, "templates", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		src, _ := fs.ReadFile(files, path)
+		for _, m := range inline.FindAllString(string(src), -1) {
+			t.Errorf("%s: inline code %q, which the Content-Security-Policy refuses", path, m)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -10,6 +10,9 @@ export function el(tag, attrs = {}, ...children) {
     else if (k === "class") e.className = v;
     else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
     else if (k === "dataset") Object.assign(e.dataset, v);
+    // Through the CSSOM, which the Content-Security-Policy allows; a style
+    // attribute would be refused.
+    else if (k === "style") e.style.cssText = v;
     else e.setAttribute(k, v === true ? "" : v);
   }
   for (const c of children.flat()) {

@@ -1,0 +1,25 @@
+//go:build unix
+
+package store
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// tryLockFile takes an exclusive flock on f without waiting, and reports false
+// when another open file holds it.
+func tryLockFile(f *os.File) (bool, error) {
+	err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+	if errors.Is(err, unix.EWOULDBLOCK) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// unlockFile releases the flock on f and closes it.
+func unlockFile(f *os.File) error {
+	return errors.Join(unix.Flock(int(f.Fd()), unix.LOCK_UN), f.Close())
+}
