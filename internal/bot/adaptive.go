@@ -66,7 +66,7 @@ func (b *adaptiveBot) State() AdaptiveState { return b.st }
 // Act simulates its equity and folds, calls or raises by the rate of return.
 func (b *adaptiveBot) Act(v *engine.View) engine.Action {
 	b.s.read(v)
-	rr := rateOfReturn(b.sim.equity(b.r, v, &b.s, b.samples), &b.s)
+	rr := rateOfReturn(b.sim.equityVsRange(b.r, v, &b.s, b.samples), &b.s)
 	l := v.Legal
 	switch {
 	case rr >= b.st.RaiseThreshold+0.7:

@@ -43,7 +43,7 @@ var rrTable = [...]rrRow{
 // Act simulates, computes the rate of return and draws the action.
 func (b *monteCarloBot) Act(v *engine.View) engine.Action {
 	b.s.read(v)
-	eq := b.sim.equity(b.r, v, &b.s, b.samples)
+	eq := b.sim.equityVsRange(b.r, v, &b.s, b.samples)
 	rr := rateOfReturn(eq, &b.s)
 	row := rrTable[len(rrTable)-1]
 	for _, x := range rrTable {

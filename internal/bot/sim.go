@@ -16,6 +16,9 @@ import (
 type simulator struct {
 	deck [cards.NumCards]cards.Card
 	n    int
+	// rg is the range opponents' hands are drawn from (see equityVsRange); the
+	// zero value is any hand.
+	rg oppRange
 }
 
 // equity returns the viewer's estimated share of the pot over samples random deals
@@ -66,6 +69,9 @@ func (sm *simulator) holdem(r *rand.Rand, s *situation, board []cards.Card, samp
 	var total float64
 	for range samples {
 		sm.draw(r, need)
+		if sm.rg != (oppRange{}) {
+			sm.redeal(r, s.opps, missing, need, board)
+		}
 		b := base
 		for k := 0; k < missing; k++ {
 			b = b.Add(sm.deck[k])
@@ -84,6 +90,28 @@ func (sm *simulator) holdem(r *rand.Rand, s *situation, board []cards.Card, samp
 		total += share(best, ties)
 	}
 	return total / float64(samples)
+}
+
+// redeal deals again, up to maxRedeals times each, the hole cards of the
+// opponents (at deck[missing+2o]) that fall outside sm.rg, from the cards not
+// dealt (deck[need:]).
+func (sm *simulator) redeal(r *rand.Rand, opps, missing, need int, board []cards.Card) {
+	rest := sm.n - need
+	if rest < 2 {
+		return
+	}
+	for o := range opps {
+		c := missing + 2*o
+		for try := 0; try < maxRedeals && !sm.inRange(sm.deck[c], sm.deck[c+1], board); try++ {
+			j := need + r.IntN(rest)
+			k := need + r.IntN(rest-1)
+			if k >= j {
+				k++
+			}
+			sm.deck[c], sm.deck[j] = sm.deck[j], sm.deck[c]
+			sm.deck[c+1], sm.deck[k] = sm.deck[k], sm.deck[c+1]
+		}
+	}
 }
 
 // stud simulates three card stud showdowns: each opponent still in gets a random
