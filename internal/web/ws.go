@@ -96,7 +96,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the house is not open", http.StatusServiceUnavailable)
 		return
 	}
-	ip := remoteIP(r)
+	ip := clientIP(r)
 	if !s.takeConn(ip) {
 		s.writeError(w, fmt.Errorf("%w: at most %d connections from one address", errTooManyConns, s.cfg.MaxConnsPerIP))
 		return
@@ -143,8 +143,11 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	s.lobby.Unsubscribe(p, sub)
 }
 
-// remoteIP is the IP address a request came from.
-func remoteIP(r *http.Request) string {
+// clientIP is the IP address a request came from: the connection's own. Every
+// per-address limit (connections here, logins and new accounts in the house)
+// takes its address from here, the one place a trusted proxy's header would be
+// read.
+func clientIP(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
