@@ -109,7 +109,10 @@ func (c Config) validate() error {
 	case c.SessionTTL <= 0:
 		return fmt.Errorf("house config: session TTL must be positive")
 	}
-	return c.Limits.validate()
+	if err := c.Limits.Validate(); err != nil {
+		return fmt.Errorf("house config: %w", err)
+	}
+	return nil
 }
 
 // House is the poker house's accounts and ledger. It is safe for concurrent use:

@@ -111,22 +111,36 @@ func DefaultLimits() Limits {
 	}
 }
 
-func (l Limits) validate() error {
+// Validate checks the limits; an error is a *FieldError naming the field (as
+// the config file of docs/house.md does, under "limits.").
+func (l Limits) Validate() error {
+	f := func(field, format string, args ...any) error { return fieldError("limits."+field, format, args...) }
+	locks := l.LoginFailures > 0 || l.AddressLoginFailures > 0
 	switch {
-	case l.LoginFailures < 0 || l.AddressLoginFailures < 0:
-		return errors.New("house config: negative login failures")
-	case (l.LoginFailures > 0 || l.AddressLoginFailures > 0) && (l.LockOut <= 0 || l.MaxLockOut < l.LockOut):
-		return errors.New("house config: the login lock-out must be positive and at most the maximum lock-out")
+	case l.LoginFailures < 0:
+		return f("login_failures", "must not be negative (0: no lock-out)")
+	case l.AddressLoginFailures < 0:
+		return f("address_login_failures", "must not be negative (0: no lock-out)")
+	case locks && l.LockOut <= 0:
+		return f("lockout", "must be positive")
+	case locks && l.MaxLockOut < l.LockOut:
+		return f("max_lockout", "must be at least the lock-out (%s)", l.LockOut)
 	case l.ForgetFailures < 0:
-		return errors.New("house config: negative time to forget failed logins")
-	case l.Registrations.Every < 0 || l.Registrations.Every > 0 && l.Registrations.Burst < 1:
-		return errors.New("house config: registrations per address: the burst must be at least 1 and the interval not negative")
-	case l.Guests.Every < 0 || l.Guests.Every > 0 && l.Guests.Burst < 1:
-		return errors.New("house config: guests per address: the burst must be at least 1 and the interval not negative")
-	case l.MaxHashes < 0 || l.HashWait <= 0:
-		return errors.New("house config: hashes at once must not be negative, and the hash wait must be positive")
+		return f("forget_failures", "must not be negative")
+	case l.Registrations.Every < 0:
+		return f("registration_every", "must not be negative (0: no limit)")
+	case l.Registrations.Every > 0 && l.Registrations.Burst < 1:
+		return f("registrations", "must be at least 1")
+	case l.Guests.Every < 0:
+		return f("guest_every", "must not be negative (0: no limit)")
+	case l.Guests.Every > 0 && l.Guests.Burst < 1:
+		return f("guests", "must be at least 1")
+	case l.MaxHashes < 0:
+		return f("max_hashes", "must not be negative (0: as many as the CPUs Go uses)")
+	case l.HashWait <= 0:
+		return f("hash_wait", "must be positive")
 	case l.MaxTracked < 1:
-		return errors.New("house config: the limits must remember at least 1 account or address")
+		return f("max_tracked", "must be at least 1")
 	}
 	return nil
 }
