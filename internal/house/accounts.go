@@ -227,10 +227,12 @@ func (h *House) checkPassword(ctx context.Context, username, password string) (s
 		return store.User{}, ErrBadCredentials
 	}
 	ok, err := h.verify(ctx, password, u.PasswordHash)
-	if err != nil {
+	switch {
+	case errors.Is(err, errBadHash):
 		return store.User{}, fmt.Errorf("login %q: stored hash: %w", username, err)
-	}
-	if !ok {
+	case err != nil: // busy, or the request ended
+		return store.User{}, err
+	case !ok:
 		return store.User{}, ErrBadCredentials
 	}
 	return u, nil
