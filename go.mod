@@ -12,6 +12,8 @@ require (
 	modernc.org/sqlite v1.60.1
 )
 
+require golang.org/x/time v0.16.0
+
 require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0

@@ -34,7 +34,45 @@ type houseConfig struct {
 	MaxHTTPConnsPerIP int `toml:"max_http_conns_per_ip"`
 	// Announce is where the house sends its beacon; "off" (or "") sends none.
 	Announce string        `toml:"announce"`
+	Limits   limitsConfig  `toml:"limits"`
 	Tables   []tableConfig `toml:"tables"`
+}
+
+// limitsConfig is the [limits] table: failed logins, new accounts per address
+// and password hashes at once (house.Limits, docs/security.md).
+type limitsConfig struct {
+	LoginFailures        int      `toml:"login_failures"`
+	AddressLoginFailures int      `toml:"address_login_failures"`
+	LockOut              duration `toml:"lockout"`
+	MaxLockOut           duration `toml:"max_lockout"`
+	ForgetFailures       duration `toml:"forget_failures"`
+	Registrations        int      `toml:"registrations"`
+	RegistrationEvery    duration `toml:"registration_every"`
+	Guests               int      `toml:"guests"`
+	GuestEvery           duration `toml:"guest_every"`
+	MaxHashes            int      `toml:"max_hashes"`
+	HashWait             duration `toml:"hash_wait"`
+	MaxTracked           int      `toml:"max_tracked"`
+}
+
+func limitsConfigOf(l house.Limits) limitsConfig {
+	return limitsConfig{
+		LoginFailures: l.LoginFailures, AddressLoginFailures: l.AddressLoginFailures,
+		LockOut: duration(l.LockOut), MaxLockOut: duration(l.MaxLockOut), ForgetFailures: duration(l.ForgetFailures),
+		Registrations: l.Registrations.Burst, RegistrationEvery: duration(l.Registrations.Every),
+		Guests: l.Guests.Burst, GuestEvery: duration(l.Guests.Every),
+		MaxHashes: l.MaxHashes, HashWait: duration(l.HashWait), MaxTracked: l.MaxTracked,
+	}
+}
+
+func (c limitsConfig) limits() house.Limits {
+	return house.Limits{
+		LoginFailures: c.LoginFailures, AddressLoginFailures: c.AddressLoginFailures,
+		LockOut: time.Duration(c.LockOut), MaxLockOut: time.Duration(c.MaxLockOut), ForgetFailures: time.Duration(c.ForgetFailures),
+		Registrations: house.Rate{Burst: c.Registrations, Every: time.Duration(c.RegistrationEvery)},
+		Guests:        house.Rate{Burst: c.Guests, Every: time.Duration(c.GuestEvery)},
+		MaxHashes:     c.MaxHashes, HashWait: time.Duration(c.HashWait), MaxTracked: c.MaxTracked,
+	}
 }
 
 // tableConfig is one of the house's own tables: open from the start, bots seated,
@@ -77,6 +115,7 @@ func defaultHouseConfig() houseConfig {
 		Name: "felt", SignupCredits: h.SignupCredits, GuestCredits: h.GuestCredits, RefillBelow: h.RefillBelow,
 		RefillTo: h.RefillTo, RefillInterval: duration(h.RefillInterval), RankMinHands: h.RankMinHands,
 		MaxConnsPerIP: 64, MaxHTTPConnsPerIP: web.DefaultMaxHTTPConnsPerIP, MaxTables: 4, Announce: announce.DefaultGroup,
+		Limits: limitsConfigOf(h.Limits),
 		Tables: []tableConfig{
 			{Name: "Main", Variant: table.NoLimit, Seats: 6, SmallBlind: 10, BigBlind: 20, MinBuyIn: 400, MaxBuyIn: 2000, Bots: []string{"chart", "montecarlo"}},
 			{Name: "Limit", Variant: table.FixedLimit, Seats: 6, SmallBlind: 5, BigBlind: 10, MinBuyIn: 100, MaxBuyIn: 1000, Bots: []string{"chart", "hsppot"}},
@@ -145,6 +184,9 @@ func (c *houseConfig) check() error {
 	case c.MaxHTTPConnsPerIP > 0 && c.MaxHTTPConnsPerIP < c.MaxConnsPerIP:
 		return fieldErr("max_http_conns_per_ip", "must be at least max_conns_per_ip (%d): WebSockets are connections too", c.MaxConnsPerIP)
 	}
+	if err := c.Limits.limits().Validate(); err != nil {
+		return err
+	}
 	if a := c.Announce; a != "" && a != "off" {
 		if _, _, err := net.SplitHostPort(a); err != nil {
 			return fieldErr("announce", "%q is not HOST:PORT (or \"off\")", a)
@@ -169,6 +211,7 @@ func (c *houseConfig) houseSettings() house.Config {
 	h := house.DefaultConfig()
 	h.SignupCredits, h.GuestCredits, h.RefillBelow, h.RefillTo = c.SignupCredits, c.GuestCredits, c.RefillBelow, c.RefillTo
 	h.RefillInterval, h.RankMinHands = time.Duration(c.RefillInterval), c.RankMinHands
+	h.Limits = c.Limits.limits()
 	return h
 }
 

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/felt-poker/felt/internal/house"
 )
 
 // exampleConfig is the example of docs/house.md.
@@ -114,6 +116,53 @@ func TestHouseConfig(t *testing.T) {
 	} {
 		_, err := loadHouseConfig(writeConfig(t, tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want an error with %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+// limitsExample is the [limits] example of docs/house.md.
+const limitsExample = `[limits]
+login_failures = 5
+address_login_failures = 50
+lockout = "30s"
+max_lockout = "1h"
+forget_failures = "2h"
+registrations = 3
+registration_every = "10m"
+guests = 100
+guest_every = "0s"
+max_hashes = 2
+hash_wait = "5s"
+max_tracked = 50000
+`
+
+func TestHouseConfigLimits(t *testing.T) {
+	c, err := loadHouseConfig(writeConfig(t, limitsExample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := c.houseSettings().Limits
+	if l.LoginFailures != 5 || l.AddressLoginFailures != 50 || l.LockOut != 30*time.Second || l.MaxLockOut != time.Hour ||
+		l.ForgetFailures != 2*time.Hour || l.Registrations.Burst != 3 || l.Registrations.Every != 10*time.Minute ||
+		l.Guests.Every != 0 || l.MaxHashes != 2 || l.HashWait != 5*time.Second || l.MaxTracked != 50000 {
+		t.Fatalf("%+v", l)
+	}
+	// Keys left out keep their defaults.
+	c, err = loadHouseConfig(writeConfig(t, "[limits]\nlogin_failures = 3\n"))
+	if err != nil || c.houseSettings().Limits.LoginFailures != 3 || c.houseSettings().Limits.Guests != house.DefaultLimits().Guests {
+		t.Fatalf("partial: %+v %v", c.Limits, err)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"[limits]\nlogin_failures = -1", "limits.login_failures: must not be negative"},
+		{"[limits]\nlockout = \"0s\"", "limits.lockout: must be positive"},
+		{"[limits]\nmax_lockout = \"1s\"", "limits.max_lockout: must be at least"},
+		{"[limits]\nguests = 0", "limits.guests: must be at least 1"},
+		{"[limits]\nhash_wait = \"soon\"", "hash_wait"},
+		{"[limits]\nmax_tracked = 0", "limits.max_tracked:"},
+		{"[limits]\ncolour = 1", "limits.colour: unknown field"},
+	} {
+		if _, err := loadHouseConfig(writeConfig(t, tc.text)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want an error with %q", tc.text, err, tc.want)
 		}
 	}

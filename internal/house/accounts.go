@@ -26,10 +26,14 @@ const (
 	MaxLocation = 64 // characters
 	// GuestPrefix starts every guest's name; registered names may not start with "guest".
 	GuestPrefix = "guest-"
+	// BotPrefix starts the name of every bot seated at a house table
+	// ("bot-chart-1"); registered names may not start with "bot-" or "bot_", in
+	// any case.
+	BotPrefix = "bot-"
 )
 
 // reserved reports whether a lower-cased name is kept from registration: names the
-// house itself uses or that would mislead other players.
+// house itself uses or that would mislead other players (a guest's, a bot's).
 func reserved(lower string) bool {
 	switch lower {
 	case "lobby", "admin", "administrator", "root", "system", "house", "dealer", "felt",
@@ -37,11 +41,11 @@ func reserved(lower string) bool {
 		"nobody", "everyone", "spectator", "server", "null":
 		return true
 	}
-	return strings.HasPrefix(lower, "guest")
+	return strings.HasPrefix(lower, "guest") || strings.HasPrefix(lower, BotPrefix) || strings.HasPrefix(lower, "bot_")
 }
 
 // ValidateUsername checks the username rules: 3 to 15 letters, digits, '_' or '-',
-// not a reserved name, and not starting with "guest".
+// not a reserved name, and not starting with "guest", "bot-" or "bot_".
 func ValidateUsername(name string) error {
 	if n := len(name); n < MinUsername || n > MaxUsername {
 		return fieldError("username", "must be %d to %d characters long", MinUsername, MaxUsername)
@@ -65,6 +69,9 @@ type Registration struct {
 	ConfirmedAdult bool
 	Email          string // optional
 	Location       string // optional
+	// From is the network address the registration comes from, for the limit on
+	// registrations per address (Limits.Registrations).
+	From string
 }
 
 // validate checks r and returns it normalised (email and location trimmed).
@@ -116,13 +123,16 @@ func validEmail(s string) bool {
 
 // Register creates a player's account and grants the sign-up credits, in one
 // transaction. A rule broken gives a *FieldError; a taken name one that wraps
-// ErrUsernameTaken.
+// ErrUsernameTaken; one registration too many from r.From ErrTooManyAccounts.
 func (h *House) Register(ctx context.Context, r Registration) (store.User, error) {
 	r, err := r.validate()
 	if err != nil {
 		return store.User{}, err
 	}
-	hash, err := HashPassword(r.Password, h.cfg.Argon2)
+	if wait := h.registrations.take(addressKey(r.From), h.now()); wait > 0 {
+		return store.User{}, retryError(ErrTooManyAccounts, "too many accounts registered from your address", wait)
+	}
+	hash, err := h.hash(ctx, r.Password)
 	if err != nil {
 		return store.User{}, fmt.Errorf("register %q: %w", r.Username, err)
 	}
@@ -179,33 +189,57 @@ func (h *House) newSession(ctx context.Context, u store.User) (Session, error) {
 }
 
 // Login checks a registered player's name (any case) and password and opens a
-// session. Any mismatch, including a guest's name, is ErrBadCredentials.
-func (h *House) Login(ctx context.Context, username, password string) (Session, error) {
-	if len(password) > MaxPassword {
-		return Session{}, ErrBadCredentials
+// session. Any mismatch, including a guest's name, is ErrBadCredentials. While
+// the account or the address from has failed too often (Limits), every login is
+// refused with ErrTooManyLogins (the right password too), without checking it.
+func (h *House) Login(ctx context.Context, username, password, from string) (Session, error) {
+	account, address := accountKey(username), addressKey(from)
+	if wait, locked := h.logins.begin(account, address, h.now()); locked {
+		return Session{}, retryError(ErrTooManyLogins, "too many failed logins", wait)
+	} else if wait > 0 {
+		return Session{}, retryError(ErrTooManyLogins, "too many logins at once", wait)
 	}
-	u, err := h.st.UserByName(ctx, username)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		VerifyPassword(password, h.dummyHash) // spend the same time as for a known name
-		return Session{}, ErrBadCredentials
-	case err != nil:
-		return Session{}, fmt.Errorf("login %q: %w", username, err)
-	case u.Guest || u.PasswordHash == "":
-		return Session{}, ErrBadCredentials
-	}
-	ok, err := VerifyPassword(password, u.PasswordHash)
+	u, err := h.checkPassword(ctx, username, password)
+	h.logins.end(account, address, err, h.now())
 	if err != nil {
-		return Session{}, fmt.Errorf("login %q: stored hash: %w", username, err)
-	}
-	if !ok {
-		return Session{}, ErrBadCredentials
+		return Session{}, err
 	}
 	// A login is a good time to sweep expired sessions.
 	if _, err := h.st.DeleteExpiredSessions(ctx, h.now()); err != nil {
 		return Session{}, fmt.Errorf("login %q: %w", username, err)
 	}
 	return h.newSession(ctx, u)
+}
+
+// checkPassword returns the registered player named username (any case) if
+// password is theirs, or ErrBadCredentials.
+func (h *House) checkPassword(ctx context.Context, username, password string) (store.User, error) {
+	if len(password) > MaxPassword {
+		return store.User{}, ErrBadCredentials
+	}
+	u, err := h.st.UserByName(ctx, username)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		// Spend the same time as for a known name.
+		if _, err := h.verify(ctx, password, h.dummyHash); err != nil {
+			return store.User{}, err
+		}
+		return store.User{}, ErrBadCredentials
+	case err != nil:
+		return store.User{}, fmt.Errorf("login %q: %w", username, err)
+	case u.Guest || u.PasswordHash == "":
+		return store.User{}, ErrBadCredentials
+	}
+	ok, err := h.verify(ctx, password, u.PasswordHash)
+	switch {
+	case errors.Is(err, errBadHash):
+		return store.User{}, fmt.Errorf("login %q: stored hash: %w", username, err)
+	case err != nil: // busy, or the request ended
+		return store.User{}, err
+	case !ok:
+		return store.User{}, ErrBadCredentials
+	}
+	return u, nil
 }
 
 // Logout ends the session of token; ending an unknown session is not an error.
@@ -247,8 +281,12 @@ func (h *House) Authenticate(ctx context.Context, token string) (store.User, err
 
 // Guest creates a guest account (named GuestPrefix and eight random characters,
 // without a password, granted Config.GuestCredits) for the quick game against the
-// computer, and opens its session.
-func (h *House) Guest(ctx context.Context) (Session, error) {
+// computer, and opens its session. One guest too many from the address from is
+// ErrTooManyAccounts (Limits.Guests).
+func (h *House) Guest(ctx context.Context, from string) (Session, error) {
+	if wait := h.guests.take(addressKey(from), h.now()); wait > 0 {
+		return Session{}, retryError(ErrTooManyAccounts, "too many guests from your address", wait)
+	}
 	for attempt := 0; ; attempt++ {
 		now := h.now()
 		u := store.User{Username: GuestPrefix + strings.ToLower(rand.Text()[:8]), Guest: true, CreatedAt: now}

@@ -103,7 +103,7 @@ func checkText(field string, s string, maxLen int) (string, error) {
 // mayPost checks that u may post: registered players only.
 func mayPost(u store.User) error {
 	if u.Guest {
-		return fmt.Errorf("%w: guests may read the boards; register to post", ErrForbidden)
+		return &PlayerError{Message: "guests may read the boards; register to post", Err: ErrForbidden}
 	}
 	return nil
 }

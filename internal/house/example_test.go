@@ -33,7 +33,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	s, err := h.Login(ctx, "Alice", "correct horse")
+	s, err := h.Login(ctx, "Alice", "correct horse", "192.0.2.1")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -51,5 +51,5 @@ func Example() {
 	// logged in: alice
 	// credits after the buy-in: 8000
 	// credits after the cash-out: 10500
-	// buy-in of user 1 at table1: insufficient credits: 10500 credits, buy-in 20000
+	// buy-in of user 1 at table1: you have 10500 credits, less than the buy-in of 20000
 }

@@ -73,13 +73,17 @@ type Config struct {
 	SessionTTL time.Duration
 	// Argon2 are the cost parameters of new password hashes.
 	Argon2 Argon2Params
+	// Limits bound failed logins, new accounts per address and the password
+	// hashes computed at once.
+	Limits Limits
 	// Now is the clock (time.Now when nil); tests inject their own.
 	Now func() time.Time
 }
 
 // DefaultConfig is the configuration of a new house: 10,000 chips at sign-up (and
 // for guests), a refill back to 10,000 when below 1,000 at most once a day, 50
-// hands to be ranked by win rate, 30-day sessions, and DefaultArgon2.
+// hands to be ranked by win rate, 30-day sessions, DefaultArgon2 and
+// DefaultLimits.
 func DefaultConfig() Config {
 	return Config{
 		SignupCredits:  10_000,
@@ -90,6 +94,7 @@ func DefaultConfig() Config {
 		RankMinHands:   50,
 		SessionTTL:     30 * 24 * time.Hour,
 		Argon2:         DefaultArgon2(),
+		Limits:         DefaultLimits(),
 	}
 }
 
@@ -105,6 +110,9 @@ func (c Config) validate() error {
 		return fmt.Errorf("house config: negative minimum of hands to be ranked")
 	case c.SessionTTL <= 0:
 		return fmt.Errorf("house config: session TTL must be positive")
+	}
+	if err := c.Limits.Validate(); err != nil {
+		return fmt.Errorf("house config: %w", err)
 	}
 	return nil
 }
@@ -124,6 +132,11 @@ type House struct {
 
 	claimMu sync.Mutex
 	claim   store.Held // the lock of Claim, or nil; guarded by claimMu
+	// logins throttles failed logins; registrations and guests bound the new
+	// accounts per address; hashes bounds the password hashes at once (Limits).
+	logins                *loginThrottle
+	registrations, guests *buckets
+	hashes                *hashSlots
 }
 
 // BotModels is where bots at the house's tables keep what they learn of each
@@ -149,7 +162,10 @@ func New(st store.Store, cfg Config) (*House, error) {
 	if err != nil {
 		return nil, fmt.Errorf("house config: %w", err)
 	}
-	return &House{st: st, cfg: cfg, dummyHash: dummy}, nil
+	l := cfg.Limits
+	return &House{st: st, cfg: cfg, dummyHash: dummy, logins: newLoginThrottle(l),
+		registrations: newBuckets(l.Registrations, l.MaxTracked), guests: newBuckets(l.Guests, l.MaxTracked),
+		hashes: newHashSlots(l)}, nil
 }
 
 // Config returns the house's configuration.

@@ -156,11 +156,11 @@ func TestAccounts(t *testing.T) {
 			t.Errorf("credits after sign-up = %d, %v", credits, err)
 		}
 		for _, bad := range [][2]string{{"Bob", "wrong horse"}, {"nobody", "correct horse"}, {"Bob", ""}} {
-			if _, err := h.Login(ctx, bad[0], bad[1]); !errors.Is(err, house.ErrBadCredentials) {
+			if _, err := h.Login(ctx, bad[0], bad[1], "192.0.2.1"); !errors.Is(err, house.ErrBadCredentials) {
 				t.Errorf("Login(%q, %q) = %v, want ErrBadCredentials", bad[0], bad[1], err)
 			}
 		}
-		sess, err := h.Login(ctx, "bob", "correct horse")
+		sess, err := h.Login(ctx, "bob", "correct horse", "192.0.2.1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +180,7 @@ func TestAccounts(t *testing.T) {
 			t.Errorf("Authenticate after logout = %v", err)
 		}
 		// Expiry.
-		sess, err = h.Login(ctx, "BOB", "correct horse")
+		sess, err = h.Login(ctx, "BOB", "correct horse", "192.0.2.1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +193,7 @@ func TestAccounts(t *testing.T) {
 			t.Errorf("Authenticate at expiry = %v", err)
 		}
 		// Guests: flagged, no password, credits granted, cannot log in by name.
-		g, err := h.Guest(ctx)
+		g, err := h.Guest(ctx, "192.0.2.1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +206,7 @@ func TestAccounts(t *testing.T) {
 		if credits, _ := h.Credits(ctx, g.User.ID); credits != 10_000 {
 			t.Errorf("guest credits = %d", credits)
 		}
-		if _, err := h.Login(ctx, g.User.Username, ""); !errors.Is(err, house.ErrBadCredentials) {
+		if _, err := h.Login(ctx, g.User.Username, "", "192.0.2.1"); !errors.Is(err, house.ErrBadCredentials) {
 			t.Errorf("guest login = %v", err)
 		}
 	})
@@ -331,7 +331,7 @@ func TestStatsAndRankings(t *testing.T) {
 		ctx := context.Background()
 		h := newHouse(t, s, newClock(), func(c *house.Config) { c.RankMinHands = 2 })
 		ann, bob := register(t, h, "ann"), register(t, h, "bob")
-		g, err := h.Guest(ctx)
+		g, err := h.Guest(ctx, "192.0.2.1")
 		if err != nil {
 			t.Fatal(err)
 		}

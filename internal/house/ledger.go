@@ -45,7 +45,7 @@ func (h *House) BuyIn(ctx context.Context, userID int64, tableRef string, amount
 			return err
 		}
 		if credits < amount {
-			return fmt.Errorf("%w: %d credits, buy-in %d", ErrInsufficientCredits, credits, amount)
+			return &PlayerError{Message: fmt.Sprintf("you have %d credits, less than the buy-in of %d", credits, amount), Err: ErrInsufficientCredits}
 		}
 		if _, err := q.AddEntry(ctx, store.Entry{UserID: userID, Kind: store.KindBuyIn, Amount: -amount, TableRef: tableRef, CreatedAt: h.now()}); err != nil {
 			return err
@@ -114,14 +114,14 @@ func (h *House) Refill(ctx context.Context, userID int64) (int64, error) {
 			return err
 		}
 		if credits >= h.cfg.RefillBelow {
-			return fmt.Errorf("%w: %d credits, refills are for fewer than %d", ErrRefillNotNeeded, credits, h.cfg.RefillBelow)
+			return &PlayerError{Message: fmt.Sprintf("you have %d credits: a refill is for players with fewer than %d", credits, h.cfg.RefillBelow), Err: ErrRefillNotNeeded}
 		}
 		now := h.now()
 		last, err := q.LastEntry(ctx, userID, store.KindRefill)
 		switch {
 		case err == nil:
 			if next := last.CreatedAt.Add(h.cfg.RefillInterval); now.Before(next) {
-				return fmt.Errorf("%w: next refill at %s", ErrRefillTooSoon, next.Format("2006-01-02 15:04 MST"))
+				return &PlayerError{Message: "your next refill is at " + next.Format("2006-01-02 15:04 MST"), RetryAfter: next.Sub(now), Err: ErrRefillTooSoon}
 			}
 		case !isNotFound(err):
 			return err

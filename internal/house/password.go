@@ -1,15 +1,21 @@
 package house
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"golang.org/x/crypto/argon2"
 )
+
+// deriveKey is argon2.IDKey; tests count the hashes in progress through it.
+var deriveKey = argon2.IDKey
 
 // Argon2Params are the argon2id cost parameters of new password hashes. Hashes
 // carry their own parameters, so changing these does not invalidate old ones.
@@ -38,7 +44,7 @@ func HashPassword(password string, p Argon2Params) (string, error) {
 	}
 	salt := make([]byte, p.SaltLen)
 	rand.Read(salt) // never fails (crypto/rand)
-	key := argon2.IDKey([]byte(password), salt, p.Time, p.Memory, p.Threads, p.KeyLen)
+	key := deriveKey([]byte(password), salt, p.Time, p.Memory, p.Threads, p.KeyLen)
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
 		argon2.Version, p.Memory, p.Time, p.Threads, base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key)), nil
 }
@@ -70,6 +76,72 @@ func VerifyPassword(password, hash string) (bool, error) {
 	if err != nil || len(key) == 0 {
 		return false, fmt.Errorf("%w: key", errBadHash)
 	}
-	got := argon2.IDKey([]byte(password), salt, time, memory, threads, uint32(len(key)))
+	got := deriveKey([]byte(password), salt, time, memory, threads, uint32(len(key)))
 	return subtle.ConstantTimeCompare(got, key) == 1, nil
+}
+
+// hashSlots bound the password hashes computed at once: each takes
+// Argon2Params.Memory, so a flood of logins queues (or is refused as busy)
+// instead of allocating it for every request.
+type hashSlots struct {
+	slots      chan struct{}
+	waiting    atomic.Int64
+	maxWaiting int64
+	wait       time.Duration
+}
+
+func newHashSlots(l Limits) *hashSlots {
+	n := l.hashes()
+	return &hashSlots{slots: make(chan struct{}, n), maxWaiting: int64(n) * hashQueuePerSlot, wait: l.HashWait}
+}
+
+// do runs f in a slot, waiting for one at most the hash wait, as long as ctx
+// lasts, and only when fewer than the most allowed are waiting already.
+func (s *hashSlots) do(ctx context.Context, f func()) error {
+	select {
+	case s.slots <- struct{}{}:
+	default:
+		if err := s.queue(ctx); err != nil {
+			return err
+		}
+	}
+	defer func() { <-s.slots }()
+	f()
+	return nil
+}
+
+// queue waits for a slot and takes it.
+func (s *hashSlots) queue(ctx context.Context) error {
+	busy := &PlayerError{Message: "the house is busy: try again in a moment", RetryAfter: time.Second, Err: ErrBusy}
+	if s.waiting.Add(1) > s.maxWaiting {
+		s.waiting.Add(-1)
+		return busy
+	}
+	defer s.waiting.Add(-1)
+	timer := time.NewTimer(s.wait)
+	defer timer.Stop()
+	select {
+	case s.slots <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-timer.C:
+		return busy
+	}
+}
+
+// hash is HashPassword in a hash slot.
+func (h *House) hash(ctx context.Context, password string) (hash string, err error) {
+	if serr := h.hashes.do(ctx, func() { hash, err = HashPassword(password, h.cfg.Argon2) }); serr != nil {
+		return "", serr
+	}
+	return hash, err
+}
+
+// verify is VerifyPassword in a hash slot.
+func (h *House) verify(ctx context.Context, password, hash string) (ok bool, err error) {
+	if serr := h.hashes.do(ctx, func() { ok, err = VerifyPassword(password, hash) }); serr != nil {
+		return false, serr
+	}
+	return ok, err
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/engine"
 	"github.com/felt-poker/felt/internal/history"
+	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 )
 
@@ -161,7 +162,7 @@ func New(cfg Config) (*Table, error) {
 			return nil, invalid("bots", "%v", err)
 		}
 		base, _, _ := strings.Cut(name, ":")
-		t.seats[i] = seat{occupied: true, p: Player{Name: fmt.Sprintf("bot-%s-%d", base, i+1)}, bot: b, stack: stake}
+		t.seats[i] = seat{occupied: true, p: Player{Name: fmt.Sprintf("%s%s-%d", house.BotPrefix, base, i+1)}, bot: b, stack: stake}
 		t.chipsIn += stake
 	}
 	go t.run()

@@ -155,7 +155,7 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	if _, err := s.house.Register(r.Context(), house.Registration{Username: req.Username, Password: req.Password, ConfirmedAdult: req.Adult, Email: req.Email, Location: req.Location}); err != nil {
+	if _, err := s.house.Register(r.Context(), house.Registration{Username: req.Username, Password: req.Password, ConfirmedAdult: req.Adult, Email: req.Email, Location: req.Location, From: clientIP(r)}); err != nil {
 		s.writeError(w, err)
 		return
 	}
@@ -177,7 +177,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 // logIn opens a session for the player, sets its cookie and answers with the
 // player's account (status), or with the error.
 func (s *Server) logIn(w http.ResponseWriter, r *http.Request, username, password string, status int) {
-	sess, err := s.house.Login(r.Context(), username, password)
+	sess, err := s.house.Login(r.Context(), username, password, clientIP(r))
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -198,7 +198,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) guest(w http.ResponseWriter, r *http.Request) {
-	sess, err := s.house.Guest(r.Context())
+	sess, err := s.house.Guest(r.Context(), clientIP(r))
 	if err != nil {
 		s.writeError(w, err)
 		return

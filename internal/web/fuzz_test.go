@@ -127,7 +127,7 @@ func FuzzAPIBody(f *testing.F) {
 	if _, err := th.house.Register(f.Context(), house.Registration{Username: "fuzzer", Password: "correct horse", ConfirmedAdult: true}); err != nil {
 		f.Fatal(err)
 	}
-	sess, err := th.house.Login(f.Context(), "fuzzer", "correct horse")
+	sess, err := th.house.Login(f.Context(), "fuzzer", "correct horse", "192.0.2.1")
 	if err != nil {
 		f.Fatal(err)
 	}

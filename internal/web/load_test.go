@@ -105,7 +105,8 @@ func TestLoadServer(t *testing.T) {
 	}
 	st := storetest.SQLite(t)
 	hc := house.DefaultConfig()
-	hc.GuestCredits = 100_000_000 // rebuys for the whole run
+	hc.GuestCredits = 100_000_000   // rebuys for the whole run
+	hc.Limits.Guests = house.Rate{} // every client is a guest from 127.0.0.1
 	h, err := house.New(st, hc)
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/netip"
 	"strconv"
@@ -203,65 +204,84 @@ type apiError struct {
 	Code    string `json:"code"`
 	Field   string `json:"field,omitempty"`
 	Message string `json:"message"`
+	// RetryAfter is how many seconds to wait before asking again, when known
+	// (also the Retry-After header of an HTTP reply).
+	RetryAfter int64 `json:"retry_after,omitempty"`
 }
 
-// classify maps an error to its HTTP status and error object.
+// errorKind is how the API answers the errors that wrap one of errs: the HTTP
+// status, the code, and the sentence a player reads when the error carries
+// none written for them (a *house.FieldError or a *house.PlayerError).
+type errorKind struct {
+	errs    []error
+	status  int
+	code    string
+	message string
+}
+
+// errorKinds are checked in order; an error matching none is internal.
+var errorKinds = []errorKind{
+	{[]error{house.ErrUsernameTaken}, http.StatusConflict, "taken", "that name is taken"},
+	{[]error{lobby.ErrNameTaken}, http.StatusConflict, "taken", "a table of that name is open already"},
+	{[]error{house.ErrInvalid, bot.ErrUnknownBot, bot.ErrBadOption}, http.StatusBadRequest, "invalid", "the request is not valid"},
+	{[]error{errBadJSON}, http.StatusBadRequest, "bad_json", "the request is not the JSON expected (docs/protocol.md)"},
+	{[]error{house.ErrBadCredentials}, http.StatusUnauthorized, "unauthorized", "wrong username or password"},
+	{[]error{house.ErrNoSession}, http.StatusUnauthorized, "unauthorized", "your session has ended: log in again"},
+	{[]error{table.ErrAnonymous, errLogin}, http.StatusUnauthorized, "unauthorized", "log in first"},
+	{[]error{house.ErrForbidden}, http.StatusForbidden, "forbidden", "you may not do that"},
+	{[]error{store.ErrNotFound, errNotFound}, http.StatusNotFound, "not_found", "nothing of that name or number is here"},
+	{[]error{lobby.ErrNoTable}, http.StatusNotFound, "not_found", "there is no such table"},
+	{[]error{house.ErrInsufficientCredits}, http.StatusBadRequest, "insufficient_credits", "you do not have the credits for that"},
+	{[]error{house.ErrRefillNotNeeded}, http.StatusBadRequest, "refill_not_needed", "you have enough credits: no refill is needed"},
+	{[]error{house.ErrRefillTooSoon}, http.StatusTooManyRequests, "refill_too_soon", "you have had your refill: try again later"},
+	{[]error{house.ErrTooManyLogins}, http.StatusTooManyRequests, "rate_limited", "too many failed logins: try again later"},
+	{[]error{house.ErrTooManyAccounts}, http.StatusTooManyRequests, "rate_limited", "too many new accounts from your address: try again later"},
+	{[]error{chat.ErrRateLimited}, http.StatusTooManyRequests, "rate_limited", "too many messages: slow down"},
+	{[]error{errTooManyConns}, http.StatusTooManyRequests, "rate_limited", "too many connections from your address"},
+	{[]error{lobby.ErrTooManyTables}, http.StatusTooManyRequests, "rate_limited", "you have as many tables open as a player may: close one first"},
+	{[]error{table.ErrNotSeated}, http.StatusConflict, "not_seated", "you are not seated at this table"},
+	{[]error{table.ErrSeated}, http.StatusConflict, "seated", "you are already seated at this table"},
+	{[]error{table.ErrSeatTaken}, http.StatusConflict, "seat_taken", "that seat is taken"},
+	{[]error{engine.ErrNotYourTurn}, http.StatusConflict, "not_your_turn", "it is not your turn"},
+	{[]error{engine.ErrIllegalAction, engine.ErrBadSeat}, http.StatusBadRequest, "illegal_action", "that action is not allowed now"},
+	{[]error{engine.ErrBadAmount}, http.StatusBadRequest, "bad_amount", "that amount is not allowed now"},
+	{[]error{engine.ErrHandOver}, http.StatusConflict, "hand_over", "the hand is over"},
+	{[]error{table.ErrClosed}, http.StatusGone, "table_closed", "the table has closed"},
+	// The client went away, or the house is too busy to answer in time.
+	{[]error{house.ErrBusy, context.Canceled, context.DeadlineExceeded}, http.StatusServiceUnavailable, "busy", "the house did not answer in time: try again"},
+}
+
+// classify maps an error to its HTTP status and the error object a player
+// reads. The player reads only sentences written for them, never err's own
+// text (it may name users, tables, files or SQL): that goes to the log.
 func (s *Server) classify(err error) (int, apiError) {
+	for _, k := range errorKinds {
+		for _, target := range k.errs {
+			if errors.Is(err, target) {
+				s.log.Debug("request refused", "code", k.code, "err", err)
+				return k.status, playerError(err, k)
+			}
+		}
+	}
+	s.log.Error("internal error", "err", err)
+	return http.StatusInternalServerError, apiError{Code: "internal", Message: "internal error: the house has logged it"}
+}
+
+// playerError is the error object of err, of kind k.
+func playerError(err error, k errorKind) apiError {
+	e := apiError{Code: k.code, Message: k.message}
 	var fe *house.FieldError
-	field := ""
-	if errors.As(err, &fe) {
-		field = fe.Field
-	}
-	e := apiError{Field: field, Message: err.Error()}
-	if fe != nil {
-		e.Message = fe.Message
-	}
-	var status int
+	var pe *house.PlayerError
 	switch {
-	case errors.Is(err, house.ErrUsernameTaken), errors.Is(err, lobby.ErrNameTaken):
-		status, e.Code = http.StatusConflict, "taken"
-	case errors.Is(err, house.ErrInvalid), errors.Is(err, bot.ErrUnknownBot), errors.Is(err, bot.ErrBadOption):
-		status, e.Code = http.StatusBadRequest, "invalid"
-	case errors.Is(err, errBadJSON):
-		status, e.Code = http.StatusBadRequest, "bad_json"
-	case errors.Is(err, house.ErrBadCredentials), errors.Is(err, house.ErrNoSession), errors.Is(err, table.ErrAnonymous), errors.Is(err, errLogin):
-		status, e.Code = http.StatusUnauthorized, "unauthorized"
-	case errors.Is(err, house.ErrForbidden):
-		status, e.Code = http.StatusForbidden, "forbidden"
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, lobby.ErrNoTable), errors.Is(err, errNotFound):
-		status, e.Code = http.StatusNotFound, "not_found"
-	case errors.Is(err, house.ErrInsufficientCredits):
-		status, e.Code = http.StatusBadRequest, "insufficient_credits"
-	case errors.Is(err, house.ErrRefillNotNeeded):
-		status, e.Code = http.StatusBadRequest, "refill_not_needed"
-	case errors.Is(err, house.ErrRefillTooSoon):
-		status, e.Code = http.StatusTooManyRequests, "refill_too_soon"
-	case errors.Is(err, chat.ErrRateLimited), errors.Is(err, errTooManyConns), errors.Is(err, lobby.ErrTooManyTables):
-		status, e.Code = http.StatusTooManyRequests, "rate_limited"
-	case errors.Is(err, table.ErrNotSeated):
-		status, e.Code = http.StatusConflict, "not_seated"
-	case errors.Is(err, table.ErrSeated):
-		status, e.Code = http.StatusConflict, "seated"
-	case errors.Is(err, table.ErrSeatTaken):
-		status, e.Code = http.StatusConflict, "seat_taken"
-	case errors.Is(err, engine.ErrNotYourTurn):
-		status, e.Code = http.StatusConflict, "not_your_turn"
-	case errors.Is(err, engine.ErrIllegalAction), errors.Is(err, engine.ErrBadSeat):
-		status, e.Code = http.StatusBadRequest, "illegal_action"
-	case errors.Is(err, engine.ErrBadAmount):
-		status, e.Code = http.StatusBadRequest, "bad_amount"
-	case errors.Is(err, engine.ErrHandOver):
-		status, e.Code = http.StatusConflict, "hand_over"
-	case errors.Is(err, table.ErrClosed):
-		status, e.Code = http.StatusGone, "table_closed"
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		// The client went away, or the house is too busy to answer in time.
-		status, e.Code, e.Message = http.StatusServiceUnavailable, "busy", "the house did not answer in time: try again"
-	default:
-		s.log.Error("internal error", "err", err)
-		status, e.Code, e.Message = http.StatusInternalServerError, "internal", "internal error"
+	case errors.As(err, &fe):
+		e.Field, e.Message = fe.Field, fe.Message
+	case errors.As(err, &pe):
+		e.Message = pe.Message
+		if pe.RetryAfter > 0 {
+			e.RetryAfter = int64(math.Ceil(pe.RetryAfter.Seconds()))
+		}
 	}
-	return status, e
+	return e
 }
 
 var (
@@ -284,5 +304,8 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, v any) {
 
 func (s *Server) writeError(w http.ResponseWriter, err error) {
 	status, e := s.classify(err)
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(e.RetryAfter, 10))
+	}
 	s.writeJSON(w, status, map[string]apiError{"error": e})
 }
