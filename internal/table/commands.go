@@ -17,10 +17,13 @@ import (
 // Watch makes sink receive the table's messages as p may see them (p.ID 0: an
 // anonymous spectator): the state now and after every change, room chat and p's
 // notices. A seated player watching again is back (no longer away). It returns the
-// id that Unwatch takes.
+// id that Unwatch takes. A stranger to a private table gets ErrPrivate.
 func (t *Table) Watch(ctx context.Context, p Player, sink Sink) (int, error) {
 	var id int
 	err := t.call(ctx, func() error {
+		if !t.mayWatch(p) {
+			return ErrPrivate
+		}
 		id = t.nextWatcher
 		t.nextWatcher++
 		t.watchers[id] = &watcher{p: p, sink: sink}
@@ -176,11 +179,15 @@ func (t *Table) Act(ctx context.Context, p Player, kind engine.ActionKind, amoun
 	})
 }
 
-// Chat says text in the room, to everyone watching.
+// Chat says text in the room, to everyone watching; only those who may watch
+// may chat.
 func (t *Table) Chat(ctx context.Context, p Player, text string) error {
 	return t.call(ctx, func() error {
 		if p.ID == 0 {
 			return ErrAnonymous
+		}
+		if !t.mayWatch(p) {
+			return ErrPrivate
 		}
 		text, err := chat.Clean(text)
 		if err != nil {

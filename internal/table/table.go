@@ -23,6 +23,7 @@ import (
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/engine"
 	"github.com/felt-poker/felt/internal/history"
+	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 )
 
@@ -33,6 +34,9 @@ var (
 	ErrSeated    = errors.New("already seated at this table")
 	ErrSeatTaken = errors.New("seat taken")
 	ErrAnonymous = errors.New("log in first")
+	// ErrPrivate refuses a stranger who would watch (or chat at) a table whose
+	// players keep it to themselves (Config.Watchers).
+	ErrPrivate = fmt.Errorf("%w: this table is private: only its players may watch it", house.ErrForbidden)
 )
 
 // Player is a person at a table: a registered or guest account. ID 0 is an
@@ -369,6 +373,12 @@ func (t *Table) timeout(s int) {
 func (t *Table) activeSeat(i int) bool {
 	st := &t.seats[i]
 	return st.occupied && !st.sittingOut && !st.leaving && !st.left && st.stack >= t.cfg.minStack()
+}
+
+// mayWatch reports whether p may watch the table (Config.Watchers): anyone may
+// watch an open table; only its seated players a private one.
+func (t *Table) mayWatch(p Player) bool {
+	return t.cfg.Watchers == WatchAnyone || t.seatOf(p.ID) >= 0
 }
 
 // present reports whether a human is seated or anyone watches.

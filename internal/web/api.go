@@ -285,6 +285,7 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 		SmallBlind  int64  `json:"small_blind"`
 		BigBlind    int64  `json:"big_blind"`
 		DoubleEvery *int   `json:"double_every"`
+		Watchers    string `json:"watchers"` // table.WatchPlayers (default) or table.WatchAnyone
 	}{Bot: "chart", Chips: 10_000, SmallBlind: 50, BigBlind: 100}
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, err)
@@ -320,6 +321,7 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 		Name: name, Variant: table.NoLimit, Seats: 2, SmallBlind: req.SmallBlind, BigBlind: req.BigBlind,
 		MinBuyIn: req.BigBlind, MaxBuyIn: req.Chips, BotStack: req.Chips, Schedule: table.Schedule{EveryHands: every},
 		ActionTime: s.cfg.HeadsUpActionTime, Bots: []string{req.Bot}, HeadsUp: true, Private: true,
+		Watchers: req.Watchers,
 	})
 	t, err := s.lobby.Open(cfg)
 	if err != nil {
