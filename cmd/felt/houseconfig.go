@@ -27,7 +27,9 @@ type houseConfig struct {
 	RefillTo       int64    `toml:"refill_to"`
 	RefillInterval duration `toml:"refill_interval"`
 	RankMinHands   int64    `toml:"rank_min_hands"`
-	MaxConnsPerIP  int      `toml:"max_conns_per_ip"`
+	// HandsPublicAfter is house.Config.HandsPublicAfter ("0s": never).
+	HandsPublicAfter duration `toml:"hands_public_after"`
+	MaxConnsPerIP    int      `toml:"max_conns_per_ip"`
 	// Announce is where the house sends its beacon; "off" (or "") sends none.
 	Announce string        `toml:"announce"`
 	Tables   []tableConfig `toml:"tables"`
@@ -72,7 +74,7 @@ func defaultHouseConfig() houseConfig {
 	return houseConfig{
 		Name: "felt", SignupCredits: h.SignupCredits, GuestCredits: h.GuestCredits, RefillBelow: h.RefillBelow,
 		RefillTo: h.RefillTo, RefillInterval: duration(h.RefillInterval), RankMinHands: h.RankMinHands,
-		MaxConnsPerIP: 64, Announce: announce.DefaultGroup,
+		HandsPublicAfter: duration(h.HandsPublicAfter), MaxConnsPerIP: 64, Announce: announce.DefaultGroup,
 		Tables: []tableConfig{
 			{Name: "Main", Variant: table.NoLimit, Seats: 6, SmallBlind: 10, BigBlind: 20, MinBuyIn: 400, MaxBuyIn: 2000, Bots: []string{"chart", "montecarlo"}},
 			{Name: "Limit", Variant: table.FixedLimit, Seats: 6, SmallBlind: 5, BigBlind: 10, MinBuyIn: 100, MaxBuyIn: 1000, Bots: []string{"chart", "hsppot"}},
@@ -132,6 +134,8 @@ func (c *houseConfig) check() error {
 		return fieldErr("refill_interval", "must not be negative")
 	case c.RankMinHands < 0:
 		return fieldErr("rank_min_hands", "must not be negative")
+	case c.HandsPublicAfter < 0:
+		return fieldErr("hands_public_after", "must not be negative (\"0s\": never)")
 	case c.MaxConnsPerIP < 0:
 		return fieldErr("max_conns_per_ip", "must not be negative (0: no limit)")
 	}
@@ -159,6 +163,7 @@ func (c *houseConfig) houseSettings() house.Config {
 	h := house.DefaultConfig()
 	h.SignupCredits, h.GuestCredits, h.RefillBelow, h.RefillTo = c.SignupCredits, c.GuestCredits, c.RefillBelow, c.RefillTo
 	h.RefillInterval, h.RankMinHands = time.Duration(c.RefillInterval), c.RankMinHands
+	h.HandsPublicAfter = time.Duration(c.HandsPublicAfter)
 	return h
 }
 

@@ -867,7 +867,9 @@ func (t *Table) state(vs int, now time.Time) *State {
 	}
 	// The hand is over for its watchers once the table has finished it, so that the
 	// first state of a hand that its forced bets alone decide still shows it live,
-	// with its seed commitment and without its seed.
+	// with its seed commitment. The seed itself is never sent: it would deal every
+	// card of the hand, folded ones too (docs/protocol.md, "Hand privacy and provable
+	// fairness"); the stored hand carries it.
 	over := v.Over && !t.handLive
 	h := &HandState{
 		Number: t.handNo, Street: streetText(v.Street), Button: v.Button,
@@ -894,7 +896,6 @@ func (t *Table) state(vs int, now time.Time) *State {
 	if over {
 		r := t.hand.Result()
 		h.Result = resultInfo(r, t.handCfg.Variant)
-		h.Seed = t.handCfg.Seed.String()
 		for _, sh := range r.Shown {
 			names[sh.Seat] = sh.Name
 		}

@@ -475,11 +475,17 @@ func pathID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
+// hand replies with a stored hand as the requester (logged in or not) may see it
+// (house.HandFor).
 func (s *Server) hand(w http.ResponseWriter, r *http.Request) {
+	var viewer int64
+	if u, err := s.user(r); err == nil {
+		viewer = u.ID
+	}
 	id, err := pathID(r)
 	if err == nil {
 		var h store.Hand
-		if h, err = s.house.Hand(r.Context(), id); err == nil {
+		if h, err = s.house.HandFor(r.Context(), id, viewer); err == nil {
 			s.writeJSON(w, http.StatusOK, handOf(h, true))
 			return
 		}
