@@ -68,21 +68,75 @@ func (t *Table) Unwatch(ctx context.Context, id int) error {
 }
 
 // Sit gives p a seat (seat -1: any free one) with buyIn chips taken from their
-// credits now. The seat is dealt in from the next hand.
+// credits now. The seat is dealt in from the next hand. The table keeps dealing
+// while the buy-in is booked: the seat is held for p meanwhile, and the chips go
+// back to p's credits if the table closes before p can sit.
 func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) error {
-	return t.call(ctx, func() error {
+	seatNo, err := t.reserve(ctx, p, seatNo, buyIn)
+	if err != nil {
+		return err
+	}
+	release := func() {
+		_ = t.callSure(func() error {
+			if t.reserved[seatNo] == p.ID {
+				delete(t.reserved, seatNo)
+			}
+			return nil
+		})
+	}
+	// The player's last cash-out here is booked first, so that the ledger (and
+	// its record of who sits where) sees the two in order.
+	if err := t.ledger.wait(ctx, p.ID); err != nil {
+		release()
+		return err
+	}
+	bctx, cancel := context.WithTimeout(ctx, bankTimeout)
+	_, err = t.cfg.Bank.BuyIn(bctx, p.ID, t.ref, buyIn)
+	cancel()
+	if err != nil {
+		release()
+		return err
+	}
+	err = t.callSure(func() error {
+		if t.closed {
+			return ErrClosed
+		}
+		delete(t.reserved, seatNo)
+		t.chipsIn += buyIn
+		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank}
+		t.hadHuman = true
+		t.version++
+		t.log.Info("seated", "seat", seatNo, "player", p.Name, "buy_in", buyIn)
+		return nil
+	})
+	if err != nil { // the table closed meanwhile: the buy-in goes back
+		t.ledger.add(cashOutOp{user: p.ID, amount: buyIn})
+	}
+	return err
+}
+
+// reserve checks a Sit and holds the seat for p while the buy-in is booked; it
+// returns the seat.
+func (t *Table) reserve(ctx context.Context, p Player, seatNo int, buyIn int64) (int, error) {
+	err := t.call(ctx, func() error {
 		if p.ID == 0 {
 			return ErrAnonymous
 		}
 		if t.seatOf(p.ID) >= 0 {
 			return ErrSeated
 		}
+		for _, id := range t.reserved {
+			if id == p.ID {
+				return ErrSeated
+			}
+		}
 		if buyIn < t.cfg.MinBuyIn || buyIn > t.cfg.MaxBuyIn {
 			return invalid("buy_in", "must be %d to %d", t.cfg.MinBuyIn, t.cfg.MaxBuyIn)
 		}
+		free := func(i int) bool { _, held := t.reserved[i]; return !t.seats[i].occupied && !held }
 		if seatNo == -1 {
 			for i := range t.seats {
-				if !t.seats[i].occupied {
+				if free(i) {
 					seatNo = i
 					break
 				}
@@ -92,19 +146,13 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 			}
 		} else if seatNo < 0 || seatNo >= len(t.seats) {
 			return invalid("seat", "must be 0 to %d", len(t.seats)-1)
-		} else if t.seats[seatNo].occupied {
+		} else if !free(seatNo) {
 			return fmt.Errorf("%w: seat %d", ErrSeatTaken, seatNo)
 		}
-		if _, err := t.cfg.Bank.BuyIn(ctx, p.ID, t.ref, buyIn); err != nil {
-			return err
-		}
-		t.chipsIn += buyIn
-		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank}
-		t.hadHuman = true
-		t.version++
-		t.log.Info("seated", "seat", seatNo, "player", p.Name, "buy_in", buyIn)
+		t.reserved[seatNo] = p.ID
 		return nil
 	})
+	return seatNo, err
 }
 
 // seated runs f on p's seat.
@@ -248,13 +296,13 @@ func (t *Table) Chips(ctx context.Context) (onTable, in, out int64, err error) {
 		return nil
 	}
 	select {
-	case <-t.done: // the goroutine has ended: nothing else touches the fields
+	case <-t.loopDone: // the goroutine has ended: nothing else touches the fields
 		return onTable, in, out, count()
 	default:
 	}
 	err = t.call(ctx, count)
 	if err == ErrClosed {
-		<-t.done
+		<-t.loopDone
 		onTable, in, out, err = 0, 0, 0, count()
 	}
 	return

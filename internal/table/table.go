@@ -89,11 +89,17 @@ type Table struct {
 	ref  string
 	log  *slog.Logger
 	cmds chan func()
-	done chan struct{}
+	// loopDone is closed when the goroutine has ended; done once the cash-outs
+	// and models it left are written too.
+	loopDone chan struct{}
+	done     chan struct{}
+	ledger   *ledger
+	models   *modelSaver // nil without Config.BotModels
 
 	// Everything below belongs to the table's goroutine.
 	closed      bool
 	seats       []seat
+	reserved    map[int]int64 // seat -> the player buying in for it (Sit)
 	watchers    map[int]*watcher
 	nextWatcher int
 
@@ -145,8 +151,10 @@ func New(cfg Config) (*Table, error) {
 		ref:       cfg.RefPrefix + cfg.Name + "#" + hex.EncodeToString(seed[:4]),
 		log:       cfg.Log.With("table", cfg.Name),
 		cmds:      make(chan func()),
+		loopDone:  make(chan struct{}),
 		done:      make(chan struct{}),
 		seats:     make([]seat, cfg.Seats),
+		reserved:  make(map[int]int64),
 		watchers:  make(map[int]*watcher),
 		button:    -1,
 		clockSeat: -1,
@@ -158,16 +166,25 @@ func New(cfg Config) (*Table, error) {
 	if stake == 0 {
 		stake = cfg.MaxBuyIn
 	}
+	var models bot.ModelStore
+	if cfg.BotModels != nil {
+		t.models = newModelSaver(cfg.BotModels, t.log)
+		models = t.models
+	}
 	rng := rand.New(rand.NewChaCha8(seed))
 	for i, name := range cfg.Bots {
-		b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: cfg.BotModels})
+		b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models})
 		if err != nil {
+			if t.models != nil {
+				t.models.close()
+			}
 			return nil, invalid("bots", "%v", err)
 		}
 		base, _, _ := strings.Cut(name, ":")
 		t.seats[i] = seat{occupied: true, p: Player{Name: fmt.Sprintf("bot-%s-%d", base, i+1)}, bot: b, stack: stake}
 		t.chipsIn += stake
 	}
+	t.ledger = newLedger(t)
 	go t.run()
 	return t, nil
 }
@@ -208,7 +225,8 @@ func (t *Table) Name() string { return t.cfg.Name }
 // Ref returns the table's reference in the ledger and hand records.
 func (t *Table) Ref() string { return t.ref }
 
-// Done is closed when the table has closed and its goroutine ended.
+// Done is closed when the table has closed, its goroutine ended and the
+// cash-outs and bot models it left are written.
 func (t *Table) Done() <-chan struct{} { return t.done }
 
 // call runs f on the table's goroutine and returns its error.
@@ -216,7 +234,7 @@ func (t *Table) call(ctx context.Context, f func() error) error {
 	reply := make(chan error, 1)
 	select {
 	case t.cmds <- func() { reply <- f() }:
-	case <-t.done:
+	case <-t.loopDone:
 		return ErrClosed
 	case <-ctx.Done():
 		return ctx.Err()
@@ -229,8 +247,34 @@ func (t *Table) call(ctx context.Context, f func() error) error {
 	}
 }
 
+// callSure runs f on the table's goroutine and returns its error, or ErrClosed
+// when f did not run: it has no deadline of its own, for a step that must not be
+// left half done (the table's goroutine never waits for anything slow).
+func (t *Table) callSure(f func() error) error {
+	reply := make(chan error, 1)
+	select {
+	case t.cmds <- func() { reply <- f() }:
+		return <-reply
+	case <-t.loopDone:
+		return ErrClosed
+	}
+}
+
+// finish ends what the goroutine leaves behind (once it has ended): the
+// cash-outs and models still to write.
+func (t *Table) finish() {
+	t.ledger.close()
+	if t.models != nil {
+		t.models.close()
+	}
+	close(t.done)
+}
+
 func (t *Table) run() {
-	defer close(t.done)
+	defer func() {
+		close(t.loopDone)
+		go t.finish()
+	}()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -616,8 +660,8 @@ func firstRound(events []engine.Event) (vpip, pfr engine.SeatSet) {
 	return vpip, pfr
 }
 
-// cashOut returns seat i's stack to its player's credits (or, for a bot, to the
-// house) and frees the seat.
+// cashOut frees seat i and returns its stack to its player's credits (or, for a
+// bot, to the house): the ledger worker books it and then tells the player.
 func (t *Table) cashOut(i int, code string) {
 	st := t.seats[i]
 	t.seats[i] = seat{}
@@ -626,19 +670,11 @@ func (t *Table) cashOut(i int, code string) {
 	if st.bot != nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
-	defer cancel()
-	credits, err := t.cfg.Bank.CashOut(ctx, st.p.ID, t.ref, st.stack)
-	if err != nil {
-		t.log.Error("CASH-OUT FAILED: chips not returned", "user", st.p.ID, "amount", st.stack, "err", err)
-		return
-	}
-	amount := st.stack
-	text := fmt.Sprintf("%d chips returned to your credits", amount)
+	text := fmt.Sprintf("%d chips returned to your credits", st.stack)
 	if code == "busted" {
 		text = "out of chips: you left the seat"
 	}
-	t.notice(st.p.ID, NoticeMsg{Code: code, Text: text, Amount: &amount, Credits: &credits})
+	t.ledger.add(cashOutOp{user: st.p.ID, amount: st.stack, code: code, text: text})
 }
 
 // closeTable cancels a hand in play (every seat gets back the stack it was dealt
