@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"maps"
 	"math/rand/v2"
 	"sync"
@@ -206,5 +207,48 @@ func TestBuyInRefundedWhenTheTableCloses(t *testing.T) {
 			t.Fatalf("alice has %d credits, want 10000", c)
 		}
 		b.checkLedger(t)
+	})
+}
+
+// blockingLoads is a model store whose loads wait at its gate.
+type blockingLoads struct {
+	slowModels
+}
+
+func (s *blockingLoads) LoadModel(ctx context.Context, b, opponent string) ([]byte, error) {
+	if err := s.gate.pass(ctx); err != nil {
+		return nil, err
+	}
+	return s.memModels.LoadModel(ctx, b, opponent)
+}
+
+// TestModelSaver: saves return at once and coalesce per model while the store
+// is blocked, the newest is written once it answers; a load is bounded by
+// modelLoadTimeout, and a model that could not be read is not overwritten.
+func TestModelSaver(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		g := &gate{}
+		defer g.open()
+		store := &blockingLoads{slowModels{memModels{m: map[string][]byte{"bayes/bob": []byte(`"old"`)}}, g}}
+		m := newModelSaver(store, slog.New(slog.DiscardHandler))
+		g.shut()
+		start := time.Now()
+		if _, err := m.LoadModel(context.Background(), "bayes", "bob"); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != modelLoadTimeout {
+			t.Fatalf("a blocked load: %v after %s", err, time.Since(start))
+		}
+		for i := range 3 {
+			if err := m.SaveModel(context.Background(), "bayes", "alice", []byte{'0' + byte(i)}); err != nil || time.Since(start) != modelLoadTimeout {
+				t.Fatalf("a save waited or failed: %v", err)
+			}
+		}
+		_ = m.SaveModel(context.Background(), "bayes", "bob", []byte(`"fresh"`))
+		if got, err := m.LoadModel(context.Background(), "bayes", "alice"); err != nil || string(got) != "2" {
+			t.Fatalf("a queued model reads back %q, %v", got, err)
+		}
+		g.open()
+		m.close()
+		if got := store.snapshot(); string(got["bayes/alice"]) != "2" || string(got["bayes/bob"]) != `"old"` {
+			t.Fatalf("stored %q", got)
+		}
 	})
 }
