@@ -27,12 +27,13 @@ type houseConfig struct {
 	RefillTo       int64    `toml:"refill_to"`
 	RefillInterval duration `toml:"refill_interval"`
 	RankMinHands   int64    `toml:"rank_min_hands"`
-	// HandsPublicAfter is house.Config.HandsPublicAfter ("0s": never).
-	HandsPublicAfter duration `toml:"hands_public_after"`
-	MaxConnsPerIP    int      `toml:"max_conns_per_ip"`
+	MaxConnsPerIP  int      `toml:"max_conns_per_ip"`
 	// Announce is where the house sends its beacon; "off" (or "") sends none.
 	Announce string        `toml:"announce"`
 	Tables   []tableConfig `toml:"tables"`
+
+	// HandsPublicAfter is house.Config.HandsPublicAfter ("0s": never).
+	HandsPublicAfter duration `toml:"hands_public_after"`
 }
 
 // tableConfig is one of the house's own tables: open from the start, bots seated,
@@ -74,12 +75,13 @@ func defaultHouseConfig() houseConfig {
 	return houseConfig{
 		Name: "felt", SignupCredits: h.SignupCredits, GuestCredits: h.GuestCredits, RefillBelow: h.RefillBelow,
 		RefillTo: h.RefillTo, RefillInterval: duration(h.RefillInterval), RankMinHands: h.RankMinHands,
-		HandsPublicAfter: duration(h.HandsPublicAfter), MaxConnsPerIP: 64, Announce: announce.DefaultGroup,
+		MaxConnsPerIP: 64, Announce: announce.DefaultGroup,
 		Tables: []tableConfig{
 			{Name: "Main", Variant: table.NoLimit, Seats: 6, SmallBlind: 10, BigBlind: 20, MinBuyIn: 400, MaxBuyIn: 2000, Bots: []string{"chart", "montecarlo"}},
 			{Name: "Limit", Variant: table.FixedLimit, Seats: 6, SmallBlind: 5, BigBlind: 10, MinBuyIn: 100, MaxBuyIn: 1000, Bots: []string{"chart", "hsppot"}},
 			{Name: "Stud", Variant: table.StudThree, Seats: 5, Ante: 1, MinBuyIn: 20, MaxBuyIn: 200, Bots: []string{"chart", "random"}},
 		},
+		HandsPublicAfter: duration(h.HandsPublicAfter),
 	}
 }
 

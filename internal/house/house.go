@@ -85,15 +85,16 @@ type Config struct {
 // after a day, and DefaultArgon2.
 func DefaultConfig() Config {
 	return Config{
-		SignupCredits:    10_000,
-		GuestCredits:     10_000,
-		RefillBelow:      1_000,
-		RefillTo:         10_000,
-		RefillInterval:   24 * time.Hour,
-		RankMinHands:     50,
-		SessionTTL:       30 * 24 * time.Hour,
+		SignupCredits:  10_000,
+		GuestCredits:   10_000,
+		RefillBelow:    1_000,
+		RefillTo:       10_000,
+		RefillInterval: 24 * time.Hour,
+		RankMinHands:   50,
+		SessionTTL:     30 * 24 * time.Hour,
+		Argon2:         DefaultArgon2(),
+
 		HandsPublicAfter: 24 * time.Hour,
-		Argon2:           DefaultArgon2(),
 	}
 }
 
