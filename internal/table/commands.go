@@ -181,7 +181,8 @@ func (t *Table) SitIn(ctx context.Context, p Player) error {
 }
 
 // Stand frees p's seat after the hand in play (now if they are not in it) and
-// returns their stack to their credits.
+// returns their stack to their credits (booked by the table's ledger worker:
+// the "cashed_out" notice follows).
 func (t *Table) Stand(ctx context.Context, p Player) error {
 	return t.seated(ctx, p, func(i int, st *seat) error {
 		if t.handLive && st.inHand {
@@ -254,7 +255,7 @@ func (t *Table) Chat(ctx context.Context, p Player, text string) error {
 
 // Close cancels the hand in play (every seat gets back the stack it was dealt in
 // with), cashes everyone out and closes the table; it waits for the goroutine to
-// end. Closing a closed table does nothing.
+// end and the cash-outs to be booked (Done). Closing a closed table does nothing.
 func (t *Table) Close(ctx context.Context, reason string) error {
 	err := t.call(ctx, func() error { t.closeTable(reason); return nil })
 	if err != nil && err != ErrClosed {
