@@ -36,6 +36,9 @@ type houseConfig struct {
 	Announce string        `toml:"announce"`
 	Limits   limitsConfig  `toml:"limits"`
 	Tables   []tableConfig `toml:"tables"`
+
+	// HandsPublicAfter is house.Config.HandsPublicAfter ("0s": never).
+	HandsPublicAfter duration `toml:"hands_public_after"`
 }
 
 // limitsConfig is the [limits] table: failed logins, new accounts per address
@@ -121,6 +124,7 @@ func defaultHouseConfig() houseConfig {
 			{Name: "Limit", Variant: table.FixedLimit, Seats: 6, SmallBlind: 5, BigBlind: 10, MinBuyIn: 100, MaxBuyIn: 1000, Bots: []string{"chart", "hsppot"}},
 			{Name: "Stud", Variant: table.StudThree, Seats: 5, Ante: 1, MinBuyIn: 20, MaxBuyIn: 200, Bots: []string{"chart", "random"}},
 		},
+		HandsPublicAfter: duration(h.HandsPublicAfter),
 	}
 }
 
@@ -175,6 +179,8 @@ func (c *houseConfig) check() error {
 		return fieldErr("refill_interval", "must not be negative")
 	case c.RankMinHands < 0:
 		return fieldErr("rank_min_hands", "must not be negative")
+	case c.HandsPublicAfter < 0:
+		return fieldErr("hands_public_after", "must not be negative (\"0s\": never)")
 	case c.MaxConnsPerIP < 0:
 		return fieldErr("max_conns_per_ip", "must not be negative (0: no limit)")
 	case c.MaxTables < 0:
@@ -212,6 +218,7 @@ func (c *houseConfig) houseSettings() house.Config {
 	h.SignupCredits, h.GuestCredits, h.RefillBelow, h.RefillTo = c.SignupCredits, c.GuestCredits, c.RefillBelow, c.RefillTo
 	h.RefillInterval, h.RankMinHands = time.Duration(c.RefillInterval), c.RankMinHands
 	h.Limits = c.Limits.limits()
+	h.HandsPublicAfter = time.Duration(c.HandsPublicAfter)
 	return h
 }
 

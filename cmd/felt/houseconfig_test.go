@@ -83,6 +83,11 @@ func TestHouseConfig(t *testing.T) {
 	if err != nil || c.Name != "Tiny" || c.SignupCredits != 500 || c.RefillTo != defaultHouseConfig().RefillTo || len(c.Tables) != 3 {
 		t.Fatalf("partial: %+v %v", c, err)
 	}
+	def := defaultHouseConfig()
+	if c, err := loadHouseConfig(writeConfig(t, "hands_public_after = \"0s\"\n")); err != nil || c.houseSettings().HandsPublicAfter != 0 ||
+		def.houseSettings().HandsPublicAfter != 24*time.Hour {
+		t.Fatalf("hands_public_after: %+v %v", c, err)
+	}
 	// No tables at all.
 	if c, err = loadHouseConfig(writeConfig(t, "tables = []\n")); err != nil || len(c.Tables) != 0 {
 		t.Fatalf("no tables: %+v %v", c, err)
@@ -98,6 +103,7 @@ func TestHouseConfig(t *testing.T) {
 		{"refill_below = 5000\nrefill_to = 100", "refill_to: must be at least refill_below"},
 		{"refill_interval = \"soon\"", "refill_interval"},
 		{"rank_min_hands = -3", "rank_min_hands:"},
+		{"hands_public_after = \"-1h\"", "hands_public_after:"},
 		{"max_conns_per_ip = -1", "max_conns_per_ip:"},
 		{"max_tables_per_player = -1", "max_tables_per_player:"},
 		{"max_http_conns_per_ip = -1", "max_http_conns_per_ip:"},

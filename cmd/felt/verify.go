@@ -22,7 +22,9 @@ type verifyCmd struct {
 // Help is the long help of "felt verify".
 func (c *verifyCmd) Help() string {
 	return `Checks a provably fair deal. Before each hand a felt house publishes seed_sha256,
-the SHA-256 of "HAND_KEY:SEED"; after it, the seed. felt verify recomputes that hash
+the SHA-256 of "HAND_KEY:SEED"; the seed is in the stored hand once the hand is
+public (GET /api/hands/{id}, a day after the hand by default: before, the reply
+hides the cards you did not see and the seed). felt verify recomputes that hash
 from the file's _hand_key and _seed, compares it with --hash (what you saw at the table)
 or else the file's _seed_sha256, and replays the hand from the seed through the engine:
 every card the file names must be the card the seed deals. It prints the verdict and

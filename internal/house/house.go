@@ -71,6 +71,10 @@ type Config struct {
 	RankMinHands int64
 	// SessionTTL is how long a login session lasts.
 	SessionTTL time.Duration
+	// HandsPublicAfter is how long after it was played a hand's full record (every
+	// hole card, the seed) is shown to anyone (HandFor); 0 never shows it. Before,
+	// each viewer sees only what the table showed them.
+	HandsPublicAfter time.Duration
 	// Argon2 are the cost parameters of new password hashes.
 	Argon2 Argon2Params
 	// Limits bound failed logins, new accounts per address and the password
@@ -82,19 +86,20 @@ type Config struct {
 
 // DefaultConfig is the configuration of a new house: 10,000 chips at sign-up (and
 // for guests), a refill back to 10,000 when below 1,000 at most once a day, 50
-// hands to be ranked by win rate, 30-day sessions, DefaultArgon2 and
-// DefaultLimits.
+// hands to be ranked by win rate, 30-day sessions, hands' full records public
+// after a day, DefaultArgon2 and DefaultLimits.
 func DefaultConfig() Config {
 	return Config{
-		SignupCredits:  10_000,
-		GuestCredits:   10_000,
-		RefillBelow:    1_000,
-		RefillTo:       10_000,
-		RefillInterval: 24 * time.Hour,
-		RankMinHands:   50,
-		SessionTTL:     30 * 24 * time.Hour,
-		Argon2:         DefaultArgon2(),
-		Limits:         DefaultLimits(),
+		SignupCredits:    10_000,
+		GuestCredits:     10_000,
+		RefillBelow:      1_000,
+		RefillTo:         10_000,
+		RefillInterval:   24 * time.Hour,
+		RankMinHands:     50,
+		SessionTTL:       30 * 24 * time.Hour,
+		Argon2:           DefaultArgon2(),
+		Limits:           DefaultLimits(),
+		HandsPublicAfter: 24 * time.Hour,
 	}
 }
 
@@ -110,6 +115,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("house config: negative minimum of hands to be ranked")
 	case c.SessionTTL <= 0:
 		return fmt.Errorf("house config: session TTL must be positive")
+	case c.HandsPublicAfter < 0:
+		return fmt.Errorf("house config: negative delay before hands are public")
 	}
 	if err := c.Limits.Validate(); err != nil {
 		return fmt.Errorf("house config: %w", err)

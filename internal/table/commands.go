@@ -17,10 +17,13 @@ import (
 // Watch makes sink receive the table's messages as p may see them (p.ID 0: an
 // anonymous spectator): the state now and after every change, room chat and p's
 // notices. A seated player watching again is back (no longer away). It returns the
-// id that Unwatch takes.
+// id that Unwatch takes. A stranger to a private table gets ErrPrivate.
 func (t *Table) Watch(ctx context.Context, p Player, sink Sink) (int, error) {
 	var id int
 	err := t.call(ctx, func() error {
+		if !t.mayWatch(p) {
+			return ErrPrivate
+		}
 		id = t.nextWatcher
 		t.nextWatcher++
 		t.watchers[id] = &watcher{p: p, sink: sink}
@@ -65,21 +68,75 @@ func (t *Table) Unwatch(ctx context.Context, id int) error {
 }
 
 // Sit gives p a seat (seat -1: any free one) with buyIn chips taken from their
-// credits now. The seat is dealt in from the next hand.
+// credits now. The seat is dealt in from the next hand. The table keeps dealing
+// while the buy-in is booked: the seat is held for p meanwhile, and the chips go
+// back to p's credits if the table closes before p can sit.
 func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) error {
-	return t.call(ctx, func() error {
+	seatNo, err := t.reserve(ctx, p, seatNo, buyIn)
+	if err != nil {
+		return err
+	}
+	release := func() {
+		_ = t.callSure(func() error {
+			if t.reserved[seatNo] == p.ID {
+				delete(t.reserved, seatNo)
+			}
+			return nil
+		})
+	}
+	// The player's last cash-out here is booked first, so that the ledger (and
+	// its record of who sits where) sees the two in order.
+	if err := t.ledger.wait(ctx, p.ID); err != nil {
+		release()
+		return err
+	}
+	bctx, cancel := context.WithTimeout(ctx, bankTimeout)
+	_, err = t.cfg.Bank.BuyIn(bctx, p.ID, t.ref, buyIn)
+	cancel()
+	if err != nil {
+		release()
+		return err
+	}
+	err = t.callSure(func() error {
+		if t.closed {
+			return ErrClosed
+		}
+		delete(t.reserved, seatNo)
+		t.chipsIn += buyIn
+		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank}
+		t.hadHuman = true
+		t.version++
+		t.log.Info("seated", "seat", seatNo, "player", p.Name, "buy_in", buyIn)
+		return nil
+	})
+	if err != nil { // the table closed meanwhile: the buy-in goes back
+		t.ledger.add(cashOutOp{user: p.ID, amount: buyIn})
+	}
+	return err
+}
+
+// reserve checks a Sit and holds the seat for p while the buy-in is booked; it
+// returns the seat.
+func (t *Table) reserve(ctx context.Context, p Player, seatNo int, buyIn int64) (int, error) {
+	err := t.call(ctx, func() error {
 		if p.ID == 0 {
 			return ErrAnonymous
 		}
 		if t.seatOf(p.ID) >= 0 {
 			return ErrSeated
 		}
+		for _, id := range t.reserved {
+			if id == p.ID {
+				return ErrSeated
+			}
+		}
 		if buyIn < t.cfg.MinBuyIn || buyIn > t.cfg.MaxBuyIn {
 			return invalid("buy_in", "must be %d to %d", t.cfg.MinBuyIn, t.cfg.MaxBuyIn)
 		}
+		free := func(i int) bool { _, held := t.reserved[i]; return !t.seats[i].occupied && !held }
 		if seatNo == -1 {
 			for i := range t.seats {
-				if !t.seats[i].occupied {
+				if free(i) {
 					seatNo = i
 					break
 				}
@@ -89,19 +146,13 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 			}
 		} else if seatNo < 0 || seatNo >= len(t.seats) {
 			return invalid("seat", "must be 0 to %d", len(t.seats)-1)
-		} else if t.seats[seatNo].occupied {
+		} else if !free(seatNo) {
 			return fmt.Errorf("%w: seat %d", ErrSeatTaken, seatNo)
 		}
-		if _, err := t.cfg.Bank.BuyIn(ctx, p.ID, t.ref, buyIn); err != nil {
-			return err
-		}
-		t.chipsIn += buyIn
-		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank}
-		t.hadHuman = true
-		t.version++
-		t.log.Info("seated", "seat", seatNo, "player", p.Name, "buy_in", buyIn)
+		t.reserved[seatNo] = p.ID
 		return nil
 	})
+	return seatNo, err
 }
 
 // seated runs f on p's seat.
@@ -130,7 +181,8 @@ func (t *Table) SitIn(ctx context.Context, p Player) error {
 }
 
 // Stand frees p's seat after the hand in play (now if they are not in it) and
-// returns their stack to their credits.
+// returns their stack to their credits (booked by the table's ledger worker:
+// the "cashed_out" notice follows).
 func (t *Table) Stand(ctx context.Context, p Player) error {
 	return t.seated(ctx, p, func(i int, st *seat) error {
 		if t.handLive && st.inHand {
@@ -176,11 +228,15 @@ func (t *Table) Act(ctx context.Context, p Player, kind engine.ActionKind, amoun
 	})
 }
 
-// Chat says text in the room, to everyone watching.
+// Chat says text in the room, to everyone watching; only those who may watch
+// may chat.
 func (t *Table) Chat(ctx context.Context, p Player, text string) error {
 	return t.call(ctx, func() error {
 		if p.ID == 0 {
 			return ErrAnonymous
+		}
+		if !t.mayWatch(p) {
+			return ErrPrivate
 		}
 		text, err := chat.Clean(text)
 		if err != nil {
@@ -199,7 +255,7 @@ func (t *Table) Chat(ctx context.Context, p Player, text string) error {
 
 // Close cancels the hand in play (every seat gets back the stack it was dealt in
 // with), cashes everyone out and closes the table; it waits for the goroutine to
-// end. Closing a closed table does nothing.
+// end and the cash-outs to be booked (Done). Closing a closed table does nothing.
 func (t *Table) Close(ctx context.Context, reason string) error {
 	err := t.call(ctx, func() error { t.closeTable(reason); return nil })
 	if err != nil && err != ErrClosed {
@@ -241,13 +297,13 @@ func (t *Table) Chips(ctx context.Context) (onTable, in, out int64, err error) {
 		return nil
 	}
 	select {
-	case <-t.done: // the goroutine has ended: nothing else touches the fields
+	case <-t.loopDone: // the goroutine has ended: nothing else touches the fields
 		return onTable, in, out, count()
 	default:
 	}
 	err = t.call(ctx, count)
 	if err == ErrClosed {
-		<-t.done
+		<-t.loopDone
 		onTable, in, out, err = 0, 0, 0, count()
 	}
 	return

@@ -20,6 +20,12 @@ const (
 	StudThree  = "stud3" // three card stud, the Casino Day game
 )
 
+// Who may watch a table (Config.Watchers), as written on the wire.
+const (
+	WatchAnyone  = "anyone" // anyone who knows the table's name, logged in or not
+	WatchPlayers = "none"   // nobody but the players seated at the table
+)
+
 // Limits on a table's configuration.
 const (
 	MaxBuyIn      = 1_000_000
@@ -104,6 +110,10 @@ type Config struct {
 	HeadsUp bool
 	// Private tables are not listed in the lobby.
 	Private bool
+	// Watchers says who may watch the table: WatchAnyone, or WatchPlayers (only
+	// the people seated at it). The default is WatchPlayers for a Private table,
+	// WatchAnyone otherwise.
+	Watchers string
 
 	// RefPrefix starts the ledger reference of the table (default "table:"); the
 	// reference is RefPrefix, the name and a random suffix, so that a name used
@@ -117,7 +127,8 @@ type Config struct {
 
 // DefaultTimes fills the zero durations and counts of c with the defaults: 20 s to
 // act, a 30 s time bank, sat out after 2 timeouts in a row, 2 minutes of grace,
-// 700 ms for a bot, 3 s between hands, closing after a minute with nobody in.
+// 700 ms for a bot, 3 s between hands, closing after a minute with nobody in; and
+// the default Watchers.
 func (c *Config) DefaultTimes() {
 	def := func(d *time.Duration, v time.Duration) {
 		if *d == 0 {
@@ -135,6 +146,12 @@ func (c *Config) DefaultTimes() {
 	}
 	if c.Variant == StudThree && c.Ante == 0 {
 		c.Ante = engine.DefaultStudAnte
+	}
+	if c.Watchers == "" {
+		c.Watchers = WatchAnyone
+		if c.Private {
+			c.Watchers = WatchPlayers
+		}
 	}
 }
 
@@ -208,6 +225,9 @@ func (c *Config) Validate() error {
 		if err := bot.Check(b); err != nil {
 			return invalid("bots", "%v", err)
 		}
+	}
+	if c.Watchers != WatchAnyone && c.Watchers != WatchPlayers {
+		return invalid("watchers", "must be %q or %q", WatchPlayers, WatchAnyone)
 	}
 	if c.BotStack < 0 || c.BotStack > MaxBuyIn {
 		return invalid("bot_stack", "must be 0 to %d", MaxBuyIn)

@@ -112,7 +112,6 @@ type HandState struct {
 	Clock          *Clock      `json:"clock,omitempty"`
 	HandKey        string      `json:"hand_key"`    // the table's reference and the hand's number
 	SeedSHA256     string      `json:"seed_sha256"` // history.SeedCommitment(HandKey, seed), before any card
-	Seed           string      `json:"seed"`        // the seed in hex, once the hand is over
 	Events         []EventInfo `json:"events"`
 	Over           bool        `json:"over"`
 	Result         *ResultInfo `json:"result"`

@@ -34,6 +34,9 @@ var (
 	ErrSeated    = errors.New("already seated at this table")
 	ErrSeatTaken = errors.New("seat taken")
 	ErrAnonymous = errors.New("log in first")
+	// ErrPrivate refuses a stranger who would watch (or chat at) a table whose
+	// players keep it to themselves (Config.Watchers).
+	ErrPrivate = fmt.Errorf("%w: this table is private: only its players may watch it", house.ErrForbidden)
 )
 
 // Player is a person at a table: a registered or guest account. ID 0 is an
@@ -86,11 +89,17 @@ type Table struct {
 	ref  string
 	log  *slog.Logger
 	cmds chan func()
-	done chan struct{}
+	// loopDone is closed when the goroutine has ended; done once the cash-outs
+	// and models it left are written too.
+	loopDone chan struct{}
+	done     chan struct{}
+	ledger   *ledger
+	models   *modelSaver // nil without Config.BotModels
 
 	// Everything below belongs to the table's goroutine.
 	closed      bool
 	seats       []seat
+	reserved    map[int]int64 // seat -> the player buying in for it (Sit)
 	watchers    map[int]*watcher
 	nextWatcher int
 
@@ -142,8 +151,10 @@ func New(cfg Config) (*Table, error) {
 		ref:       cfg.RefPrefix + cfg.Name + "#" + hex.EncodeToString(seed[:4]),
 		log:       cfg.Log.With("table", cfg.Name),
 		cmds:      make(chan func()),
+		loopDone:  make(chan struct{}),
 		done:      make(chan struct{}),
 		seats:     make([]seat, cfg.Seats),
+		reserved:  make(map[int]int64),
 		watchers:  make(map[int]*watcher),
 		button:    -1,
 		clockSeat: -1,
@@ -155,16 +166,25 @@ func New(cfg Config) (*Table, error) {
 	if stake == 0 {
 		stake = cfg.MaxBuyIn
 	}
+	var models bot.ModelStore
+	if cfg.BotModels != nil {
+		t.models = newModelSaver(cfg.BotModels, t.log)
+		models = t.models
+	}
 	rng := rand.New(rand.NewChaCha8(seed))
 	for i, name := range cfg.Bots {
-		b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: cfg.BotModels})
+		b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models})
 		if err != nil {
+			if t.models != nil {
+				t.models.close()
+			}
 			return nil, invalid("bots", "%v", err)
 		}
 		base, _, _ := strings.Cut(name, ":")
 		t.seats[i] = seat{occupied: true, p: Player{Name: fmt.Sprintf("%s%s-%d", house.BotPrefix, base, i+1)}, bot: b, stack: stake}
 		t.chipsIn += stake
 	}
+	t.ledger = newLedger(t)
 	go t.run()
 	return t, nil
 }
@@ -205,7 +225,8 @@ func (t *Table) Name() string { return t.cfg.Name }
 // Ref returns the table's reference in the ledger and hand records.
 func (t *Table) Ref() string { return t.ref }
 
-// Done is closed when the table has closed and its goroutine ended.
+// Done is closed when the table has closed, its goroutine ended and the
+// cash-outs and bot models it left are written.
 func (t *Table) Done() <-chan struct{} { return t.done }
 
 // call runs f on the table's goroutine and returns its error.
@@ -213,7 +234,7 @@ func (t *Table) call(ctx context.Context, f func() error) error {
 	reply := make(chan error, 1)
 	select {
 	case t.cmds <- func() { reply <- f() }:
-	case <-t.done:
+	case <-t.loopDone:
 		return ErrClosed
 	case <-ctx.Done():
 		return ctx.Err()
@@ -226,8 +247,34 @@ func (t *Table) call(ctx context.Context, f func() error) error {
 	}
 }
 
+// callSure runs f on the table's goroutine and returns its error, or ErrClosed
+// when f did not run: it has no deadline of its own, for a step that must not be
+// left half done (the table's goroutine never waits for anything slow).
+func (t *Table) callSure(f func() error) error {
+	reply := make(chan error, 1)
+	select {
+	case t.cmds <- func() { reply <- f() }:
+		return <-reply
+	case <-t.loopDone:
+		return ErrClosed
+	}
+}
+
+// finish ends what the goroutine leaves behind (once it has ended): the
+// cash-outs and models still to write.
+func (t *Table) finish() {
+	t.ledger.close()
+	if t.models != nil {
+		t.models.close()
+	}
+	close(t.done)
+}
+
 func (t *Table) run() {
-	defer close(t.done)
+	defer func() {
+		close(t.loopDone)
+		go t.finish()
+	}()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
@@ -370,6 +417,12 @@ func (t *Table) timeout(s int) {
 func (t *Table) activeSeat(i int) bool {
 	st := &t.seats[i]
 	return st.occupied && !st.sittingOut && !st.leaving && !st.left && st.stack >= t.cfg.minStack()
+}
+
+// mayWatch reports whether p may watch the table (Config.Watchers): anyone may
+// watch an open table; only its seated players a private one.
+func (t *Table) mayWatch(p Player) bool {
+	return t.cfg.Watchers == WatchAnyone || t.seatOf(p.ID) >= 0
 }
 
 // present reports whether a human is seated or anyone watches.
@@ -607,8 +660,8 @@ func firstRound(events []engine.Event) (vpip, pfr engine.SeatSet) {
 	return vpip, pfr
 }
 
-// cashOut returns seat i's stack to its player's credits (or, for a bot, to the
-// house) and frees the seat.
+// cashOut frees seat i and returns its stack to its player's credits (or, for a
+// bot, to the house): the ledger worker books it and then tells the player.
 func (t *Table) cashOut(i int, code string) {
 	st := t.seats[i]
 	t.seats[i] = seat{}
@@ -617,19 +670,11 @@ func (t *Table) cashOut(i int, code string) {
 	if st.bot != nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
-	defer cancel()
-	credits, err := t.cfg.Bank.CashOut(ctx, st.p.ID, t.ref, st.stack)
-	if err != nil {
-		t.log.Error("CASH-OUT FAILED: chips not returned", "user", st.p.ID, "amount", st.stack, "err", err)
-		return
-	}
-	amount := st.stack
-	text := fmt.Sprintf("%d chips returned to your credits", amount)
+	text := fmt.Sprintf("%d chips returned to your credits", st.stack)
 	if code == "busted" {
 		text = "out of chips: you left the seat"
 	}
-	t.notice(st.p.ID, NoticeMsg{Code: code, Text: text, Amount: &amount, Credits: &credits})
+	t.ledger.add(cashOutOp{user: st.p.ID, amount: st.stack, code: code, text: text})
 }
 
 // closeTable cancels a hand in play (every seat gets back the stack it was dealt
@@ -858,7 +903,9 @@ func (t *Table) state(vs int, now time.Time) *State {
 	}
 	// The hand is over for its watchers once the table has finished it, so that the
 	// first state of a hand that its forced bets alone decide still shows it live,
-	// with its seed commitment and without its seed.
+	// with its seed commitment. The seed itself is never sent: it would deal every
+	// card of the hand, folded ones too (docs/protocol.md, "Hand privacy and provable
+	// fairness"); the stored hand carries it.
 	over := v.Over && !t.handLive
 	h := &HandState{
 		Number: t.handNo, Street: streetText(v.Street), Button: v.Button,
@@ -885,7 +932,6 @@ func (t *Table) state(vs int, now time.Time) *State {
 	if over {
 		r := t.hand.Result()
 		h.Result = resultInfo(r, t.handCfg.Variant)
-		h.Seed = t.handCfg.Seed.String()
 		for _, sh := range r.Shown {
 			names[sh.Seat] = sh.Name
 		}

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -337,10 +338,12 @@ func TestBestCards(t *testing.T) {
 }
 
 // checkFairness checks that every recorded hand verifies against the commitment
-// its watcher saw before the hand was over (when the seed was still secret), and
-// the statistics recorded with it.
+// its watcher saw before the hand was over, that the watcher never got the seed
+// (which deals every card of the hand, folded ones too), and the statistics
+// recorded with it.
 func checkFairness(t *testing.T, msgs [][]byte, hands []store.Hand) {
 	t.Helper()
+	noSeedSent(t, msgs, hands)
 	published := map[string]string{} // hand key -> commitment seen while the hand was live
 	for _, b := range msgs {
 		var m StateMsg
@@ -349,9 +352,6 @@ func checkFairness(t *testing.T, msgs [][]byte, hands []store.Hand) {
 		}
 		if m.Type != "state" || m.State.Hand == nil || m.State.Hand.Over {
 			continue
-		}
-		if m.State.Hand.Seed != "" {
-			t.Fatalf("hand %s: the seed was sent before the hand was over", m.State.Hand.HandKey)
 		}
 		published[m.State.Hand.HandKey] = m.State.Hand.SeedSHA256
 	}
@@ -373,6 +373,23 @@ func checkFairness(t *testing.T, msgs [][]byte, hands []store.Hand) {
 		for _, pl := range h.Players {
 			if pl.PFR && !pl.VPIP {
 				t.Errorf("hand %s: seat %d raised first but is not VPIP", p.HandKey, pl.Seat)
+			}
+		}
+	}
+}
+
+// noSeedSent checks that no message sent the seed of a recorded hand: it deals
+// every card of the hand, folded ones too.
+func noSeedSent(t *testing.T, msgs [][]byte, hands []store.Hand) {
+	t.Helper()
+	for _, h := range hands {
+		p, err := history.Parse([]byte(h.PHH))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range msgs {
+			if p.Seed == "" || bytes.Contains(b, []byte(p.Seed)) {
+				t.Fatalf("hand %s: its seed %q was sent to a watcher", p.HandKey, p.Seed)
 			}
 		}
 	}
@@ -484,8 +501,10 @@ func TestSpectatorsAndSeatsSeeOnlyTheirCards(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkVisibility(t, spec.all(), 0)
+				noSeedSent(t, spec.all(), b.hands)
 				for p, c := range seats {
 					checkVisibility(t, c.all(), p.ID)
+					noSeedSent(t, c.all(), b.hands)
 				}
 				b.checkLedger(t)
 				if len(spec.all()) == 0 {
@@ -686,8 +705,10 @@ func TestHeadsUpUntilBroke(t *testing.T) {
 		cfg.Hooks.Closed = func(name string) { closed <- name }
 		tb := mustNew(t, cfg)
 		alice, c := Player{1, "alice"}, &client{}
-		tb.Watch(t.Context(), alice, c)
 		if err := tb.Sit(t.Context(), alice, -1, 1000); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tb.Watch(t.Context(), alice, c); err != nil { // a private table: seated first
 			t.Fatal(err)
 		}
 		// alice calls everything: one all-in decides the match.

@@ -311,6 +311,7 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 		SmallBlind  int64  `json:"small_blind"`
 		BigBlind    int64  `json:"big_blind"`
 		DoubleEvery *int   `json:"double_every"`
+		Watchers    string `json:"watchers"` // table.WatchPlayers (default) or table.WatchAnyone
 	}{Bot: "chart", Chips: 10_000, SmallBlind: 50, BigBlind: 100}
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, err)
@@ -346,6 +347,7 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 		Name: name, Variant: table.NoLimit, Seats: 2, SmallBlind: req.SmallBlind, BigBlind: req.BigBlind,
 		MinBuyIn: req.BigBlind, MaxBuyIn: req.Chips, BotStack: req.Chips, Schedule: table.Schedule{EveryHands: every},
 		ActionTime: s.cfg.HeadsUpActionTime, Bots: []string{req.Bot}, HeadsUp: true, Private: true,
+		Watchers: req.Watchers,
 	})
 	t, err := s.lobby.OpenBy(u.ID, s.cfg.MaxTablesPerPlayer, cfg)
 	if err != nil {
@@ -499,11 +501,17 @@ func pathID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
+// hand replies with a stored hand as the requester (logged in or not) may see it
+// (house.HandFor).
 func (s *Server) hand(w http.ResponseWriter, r *http.Request) {
+	var viewer int64
+	if u, err := s.user(r); err == nil {
+		viewer = u.ID
+	}
 	id, err := pathID(r)
 	if err == nil {
 		var h store.Hand
-		if h, err = s.house.Hand(r.Context(), id); err == nil {
+		if h, err = s.house.HandFor(r.Context(), id, viewer); err == nil {
 			s.writeJSON(w, http.StatusOK, handOf(h, true))
 			return
 		}

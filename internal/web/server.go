@@ -228,6 +228,7 @@ var errorKinds = []errorKind{
 	{[]error{house.ErrBadCredentials}, http.StatusUnauthorized, "unauthorized", "wrong username or password"},
 	{[]error{house.ErrNoSession}, http.StatusUnauthorized, "unauthorized", "your session has ended: log in again"},
 	{[]error{table.ErrAnonymous, errLogin}, http.StatusUnauthorized, "unauthorized", "log in first"},
+	{[]error{table.ErrPrivate}, http.StatusForbidden, "forbidden", "this table is private: only its players may watch or chat"},
 	{[]error{house.ErrForbidden}, http.StatusForbidden, "forbidden", "you may not do that"},
 	{[]error{store.ErrNotFound, errNotFound}, http.StatusNotFound, "not_found", "nothing of that name or number is here"},
 	{[]error{lobby.ErrNoTable}, http.StatusNotFound, "not_found", "there is no such table"},

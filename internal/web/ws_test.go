@@ -119,8 +119,11 @@ func TestPlayToShowdownOverWebSocket(t *testing.T) {
 			if s.Hand.Over {
 				seen[s.Hand.Number] = true
 				showdowns++
-				if s.Hand.Seed == "" || s.Hand.SeedSHA256 == "" {
-					t.Fatal("the seed is not published after the hand")
+				if s.Hand.SeedSHA256 == "" {
+					t.Fatal("no seed commitment")
+				}
+				if seed, ok := m["state"].(map[string]any)["hand"].(map[string]any)["seed"]; ok {
+					t.Fatalf("the seed %v is sent at the hand's end", seed)
 				}
 				continue
 			}

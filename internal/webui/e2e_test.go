@@ -860,7 +860,7 @@ func TestBrowserReconnect(t *testing.T) {
 	browser := browsertest.New(t)
 	d := profile(t, browser)
 	register(t, d, base, "dave")
-	table, err := chromedp.Run(d, chromedp.Evaluate[string](`fetch("/api/headsup", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({bot: "call"})}).then(r => r.json()).then(j => j.name)`, chromedp.EvalAwaitPromise))
+	table, err := chromedp.Run(d, chromedp.Evaluate[string](`fetch("/api/headsup", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({bot: "call", watchers: "anyone"})}).then(r => r.json()).then(j => j.name)`, chromedp.EvalAwaitPromise))
 	if err != nil || table == "" {
 		t.Fatalf("heads-up: %q %v", table, err)
 	}

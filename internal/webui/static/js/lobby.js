@@ -216,7 +216,7 @@ function setupHeadsUp() {
     $("hu-error").textContent = "";
     try {
       if (!user) { await playAsGuest(); user = await me(true); }
-      const t = await api("POST", "/api/headsup", { bot: $("hu-bot").value });
+      const t = await api("POST", "/api/headsup", { bot: $("hu-bot").value, watchers: $("hu-watchers").checked ? "anyone" : "none" });
       location.href = `/table/${encodeURIComponent(t.name)}`;
     } catch (e) {
       $("hu-error").textContent = e.message;

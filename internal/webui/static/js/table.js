@@ -492,7 +492,6 @@ function drawFair() {
   if (!h) { box.textContent = ""; return; }
   box.replaceChildren(
     el("span", {}, `Hand #${h.number} seed SHA-256: `), el("code", {}, h.seed_sha256 || "—"),
-    h.seed ? el("span", {}, el("br"), "Seed: ", el("code", {}, h.seed)) : "",
     h.id ? el("span", {}, el("br"), el("a", { href: `/hands/${h.id}` }, "Replay this hand")) : "");
 }
 
