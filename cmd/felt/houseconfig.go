@@ -39,6 +39,8 @@ type houseConfig struct {
 
 	// HandsPublicAfter is house.Config.HandsPublicAfter ("0s": never).
 	HandsPublicAfter duration `toml:"hands_public_after"`
+	// SitOutLimit is table.Config.SitOutLimit for every table of the house.
+	SitOutLimit duration `toml:"sit_out_limit"`
 }
 
 // limitsConfig is the [limits] table: failed logins, new accounts per address
@@ -124,7 +126,7 @@ func defaultHouseConfig() houseConfig {
 			{Name: "Limit", Variant: table.FixedLimit, Seats: 6, SmallBlind: 5, BigBlind: 10, MinBuyIn: 100, MaxBuyIn: 1000, Bots: []string{"chart", "hsppot"}},
 			{Name: "Stud", Variant: table.StudThree, Seats: 5, Ante: 1, MinBuyIn: 20, MaxBuyIn: 200, Bots: []string{"chart", "random"}},
 		},
-		HandsPublicAfter: duration(h.HandsPublicAfter),
+		HandsPublicAfter: duration(h.HandsPublicAfter), SitOutLimit: duration(5 * time.Minute),
 	}
 }
 
@@ -179,6 +181,8 @@ func (c *houseConfig) check() error {
 		return fieldErr("refill_interval", "must not be negative")
 	case c.RankMinHands < 0:
 		return fieldErr("rank_min_hands", "must not be negative")
+	case c.SitOutLimit < duration(time.Minute):
+		return fieldErr("sit_out_limit", "must be at least 1m")
 	case c.HandsPublicAfter < 0:
 		return fieldErr("hands_public_after", "must not be negative (\"0s\": never)")
 	case c.MaxConnsPerIP < 0:

@@ -16,6 +16,7 @@ import (
 	"github.com/felt-poker/felt/internal/announce"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
+	"github.com/felt-poker/felt/internal/table"
 	"github.com/felt-poker/felt/internal/web"
 )
 
@@ -80,7 +81,8 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 		httpConns = -1 // the file's 0 is no bound; web's is its default
 	}
 	srv, err := web.New(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP,
-		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables})
+		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables,
+		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}})
 	if err != nil {
 		return err
 	}

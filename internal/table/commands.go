@@ -169,7 +169,7 @@ func (t *Table) seated(ctx context.Context, p Player, f func(i int, st *seat) er
 
 // SitOut keeps p's seat and stack but deals them out from the next hand.
 func (t *Table) SitOut(ctx context.Context, p Player) error {
-	return t.seated(ctx, p, func(_ int, st *seat) error { st.sittingOut = true; return nil })
+	return t.seated(ctx, p, func(_ int, st *seat) error { st.sitOut(time.Now()); return nil })
 }
 
 // SitIn deals p in again from the next hand.

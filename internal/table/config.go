@@ -86,8 +86,13 @@ type Config struct {
 	ActionTime  time.Duration
 	TimeBank    time.Duration
 	MaxTimeouts int
-	// Grace is how long a seat whose player disconnected is kept.
+	// Grace is how long a seat whose player disconnected is kept. Until it ends,
+	// the seat keeps its clock and time bank at its turn, as if connected.
 	Grace time.Duration
+	// SitOutLimit is how long a player may sit out (by choice or after
+	// MaxTimeouts) before the table stands them up, their stack returned to
+	// their credits.
+	SitOutLimit time.Duration
 	// BotDelay is how long a bot seems to think; HandPause the pause between hands.
 	BotDelay  time.Duration
 	HandPause time.Duration
@@ -126,7 +131,8 @@ type Config struct {
 }
 
 // DefaultTimes fills the zero durations and counts of c with the defaults: 20 s to
-// act, a 30 s time bank, sat out after 2 timeouts in a row, 2 minutes of grace,
+// act, a 30 s time bank, sat out after 2 timeouts in a row, stood up after 5
+// minutes sitting out, 2 minutes of grace,
 // 700 ms for a bot, 3 s between hands, closing after a minute with nobody in; and
 // the default Watchers.
 func (c *Config) DefaultTimes() {
@@ -138,6 +144,7 @@ func (c *Config) DefaultTimes() {
 	def(&c.ActionTime, 20*time.Second)
 	def(&c.TimeBank, 30*time.Second)
 	def(&c.Grace, 2*time.Minute)
+	def(&c.SitOutLimit, 5*time.Minute)
 	def(&c.BotDelay, 700*time.Millisecond)
 	def(&c.HandPause, 3*time.Second)
 	def(&c.IdleClose, time.Minute)

@@ -74,8 +74,10 @@ type seat struct {
 	left       bool // left the room; folded, cashed out after the hand
 	away       bool
 	awaySince  time.Time
-	timeouts   int
-	bank       time.Duration
+	// sitOutSince is when the seat began sitting out (see Config.SitOutLimit).
+	sitOutSince time.Time
+	timeouts    int
+	bank        time.Duration
 }
 
 type watcher struct {
@@ -302,6 +304,7 @@ func (t *Table) run() {
 // actions, the end of a hand, the start of the next, closing an empty table.
 func (t *Table) step(now time.Time) {
 	t.checkGrace(now)
+	t.checkSittingOut(now)
 	for t.handLive {
 		if t.hand.Over() {
 			t.finishHand(now)
@@ -318,7 +321,9 @@ func (t *Table) step(now time.Time) {
 				break
 			}
 			t.botAct(s)
-		} else if st.away || st.left {
+		} else if st.left {
+			// A player who left is folded at once; one whose connection
+			// dropped keeps the whole clock and time bank (Config.Grace).
 			t.autoAct(s)
 		} else if !now.Before(t.deadline()) {
 			t.timeout(s)
@@ -365,6 +370,9 @@ func (t *Table) nextWake(now time.Time) time.Duration {
 		if st := &t.seats[i]; st.occupied && st.away && !st.left {
 			earlier(st.awaySince.Add(t.cfg.Grace))
 		}
+		if st := &t.seats[i]; st.occupied && st.sittingOut && st.bot == nil {
+			earlier(st.sitOutSince.Add(t.cfg.SitOutLimit))
+		}
 	}
 	if !t.emptySince.IsZero() {
 		earlier(t.emptySince.Add(t.cfg.IdleClose))
@@ -409,7 +417,7 @@ func (t *Table) timeout(s int) {
 	st.bank = 0
 	t.autoAct(s)
 	if st.timeouts >= t.cfg.MaxTimeouts && !st.sittingOut {
-		st.sittingOut = true
+		st.sitOut(time.Now())
 		t.notice(st.p.ID, NoticeMsg{Code: "sat_out", Text: fmt.Sprintf("sat out after %d timeouts in a row; sit in to play again", st.timeouts)})
 	}
 }
@@ -699,6 +707,27 @@ func (t *Table) closeTable(reason string) {
 	t.closed = true
 	t.version++
 	t.log.Info("table closed", "reason", reason, "hands", t.handNo)
+}
+
+// sitOut deals the seat out from the next hand, from now.
+func (st *seat) sitOut(now time.Time) {
+	if !st.sittingOut {
+		st.sittingOut, st.sitOutSince = true, now
+	}
+}
+
+// checkSittingOut stands up the players who have sat out longer than
+// Config.SitOutLimit: their stacks go back to their credits.
+func (t *Table) checkSittingOut(now time.Time) {
+	for i := range t.seats {
+		st := &t.seats[i]
+		if st.occupied && st.bot == nil && st.sittingOut && !st.inHand && !st.left && !st.leaving &&
+			!now.Before(st.sitOutSince.Add(t.cfg.SitOutLimit)) {
+			t.log.Info("sat out too long: stood up", "seat", i, "player", st.p.Name)
+			t.notice(st.p.ID, NoticeMsg{Code: "stood_up", Text: fmt.Sprintf("stood up after sitting out for %v; your chips are back in your credits", t.cfg.SitOutLimit)})
+			t.leaveSeat(i)
+		}
+	}
 }
 
 func (t *Table) checkGrace(now time.Time) {

@@ -518,7 +518,9 @@ func TestSpectatorsAndSeatsSeeOnlyTheirCards(t *testing.T) {
 func TestTimeoutsSitOut(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newBank(1)
-		tb := mustNew(t, testConfig(b, "call"))
+		cfg := testConfig(b, "call")
+		cfg.SitOutLimit = time.Hour // TestSittingOutTooLongStandsUp tests the limit
+		tb := mustNew(t, cfg)
 		alice, c := Player{1, "alice"}, &client{}
 		tb.Watch(t.Context(), alice, c)
 		if err := tb.Sit(t.Context(), alice, 3, 1000); err != nil {

@@ -78,7 +78,7 @@ function draw() {
     const tags = [];
     if (hand && hand.small_blind_seat === s.seat && info.variant !== "stud3") tags.push(el("span", { class: "blind sb", title: "Small blind" }, "SB"));
     if (hand && hand.big_blind_seat === s.seat && info.variant !== "stud3") tags.push(el("span", { class: "blind bb", title: "Big blind" }, "BB"));
-    const status = s.status === "away" ? "away" : s.status === "sitting_out" ? "sitting out" : s.status === "waiting" ? "next hand" : s.status === "leaving" ? "leaving" : s.all_in ? "all-in" : s.folded ? "folded" : "";
+    const status = s.status === "away" ? "disconnected" : s.status === "sitting_out" ? "sitting out" : s.status === "waiting" ? "next hand" : s.status === "leaving" ? "leaving" : s.all_in ? "all-in" : s.folded ? "folded" : "";
     const hole = el("div", { class: "hole" });
     if (s.cards?.length && (!s.folded || (you && you.seat === s.seat))) for (const c of s.cards) hole.append(card(c, "sm"));
     const sh = shown.get(s.seat);
