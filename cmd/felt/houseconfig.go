@@ -28,8 +28,10 @@ type houseConfig struct {
 	RefillTo       int64    `toml:"refill_to"`
 	RefillInterval duration `toml:"refill_interval"`
 	RankMinHands   int64    `toml:"rank_min_hands"`
-	MaxConnsPerIP  int      `toml:"max_conns_per_ip"`
-	MaxTables      int      `toml:"max_tables_per_player"`
+	// SessionIdle is house.Config.SessionIdle: a login unused this long ends.
+	SessionIdle   duration `toml:"session_idle"`
+	MaxConnsPerIP int      `toml:"max_conns_per_ip"`
+	MaxTables     int      `toml:"max_tables_per_player"`
 	// MaxHTTPConnsPerIP bounds every connection (WebSockets included) per address.
 	MaxHTTPConnsPerIP int `toml:"max_http_conns_per_ip"`
 	// Announce is where the house sends its beacon; "off" (or "") sends none.
@@ -118,7 +120,7 @@ func defaultHouseConfig() houseConfig {
 	h := house.DefaultConfig()
 	return houseConfig{
 		Name: "felt", SignupCredits: h.SignupCredits, GuestCredits: h.GuestCredits, RefillBelow: h.RefillBelow,
-		RefillTo: h.RefillTo, RefillInterval: duration(h.RefillInterval), RankMinHands: h.RankMinHands,
+		RefillTo: h.RefillTo, RefillInterval: duration(h.RefillInterval), RankMinHands: h.RankMinHands, SessionIdle: duration(h.SessionIdle),
 		MaxConnsPerIP: 64, MaxHTTPConnsPerIP: web.DefaultMaxHTTPConnsPerIP, MaxTables: 4, Announce: announce.DefaultGroup,
 		Limits: limitsConfigOf(h.Limits),
 		Tables: []tableConfig{
@@ -179,6 +181,8 @@ func (c *houseConfig) check() error {
 		return fieldErr("refill_to", "must be at least refill_below (%d)", c.RefillBelow)
 	case c.RefillInterval < 0:
 		return fieldErr("refill_interval", "must not be negative")
+	case c.SessionIdle < duration(time.Minute):
+		return fieldErr("session_idle", "must be at least 1m")
 	case c.RankMinHands < 0:
 		return fieldErr("rank_min_hands", "must not be negative")
 	case c.SitOutLimit < duration(time.Minute):
@@ -221,6 +225,7 @@ func (c *houseConfig) houseSettings() house.Config {
 	h := house.DefaultConfig()
 	h.SignupCredits, h.GuestCredits, h.RefillBelow, h.RefillTo = c.SignupCredits, c.GuestCredits, c.RefillBelow, c.RefillTo
 	h.RefillInterval, h.RankMinHands = time.Duration(c.RefillInterval), c.RankMinHands
+	h.SessionIdle = time.Duration(c.SessionIdle)
 	h.Limits = c.Limits.limits()
 	h.HandsPublicAfter = time.Duration(c.HandsPublicAfter)
 	return h

@@ -106,6 +106,8 @@ func TestHouseConfig(t *testing.T) {
 		{"hands_public_after = \"-1h\"", "hands_public_after:"},
 		{"max_conns_per_ip = -1", "max_conns_per_ip:"},
 		{"max_tables_per_player = -1", "max_tables_per_player:"},
+		{`session_idle = "10s"`, "session_idle:"},
+		{`sit_out_limit = "0s"`, "sit_out_limit:"},
 		{"max_http_conns_per_ip = -1", "max_http_conns_per_ip:"},
 		{"max_http_conns_per_ip = 10", "max_http_conns_per_ip: must be at least max_conns_per_ip (64)"},
 		{"announce = \"nowhere\"", "announce:"},

@@ -164,11 +164,23 @@ func (h *House) createWithGrant(ctx context.Context, u store.User, grant int64) 
 }
 
 // Session is a logged-in session as its holder sees it. Token is the secret the
-// client presents (the house stores only its SHA-256).
+// client presents (the house stores only its SHA-256). ExpiresAt is the latest
+// it may last (Config.SessionTTL: the cookie's lifetime); it ends sooner when
+// unused for Config.SessionIdle.
 type Session struct {
 	Token     string
 	User      store.User
 	ExpiresAt time.Time
+}
+
+// idleEnd is when a session started at start and used at now ends if unused
+// from now on.
+func (h *House) idleEnd(start, now time.Time) time.Time {
+	end := start.Add(h.cfg.SessionTTL)
+	if h.cfg.SessionIdle > 0 && now.Add(h.cfg.SessionIdle).Before(end) {
+		return now.Add(h.cfg.SessionIdle)
+	}
+	return end
 }
 
 func tokenHash(token string) []byte {
@@ -180,11 +192,12 @@ func tokenHash(token string) []byte {
 func (h *House) newSession(ctx context.Context, u store.User) (Session, error) {
 	now := h.now()
 	s := Session{Token: rand.Text(), User: u, ExpiresAt: now.Add(h.cfg.SessionTTL)}
-	err := h.st.CreateSession(ctx, store.Session{TokenHash: tokenHash(s.Token), UserID: u.ID, CreatedAt: now, ExpiresAt: s.ExpiresAt})
+	ends := h.idleEnd(now, now)
+	err := h.st.CreateSession(ctx, store.Session{TokenHash: tokenHash(s.Token), UserID: u.ID, CreatedAt: now, ExpiresAt: ends})
 	if err != nil {
 		return Session{}, fmt.Errorf("open session: %w", err)
 	}
-	h.sessions.put(s.Token, u, s.ExpiresAt, now)
+	h.sessions.put(s.Token, u, ends, now)
 	return s, nil
 }
 
@@ -274,6 +287,14 @@ func (h *House) Authenticate(ctx context.Context, token string) (store.User, err
 	u, err := h.st.UserByID(ctx, s.UserID)
 	if err != nil {
 		return store.User{}, fmt.Errorf("authenticate: %w", err)
+	}
+	// In use: it ends SessionIdle from now (written at most once a minute, as
+	// the cache trusts an entry that long).
+	if ends := h.idleEnd(s.CreatedAt, now); ends.After(s.ExpiresAt) {
+		if err := h.st.TouchSession(ctx, s.TokenHash, ends); err != nil {
+			return store.User{}, fmt.Errorf("authenticate: %w", err)
+		}
+		s.ExpiresAt = ends
 	}
 	h.sessions.put(token, u, s.ExpiresAt, now)
 	return u, nil

@@ -69,8 +69,11 @@ type Config struct {
 	RefillInterval time.Duration
 	// RankMinHands is the fewest hands a player needs to be ranked by win rate.
 	RankMinHands int64
-	// SessionTTL is how long a login session lasts.
-	SessionTTL time.Duration
+	// SessionTTL is the longest a login session lasts; SessionIdle how long it
+	// lasts unused (0: as long as SessionTTL). Each use (at most once a minute)
+	// moves its end to SessionIdle from then, never past SessionTTL from its start.
+	SessionTTL  time.Duration
+	SessionIdle time.Duration
 	// HandsPublicAfter is how long after it was played a hand's full record (every
 	// hole card, the seed) is shown to anyone (HandFor); 0 never shows it. Before,
 	// each viewer sees only what the table showed them.
@@ -86,7 +89,8 @@ type Config struct {
 
 // DefaultConfig is the configuration of a new house: 10,000 chips at sign-up (and
 // for guests), a refill back to 10,000 when below 1,000 at most once a day, 50
-// hands to be ranked by win rate, 30-day sessions, hands' full records public
+// hands to be ranked by win rate, 30-day sessions that end after a day unused,
+// hands' full records public
 // after a day, DefaultArgon2 and DefaultLimits.
 func DefaultConfig() Config {
 	return Config{
@@ -97,6 +101,7 @@ func DefaultConfig() Config {
 		RefillInterval:   24 * time.Hour,
 		RankMinHands:     50,
 		SessionTTL:       30 * 24 * time.Hour,
+		SessionIdle:      24 * time.Hour,
 		Argon2:           DefaultArgon2(),
 		Limits:           DefaultLimits(),
 		HandsPublicAfter: 24 * time.Hour,
@@ -115,6 +120,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("house config: negative minimum of hands to be ranked")
 	case c.SessionTTL <= 0:
 		return fmt.Errorf("house config: session TTL must be positive")
+	case c.SessionIdle < 0:
+		return fmt.Errorf("house config: negative session idle time")
 	case c.HandsPublicAfter < 0:
 		return fmt.Errorf("house config: negative delay before hands are public")
 	}

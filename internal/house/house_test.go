@@ -179,18 +179,38 @@ func TestAccounts(t *testing.T) {
 		if _, err := h.Authenticate(ctx, sess.Token); !errors.Is(err, house.ErrNoSession) {
 			t.Errorf("Authenticate after logout = %v", err)
 		}
-		// Expiry.
+		// Expiry: a session used every 23 hours lasts its 30 days, no more.
 		sess, err = h.Login(ctx, "BOB", "correct horse", "192.0.2.1")
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Advance(30*24*time.Hour - time.Second)
+		end := c.Now().Add(30 * 24 * time.Hour)
+		for c.Now().Add(23 * time.Hour).Before(end) {
+			c.Advance(23 * time.Hour)
+			if _, err := h.Authenticate(ctx, sess.Token); err != nil {
+				t.Fatalf("Authenticate after 23 h unused, %v from the start: %v", c.Now().Sub(end.Add(-30*24*time.Hour)), err)
+			}
+		}
+		c.Advance(end.Sub(c.Now()) - time.Second)
 		if _, err := h.Authenticate(ctx, sess.Token); err != nil {
 			t.Errorf("Authenticate just before expiry = %v", err)
 		}
 		c.Advance(time.Second)
 		if _, err := h.Authenticate(ctx, sess.Token); !errors.Is(err, house.ErrNoSession) {
 			t.Errorf("Authenticate at expiry = %v", err)
+		}
+		// An idle session is logged off: a day unused ends it.
+		sess, err = h.Login(ctx, "BOB", "correct horse", "192.0.2.1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Advance(2 * time.Hour)
+		if _, err := h.Authenticate(ctx, sess.Token); err != nil {
+			t.Fatal(err)
+		}
+		c.Advance(24 * time.Hour)
+		if _, err := h.Authenticate(ctx, sess.Token); !errors.Is(err, house.ErrNoSession) {
+			t.Errorf("Authenticate after a day unused = %v", err)
 		}
 		// Guests: flagged, no password, credits granted, cannot log in by name.
 		g, err := h.Guest(ctx, "192.0.2.1")

@@ -122,6 +122,13 @@ func (q *queries) LockUser(ctx context.Context, id int64) error {
 
 // ---- sessions
 
+func (q *queries) TouchSession(ctx context.Context, hash []byte, expiresAt time.Time) error {
+	if _, err := q.q.ExecContext(ctx, "UPDATE sessions SET expires_at = $1 WHERE token_hash = $2", ms(expiresAt), hash); err != nil {
+		return fmt.Errorf("touch session: %w", err)
+	}
+	return nil
+}
+
 func (q *queries) CreateSession(ctx context.Context, s Session) error {
 	if s.CreatedAt.IsZero() {
 		s.CreatedAt = now()

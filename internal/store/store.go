@@ -250,6 +250,8 @@ type SessionStore interface {
 	CreateSession(ctx context.Context, s Session) error
 	// SessionByTokenHash returns the session or ErrNotFound (whatever its expiry).
 	SessionByTokenHash(ctx context.Context, hash []byte) (Session, error)
+	// TouchSession sets the session's expiry, if it exists.
+	TouchSession(ctx context.Context, hash []byte, expiresAt time.Time) error
 	// DeleteSession removes the session, if any.
 	DeleteSession(ctx context.Context, hash []byte) error
 	// DeleteExpiredSessions removes the sessions expired at now and says how many.
