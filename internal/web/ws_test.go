@@ -104,7 +104,9 @@ func TestPlayToShowdownOverWebSocket(t *testing.T) {
 		var handID int64
 		myTurn := turns()
 		seen := map[int64]bool{}
-		for id := 10.0; showdowns < 3; id++ {
+		// Hands are stored in the background: play on (a few more hands at most)
+		// until a finished hand has shown its stored id.
+		for id := 10.0; showdowns < 3 || handID == 0 && showdowns < 12; id++ {
 			m := aw.wait(&ai, "alice's turn or a showdown", func(m map[string]any) bool {
 				if m["type"] != "state" {
 					return false
