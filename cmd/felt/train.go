@@ -210,74 +210,71 @@ func (c *trainCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 // train iterates until the run's stop condition or ctx's end, which it reports.
 func (r *trainRun) train(ctx context.Context, stderr io.Writer) (interrupted bool) {
 	c := r.c
-	start := r.s.Iterations()
-	var bar *progressbar.ProgressBar
-	if !c.NoProgress {
-		desc := fmt.Sprintf("%s %s", c.Game, r.s.Algorithm())
-		if c.Time > 0 {
-			bar = progressbar.NewOptions64(c.Time.Milliseconds(), progressbar.OptionSetWriter(stderr),
-				progressbar.OptionSetDescription(desc), progressbar.OptionSetPredictTime(true),
-				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
-		} else {
-			bar = progressbar.NewOptions64(int64(max(c.Iterations-start, 0)), progressbar.OptionSetWriter(stderr),
-				progressbar.OptionSetDescription(desc), progressbar.OptionSetItsString("it"),
-				progressbar.OptionShowIts(), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
-				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
-		}
-		defer bar.Finish()
-	}
-	runStart := r.elapsed
-	lastCkpt := time.Now()
-	nextPoint := start + 1
-	chunk := 1
-	for {
-		if ctx.Err() != nil {
-			return true
-		}
-		done := r.s.Iterations()
-		if c.Time > 0 && r.elapsed-runStart >= c.Time || c.Time == 0 && done >= c.Iterations {
-			return false
-		}
-		n := chunk
-		if c.Time == 0 {
-			n = min(n, c.Iterations-done)
-		} else if done > start {
-			// Stop close to the time limit: no more iterations than the time left
-			// allows at the rate so far.
-			per := (r.elapsed - runStart) / time.Duration(done-start)
-			n = max(1, min(n, int((c.Time-(r.elapsed-runStart))/max(per, 1))))
-		}
-		if c.Curve != "" {
-			n = min(n, nextPoint-done)
-		}
-		t0 := time.Now()
-		r.s.Iterate(n)
-		took := time.Since(t0)
-		r.elapsed += took
-		if took < 20*time.Millisecond {
-			chunk *= 2
-		} else if took > 100*time.Millisecond && chunk > 1 {
-			chunk /= 2
-		}
-		if c.Curve != "" && r.s.Iterations() >= nextPoint {
+	bar := c.trainBar(stderr, fmt.Sprintf("%s %s", c.Game, r.s.Algorithm()), r.s.Iterations(), r.elapsed)
+	defer bar.finish()
+	t := &cfr.Trainer{Iterations: c.Iterations, Time: c.Time, Elapsed: r.elapsed, Progress: bar.step,
+		CheckpointEvery: c.CheckpointEvery, Checkpoint: func(elapsed time.Duration) error {
+			r.elapsed = elapsed
+			return r.checkpoint()
+		}}
+	if c.Curve != "" {
+		// Measured at iterations spaced by 1.25x, each exactly.
+		t.Next, t.ExactPoints = r.s.Iterations()+1, true
+		t.Measure = func(iterations int, elapsed time.Duration) int {
 			r.points = append(r.points, curve.Point{Game: c.Game, Algo: r.s.Algorithm().String(),
-				Iterations: r.s.Iterations(), Seconds: r.elapsed.Seconds(),
-				MChips: r.s.Average().Exploitability() * 1000})
-			nextPoint = max(nextPoint+1, int(float64(nextPoint)*1.25))
+				Iterations: iterations, Seconds: elapsed.Seconds(), MChips: r.s.Average().Exploitability() * 1000})
+			return max(iterations+1, int(float64(iterations)*1.25))
 		}
-		if bar != nil {
-			if c.Time > 0 {
-				_ = bar.Set64(min((r.elapsed - runStart).Milliseconds(), c.Time.Milliseconds()))
-				bar.Describe(fmt.Sprintf("%s %s, %d it", c.Game, r.s.Algorithm(), r.s.Iterations()))
-			} else {
-				_ = bar.Add(n)
-			}
-		}
-		if c.CheckpointEvery > 0 && time.Since(lastCkpt) >= c.CheckpointEvery {
-			if err := r.checkpoint(); err == nil {
-				lastCkpt = time.Now()
-			}
-		}
+	}
+	interrupted = t.Run(ctx, r.s)
+	r.elapsed = t.Elapsed
+	return interrupted
+}
+
+// trainingBar is the progress bar of a training run, or nothing.
+type trainingBar struct {
+	pb       *progressbar.ProgressBar
+	desc     string
+	time     time.Duration
+	runStart time.Duration // the training time when the run started
+}
+
+// trainBar returns the bar of a run that starts at iteration start, after
+// runStart of training: its time with --time, its iterations otherwise.
+func (c *trainCmd) trainBar(stderr io.Writer, desc string, start int, runStart time.Duration) *trainingBar {
+	b := &trainingBar{desc: desc, time: c.Time, runStart: runStart}
+	if c.NoProgress {
+		return b
+	}
+	opts := []progressbar.Option{progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(desc),
+		progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(100 * time.Millisecond), progressbar.OptionClearOnFinish()}
+	if c.Time > 0 {
+		b.pb = progressbar.NewOptions64(c.Time.Milliseconds(), opts...)
+	} else {
+		b.pb = progressbar.NewOptions64(int64(max(c.Iterations-start, 0)), append(opts, progressbar.OptionSetItsString("it"),
+			progressbar.OptionShowIts(), progressbar.OptionShowCount())...)
+	}
+	return b
+}
+
+// step is the Trainer's Progress: the time of this run and the iterations with
+// --time, else the iterations done.
+func (b *trainingBar) step(ran, iterations int, elapsed time.Duration) {
+	if b.pb == nil {
+		return
+	}
+	if b.time > 0 {
+		_ = b.pb.Set64(min((elapsed - b.runStart).Milliseconds(), b.time.Milliseconds()))
+		b.pb.Describe(fmt.Sprintf("%s, %d it", b.desc, iterations))
+		return
+	}
+	_ = b.pb.Add(ran)
+}
+
+// finish removes the bar.
+func (b *trainingBar) finish() {
+	if b.pb != nil {
+		_ = b.pb.Finish()
 	}
 }
 
@@ -299,45 +296,8 @@ func (r *trainRun) writeCurve() error {
 		r.points = append(r.points, curve.Point{Game: c.Game, Algo: r.s.Algorithm().String(),
 			Iterations: r.s.Iterations(), Seconds: r.elapsed.Seconds(), MChips: avg.Exploitability() * 1000})
 	}
-	fresh := true
-	if st, err := os.Stat(c.Curve); err == nil && st.Size() > 0 {
-		fresh = false
-	}
-	f, err := os.OpenFile(c.Curve, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("--curve: %w", err)
-	}
-	if err := curve.Write(f, r.points, fresh); err != nil {
-		f.Close()
-		return fmt.Errorf("--curve %s: %w", c.Curve, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--curve %s: %w", c.Curve, err)
-	}
-	if c.Chart == "" {
-		return nil
-	}
-	in, err := os.Open(c.Curve)
-	if err != nil {
-		return err
-	}
-	pts, err := curve.Read(in)
-	in.Close()
-	if err != nil {
-		return fmt.Errorf("--curve %s: %w", c.Curve, err)
-	}
-	var game []curve.Point
-	for _, p := range pts {
-		if p.Game == c.Game {
-			game = append(game, p)
-		}
-	}
 	titles := map[string]string{"kuhn": "Kuhn poker", "leduc": "Leduc Hold'em"}
-	err = writeFileAtomic(c.Chart, func(w io.Writer) error { return curve.Chart(w, c.Chart, titles[c.Game], game) })
-	if err != nil {
-		return fmt.Errorf("--chart: %w", err)
-	}
-	return nil
+	return appendCurve(c.Curve, c.Chart, r.points, titles[c.Game])
 }
 
 // writeFileAtomic writes a file through a temporary file beside it and a rename, so
@@ -563,22 +523,6 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 	}
 	exact := func() float64 { return ag.Exploitability(s.Average()) * 1000 } // milli-chips
 
-	// Train in the solver's batches, cut only at the --iterations target, so that the
-	// same seed gives the same strategy however the run is interrupted and resumed.
-	start := s.Iterations()
-	var bar *progressbar.ProgressBar
-	if !c.NoProgress {
-		if c.Time > 0 {
-			bar = progressbar.NewOptions64(c.Time.Milliseconds(), progressbar.OptionSetWriter(stderr),
-				progressbar.OptionSetDescription("hulhe mccfr"), progressbar.OptionSetPredictTime(true),
-				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
-		} else {
-			bar = progressbar.NewOptions64(int64(max(c.Iterations-start, 0)), progressbar.OptionSetWriter(stderr),
-				progressbar.OptionSetDescription("hulhe mccfr"), progressbar.OptionSetItsString("it"),
-				progressbar.OptionShowIts(), progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true),
-				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
-		}
-	}
 	var points []curve.Point
 	algo := fmt.Sprintf("mccfr, %s average (sampled BR lower bound)", s.Options().Averaging)
 	if ag != nil {
@@ -594,47 +538,22 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 		points = append(points, curve.Point{Game: "hulhe", Algo: algo, Iterations: s.Iterations(),
 			Seconds: elapsed.Seconds(), MChips: mchips})
 	}
-	runStart := elapsed
-	lastCkpt := time.Now()
-	nextPoint := max(start*2, 1<<16)
-	interrupted := false
-	for {
-		if ctx.Err() != nil {
-			interrupted = true
-			break
-		}
-		done := s.Iterations()
-		if c.Time > 0 && elapsed-runStart >= c.Time || c.Time == 0 && done >= c.Iterations {
-			break
-		}
-		n := s.BatchSize()
-		if c.Time == 0 {
-			n = min(n, c.Iterations-done)
-		}
-		t0 := time.Now()
-		s.Iterate(n)
-		elapsed += time.Since(t0)
-		if bar != nil {
-			if c.Time > 0 {
-				_ = bar.Set64(min((elapsed - runStart).Milliseconds(), c.Time.Milliseconds()))
-				bar.Describe(fmt.Sprintf("hulhe mccfr, %d it", s.Iterations()))
-			} else {
-				_ = bar.Add(n)
-			}
-		}
-		if c.Curve != "" && (c.Deals > 0 || ag != nil) && s.Iterations() >= nextPoint {
+	// Train in the solver's batches, cut only at the --iterations target, so that the
+	// same seed gives the same strategy however the run is interrupted and resumed.
+	bar := c.trainBar(stderr, "hulhe mccfr", s.Iterations(), elapsed)
+	t := &cfr.Trainer{Iterations: c.Iterations, Time: c.Time, Elapsed: elapsed, Batch: s.BatchSize, Progress: bar.step,
+		CheckpointEvery: c.CheckpointEvery, Checkpoint: func(e time.Duration) error { elapsed = e; return writeCkpt() }}
+	if c.Curve != "" && (c.Deals > 0 || ag != nil) {
+		t.Next = max(s.Iterations()*2, 1<<16)
+		t.Measure = func(_ int, e time.Duration) int {
+			elapsed = e
 			addPoint()
-			nextPoint *= 2
-		}
-		if c.CheckpointEvery > 0 && time.Since(lastCkpt) >= c.CheckpointEvery {
-			if err := writeCkpt(); err == nil {
-				lastCkpt = time.Now()
-			}
+			return t.Next * 2
 		}
 	}
-	if bar != nil {
-		_ = bar.Finish()
-	}
+	interrupted := t.Run(ctx, s)
+	elapsed = t.Elapsed
+	bar.finish()
 
 	out := holdemOutput{Game: "hulhe", Algo: "mccfr", Averaging: s.Options().Averaging.String(), Iterations: s.Iterations(), Seconds: elapsed.Seconds(),
 		Buckets: a.Sizes(), Infosets: s.Game().Infosets(), Abstraction: c.Abstraction, Fingerprint: a.Fingerprint()}
@@ -676,28 +595,8 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	if c.JSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-	} else {
-		fmt.Fprintf(stdout, "hulhe mccfr: %d iterations in %.1f s, %d information sets (buckets %v)", out.Iterations, out.Seconds, out.Infosets, out.Buckets)
-		if out.ExploitabilityMBB != nil {
-			fmt.Fprintf(stdout, ", exploitability %.1f mbb/g in the abstract game of %d boards", *out.ExploitabilityMBB, out.ExactBoards)
-		}
-		if out.BRLowerBoundMBB != nil {
-			fmt.Fprintf(stdout, ", sampled in-abstraction best response wins %.1f ± %.1f mbb/g (a lower bound on the exploitability)",
-				*out.BRLowerBoundMBB, *out.BRCI95MBB)
-		}
-		fmt.Fprintln(stdout)
-		if out.Out != "" {
-			fmt.Fprintf(stdout, "strategy written to %s\n", out.Out)
-		}
-		if out.Checkpoint != "" {
-			fmt.Fprintf(stdout, "checkpoint written to %s\n", out.Checkpoint)
-		}
+	if err := printHoldem(stdout, out, c.JSON); err != nil {
+		return err
 	}
 	if interrupted {
 		return &exitError{code: 130, err: fmt.Errorf("interrupted at iteration %d; go on with --resume %s", s.Iterations(), ckpt)}
@@ -742,4 +641,27 @@ func appendCurve(path, chart string, points []curve.Point, title string) error {
 		}
 	}
 	return writeFileAtomic(chart, func(w io.Writer) error { return curve.Chart(w, chart, title, game) })
+}
+
+// printHoldem prints what felt train hulhe did, as JSON or a sentence.
+func printHoldem(stdout io.Writer, out holdemOutput, asJSON bool) error {
+	if asJSON {
+		return writeArenaJSON(stdout, out)
+	}
+	fmt.Fprintf(stdout, "hulhe mccfr: %d iterations in %.1f s, %d information sets (buckets %v)", out.Iterations, out.Seconds, out.Infosets, out.Buckets)
+	if out.ExploitabilityMBB != nil {
+		fmt.Fprintf(stdout, ", exploitability %.1f mbb/g in the abstract game of %d boards", *out.ExploitabilityMBB, out.ExactBoards)
+	}
+	if out.BRLowerBoundMBB != nil {
+		fmt.Fprintf(stdout, ", sampled in-abstraction best response wins %.1f ± %.1f mbb/g (a lower bound on the exploitability)",
+			*out.BRLowerBoundMBB, *out.BRCI95MBB)
+	}
+	fmt.Fprintln(stdout)
+	if out.Out != "" {
+		fmt.Fprintf(stdout, "strategy written to %s\n", out.Out)
+	}
+	if out.Checkpoint != "" {
+		fmt.Fprintf(stdout, "checkpoint written to %s\n", out.Checkpoint)
+	}
+	return nil
 }
