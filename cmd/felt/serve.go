@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -33,10 +34,46 @@ type serveCmd struct {
 	TLSKey   string `name:"tls-key" env:"FELT_TLS_KEY" type:"existingfile" help:"The private key of --tls-cert (PEM)."`
 	// TrustedProxy lists the reverse proxies whose forwarded headers are believed.
 	TrustedProxy []string `name:"trusted-proxy" env:"FELT_TRUSTED_PROXY" placeholder:"CIDR" help:"A reverse proxy in front of the house (IP or CIDR, repeatable): its X-Forwarded-For and X-Forwarded-Proto are believed (docs/security.md)."`
+	LogLevel     string   `name:"log-level" default:"info" enum:"debug,info,warn,error" env:"FELT_LOG_LEVEL" help:"The least important log lines written: debug, info, warn or error."`
+	LogFormat    string   `name:"log-format" default:"text" enum:"text,json" env:"FELT_LOG_FORMAT" help:"Log lines as text (key=value) or JSON, one object a line."`
+	CheckConfig  bool     `name:"check-config" help:"Check the flags and the --config file, say what is wrong or \"configuration ok\", and exit (2 on an error) without opening anything."`
+}
+
+// logger returns the house's logger on w, as --log-level and --log-format say.
+func (c *serveCmd) logger(w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(c.LogLevel)) // kong checked it against the enum
+	o := &slog.HandlerOptions{Level: level}
+	if c.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, o))
+	}
+	return slog.New(slog.NewTextHandler(w, o))
+}
+
+// checkConfig checks the house's configuration without opening anything.
+func (c *serveCmd) checkConfig(w io.Writer) error {
+	hc, err := loadHouseConfig(c.Config)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	if _, err := c.tlsConfig(); err != nil {
+		return err
+	}
+	if _, err := parseTrustedProxies(c.TrustedProxy); err != nil {
+		return err
+	}
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return usageError("--addr %q: %v", c.Addr, err)
+	}
+	_, err = fmt.Fprintf(w, "configuration ok: house %q, %d tables of its own\n", hc.Name, len(hc.Tables))
+	return err
 }
 
 func (c *serveCmd) Run(ctx context.Context) error {
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	if c.CheckConfig {
+		return c.checkConfig(os.Stdout)
+	}
+	log := c.logger(os.Stderr)
 	return c.run(ctx, log, func(url string) {
 		fmt.Fprintf(os.Stderr, "felt: the house is open at %s (play money only; Ctrl-C to close it)\n", url)
 	})
