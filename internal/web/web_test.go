@@ -284,8 +284,10 @@ func noForeignCards(t *testing.T, states []table.State) {
 func checkCredits(u *user, start float64) {
 	u.t.Helper()
 	me := u.must("GET", "/api/me", nil, 200)
-	for range 100 { // the lobby's listing follows the cash-out
-		if len(me["tables"].([]any)) == 0 {
+	// The lobby's listing follows the stand-up at once; the table's ledger worker
+	// books the cash-out in the background (internal/table ledger.go).
+	for range 500 {
+		if len(me["tables"].([]any)) == 0 && me["credits"].(float64) == start+me["net_won"].(float64) {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)
