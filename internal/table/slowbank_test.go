@@ -6,7 +6,6 @@ import (
 	"errors"
 	"log/slog"
 	"maps"
-	"math/rand/v2"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -121,19 +120,20 @@ func TestSlowDatabaseDoesNotStopTheTable(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		r := rand.New(rand.NewPCG(7, 8))
-		play(t, tb, b, r, 3, map[Player]*client{alice: ca, bob: cb})
+		// The players check or fold: none of them goes broke before the test is done.
+		playWith(t, tb, b, 3, map[Player]*client{alice: ca, bob: cb}, checkFold)
 
 		g.shut()
 		synctest.Wait()
 		snapshot := models.snapshot()
-		if err := tb.Leave(t.Context(), alice); err != nil {
+		leaver, lc, stayer, sc := alice, ca, bob, cb
+		if err := tb.Leave(t.Context(), leaver); err != nil {
 			t.Fatal(err)
 		}
 		sat := make(chan error, 1)
 		go func() { sat <- tb.Sit(t.Context(), carol, -1, 1000) }()
 		before := b.numHands()
-		play(t, tb, b, r, before+5, map[Player]*client{bob: cb})
+		playWith(t, tb, b, before+5, map[Player]*client{stayer: sc}, checkFold)
 		if b.numHands() < before+5 {
 			t.Fatalf("%d hands while the database was blocked", b.numHands()-before)
 		}
@@ -147,8 +147,8 @@ func TestSlowDatabaseDoesNotStopTheTable(t *testing.T) {
 		default:
 			t.Fatal("carol's buy-in has no deadline")
 		}
-		aliceCredits := b.creditsOf(1)
-		if ca.notices(t, "cashed_out") != 0 || b.creditsOf(3) != 10_000 {
+		leaverCredits := b.creditsOf(leaver.ID)
+		if lc.notices(t, "cashed_out") != 0 || b.creditsOf(3) != 10_000 {
 			t.Fatal("the gate let a cash-out or a buy-in through")
 		}
 		if !maps.EqualFunc(snapshot, models.snapshot(), bytes.Equal) {
@@ -158,8 +158,8 @@ func TestSlowDatabaseDoesNotStopTheTable(t *testing.T) {
 		g.open()
 		time.Sleep(10 * time.Second) // the cash-out's next attempt
 		synctest.Wait()
-		if ca.notices(t, "cashed_out") != 1 || b.creditsOf(1) <= aliceCredits {
-			t.Fatalf("alice's cash-out: %d notices, credits %d then %d", ca.notices(t, "cashed_out"), aliceCredits, b.creditsOf(1))
+		if lc.notices(t, "cashed_out") != 1 || b.creditsOf(leaver.ID) <= leaverCredits {
+			t.Fatalf("%s's cash-out: %d notices, credits %d then %d", leaver.Name, lc.notices(t, "cashed_out"), leaverCredits, b.creditsOf(leaver.ID))
 		}
 		if err := tb.Sit(t.Context(), carol, -1, 1000); err != nil { // her seat was not kept
 			t.Fatal(err)

@@ -182,6 +182,21 @@ func checkChips(t *testing.T, tb *Table) {
 // ended for ten minutes (the players went broke).
 func play(t *testing.T, tb *Table, b *bank, r *rand.Rand, n int, seats map[Player]*client) {
 	t.Helper()
+	playWith(t, tb, b, n, seats, func(l *LegalInfo) (engine.ActionKind, int64) { return randomLegal(r, l) })
+}
+
+// checkFold checks when it may and folds otherwise: a player who never loses
+// more than the blinds.
+func checkFold(l *LegalInfo) (engine.ActionKind, int64) {
+	if slices.Contains(l.Actions, "check") {
+		return engine.Check, 0
+	}
+	return engine.Fold, 0
+}
+
+// playWith is play with the players' actions chosen by choose.
+func playWith(t *testing.T, tb *Table, b *bank, n int, seats map[Player]*client, choose func(*LegalInfo) (engine.ActionKind, int64)) {
+	t.Helper()
 	last, since := 0, 0
 	for range 10_000 {
 		if h := b.numHands(); h >= n {
@@ -201,7 +216,7 @@ func play(t *testing.T, tb *Table, b *bank, r *rand.Rand, n int, seats map[Playe
 			if s == nil || s.Hand == nil || s.Hand.Legal == nil {
 				continue
 			}
-			kind, amount := randomLegal(r, s.Hand.Legal)
+			kind, amount := choose(s.Hand.Legal)
 			if err := tb.Act(t.Context(), p, kind, amount); err != nil {
 				t.Fatalf("%s %v %d: %v", p.Name, kind, amount, err)
 			}
