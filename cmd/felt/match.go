@@ -25,8 +25,10 @@ import (
 
 // matchCmd is "felt match": two bots heads-up in duplicate.
 type matchCmd struct {
-	A string `arg:"" name:"a" help:"Bot A, whose result is reported (a bot listed above; options after a colon: montecarlo:samples=200,bluff=false)."`
-	B string `arg:"" name:"b" help:"Bot B."`
+	A           string `arg:"" name:"a" help:"Bot A, whose result is reported (a bot listed above; options after a colon: montecarlo:samples=200,bluff=false)."`
+	B           string `arg:"" name:"b" help:"Bot B."`
+	Stack       int64  `help:"Chips each seat starts every hand with (default: 200 big blinds). Seed 001's validation format: --stack 10000 --double-every N."`
+	DoubleEvery int    `help:"Double the blinds every N hands (stopping once the big blind passes a quarter of the stack); 0 never does."`
 	arenaFlags
 }
 
@@ -52,9 +54,16 @@ variance of the deal pairs' results, normal approximation).
 
 ` + arenaHelp() + `
 
---json prints one object: "bots" ([A, B]), "a", "b", "variant", "hands", "deals", "seed",
-"chips" (A's net chips), "bb_per_100", "ci95" (half-width, bb/100), "mbb_per_game",
-"mbb_ci95", "workers", "elapsed_ns", "hands_per_second".`
+--stack and --double-every play seed 001's validation format (--stack 10000
+--double-every N): stacks still reset every hand, so every deal can be played twice,
+and with doubling blinds each hand's result counts in its own big blinds. Every
+result also gives bb/hand ± the spread (the standard deviation of one hand's result),
+as seed 001 reported, and names the format it was played in.
+
+--json prints one object: "bots" ([A, B]), "a", "b", "variant", "format", "stack",
+"double_every", "hands", "deals", "seed", "chips" (A's net chips), "bb_per_100",
+"ci95" (half-width, bb/100), "mbb_per_game", "mbb_ci95", "bb_per_hand", "bb_spread",
+"workers", "elapsed_ns", "hands_per_second".`
 }
 
 // arenaHelp describes the games and lists the bots, for the help of match and league.
@@ -105,6 +114,9 @@ type matchOutput struct {
 	A              string    `json:"a"`
 	B              string    `json:"b"`
 	Variant        string    `json:"variant"`
+	Format         string    `json:"format"`
+	Stack          int64     `json:"stack"`
+	DoubleEvery    int       `json:"double_every"`
 	Hands          int       `json:"hands"`
 	Deals          int       `json:"deals"`
 	Seed           uint64    `json:"seed"`
@@ -113,6 +125,8 @@ type matchOutput struct {
 	CI95           float64   `json:"ci95"`
 	MBBPerGame     float64   `json:"mbb_per_game"`
 	MBBCI95        float64   `json:"mbb_ci95"`
+	BBPerHand      float64   `json:"bb_per_hand"`
+	BBSpread       float64   `json:"bb_spread"`
 	Workers        int       `json:"workers"`
 	ElapsedNS      int64     `json:"elapsed_ns"`
 	HandsPerSecond float64   `json:"hands_per_second"`
@@ -127,7 +141,11 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	mc := arena.MatchConfig{A: c.A, B: c.B, Game: s.game, Hands: c.Hands, Seed: s.seed, Workers: c.Workers}
+	format := arena.Format{Stack: c.Stack, DoubleEvery: c.DoubleEvery}
+	if err := format.Check(s.game); err != nil {
+		return usageError("--stack, --double-every: %v", err)
+	}
+	mc := arena.MatchConfig{A: c.A, B: c.B, Game: s.game, Hands: c.Hands, Seed: s.seed, Workers: c.Workers, Format: format}
 	if log != nil {
 		file, table := pairingFile(c.A, c.B), "felt match "+c.A+" vs "+c.B
 		mc.Hand = func(cfg engine.Config, h *engine.Hand, players []string) error {
@@ -141,16 +159,20 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err := errors.Join(err, log.close()); err != nil {
 		return err
 	}
-	out := matchOutput{Bots: [2]string{r.A, r.B}, A: r.A, B: r.B, Variant: r.Game, Hands: r.Hands, Deals: r.Deals,
+	out := matchOutput{Bots: [2]string{r.A, r.B}, A: r.A, B: r.B, Variant: r.Game, Format: r.Format.String(),
+		Stack: r.Format.Stack, DoubleEvery: r.Format.DoubleEvery, Hands: r.Hands, Deals: r.Deals,
 		Seed: r.Seed, Chips: r.Chips, BBPer100: r.BBPer100, CI95: r.CI95, MBBPerGame: r.MBBPerGame, MBBCI95: r.MBBCI95,
+		BBPerHand: r.BBPerHand, BBSpread: r.BBSpread,
 		Workers: r.Workers, ElapsedNS: r.Elapsed.Nanoseconds(), HandsPerSecond: float64(r.Hands) / r.Elapsed.Seconds()}
 	if c.JSON {
 		return writeArenaJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "%s vs %s: %s, %s hands (%s duplicate deals), seed %d\n",
 		r.A, r.B, arenaGameName(r.Game), thousands(int64(r.Hands)), thousands(int64(r.Deals)), r.Seed)
+	fmt.Fprintf(stdout, "format: %s\n", r.Format)
 	fmt.Fprintf(stdout, "%s: %+.2f bb/100 ± %.2f (95%%), %+.1f mbb/g ± %.1f, %s chips\n",
 		r.A, r.BBPer100, r.CI95, r.MBBPerGame, r.MBBCI95, signedThousands(r.Chips))
+	fmt.Fprintf(stdout, "%s: %+.3f bb/hand, spread %.2f bb (standard deviation of a hand)\n", r.A, r.BBPerHand, r.BBSpread)
 	_, err = fmt.Fprintf(stdout, "%v on %d workers, %s hands/s\n",
 		r.Elapsed.Round(time.Millisecond), r.Workers, thousands(int64(out.HandsPerSecond)))
 	return err

@@ -130,3 +130,37 @@ func TestArenaCommandsBadInputExitTwo(t *testing.T) {
 		}
 	}
 }
+
+// felt match --stack 10000 --double-every N plays seed 001's format, says so, and
+// reports bb/hand with its spread; a stack under 4 big blinds is a usage error.
+func TestMatchSeed001Format(t *testing.T) {
+	var out bytes.Buffer
+	args := []string{"raise", "fold", "--hands", "40", "--seed", "3", "--stack", "10000", "--double-every", "2", "--no-progress"}
+	if err := runMatch(context.Background(), args, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"format: stacks of 10000 chips reset every hand, blinds doubling every 2 hands",
+		"raise: +75.00 bb/100 ± 0.00", "+0.750 bb/hand, spread 0.25 bb", "+40,650 chips"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if err := runMatch(context.Background(), append(args, "--json"), &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var got matchOutput
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Stack != 10000 || got.DoubleEvery != 2 || got.BBPerHand != 0.75 || !strings.Contains(got.Format, "doubling") {
+		t.Errorf("%+v", got)
+	}
+	for _, bad := range [][]string{{"--stack", "100"}, {"--double-every", "-1"}} {
+		err := runMatch(context.Background(), append([]string{"raise", "fold", "--no-progress"}, bad...), io.Discard, io.Discard)
+		var e *exitError
+		if !errors.As(err, &e) || e.code != 2 {
+			t.Errorf("%v: %v, want exit code 2", bad, err)
+		}
+	}
+}

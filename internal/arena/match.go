@@ -36,6 +36,8 @@ type MatchConfig struct {
 	// NewBot makes the bots from A and B; nil means bot.New. Each worker makes its
 	// own pair.
 	NewBot func(name string, o bot.Options) (bot.Bot, error)
+	// Format is how the hands are dealt (the zero Format: the arena's).
+	Format Format
 	// Hand, when not nil, is given every finished hand in order (deal 0 with A in
 	// seat 0, then with A in seat 1, deal 1, ...) with the configuration it was
 	// dealt from and the players' names by seat; h is reused afterwards. The match
@@ -63,8 +65,14 @@ type Result struct {
 	BBPer100, CI95 float64
 	// MBBPerGame is the same rate in thousandths of a big blind per hand.
 	MBBPerGame, MBBCI95 float64
-	Workers             int
-	Elapsed             time.Duration
+	// BBPerHand is the rate in big blinds per hand, BBSpread the standard
+	// deviation of one hand's result (seed 001 reported its figures so). With
+	// doubling blinds every result counts in big blinds of its own hand.
+	BBPerHand, BBSpread float64
+	// Format is how the hands were dealt.
+	Format  Format
+	Workers int
+	Elapsed time.Duration
 }
 
 // z95 is the normal quantile of a two-sided 95% interval.
@@ -82,6 +90,9 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	if mc.NewBot == nil {
 		mc.NewBot = bot.New
 	}
+	if err := mc.Format.Check(mc.Game); err != nil {
+		return Result{}, fmt.Errorf("match format: %w", err)
+	}
 	for _, name := range []string{mc.A, mc.B} {
 		if _, err := mc.NewBot(name, bot.Options{}); err != nil {
 			return Result{}, err
@@ -98,7 +109,7 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	workers = min(workers, (deals+chunk-1)/chunk)
 	start := time.Now()
 	var next atomic.Int64
-	partial := make([]sums, workers)
+	partial := make([]tally, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -112,14 +123,15 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	if err := errors.Join(errs...); err != nil {
 		return Result{}, err
 	}
-	var total sums
-	for _, s := range partial {
-		total.add(s)
+	var total tally
+	for w := range partial {
+		total.add(&partial[w])
 	}
 	r := Result{A: mc.A, B: mc.B, Game: mc.Game.Name, Seed: mc.Seed, Deals: deals, Hands: 2 * deals,
-		Chips: total.sum, Workers: workers, Elapsed: time.Since(start)}
+		Chips: total.chips(), Format: mc.Format, Workers: workers, Elapsed: time.Since(start)}
 	r.BBPer100, r.CI95 = total.rate(mc.Game.Unit, 100)
 	r.MBBPerGame, r.MBBCI95 = total.rate(mc.Game.Unit, 1000)
+	r.BBPerHand, r.BBSpread = total.spread(mc.Game.Unit)
 	return r, nil
 }
 
@@ -137,11 +149,20 @@ func (s *sums) add(o sums) { s.n += o.n; s.sum += o.sum; s.sumSq += o.sumSq }
 // rate returns A's mean result per hand, in units/scale (bb/100: scale 100), and
 // the half-width of its 95% confidence interval.
 func (s sums) rate(unit int64, scale float64) (mean, ci float64) {
-	n := float64(s.n)
-	perDeal := float64(s.sum) / n
-	variance := (float64(s.sumSq) - float64(s.sum)*perDeal) / (n - 1)
-	f := scale / (2 * float64(unit)) // a deal is two hands
-	return perDeal * f, z95 * math.Sqrt(max(variance, 0)/n) * f
+	u := float64(unit)
+	return pairRate(float64(s.n), float64(s.sum)/u, float64(s.sumSq)/(u*u))(scale)
+}
+
+// pairRate returns, from the count, sum and sum of squares of deal pairs'
+// results in units, the function giving the mean per hand times scale and the
+// half-width of its 95% interval.
+func pairRate(n, sum, sumSq float64) func(scale float64) (mean, ci float64) {
+	return func(scale float64) (float64, float64) {
+		perDeal := sum / n
+		variance := (sumSq - sum*perDeal) / (n - 1)
+		f := scale / 2 // a deal is two hands
+		return perDeal * f, z95 * math.Sqrt(max(variance, 0)/n) * f
+	}
 }
 
 // worker plays deals with its own hand, bots and streams.
@@ -155,10 +176,11 @@ type worker struct {
 	seaters  [2]bot.Seater
 	names    [2]string   // the players' names by seat, for the Seaters
 	view     engine.View // reused for every decision (engine.Hand.ViewInto)
+	level    int         // the blind level cfg is for
 }
 
-func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int64, out *sums) error {
-	w := worker{mc: mc, h: new(engine.Hand), cfg: mc.Game.handConfig()}
+func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int64, out *tally) error {
+	w := worker{mc: mc, h: new(engine.Hand)}
 	for k, name := range []string{mc.A, mc.B} {
 		w.srcs[k] = rand.NewPCG(0, 0)
 		b, err := mc.NewBot(name, bot.Options{Rand: rand.New(w.srcs[k])})
@@ -179,11 +201,16 @@ func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int
 		}
 		hi := min(lo+chunk, deals)
 		for d := lo; d < hi; d++ {
-			x, err := w.deal(d)
+			l := mc.Format.level(mc.Game, d)
+			hands, err := w.deal(d, l)
 			if err != nil {
 				return err
 			}
-			out.add(sums{1, x, x * x})
+			x := hands[0] + hands[1]
+			out.pairs[l].add(sums{1, x, x * x})
+			for _, y := range hands {
+				out.hands[l].add(sums{1, y, y * y})
+			}
 		}
 		if mc.Progress != nil {
 			mc.Progress(2 * (hi - lo))
@@ -191,13 +218,16 @@ func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int
 	}
 }
 
-// deal plays deal d twice, bot A in seat 0 and then in seat 1, and returns A's net
-// chips over both hands.
-func (w *worker) deal(d int) (int64, error) {
+// deal plays deal d at blind level l twice, bot A in seat 0 and then in seat 1,
+// and returns A's net chips in each hand.
+func (w *worker) deal(d, l int) ([2]int64, error) {
+	var net [2]int64
 	seed := mix(w.mc.Seed, uint64(d))
+	if w.cfg.Stacks == nil || l != w.level {
+		w.cfg, w.level = w.mc.Format.config(w.mc.Game, l), l
+	}
 	w.cfg.Seed = cards.SeedFromUint64(seed)
 	w.cfg.Button = d % 2
-	var net int64
 	for swap := range 2 {
 		seats := [2]int{0, 1} // seats[k]: bot k's seat
 		if swap == 1 {
@@ -208,9 +238,9 @@ func (w *worker) deal(d int) (int64, error) {
 		}
 		x, err := w.hand(seats)
 		if err != nil {
-			return 0, fmt.Errorf("deal %d (seed %d), %s in seat %d: %w", d, w.mc.Seed, w.mc.A, seats[0], err)
+			return net, fmt.Errorf("deal %d (seed %d), %s in seat %d: %w", d, w.mc.Seed, w.mc.A, seats[0], err)
 		}
-		net += x
+		net[swap] = x
 	}
 	return net, nil
 }

@@ -2,9 +2,11 @@ package bot
 
 import (
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/cfr"
@@ -20,6 +22,7 @@ import (
 // calls. Without a strategy file (cfr alone) it has no strategy and only checks
 // and calls: the registry's every bot must be makeable without options, and the
 // Hold'em strategies are too large to build in (docs/cfr.md says how to train one).
+// It says so: the first such bot a process makes logs a warning (warnNoStrategy).
 type cfrBot struct {
 	p *cfr.HoldemProfile
 	a *cfr.Abstraction
@@ -32,6 +35,7 @@ type cfrBot struct {
 // newCFR loads the strategy file named by the option strategy=FILE.
 func newCFR(o Options) (Bot, error) {
 	if o.Strategy == "" {
+		noStrategyOnce.Do(warnNoStrategy)
 		return &cfrBot{r: o.Rand}, nil
 	}
 	f, err := openRegular(o.Strategy)
@@ -48,6 +52,16 @@ func newCFR(o Options) (Bot, error) {
 		return nil, fmt.Errorf("strategy=%q: %w: %w", o.Strategy, ErrBadOption, err)
 	}
 	return &cfrBot{p: p, a: a, r: o.Rand}, nil
+}
+
+// noStrategyOnce makes the warning of a cfr bot without a strategy once per
+// process: matches and tournaments make a bot per worker and per seat.
+var noStrategyOnce sync.Once
+
+// warnNoStrategy tells the operator that a cfr bot was made without a strategy
+// and will play as a calling station.
+func warnNoStrategy() {
+	slog.Warn("cfr bot without a strategy (strategy=FILE): it only checks and calls; train one with felt train hulhe --out FILE")
 }
 
 // Act plays the strategy's action, or checks or calls off the tree.

@@ -1,0 +1,321 @@
+// Package lbr measures how much a no-limit Hold'em bot can be beaten by Local
+// Best Response (Lisý and Bowling, "Equilibrium Approximation Quality of Current
+// No-Limit Poker Bots", 2017), heads-up in the arena's no-limit game.
+//
+// LBR keeps the bot's range: a weight on each of the 1,326 two-card hands,
+// starting at 1 for every hand without a card LBR sees and multiplied, after each
+// action of the bot, by the probability the bot takes that action with that hand.
+// It asks the bot: exactly when the bot is a bot.Strategist that can answer,
+// otherwise by calling its Act Samples times on its own view with the candidate
+// hand in place of its cards (each bot decision then costs up to 1,326 × Samples
+// calls of Act, and each bet LBR considers as many again). At each of its
+// decisions LBR takes, among fold, check or call and a bet or raise of each size,
+// the action with the most value assuming that both players then only check and
+// call to the end (value.go), its equity computed against the range: exactly on
+// the turn and the river, from sampled runouts on the flop and before it. Before
+// the flop LBR only checks or calls unless Config.Preflop is set (the paper's
+// variant of LBR does the same).
+package lbr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/felt-poker/felt/internal/arena"
+	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/engine"
+)
+
+// Size is a bet or raise size LBR considers: a fraction of the pot the raise
+// adds after the call (1 is a pot-size bet or raise), or AllIn.
+type Size float64
+
+// AllIn is the size that puts every chip in.
+const AllIn Size = -1
+
+// to returns the amount to bet or raise to for s, within l's bounds.
+func (s Size) to(pot int64, l engine.Legal) int64 {
+	if s == AllIn {
+		return l.MaxTo
+	}
+	toCall := l.CurrentBet - l.Committed
+	to := l.CurrentBet + int64(float64(s)*float64(pot+toCall))
+	return min(max(to, l.MinTo), l.MaxTo)
+}
+
+// String writes a size as felt lbr --sizes takes it: "allin" or the fraction.
+func (s Size) String() string {
+	if s == AllIn {
+		return "allin"
+	}
+	return strconv.FormatFloat(float64(s), 'g', -1, 64)
+}
+
+// ParseSizes reads a comma-separated list of sizes: pot fractions (0.5, 1, 2)
+// or allin.
+func ParseSizes(text string) ([]Size, error) {
+	var out []Size
+	for _, f := range strings.Split(text, ",") {
+		f = strings.TrimSpace(f)
+		if f == "allin" {
+			out = append(out, AllIn)
+			continue
+		}
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil || !(x > 0 && x <= 100) {
+			return nil, fmt.Errorf("bet size %q: want a fraction of the pot above 0 and at most 100, or allin", f)
+		}
+		out = append(out, Size(x))
+	}
+	return out, nil
+}
+
+// Config describes an LBR run against one bot.
+type Config struct {
+	// Bot is the bot measured, as bot.New names it.
+	Bot string
+	// Hands to play, rounded up to an even number: each deal is played twice,
+	// LBR in one seat and then in the other.
+	Hands int
+	// Seed fixes every card and decision; the result does not depend on Workers.
+	Seed uint64
+	// Workers is the number of goroutines (0: GOMAXPROCS).
+	Workers int
+	// Sizes are the bets LBR considers (nil: DefaultSizes).
+	Sizes []Size
+	// Samples is how many times LBR calls Act per hand of the range for a bot that
+	// is not a Strategist (0: DefaultSamples).
+	Samples int
+	// Runouts is the number of runouts sampled for an equity on the flop or
+	// before it (0: DefaultRunouts).
+	Runouts int
+	// Preflop makes LBR decide before the flop too, instead of checking or calling.
+	Preflop bool
+	// Progress, when not nil, is called with the hands just finished, from
+	// several goroutines at once.
+	Progress func(hands int)
+	// NewBot makes the bot (nil: bot.New).
+	NewBot func(name string, o bot.Options) (bot.Bot, error)
+}
+
+// The defaults of Config.
+const (
+	DefaultSamples = 2
+	DefaultRunouts = 1000
+	MaxSamples     = 100
+	MaxRunouts     = 100_000
+)
+
+// DefaultSizes are a pot-size bet and all-in.
+var DefaultSizes = []Size{1, AllIn}
+
+// Result is what LBR won from the bot.
+type Result struct {
+	Bot   string
+	Seed  uint64
+	Deals int
+	Hands int
+	// Chips is LBR's net win over the run.
+	Chips int64
+	// MBBPerGame is LBR's win rate in thousandths of a big blind per hand, MBBCI95
+	// the half-width of its 95% interval; BBPer100 and CI95 the same in bb/100.
+	MBBPerGame, MBBCI95, BBPer100, CI95 float64
+	// Misses counts the bot's actions the range could not explain (a sampled
+	// model that never saw the action): the range was then left unchanged.
+	Misses  int64
+	Workers int
+	Elapsed time.Duration
+}
+
+// MinHands is the fewest hands a run may have.
+const MinHands = arena.MinHands
+
+// defaults fills in c's zero fields and checks it.
+func (c *Config) defaults() error {
+	if c.Sizes == nil {
+		c.Sizes = DefaultSizes
+	}
+	if c.Samples == 0 {
+		c.Samples = DefaultSamples
+	}
+	if c.Runouts == 0 {
+		c.Runouts = DefaultRunouts
+	}
+	if c.NewBot == nil {
+		c.NewBot = bot.New
+	}
+	switch {
+	case c.Hands < MinHands:
+		return fmt.Errorf("lbr needs at least %d hands, not %d", MinHands, c.Hands)
+	case c.Samples < 1 || c.Samples > MaxSamples:
+		return fmt.Errorf("samples %d not in 1..%d", c.Samples, MaxSamples)
+	case c.Runouts < 1 || c.Runouts > MaxRunouts:
+		return fmt.Errorf("runouts %d not in 1..%d", c.Runouts, MaxRunouts)
+	case len(c.Sizes) == 0:
+		return errors.New("no bet size")
+	}
+	_, err := c.NewBot(c.Bot, bot.Options{})
+	return err
+}
+
+// Run plays LBR against the bot on all cores.
+func Run(ctx context.Context, c Config) (Result, error) {
+	if err := c.defaults(); err != nil {
+		return Result{}, err
+	}
+	deals := (c.Hands + 1) / 2
+	workers := c.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, deals))
+	start := time.Now()
+	var next atomic.Int64
+	stats := make([]arena.PairStats, workers)
+	misses := make([]int64, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			misses[w], errs[w] = runWorker(ctx, &c, deals, &next, &stats[w])
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return Result{}, err
+	}
+	var total arena.PairStats
+	r := Result{Bot: c.Bot, Seed: c.Seed, Deals: deals, Hands: 2 * deals, Workers: workers, Elapsed: time.Since(start)}
+	for w := range stats {
+		total.Add(stats[w])
+		r.Misses += misses[w]
+	}
+	game := nlGame()
+	r.Chips = total.Sum
+	r.MBBPerGame, r.MBBCI95 = total.Rate(game.Unit, 1000)
+	r.BBPer100, r.CI95 = total.Rate(game.Unit, 100)
+	return r, nil
+}
+
+func nlGame() arena.Game {
+	g, err := arena.ParseGame("nl")
+	if err != nil {
+		panic(err) // the arena always has nl
+	}
+	return g
+}
+
+// worker plays deals with its own hand, bot and streams.
+type worker struct {
+	c       *Config
+	h       *engine.Hand
+	cfg     engine.Config
+	b       bot.Bot
+	learner bot.Learner
+	seater  bot.Seater
+	botSrc  *rand.PCG
+	lbrSrc  *rand.PCG
+	p       player
+	view    engine.View
+	names   [2]string
+}
+
+func runWorker(ctx context.Context, c *Config, deals int, next *atomic.Int64, out *arena.PairStats) (int64, error) {
+	w := &worker{c: c, h: new(engine.Hand), cfg: nlGame().HandConfig(), botSrc: rand.NewPCG(0, 0), lbrSrc: rand.NewPCG(0, 0)}
+	b, err := c.NewBot(c.Bot, bot.Options{Rand: rand.New(w.botSrc)})
+	if err != nil {
+		return 0, err
+	}
+	w.b = b
+	w.learner, _ = b.(bot.Learner)
+	w.seater, _ = b.(bot.Seater)
+	w.p = player{c: c, rng: rand.New(w.lbrSrc), m: newModel(b, c.Samples), bet: make([]strategies, len(c.Sizes))}
+	const chunk = 4
+	for {
+		if err := ctx.Err(); err != nil {
+			return w.p.misses, err
+		}
+		lo := int(next.Add(chunk)) - chunk
+		if lo >= deals {
+			return w.p.misses, nil
+		}
+		hi := min(lo+chunk, deals)
+		for d := lo; d < hi; d++ {
+			x, err := w.deal(d)
+			if err != nil {
+				return w.p.misses, err
+			}
+			out.Add(arena.PairStats{N: 1, Sum: x, SumSq: x * x})
+		}
+		if c.Progress != nil {
+			c.Progress(2 * (hi - lo))
+		}
+	}
+}
+
+// deal plays deal d twice, LBR in seat 0 and then in seat 1, and returns LBR's
+// net chips over both hands.
+func (w *worker) deal(d int) (int64, error) {
+	seed := arena.Mix(w.c.Seed, uint64(d))
+	w.cfg.Seed = cards.SeedFromUint64(seed)
+	w.cfg.Button = d % 2
+	var net int64
+	for seat := range 2 {
+		w.lbrSrc.Seed(arena.Mix(seed, uint64(2*seat)), uint64(d))
+		w.botSrc.Seed(arena.Mix(seed, uint64(2*seat+1)), uint64(d))
+		x, err := w.hand(seat)
+		if err != nil {
+			return 0, fmt.Errorf("deal %d (seed %d), LBR in seat %d: %w", d, w.c.Seed, seat, err)
+		}
+		net += x
+	}
+	return net, nil
+}
+
+// hand plays one hand with LBR in seat lbr and returns LBR's net chips.
+func (w *worker) hand(lbr int) (int64, error) {
+	h := w.h
+	if err := h.Reset(w.cfg); err != nil {
+		return 0, err
+	}
+	bs := 1 - lbr
+	if w.seater != nil {
+		w.names[lbr], w.names[bs] = "lbr", w.c.Bot
+		w.seater.SeatNames(w.names[:])
+	}
+	w.p.reset(lbr, h)
+	for h.ToAct() != engine.NoSeat {
+		var a engine.Action
+		if h.ToAct() == lbr {
+			a = w.p.decide(h)
+		} else {
+			h.ViewInto(bs, &w.view)
+			a = w.b.Act(&w.view)
+			w.p.observe(&w.view, a)
+		}
+		if err := h.Apply(a); err != nil {
+			return 0, fmt.Errorf("seat %d played %v: %w", h.ToAct(), a, err)
+		}
+	}
+	x, y := h.Net(lbr), h.Net(bs)
+	if x+y != 0 {
+		return 0, fmt.Errorf("%w: LBR %+d, bot %+d", arena.ErrChipsNotConserved, x, y)
+	}
+	if w.learner != nil {
+		res := h.Result()
+		h.ViewInto(bs, &w.view)
+		w.learner.HandEnd(&w.view, &res)
+	}
+	return x, nil
+}

@@ -1,0 +1,73 @@
+package lbr
+
+import (
+	"context"
+	"testing"
+)
+
+// run plays LBR against name and fails the test on an error.
+func run(t *testing.T, c Config) Result {
+	t.Helper()
+	r, err := Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Against a bot that always folds, LBR wins the blinds: as the big blind the
+// small blind's 50 (the bot folds to the blind), as the small blind it calls, the
+// bot checks, and its pot-size bet on the flop takes the big blind's 100. That is
+// 150 chips a deal, 75 a hand: 750 mbb/g, 75 bb/100, with no variance.
+func TestFoldLosesTheBlinds(t *testing.T) {
+	r := run(t, Config{Bot: "fold", Hands: 40, Seed: 1})
+	if r.Chips != 150*int64(r.Deals) || r.MBBPerGame != 750 || r.BBPer100 != 75 || r.MBBCI95 != 0 {
+		t.Fatalf("against fold: %+v; want 150 chips a deal, 750 mbb/g ± 0", r)
+	}
+}
+
+// A calling station never folds, so LBR bets only for value, with its equity
+// against every hand: it must win far more than the blinds.
+func TestCallLosesALot(t *testing.T) {
+	r := run(t, Config{Bot: "call", Hands: 200, Seed: 2})
+	if r.MBBPerGame-r.MBBCI95 < 2000 {
+		t.Fatalf("against call: %.0f ± %.0f mbb/g; want well above 2,000", r.MBBPerGame, r.MBBCI95)
+	}
+}
+
+// The result for a seed does not depend on the number of workers, for a bot LBR
+// must sample (random), with so few runouts that LBR's decisions rest on its own
+// stream: both streams must be reseeded from the deal, not carried over.
+func TestWorkersDoNotChangeTheResult(t *testing.T) {
+	c := Config{Bot: "random", Hands: 40, Seed: 7, Preflop: true, Runouts: 3}
+	c.Workers = 1
+	one := run(t, c)
+	c.Workers = 3
+	three := run(t, c)
+	if one.Chips != three.Chips || one.MBBCI95 != three.MBBCI95 || one.Misses != three.Misses {
+		t.Fatalf("1 worker: %+v\n3 workers: %+v", one, three)
+	}
+}
+
+// Bad configurations are refused before anything is played.
+func TestBadConfig(t *testing.T) {
+	for _, c := range []Config{
+		{Bot: "nobody", Hands: 10},
+		{Bot: "call", Hands: 2},
+		{Bot: "call", Hands: 10, Samples: MaxSamples + 1},
+		{Bot: "call", Hands: 10, Runouts: -1},
+		{Bot: "call", Hands: 10, Sizes: []Size{}},
+	} {
+		if _, err := Run(context.Background(), c); err == nil {
+			t.Errorf("%+v: no error", c)
+		}
+	}
+	for _, s := range []string{"", "0", "-1", "pot", "1,,allin", "1e9"} {
+		if _, err := ParseSizes(s); err == nil {
+			t.Errorf("ParseSizes(%q): no error", s)
+		}
+	}
+	if got, err := ParseSizes("0.5, 1,allin"); err != nil || len(got) != 3 || got[2] != AllIn {
+		t.Errorf("ParseSizes: %v, %v", got, err)
+	}
+}
