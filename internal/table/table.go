@@ -832,7 +832,11 @@ func (t *Table) info() Info {
 	for i := range t.seats {
 		if t.seats[i].occupied {
 			in.Taken++
-			in.Players = append(in.Players, t.seats[i].p.Name)
+			// A player who has left is gone for the lobby, though their seat
+			// stays taken until the hand they left ends.
+			if !t.seats[i].left {
+				in.Players = append(in.Players, t.seats[i].p.Name)
+			}
 		}
 	}
 	for _, w := range t.watchers {

@@ -292,7 +292,11 @@ func (c *conn) handle(m *clientMsg) error {
 		}
 		if wt, ok := c.watches[t.Name()]; ok {
 			delete(c.watches, t.Name())
-			return wt.t.Unwatch(ctx, wt.id)
+			// A table the player leaves may close (a heads-up game does):
+			// leaving it is done all the same.
+			if err := wt.t.Unwatch(ctx, wt.id); err != nil && !errors.Is(err, table.ErrClosed) {
+				return err
+			}
 		}
 		return nil
 	case "act":

@@ -232,6 +232,17 @@ function drawActions() {
     btn("call").lastChild.textContent = ` Call all-in ${chips(l.call)}`;
   }
   prompt(can("call") ? `Your turn: ${chips(l.call)} to call.` : "Your turn.");
+  showActions();
+}
+
+let shownTurn = "";
+/** showActions scrolls the action buttons into the window once at each turn,
+ * if any part of them is outside it (a short window, a phone). */
+function showActions() {
+  if (shownTurn === turnKey()) return;
+  shownTurn = turnKey();
+  const box = $("actions").getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) $("actions").scrollIntoView({ block: "end", behavior: "instant" });
 }
 
 const turnKey = () => `${state?.hand?.number}:${state?.hand?.events?.length}`;
@@ -389,14 +400,20 @@ async function sit(seat) {
   }
 }
 
-async function command(type, then) {
+/** command sends a seat command; then runs once it is done, or once it no
+ * longer needs doing (the table has closed, or the player no longer has a
+ * seat): codes lists the error codes that count as done. */
+async function command(type, then, codes = []) {
   try {
     await conn.send({ type, table: tableName });
     then?.();
   } catch (e) {
-    note(e.message, "error");
+    if (codes.includes(e.code)) then?.();
+    else note(e.message, "error");
   }
 }
+
+const toLobby = () => { location.href = "/lobby"; };
 
 function drawSeatControls() {
   const box = $("seat-controls");
@@ -423,7 +440,7 @@ function drawSeatControls() {
       : el("button", { type: "button", id: "sit-out", onclick: () => command("sit_out", () => note("You sit out from the next hand.")) }, "Sit out"),
     you.leaving ? el("span", { class: "note" }, "You stand up after this hand.")
       : el("button", { type: "button", id: "stand", onclick: () => command("stand", () => note("You stand up after this hand; your chips go back to your credits.")) }, "Stand up"),
-    el("button", { type: "button", id: "leave", class: "danger", onclick: () => command("leave", () => { location.href = "/lobby"; }) }, "Leave table"),
+    el("button", { type: "button", id: "leave", class: "danger", onclick: () => command("leave", toLobby, ["table_closed", "not_seated", "not_found"]) }, "Leave table"),
   );
 }
 
@@ -546,7 +563,7 @@ conn.on("notice", (m) => {
   if (m.table && m.table !== tableName) return;
   if (m.credits !== undefined) setCredits(m.credits);
   note(m.text || m.code, m.code === "busted" || m.code === "table_closed" || m.code === "sat_out" ? "error" : "info");
-  if (m.code === "table_closed") $("seat-controls").replaceChildren(el("a", { class: "button primary", href: "/lobby" }, "Back to the lobby"));
+  if (m.code === "table_closed") $("seat-controls").replaceChildren(el("a", { class: "button primary", id: "to-lobby", href: "/lobby" }, "Back to the lobby"));
 });
 conn.on("tables", (m) => {
   if (!(m.closed || []).includes(tableName)) return;
