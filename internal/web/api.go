@@ -33,6 +33,9 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/guest", s.guest)
 	mux.HandleFunc("GET /api/me", s.authed(s.me))
 	mux.HandleFunc("POST /api/refill", s.authed(s.refill))
+	mux.HandleFunc("POST /api/me/details", s.authed(s.updateDetails))
+	mux.HandleFunc("POST /api/me/password", s.authed(s.changePassword))
+	mux.HandleFunc("POST /api/me/delete", s.authed(s.deleteAccount))
 
 	mux.HandleFunc("GET /api/tables", s.tables)
 	mux.HandleFunc("POST /api/tables", s.authed(s.createTable))
@@ -123,6 +126,8 @@ type meReply struct {
 	HandsPlayed int64    `json:"hands_played"`
 	HandsWon    int64    `json:"hands_won"`
 	Tables      []string `json:"tables"`
+	Email       string   `json:"email"`
+	Location    string   `json:"location"`
 }
 
 func (s *Server) meOf(ctx context.Context, u store.User) (meReply, error) {
@@ -131,7 +136,8 @@ func (s *Server) meOf(ctx context.Context, u store.User) (meReply, error) {
 		return meReply{}, err
 	}
 	return meReply{ID: u.ID, Name: u.Username, Guest: u.Guest, Credits: t.Credits, NetWon: t.NetWon,
-		GamesPlayed: t.GamesPlayed, HandsPlayed: t.HandsPlayed, HandsWon: t.HandsWon, Tables: s.lobby.SeatedAt(u.Username)}, nil
+		GamesPlayed: t.GamesPlayed, HandsPlayed: t.HandsPlayed, HandsWon: t.HandsWon, Tables: s.lobby.SeatedAt(u.Username),
+		Email: u.Email, Location: u.Location}, nil
 }
 
 func (s *Server) replyMe(w http.ResponseWriter, r *http.Request, status int, u store.User) {
@@ -193,8 +199,13 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
+	clearSession(w, r)
 	s.writeJSON(w, http.StatusNoContent, nil)
+}
+
+// clearSession tells the browser to forget its session cookie.
+func clearSession(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
 }
 
 func (s *Server) guest(w http.ResponseWriter, r *http.Request) {
