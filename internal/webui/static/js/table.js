@@ -4,6 +4,7 @@
 import { $, el, chips, clock, param, me, Conn, connStatus, setCredits } from "./app.js";
 import { card, cardName } from "./cards.js";
 import { VARIANTS, stakes } from "./format.js";
+import { toCall, canPreAct, stillHolds, resolve } from "./preact.js";
 
 const tableName = param;
 let state = null;
@@ -195,6 +196,17 @@ function drawActions() {
   const btn = (a) => box.querySelector(`[data-act="${a}"]`);
   for (const b of box.querySelectorAll("[data-act]")) { b.hidden = true; b.disabled = busy; }
   $("sizing").hidden = true;
+  drawPre();
+  if (l && pre) {
+    // The choice made in advance, played now as an ordinary action.
+    const a = resolve(pre, l);
+    pre = null;
+    if (a) {
+      $("pre-note").textContent = "";
+      act(a);
+      return;
+    }
+  }
   if (!l) {
     const h = state?.hand;
     if (!state?.you) prompt(user ? "You are watching. Take an empty seat to play." : "You are watching. Log in to play.");
@@ -243,6 +255,39 @@ function showActions() {
   shownTurn = turnKey();
   const box = $("actions").getBoundingClientRect();
   if (box.top < 0 || box.bottom > window.innerHeight) $("actions").scrollIntoView({ block: "end", behavior: "instant" });
+}
+
+// --- acting in advance (preact.js) ------------------------------------------------
+
+let pre = null; // {kind, call, hand}: the choice made in advance, if any
+let preHand; // the hand the note about a cancelled choice is about
+
+/** drawPre shows the choices the player may make in advance, and cancels a
+ * choice the hand has overtaken (a new hand, a changed bet). */
+function drawPre() {
+  const box = $("pre-actions");
+  const h = state?.hand, you = state?.you;
+  if (h?.number !== preHand) { preHand = h?.number; $("pre-note").textContent = ""; }
+  if (pre && (!h || h.over || h.number !== pre.hand || !you)) pre = null;
+  const now = you ? toCall(state, you.seat) : 0;
+  if (pre && !stillHolds(pre, now)) {
+    $("pre-note").textContent = `The bet changed: your advance ${pre.kind === "check" ? "check" : "call"} is cancelled.`;
+    pre = null;
+  }
+  box.hidden = !canPreAct(state);
+  for (const b of box.querySelectorAll("[data-pre]")) {
+    const k = b.dataset.pre;
+    b.hidden = (k === "check" && now > 0) || (k === "call" && now === 0);
+    if (k === "call") b.textContent = `Call ${chips(now)}`;
+    b.setAttribute("aria-pressed", String(pre?.kind === k));
+  }
+}
+
+function choosePre(kind) {
+  if (!canPreAct(state)) return;
+  $("pre-note").textContent = "";
+  pre = pre?.kind === kind ? null : { kind, call: toCall(state, state.you.seat), hand: state.hand.number };
+  drawPre();
 }
 
 const turnKey = () => `${state?.hand?.number}:${state?.hand?.events?.length}`;
@@ -320,6 +365,7 @@ async function act(what) {
 function setupActions() {
   for (const b of document.querySelectorAll("[data-act]")) b.addEventListener("click", () => act(b.dataset.act));
   for (const b of document.querySelectorAll("[data-preset]")) b.addEventListener("click", () => preset(b.dataset.preset));
+  for (const b of document.querySelectorAll("[data-pre]")) b.addEventListener("click", () => choosePre(b.dataset.pre));
   $("amount-range").addEventListener("input", () => setAmount(Number($("amount-range").value)));
   $("amount").addEventListener("input", () => {
     const l = legal();
