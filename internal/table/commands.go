@@ -308,3 +308,11 @@ func (t *Table) Chips(ctx context.Context) (onTable, in, out int64, err error) {
 	}
 	return
 }
+
+// Info returns the table's listing as the lobby shows it, read on the table's
+// goroutine (so it includes every command that returned before).
+func (t *Table) Info(ctx context.Context) (Info, error) {
+	var in Info
+	err := t.call(ctx, func() error { in = t.info(); return nil })
+	return in, err
+}
