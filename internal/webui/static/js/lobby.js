@@ -2,6 +2,7 @@
 // credits and refill, and the heads-up game against the computer.
 import { api, $, el, chips, clock, me, Conn, connStatus, showFieldError, playAsGuest, setCredits } from "./app.js";
 import { VARIANTS, stakes } from "./format.js";
+import { ChatView } from "./chatmute.js";
 
 
 const tables = new Map();
@@ -39,12 +40,8 @@ function drawOnline(players) {
   $("online-count").textContent = `(${players.length})`;
 }
 
-function addChat(m) {
-  const log = $("chat-log");
-  log.append(el("li", {}, el("time", {}, clock(m.at)), " ", el("b", {}, m.from), ": ", m.text));
-  while (log.children.length > 200) log.firstChild.remove();
-  log.scrollTop = log.scrollHeight;
-}
+const chat = new ChatView($("chat-log"), $("chat-muted"), () => user?.name, clock);
+const addChat = (m) => chat.add(m);
 
 async function drawMe(refresh) {
   const box = $("me-body");
@@ -277,7 +274,7 @@ conn.on("lobby", (m) => {
   online.clear();
   for (const p of m.players || []) online.add(p);
   drawOnline([...online].sort());
-  $("chat-log").replaceChildren();
+  chat.clear();
   for (const c of m.chat || []) addChat(c);
 });
 // Listings that changed and tables closed, gathered by the house over a short interval.

@@ -5,6 +5,8 @@ import { $, el, chips, clock, param, me, Conn, connStatus, setCredits } from "./
 import { card, cardName } from "./cards.js";
 import { VARIANTS, stakes } from "./format.js";
 import { toCall, canPreAct, stillHolds, resolve } from "./preact.js";
+import { ChatView } from "./chatmute.js";
+import { play, soundOn, setSound } from "./sounds.js";
 
 const tableName = param;
 let state = null;
@@ -151,6 +153,7 @@ function ring() {
 // --- the action clock ---------------------------------------------------------
 
 let raf = 0;
+let hurried = ""; // the turn whose "time is running out" has sounded
 function startClock() {
   const c = state?.hand && !state.hand.over ? state.hand.clock : null;
   clockInfo = c ? { seat: c.seat, deadline: performance.now() + c.remaining_ms, bank: c.bank_ms, action: (state.info.action_seconds || 20) * 1000 } : null;
@@ -168,6 +171,10 @@ function tick() {
     circle.style.strokeDashoffset = String(100 - Math.max(0, Math.min(1, frac)) * 100);
     circle.parentNode.classList.toggle("bank", normal <= 0);
     circle.parentNode.classList.toggle("hurry", normal > 0 && normal < 5000);
+  }
+  if (state?.you && clockInfo.seat === state.you.seat && left < 5000 && hurried !== shownTurn) {
+    hurried = shownTurn;
+    play("hurry");
   }
   const secs = $("clock-secs");
   if (secs) secs.textContent = `${Math.ceil(left / 1000)} s${normal <= 0 ? " (time bank)" : ""}`;
@@ -253,6 +260,7 @@ let shownTurn = "";
 function showActions() {
   if (shownTurn === turnKey()) return;
   shownTurn = turnKey();
+  play("turn");
   const box = $("actions").getBoundingClientRect();
   if (box.top < 0 || box.bottom > window.innerHeight) $("actions").scrollIntoView({ block: "end", behavior: "instant" });
 }
@@ -494,6 +502,7 @@ function drawSeatControls() {
 
 let logHand = -1;
 let logNext = 0;
+let logLive = false;
 
 function cardsText(cs) {
   return el("span", { class: "cards-text" }, (cs || []).map((c) => c === "??"
@@ -539,12 +548,16 @@ function drawLog() {
     logNext = 0;
     log.append(el("li", { class: "sep" }, `Hand #${h.number}`));
   }
+  let chipsIn = false;
   for (const e of h.events || []) {
     if (e.i < logNext) continue;
     logNext = e.i + 1;
+    if (e.kind === "call" || e.kind === "bet" || e.kind === "raise") chipsIn = true;
     const line = eventLine(e, h);
     if (line) log.append(el("li", { class: `ev ev-${e.kind}` }, line));
   }
+  if (chipsIn && logLive) play("chips");
+  logLive = true; // the first state's events are history: no sound for them
   while (log.children.length > 300) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
 }
@@ -575,11 +588,17 @@ function highlightWinners(shown, won) {
 
 // --- chat and notices --------------------------------------------------------------
 
-function addChat(m) {
-  const log = $("chat-log");
-  log.append(el("li", {}, el("time", {}, clock(m.at)), " ", el("b", {}, m.from), ": ", m.text));
-  while (log.children.length > 200) log.firstChild.remove();
-  log.scrollTop = log.scrollHeight;
+const chat = new ChatView($("chat-log"), $("chat-muted"), () => user?.name, clock);
+const addChat = (m) => chat.add(m);
+
+function setupSound() {
+  const b = $("sound");
+  const show = () => {
+    b.setAttribute("aria-pressed", String(soundOn()));
+    b.textContent = soundOn() ? "Sound on" : "Sound off";
+  };
+  b.addEventListener("click", () => { setSound(!soundOn()); show(); });
+  show();
 }
 
 function setupChat() {
@@ -632,6 +651,7 @@ conn.onOpen(async () => {
 
 setupActions();
 setupChat();
+setupSound();
 let resizeTimer = 0;
 window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(draw, 100); });
 me().then((m) => { user = m; draw(); }).catch(() => {});
