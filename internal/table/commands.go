@@ -291,7 +291,7 @@ func (t *Table) Players(ctx context.Context) ([]Player, error) {
 func (t *Table) Chips(ctx context.Context) (onTable, in, out int64, err error) {
 	count := func() error {
 		for i := range t.seats {
-			onTable += t.seats[i].stack
+			onTable += t.seats[i].stack + t.seats[i].topUp
 		}
 		in, out = t.chipsIn, t.chipsOut
 		return nil

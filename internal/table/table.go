@@ -76,6 +76,9 @@ type seat struct {
 	awaySince  time.Time
 	timeouts   int
 	bank       time.Duration
+	// topUp is chips bought in during a hand the seat plays (TopUp), added to
+	// the stack when the hand ends; booking is a top-up being booked.
+	topUp, booking int64
 }
 
 type watcher struct {
@@ -519,6 +522,8 @@ func (t *Table) finishHand(now time.Time) {
 		if t.seats[i].inHand {
 			t.seats[i].stack = r.Stacks[i]
 		}
+		t.seats[i].stack += t.seats[i].topUp
+		t.seats[i].topUp = 0
 	}
 	t.handLive = false
 	t.clockSeat = -1
@@ -664,6 +669,7 @@ func firstRound(events []engine.Event) (vpip, pfr engine.SeatSet) {
 // bot, to the house): the ledger worker books it and then tells the player.
 func (t *Table) cashOut(i int, code string) {
 	st := t.seats[i]
+	st.stack += st.topUp // a top-up waiting for the hand's end goes back too
 	t.seats[i] = seat{}
 	t.version++
 	t.chipsOut += st.stack

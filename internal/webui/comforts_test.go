@@ -96,3 +96,30 @@ func TestBrowserMuteAndSound(t *testing.T) {
 		t.Error("the sound is on again after a reload")
 	}
 }
+
+// TestBrowserTopUp buys in for less than the most, then tops up: too much is
+// refused with a sentence and changes nothing; the rest comes from the credits.
+func TestBrowserTopUp(t *testing.T) {
+	browsertest.Need(t)
+	base := startHouse(t, 300*time.Millisecond, 800*time.Millisecond)
+	browser := browsertest.New(t)
+	a := profile(t, browser)
+	do(t, a, "a laptop", chromedp.EmulateViewport(1280, 720))
+	register(t, a, base, "tom")
+	if name, err := chromedp.Run(a, chromedp.Evaluate[string](`fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "Deep", variant: "nlhe", seats: 3, small_blind: 10, big_blind: 20, min_buy_in: 400, max_buy_in: 2000, bots: ["call"]})}).then(r => r.json()).then(j => j.name)`, chromedp.EvalAwaitPromise)); err != nil || name != "Deep" {
+		t.Fatalf("opening the table: %q %v", name, err)
+	}
+	credits := `Number(document.getElementById('header-credits').textContent.replace(/,/g, ''))`
+	do(t, a, "sit for 400", chromedp.Navigate(base+"/table/Deep"), chromedp.WaitVisible("#sit"), fill("#buy-in", "400"),
+		chromedp.Click("#sit"), chromedp.WaitVisible("#top-up"))
+	waitJS[bool](t, a, "the credits after the buy-in", credits+` === 9600`, 5*time.Second)
+	do(t, a, "top up too much", fill("#top-up-amount", "1601"), chromedp.Click("#top-up"))
+	waitJS[bool](t, a, "the refusal", `(document.getElementById('seat-note')?.textContent || '').includes('at most')`, 5*time.Second)
+	if c := eval[int](t, a, credits); c != 9600 {
+		t.Errorf("a refused top-up changed the credits: %d", c)
+	}
+	do(t, a, "top up", fill("#top-up-amount", "1000"), chromedp.Click("#top-up"))
+	waitJS[bool](t, a, "the top-up", `(document.getElementById('seat-note')?.textContent || '').includes('1,000 chips')`, 10*time.Second)
+	waitJS[bool](t, a, "the credits after the top-up", credits+` === 8600`, 5*time.Second)
+	windowShot(t, a, "topup-1280x720.png")
+}

@@ -472,7 +472,11 @@ const toLobby = () => { location.href = "/lobby"; };
 function drawSeatControls() {
   const box = $("seat-controls");
   const { you, info } = state;
-  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in]);
+  const stack = you ? state.seats[you.seat]?.stack ?? 0 : 0;
+  const room = you ? Math.max(0, info.max_buy_in - stack) : 0;
+  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in, room > 0]);
+  const up = $("top-up-amount");
+  if (up) up.max = room;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
@@ -496,6 +500,33 @@ function drawSeatControls() {
       : el("button", { type: "button", id: "stand", onclick: () => command("stand", () => note("You stand up after this hand; your chips go back to your credits.")) }, "Stand up"),
     el("button", { type: "button", id: "leave", class: "danger", onclick: () => command("leave", toLobby, ["table_closed", "not_seated", "not_found"]) }, "Leave table"),
   );
+  if (room > 0 && !you.leaving) {
+    box.append(el("label", { for: "top-up-amount", class: "visually-hidden" }, "Chips to add"),
+      el("input", { id: "top-up-amount", type: "number", min: 1, max: room, value: room }),
+      el("button", { type: "button", id: "top-up", onclick: topUp }, "Top up"));
+  }
+}
+
+/** topUp adds chips from the credits to the stack, up to the maximum buy-in:
+ * at once between hands, at the end of a hand the player is in. */
+async function topUp() {
+  const input = $("top-up-amount");
+  const amount = Number(input.value);
+  const info = state.info, you = state.you;
+  const room = info.max_buy_in - (state.seats[you.seat]?.stack ?? 0);
+  if (!Number.isInteger(amount) || amount < 1 || amount > room) {
+    note(`Top up by 1 to ${chips(room)} chips: your stack may hold ${chips(info.max_buy_in)} at most.`, "error");
+    input.focus();
+    return;
+  }
+  const inHand = state.hand && !state.hand.over && state.seats[you.seat]?.in_hand;
+  try {
+    await conn.send({ type: "top_up", table: tableName, amount });
+    note(inHand ? `${chips(amount)} chips are added to your stack when this hand ends.` : `${chips(amount)} chips added to your stack.`);
+    me(true).then((m) => m && setCredits(m.credits));
+  } catch (e) {
+    note(e.message, "error");
+  }
 }
 
 // --- hand log -------------------------------------------------------------------------
