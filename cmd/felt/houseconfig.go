@@ -239,9 +239,9 @@ func (c *houseConfig) table(i int, bank table.Bank) (table.Config, error) {
 	if err := lobby.ValidName(tc.Name); err != nil {
 		return table.Config{}, prefixField(prefix, err)
 	}
-	action := 20 * time.Second
-	if tc.ActionSeconds != 0 {
-		action = time.Duration(tc.ActionSeconds) * time.Second
+	action, err := table.ActionTime(tc.ActionSeconds)
+	if err != nil {
+		return table.Config{}, prefixField(prefix, err)
 	}
 	cfg := table.Config{
 		Name: tc.Name, Variant: tc.Variant, Seats: tc.Seats, SmallBlind: tc.SmallBlind, BigBlind: tc.BigBlind,

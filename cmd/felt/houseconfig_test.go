@@ -75,8 +75,12 @@ func TestHouseConfig(t *testing.T) {
 		t.Fatalf("%+v", c)
 	}
 	tc, err := c.table(1, nopBank{})
-	if err != nil || tc.Name != "Turbo" || tc.Schedule.EveryHands != 10 || !tc.Permanent || tc.ActionTime != 20*time.Second {
+	if err != nil || tc.Name != "Turbo" || tc.Schedule.EveryHands != 10 || !tc.Permanent || tc.ActionTime != 0 {
 		t.Fatalf("table 1: %+v %v", tc, err)
+	}
+	// No action_seconds: the table package's default, as for a player's table.
+	if tc.DefaultTimes(); tc.ActionTime != 20*time.Second {
+		t.Fatalf("table 1's clock: %v", tc.ActionTime)
 	}
 	// Only some keys: the rest keep their defaults, tables included.
 	c, err = loadHouseConfig(writeConfig(t, "name = \"Tiny\"\nsignup_credits = 500\n"))

@@ -41,11 +41,13 @@ func reserved(lower string) bool {
 		"nobody", "everyone", "spectator", "server", "null":
 		return true
 	}
-	return strings.HasPrefix(lower, "guest") || strings.HasPrefix(lower, BotPrefix) || strings.HasPrefix(lower, "bot_")
+	return strings.HasPrefix(lower, "guest") || strings.HasPrefix(lower, BotPrefix) || strings.HasPrefix(lower, "bot_") ||
+		strings.HasPrefix(lower, DeletedPrefix)
 }
 
 // ValidateUsername checks the username rules: 3 to 15 letters, digits, '_' or '-',
-// not a reserved name, and not starting with "guest", "bot-" or "bot_".
+// not a reserved name, and not starting with "guest", "bot-", "bot_" or
+// "deleted-".
 func ValidateUsername(name string) error {
 	if n := len(name); n < MinUsername || n > MaxUsername {
 		return fieldError("username", "must be %d to %d characters long", MinUsername, MaxUsername)
@@ -79,32 +81,53 @@ func (r Registration) validate() (Registration, error) {
 	if err := ValidateUsername(r.Username); err != nil {
 		return r, err
 	}
-	if utf8.RuneCountInString(r.Password) < MinPassword {
-		return r, fieldError("password", "must be at least %d characters long", MinPassword)
-	}
-	if len(r.Password) > MaxPassword {
-		return r, fieldError("password", "must be at most %d bytes long", MaxPassword)
+	if err := validatePassword("password", r.Password); err != nil {
+		return r, err
 	}
 	if !r.ConfirmedAdult {
 		return r, fieldError("adult", "you must confirm that you are 18 or over")
 	}
-	r.Email = strings.TrimSpace(r.Email)
-	if r.Email != "" && !validEmail(r.Email) {
-		return r, fieldError("email", "is not an email address")
+	d, err := Details{Email: r.Email, Location: r.Location}.validate()
+	r.Email, r.Location = d.Email, d.Location
+	return r, err
+}
+
+// validatePassword checks a new password's length; field names it in the error.
+func validatePassword(field, password string) error {
+	if utf8.RuneCountInString(password) < MinPassword {
+		return fieldError(field, "must be at least %d characters long", MinPassword)
 	}
-	r.Location = strings.TrimSpace(r.Location)
-	if utf8.RuneCountInString(r.Location) > MaxLocation {
-		return r, fieldError("location", "must be at most %d characters long", MaxLocation)
+	if len(password) > MaxPassword {
+		return fieldError(field, "must be at most %d bytes long", MaxPassword)
 	}
-	for _, c := range r.Location {
+	return nil
+}
+
+// Details are the optional facts a player gives about themselves.
+type Details struct {
+	Email    string
+	Location string
+}
+
+// validate checks d and returns it with its fields trimmed.
+func (d Details) validate() (Details, error) {
+	d.Email = strings.TrimSpace(d.Email)
+	if d.Email != "" && !validEmail(d.Email) {
+		return d, fieldError("email", "is not an email address")
+	}
+	d.Location = strings.TrimSpace(d.Location)
+	if utf8.RuneCountInString(d.Location) > MaxLocation {
+		return d, fieldError("location", "must be at most %d characters long", MaxLocation)
+	}
+	for _, c := range d.Location {
 		if unicode.IsControl(c) || c == utf8.RuneError {
-			return r, fieldError("location", "holds a control or invalid character")
+			return d, fieldError("location", "holds a control or invalid character")
 		}
 	}
-	if chat.HiddenFormat(r.Location) {
-		return r, fieldError("location", "holds invisible or direction-changing characters")
+	if chat.HiddenFormat(d.Location) {
+		return d, fieldError("location", "holds invisible or direction-changing characters")
 	}
-	return r, nil
+	return d, nil
 }
 
 // validEmail checks an address loosely: one plain addr-spec with a dotted domain.

@@ -150,6 +150,9 @@ func (h *House) Reply(ctx context.Context, u store.User, topicID int64, body str
 // Player returns a player's account and running totals by name (any case).
 func (h *House) Player(ctx context.Context, name string) (store.User, store.Stats, error) {
 	u, err := h.st.UserByName(ctx, name)
+	if err == nil && !u.DeletedAt.IsZero() {
+		err = store.ErrNotFound // a deleted account has no public profile
+	}
 	if err != nil {
 		return store.User{}, store.Stats{}, fmt.Errorf("player %q: %w", name, err)
 	}

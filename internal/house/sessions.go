@@ -72,3 +72,28 @@ func (c *sessionCache) remove(token string) {
 	defer c.mu.Unlock()
 	delete(c.m, sessionKey(token))
 }
+
+// dropUser forgets the cached sessions of user id but the one of token keep
+// ("" for none).
+func (c *sessionCache) dropUser(id int64, keep string) {
+	k := sessionKey(keep)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key, e := range c.m {
+		if e.user.ID == id && (keep == "" || key != k) {
+			delete(c.m, key)
+		}
+	}
+}
+
+// refreshUser replaces the account held by the cached sessions of u.ID with u.
+func (c *sessionCache) refreshUser(u store.User) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key, e := range c.m {
+		if e.user.ID == u.ID {
+			e.user = u
+			c.m[key] = e
+		}
+	}
+}

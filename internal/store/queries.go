@@ -56,20 +56,20 @@ func notFound(err error, what string) error {
 
 // ---- users
 
-const userColumns = "id, username, password_hash, guest, adult_confirmed_at, email, location, created_at"
+const userColumns = "id, username, password_hash, guest, adult_confirmed_at, email, location, created_at, deleted_at"
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var (
-		u             User
-		hash, em, loc sql.NullString
-		adult         sql.NullInt64
-		created       int64
+		u              User
+		hash, em, loc  sql.NullString
+		adult, deleted sql.NullInt64
+		created        int64
 	)
-	if err := row.Scan(&u.ID, &u.Username, &hash, &u.Guest, &adult, &em, &loc, &created); err != nil {
+	if err := row.Scan(&u.ID, &u.Username, &hash, &u.Guest, &adult, &em, &loc, &created, &deleted); err != nil {
 		return User{}, err
 	}
 	u.PasswordHash, u.Email, u.Location = hash.String, em.String, loc.String
-	u.AdultConfirmedAt, u.CreatedAt = fromNullMS(adult), fromMS(created)
+	u.AdultConfirmedAt, u.CreatedAt, u.DeletedAt = fromNullMS(adult), fromMS(created), fromNullMS(deleted)
 	return u, nil
 }
 
@@ -106,6 +106,24 @@ func (q *queries) UserByName(ctx context.Context, username string) (User, error)
 		return User{}, notFound(err, fmt.Sprintf("user %q", username))
 	}
 	return u, nil
+}
+
+func (q *queries) UpdateUser(ctx context.Context, u User) error {
+	res, err := q.q.ExecContext(ctx,
+		`UPDATE users SET username = $1, password_hash = $2, email = $3, location = $4, deleted_at = $5 WHERE id = $6`,
+		u.Username, nullString(u.PasswordHash), nullString(u.Email), nullString(u.Location), nullMS(u.DeletedAt), u.ID)
+	if err != nil {
+		if q.d.unique(err) {
+			return fmt.Errorf("update user %d to %q: %w", u.ID, u.Username, ErrUsernameTaken)
+		}
+		return fmt.Errorf("update user %d: %w", u.ID, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return fmt.Errorf("update user %d: %w", u.ID, err)
+	} else if n == 0 {
+		return fmt.Errorf("update user %d: %w", u.ID, ErrNotFound)
+	}
+	return nil
 }
 
 func (q *queries) LockUser(ctx context.Context, id int64) error {
@@ -162,6 +180,21 @@ func (q *queries) DeleteSession(ctx context.Context, hash []byte) error {
 		return fmt.Errorf("delete session: %w", err)
 	}
 	return nil
+}
+
+func (q *queries) DeleteUserSessions(ctx context.Context, userID int64, keep []byte) (int64, error) {
+	if keep == nil {
+		keep = []byte{} // no token hash is empty
+	}
+	res, err := q.q.ExecContext(ctx, "DELETE FROM sessions WHERE user_id = $1 AND token_hash <> $2", userID, keep)
+	if err != nil {
+		return 0, fmt.Errorf("delete sessions of user %d: %w", userID, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("delete sessions of user %d: %w", userID, err)
+	}
+	return n, nil
 }
 
 func (q *queries) DeleteExpiredSessions(ctx context.Context, at time.Time) (int64, error) {
@@ -329,7 +362,7 @@ func (q *queries) Rankings(ctx context.Context, by Rank, minHands int64, limit, 
 	rows, err := q.q.QueryContext(ctx,
 		`SELECT u.id, u.username, s.games_played, s.hands_played, s.hands_won, s.net_won, s.vpip_hands, s.pfr_hands, s.bb_won_milli
 		 FROM player_stats s JOIN users u ON u.id = s.user_id
-		 WHERE u.guest = FALSE AND s.hands_played >= $1
+		 WHERE u.guest = FALSE AND u.deleted_at IS NULL AND s.hands_played >= $1
 		 ORDER BY `+order+`, s.hands_played DESC, u.id LIMIT $2 OFFSET $3`, minHands, limit, offset)
 	if err != nil {
 		return nil, fmt.Errorf("rankings by %s: %w", by, err)

@@ -34,6 +34,8 @@ type User struct {
 	Email            string // optional
 	Location         string // optional
 	CreatedAt        time.Time
+	// DeletedAt is when the player deleted the account; zero while it is in use.
+	DeletedAt time.Time
 }
 
 // Session is a logged-in session. Only the SHA-256 of its token is stored.
@@ -238,6 +240,10 @@ type UserStore interface {
 	UserByID(ctx context.Context, id int64) (User, error)
 	// UserByName returns the user with that name, ignoring case, or ErrNotFound.
 	UserByName(ctx context.Context, username string) (User, error)
+	// UpdateUser writes u's name, password hash, email, location and deletion
+	// time over the account with u's ID: ErrNotFound if there is none,
+	// ErrUsernameTaken if another account has the name.
+	UpdateUser(ctx context.Context, u User) error
 	// LockUser serialises, until the end of the current transaction, the changes made
 	// to one user's ledger; call it first in a transaction that checks a balance and
 	// then writes. It returns ErrNotFound for an unknown user.
@@ -254,6 +260,9 @@ type SessionStore interface {
 	TouchSession(ctx context.Context, hash []byte, expiresAt time.Time) error
 	// DeleteSession removes the session, if any.
 	DeleteSession(ctx context.Context, hash []byte) error
+	// DeleteUserSessions removes every session of a user but the one whose
+	// token hash is keep (nil: every one) and says how many.
+	DeleteUserSessions(ctx context.Context, userID int64, keep []byte) (int64, error)
 	// DeleteExpiredSessions removes the sessions expired at now and says how many.
 	DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error)
 }
@@ -278,7 +287,7 @@ type StatsStore interface {
 	AddStats(ctx context.Context, userID int64, d Stats) error
 	// Stats returns a user's totals (zero for a user with none yet).
 	Stats(ctx context.Context, userID int64) (Stats, error)
-	// Rankings lists registered players (not guests) with at least minHands hands
+	// Rankings lists registered players (not guests, not deleted accounts) with at least minHands hands
 	// played, ordered by, at most limit of them from offset.
 	Rankings(ctx context.Context, by Rank, minHands int64, limit, offset int) ([]Ranked, error)
 }

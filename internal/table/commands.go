@@ -291,7 +291,7 @@ func (t *Table) Players(ctx context.Context) ([]Player, error) {
 func (t *Table) Chips(ctx context.Context) (onTable, in, out int64, err error) {
 	count := func() error {
 		for i := range t.seats {
-			onTable += t.seats[i].stack
+			onTable += t.seats[i].stack + t.seats[i].topUp
 		}
 		in, out = t.chipsIn, t.chipsOut
 		return nil
@@ -307,4 +307,12 @@ func (t *Table) Chips(ctx context.Context) (onTable, in, out int64, err error) {
 		onTable, in, out, err = 0, 0, 0, count()
 	}
 	return
+}
+
+// Info returns the table's listing as the lobby shows it, read on the table's
+// goroutine (so it includes every command that returned before).
+func (t *Table) Info(ctx context.Context) (Info, error) {
+	var in Info
+	err := t.call(ctx, func() error { in = t.info(); return nil })
+	return in, err
 }

@@ -78,6 +78,9 @@ type seat struct {
 	sitOutSince time.Time
 	timeouts    int
 	bank        time.Duration
+	// topUp is chips bought in during a hand the seat plays (TopUp), added to
+	// the stack when the hand ends; booking is a top-up being booked.
+	topUp, booking int64
 }
 
 type watcher struct {
@@ -527,6 +530,8 @@ func (t *Table) finishHand(now time.Time) {
 		if t.seats[i].inHand {
 			t.seats[i].stack = r.Stacks[i]
 		}
+		t.seats[i].stack += t.seats[i].topUp
+		t.seats[i].topUp = 0
 	}
 	t.handLive = false
 	t.clockSeat = -1
@@ -672,6 +677,7 @@ func firstRound(events []engine.Event) (vpip, pfr engine.SeatSet) {
 // bot, to the house): the ledger worker books it and then tells the player.
 func (t *Table) cashOut(i int, code string) {
 	st := t.seats[i]
+	st.stack += st.topUp // a top-up waiting for the hand's end goes back too
 	t.seats[i] = seat{}
 	t.version++
 	t.chipsOut += st.stack
@@ -861,7 +867,11 @@ func (t *Table) info() Info {
 	for i := range t.seats {
 		if t.seats[i].occupied {
 			in.Taken++
-			in.Players = append(in.Players, t.seats[i].p.Name)
+			// A player who has left is gone for the lobby, though their seat
+			// stays taken until the hand they left ends.
+			if !t.seats[i].left {
+				in.Players = append(in.Players, t.seats[i].p.Name)
+			}
 		}
 	}
 	for _, w := range t.watchers {

@@ -33,6 +33,9 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/guest", s.guest)
 	mux.HandleFunc("GET /api/me", s.authed(s.me))
 	mux.HandleFunc("POST /api/refill", s.authed(s.refill))
+	mux.HandleFunc("POST /api/me/details", s.authed(s.updateDetails))
+	mux.HandleFunc("POST /api/me/password", s.authed(s.changePassword))
+	mux.HandleFunc("POST /api/me/delete", s.authed(s.deleteAccount))
 
 	mux.HandleFunc("GET /api/tables", s.tables)
 	mux.HandleFunc("POST /api/tables", s.authed(s.createTable))
@@ -123,6 +126,8 @@ type meReply struct {
 	HandsPlayed int64    `json:"hands_played"`
 	HandsWon    int64    `json:"hands_won"`
 	Tables      []string `json:"tables"`
+	Email       string   `json:"email"`
+	Location    string   `json:"location"`
 }
 
 func (s *Server) meOf(ctx context.Context, u store.User) (meReply, error) {
@@ -131,7 +136,8 @@ func (s *Server) meOf(ctx context.Context, u store.User) (meReply, error) {
 		return meReply{}, err
 	}
 	return meReply{ID: u.ID, Name: u.Username, Guest: u.Guest, Credits: t.Credits, NetWon: t.NetWon,
-		GamesPlayed: t.GamesPlayed, HandsPlayed: t.HandsPlayed, HandsWon: t.HandsWon, Tables: s.lobby.SeatedAt(u.Username)}, nil
+		GamesPlayed: t.GamesPlayed, HandsPlayed: t.HandsPlayed, HandsWon: t.HandsWon, Tables: s.lobby.SeatedAt(u.Username),
+		Email: u.Email, Location: u.Location}, nil
 }
 
 func (s *Server) replyMe(w http.ResponseWriter, r *http.Request, status int, u store.User) {
@@ -193,8 +199,13 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
+	clearSession(w, r)
 	s.writeJSON(w, http.StatusNoContent, nil)
+}
+
+// clearSession tells the browser to forget its session cookie.
+func clearSession(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: isHTTPS(r)})
 }
 
 func (s *Server) guest(w http.ResponseWriter, r *http.Request) {
@@ -263,93 +274,58 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 		return
 	}
 	s.log.Info("table opened", "table", t.Name(), "by", u.Username)
-	s.replyInfo(w, t.Name())
+	s.replyInfo(w, r, t)
 }
 
 // openPlayerTable checks req and opens its table for the player whose ID is
-// owner, who may have at most maxOwned tables open (0: no bound).
+// owner, who may have at most maxOwned tables open (0: no bound). The table
+// package holds the defaults and bounds; bots are checked here as anything a
+// player names is (bot.CheckUntrusted).
 func (s *Server) openPlayerTable(owner int64, maxOwned int, req tableRequest) (*table.Table, error) {
-	if req.ActionSeconds == 0 {
-		req.ActionSeconds = 20
-	}
-	if req.ActionSeconds < 0 || req.ActionSeconds > 1000 {
-		return nil, &house.FieldError{Field: "action_seconds", Message: "action_seconds: must be 5 to 120", Err: house.ErrInvalid}
+	action, err := table.ActionTime(req.ActionSeconds)
+	if err != nil {
+		return nil, err
 	}
 	for _, b := range req.Bots {
 		if err := bot.CheckUntrusted(b); err != nil {
 			return nil, &house.FieldError{Field: "bots", Message: "bots: " + err.Error(), Err: house.ErrInvalid}
 		}
 	}
-	if req.Variant == table.StudThree && req.Ante == 0 {
-		req.Ante = 1
-	}
 	cfg := s.TableDefaults(table.Config{
 		Name: req.Name, Variant: req.Variant, Seats: req.Seats, SmallBlind: req.SmallBlind, BigBlind: req.BigBlind,
 		Ante: req.Ante, MinBuyIn: req.MinBuyIn, MaxBuyIn: req.MaxBuyIn, Schedule: req.Schedule,
-		ActionTime: time.Duration(req.ActionSeconds) * time.Second, Bots: req.Bots, Permanent: req.Showcase,
+		ActionTime: action, Bots: req.Bots, Permanent: req.Showcase,
 	})
 	return s.lobby.OpenBy(owner, maxOwned, cfg)
 }
 
-// replyInfo answers 201 with a new table's listing, waiting briefly for the
-// table's goroutine to report it.
-func (s *Server) replyInfo(w http.ResponseWriter, name string) {
-	for range 200 {
-		if in, ok := s.lobby.Info(name); ok {
-			s.writeJSON(w, http.StatusCreated, in)
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
+// replyInfo answers 201 with a new table's listing, as the table reports it.
+func (s *Server) replyInfo(w http.ResponseWriter, r *http.Request, t *table.Table) {
+	in, err := t.Info(r.Context())
+	if err != nil {
+		s.writeError(w, err)
+		return
 	}
-	s.writeError(w, fmt.Errorf("table %s did not report", name))
+	s.writeJSON(w, http.StatusCreated, in)
 }
 
 func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
-	req := struct {
-		Bot         string `json:"bot"`
-		Chips       int64  `json:"chips"`
-		SmallBlind  int64  `json:"small_blind"`
-		BigBlind    int64  `json:"big_blind"`
-		DoubleEvery *int   `json:"double_every"`
-		Watchers    string `json:"watchers"` // table.WatchPlayers (default) or table.WatchAnyone
-	}{Bot: "chart", Chips: 10_000, SmallBlind: 50, BigBlind: 100}
+	req := table.DefaultHeadsUp()
 	if err := decode(w, r, &req); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	every := 10
-	if req.DoubleEvery != nil {
-		every = *req.DoubleEvery
-	}
-	bad := func(field, msg string) {
-		s.writeError(w, &house.FieldError{Field: field, Message: field + ": " + msg, Err: house.ErrInvalid})
-	}
-	switch {
-	case req.SmallBlind <= 0:
-		bad("small_blind", "must be positive")
-		return
-	case req.BigBlind < req.SmallBlind:
-		bad("big_blind", "must be at least the small blind")
-		return
-	case req.Chips < 10*req.BigBlind || req.Chips > table.MaxBuyIn:
-		bad("chips", fmt.Sprintf("must be %d to %d", 10*req.BigBlind, table.MaxBuyIn))
-		return
-	case every < 0:
-		bad("double_every", "must not be negative")
-		return
-	}
 	if err := bot.CheckUntrusted(req.Bot); err != nil {
-		bad("bot", err.Error())
+		s.writeError(w, &house.FieldError{Field: "bot", Message: "bot: " + err.Error(), Err: house.ErrInvalid})
 		return
 	}
-	name := headsUpPrefix + strings.ToLower(rand.Text()[:6])
-	cfg := s.TableDefaults(table.Config{
-		Name: name, Variant: table.NoLimit, Seats: 2, SmallBlind: req.SmallBlind, BigBlind: req.BigBlind,
-		MinBuyIn: req.BigBlind, MaxBuyIn: req.Chips, BotStack: req.Chips, Schedule: table.Schedule{EveryHands: every},
-		ActionTime: s.cfg.HeadsUpActionTime, Bots: []string{req.Bot}, HeadsUp: true, Private: true,
-		Watchers: req.Watchers,
-	})
-	t, err := s.lobby.OpenBy(u.ID, s.cfg.MaxTablesPerPlayer, cfg)
+	cfg, err := table.HeadsUpConfig(headsUpPrefix+strings.ToLower(rand.Text()[:6]), req)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	cfg.ActionTime = s.cfg.HeadsUpActionTime
+	t, err := s.lobby.OpenBy(u.ID, s.cfg.MaxTablesPerPlayer, s.TableDefaults(cfg))
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -359,8 +335,8 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 		s.writeError(w, err)
 		return
 	}
-	s.log.Info("heads-up opened", "table", name, "player", u.Username, "bot", req.Bot)
-	s.replyInfo(w, name)
+	s.log.Info("heads-up opened", "table", t.Name(), "player", u.Username, "bot", req.Bot)
+	s.replyInfo(w, r, t)
 }
 
 func (s *Server) bots(w http.ResponseWriter, r *http.Request) {

@@ -231,6 +231,8 @@ var errorKinds = []errorKind{
 	{[]error{table.ErrAnonymous, errLogin}, http.StatusUnauthorized, "unauthorized", "log in first"},
 	{[]error{table.ErrPrivate}, http.StatusForbidden, "forbidden", "this table is private: only its players may watch or chat"},
 	{[]error{house.ErrForbidden}, http.StatusForbidden, "forbidden", "you may not do that"},
+	{[]error{house.ErrWrongPassword}, http.StatusForbidden, "wrong_password", "that is not your password"},
+	{[]error{house.ErrHoldsSeat}, http.StatusConflict, "holds_seat", "leave your tables first"},
 	{[]error{store.ErrNotFound, errNotFound}, http.StatusNotFound, "not_found", "nothing of that name or number is here"},
 	{[]error{lobby.ErrNoTable}, http.StatusNotFound, "not_found", "there is no such table"},
 	{[]error{house.ErrInsufficientCredits}, http.StatusBadRequest, "insufficient_credits", "you do not have the credits for that"},

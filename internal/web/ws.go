@@ -244,7 +244,7 @@ func (c *conn) handle(m *clientMsg) error {
 	}
 	if m.Table == "" {
 		switch m.Type {
-		case "watch", "unwatch", "sit", "sit_out", "sit_in", "stand", "leave", "act":
+		case "watch", "unwatch", "sit", "sit_out", "sit_in", "stand", "leave", "act", "top_up":
 			return &house.FieldError{Field: "table", Message: "table: is required", Err: house.ErrInvalid}
 		}
 		return &house.FieldError{Field: "type", Message: fmt.Sprintf("type: unknown message type %q", m.Type), Err: house.ErrInvalid}
@@ -286,13 +286,19 @@ func (c *conn) handle(m *clientMsg) error {
 		return t.SitIn(ctx, c.p)
 	case "stand":
 		return t.Stand(ctx, c.p)
+	case "top_up":
+		return t.TopUp(ctx, c.p, m.Amount)
 	case "leave":
 		if err := t.Leave(ctx, c.p); err != nil && !errors.Is(err, table.ErrNotSeated) {
 			return err
 		}
 		if wt, ok := c.watches[t.Name()]; ok {
 			delete(c.watches, t.Name())
-			return wt.t.Unwatch(ctx, wt.id)
+			// A table the player leaves may close (a heads-up game does):
+			// leaving it is done all the same.
+			if err := wt.t.Unwatch(ctx, wt.id); err != nil && !errors.Is(err, table.ErrClosed) {
+				return err
+			}
 		}
 		return nil
 	case "act":

@@ -37,6 +37,7 @@ var pages = []page{
 	{"GET /table/{name}", "table", "Table", "table", true},
 	{"GET /rankings", "rankings", "Rankings", "rankings", false},
 	{"GET /players/{name}", "player", "Player", "player", false},
+	{"GET /profile", "profile", "Your profile", "profile", false},
 	{"GET /hands/{id}", "hand", "Hand history", "hand", false},
 	{"GET /boards", "boards", "Message board", "boards", false},
 	{"GET /boards/{slug}", "board", "Message board", "boards", false},

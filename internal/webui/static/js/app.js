@@ -203,7 +203,7 @@ async function drawAccount() {
     return;
   }
   box.append(
-    el("a", { href: `/players/${encodeURIComponent(m.name)}`, class: "who" }, m.name),
+    el("a", { href: m.guest ? `/players/${encodeURIComponent(m.name)}` : "/profile", class: "who", title: m.guest ? "" : "Your profile" }, m.name),
     " ",
     el("span", { class: "credits", id: "header-credits", title: "Your credits" }, chips(m.credits)),
     " ",

@@ -2,10 +2,15 @@
 // credits and refill, and the heads-up game against the computer.
 import { api, $, el, chips, clock, me, Conn, connStatus, showFieldError, playAsGuest, setCredits } from "./app.js";
 import { VARIANTS, stakes } from "./format.js";
+import { ChatView } from "./chatmute.js";
 
 
 const tables = new Map();
 let user = null;
+
+/** SHORT names the games where the list of tables has no room for the Game
+ * column (a phone). */
+const SHORT = { nlhe: "NL", plhe: "PL", flhe: "FL", stud3: "Stud" };
 
 function drawTables() {
   const body = $("tables-body");
@@ -20,8 +25,8 @@ function drawTables() {
     const full = t.taken >= t.seats;
     body.append(el("tr", { dataset: { table: t.name } },
       el("th", { scope: "row" }, el("a", { href: `/table/${encodeURIComponent(t.name)}` }, t.name), t.showcase ? el("span", { class: "tag" }, "showcase") : null),
-      el("td", {}, VARIANTS[t.variant] || t.variant),
-      el("td", {}, stakes(t)),
+      el("td", { class: "game-col" }, VARIANTS[t.variant] || t.variant),
+      el("td", { title: VARIANTS[t.variant] || t.variant }, el("span", { class: "game-short" }, `${SHORT[t.variant] || t.variant} `), stakes(t)),
       el("td", { class: full ? "full" : "" }, `${t.taken}/${t.seats}`),
       el("td", { class: "players-col" }, (t.players || []).join(", ")),
       el("td", {}, el("a", { class: "button small", href: `/table/${encodeURIComponent(t.name)}` }, seated ? "Back to seat" : full || !user ? "Watch" : "Join")),
@@ -35,12 +40,8 @@ function drawOnline(players) {
   $("online-count").textContent = `(${players.length})`;
 }
 
-function addChat(m) {
-  const log = $("chat-log");
-  log.append(el("li", {}, el("time", {}, clock(m.at)), " ", el("b", {}, m.from), ": ", m.text));
-  while (log.children.length > 200) log.firstChild.remove();
-  log.scrollTop = log.scrollHeight;
-}
+const chat = new ChatView($("chat-log"), $("chat-muted"), () => user?.name, clock);
+const addChat = (m) => chat.add(m);
 
 async function drawMe(refresh) {
   const box = $("me-body");
@@ -76,12 +77,32 @@ async function drawMe(refresh) {
     } }, "Refill"),
     refillMsg,
   );
-  const banner = $("seated-banner");
-  if (user.tables?.length) {
-    banner.hidden = false;
-    banner.replaceChildren("You have a seat at ", ...user.tables.flatMap((t, i) => [i ? ", " : "", el("a", { href: `/table/${encodeURIComponent(t)}` }, t)]), ". Go back to play your hand.");
-  }
+  seatedAt = new Set(user.tables || []);
+  seatsChanged([...tables.values()], []);
   drawTables();
+}
+
+// seatedAt is the tables where the player has a seat: from GET /api/me, then
+// kept up to date by the live listings of the public tables.
+let seatedAt = new Set();
+
+/** drawBanner says where the player has a seat, or hides itself. */
+function drawBanner() {
+  const banner = $("seated-banner");
+  const list = [...seatedAt].sort();
+  banner.hidden = !list.length;
+  banner.replaceChildren(...(list.length ? ["You have a seat at ", ...list.flatMap((t, i) => [i ? ", " : "", el("a", { href: `/table/${encodeURIComponent(t)}` }, t)]), ". Go back to play your hand."] : []));
+}
+
+/** seatsChanged follows the player's seats in listings that changed or closed. */
+function seatsChanged(listings, closed) {
+  if (!user) return;
+  for (const t of listings) {
+    if ((t.players || []).includes(user.name)) seatedAt.add(t.name);
+    else seatedAt.delete(t.name);
+  }
+  for (const name of closed) seatedAt.delete(name);
+  drawBanner();
 }
 
 // --- create a table -------------------------------------------------------------
@@ -248,17 +269,19 @@ const online = new Set();
 conn.on("lobby", (m) => {
   tables.clear();
   for (const t of m.tables || []) tables.set(t.name, t);
+  seatsChanged(m.tables || [], []);
   drawTables();
   online.clear();
   for (const p of m.players || []) online.add(p);
   drawOnline([...online].sort());
-  $("chat-log").replaceChildren();
+  chat.clear();
   for (const c of m.chat || []) addChat(c);
 });
 // Listings that changed and tables closed, gathered by the house over a short interval.
 conn.on("tables", (m) => {
   for (const t of m.tables || []) tables.set(t.name, t);
   for (const name of m.closed || []) tables.delete(name);
+  seatsChanged(m.tables || [], m.closed || []);
   drawTables();
 });
 conn.on("online", (m) => {

@@ -4,6 +4,9 @@
 import { $, el, chips, clock, param, me, Conn, connStatus, setCredits } from "./app.js";
 import { card, cardName } from "./cards.js";
 import { VARIANTS, stakes } from "./format.js";
+import { toCall, canPreAct, stillHolds, resolve } from "./preact.js";
+import { ChatView } from "./chatmute.js";
+import { play, soundOn, setSound } from "./sounds.js";
 
 const tableName = param;
 let state = null;
@@ -150,6 +153,7 @@ function ring() {
 // --- the action clock ---------------------------------------------------------
 
 let raf = 0;
+let hurried = ""; // the turn whose "time is running out" has sounded
 function startClock() {
   const c = state?.hand && !state.hand.over ? state.hand.clock : null;
   clockInfo = c ? { seat: c.seat, deadline: performance.now() + c.remaining_ms, bank: c.bank_ms, action: (state.info.action_seconds || 20) * 1000 } : null;
@@ -167,6 +171,10 @@ function tick() {
     circle.style.strokeDashoffset = String(100 - Math.max(0, Math.min(1, frac)) * 100);
     circle.parentNode.classList.toggle("bank", normal <= 0);
     circle.parentNode.classList.toggle("hurry", normal > 0 && normal < 5000);
+  }
+  if (state?.you && clockInfo.seat === state.you.seat && left < 5000 && hurried !== shownTurn) {
+    hurried = shownTurn;
+    play("hurry");
   }
   const secs = $("clock-secs");
   if (secs) secs.textContent = `${Math.ceil(left / 1000)} s${normal <= 0 ? " (time bank)" : ""}`;
@@ -195,6 +203,17 @@ function drawActions() {
   const btn = (a) => box.querySelector(`[data-act="${a}"]`);
   for (const b of box.querySelectorAll("[data-act]")) { b.hidden = true; b.disabled = busy; }
   $("sizing").hidden = true;
+  drawPre();
+  if (l && pre) {
+    // The choice made in advance, played now as an ordinary action.
+    const a = resolve(pre, l);
+    pre = null;
+    if (a) {
+      $("pre-note").textContent = "";
+      act(a);
+      return;
+    }
+  }
   if (!l) {
     const h = state?.hand;
     if (!state?.you) prompt(user ? "You are watching. Take an empty seat to play." : "You are watching. Log in to play.");
@@ -232,6 +251,51 @@ function drawActions() {
     btn("call").lastChild.textContent = ` Call all-in ${chips(l.call)}`;
   }
   prompt(can("call") ? `Your turn: ${chips(l.call)} to call.` : "Your turn.");
+  showActions();
+}
+
+let shownTurn = "";
+/** showActions scrolls the action buttons into the window once at each turn,
+ * if any part of them is outside it (a short window, a phone). */
+function showActions() {
+  if (shownTurn === turnKey()) return;
+  shownTurn = turnKey();
+  play("turn");
+  const box = $("actions").getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) $("actions").scrollIntoView({ block: "end", behavior: "instant" });
+}
+
+// --- acting in advance (preact.js) ------------------------------------------------
+
+let pre = null; // {kind, call, hand}: the choice made in advance, if any
+let preHand; // the hand the note about a cancelled choice is about
+
+/** drawPre shows the choices the player may make in advance, and cancels a
+ * choice the hand has overtaken (a new hand, a changed bet). */
+function drawPre() {
+  const box = $("pre-actions");
+  const h = state?.hand, you = state?.you;
+  if (h?.number !== preHand) { preHand = h?.number; $("pre-note").textContent = ""; }
+  if (pre && (!h || h.over || h.number !== pre.hand || !you)) pre = null;
+  const now = you ? toCall(state, you.seat) : 0;
+  if (pre && !stillHolds(pre, now)) {
+    $("pre-note").textContent = `The bet changed: your advance ${pre.kind === "check" ? "check" : "call"} is cancelled.`;
+    pre = null;
+  }
+  box.hidden = !canPreAct(state);
+  for (const b of box.querySelectorAll("[data-pre]")) {
+    const k = b.dataset.pre;
+    b.hidden = (k === "check" && now > 0) || (k === "call" && now === 0);
+    if (k === "call") b.textContent = `Call ${chips(now)}`;
+    b.setAttribute("aria-pressed", String(pre?.kind === k));
+  }
+}
+
+function choosePre(kind) {
+  if (!canPreAct(state)) return;
+  $("pre-note").textContent = "";
+  pre = pre?.kind === kind ? null : { kind, call: toCall(state, state.you.seat), hand: state.hand.number };
+  drawPre();
 }
 
 const turnKey = () => `${state?.hand?.number}:${state?.hand?.events?.length}`;
@@ -309,6 +373,7 @@ async function act(what) {
 function setupActions() {
   for (const b of document.querySelectorAll("[data-act]")) b.addEventListener("click", () => act(b.dataset.act));
   for (const b of document.querySelectorAll("[data-preset]")) b.addEventListener("click", () => preset(b.dataset.preset));
+  for (const b of document.querySelectorAll("[data-pre]")) b.addEventListener("click", () => choosePre(b.dataset.pre));
   $("amount-range").addEventListener("input", () => setAmount(Number($("amount-range").value)));
   $("amount").addEventListener("input", () => {
     const l = legal();
@@ -389,19 +454,29 @@ async function sit(seat) {
   }
 }
 
-async function command(type, then) {
+/** command sends a seat command; then runs once it is done, or once it no
+ * longer needs doing (the table has closed, or the player no longer has a
+ * seat): codes lists the error codes that count as done. */
+async function command(type, then, codes = []) {
   try {
     await conn.send({ type, table: tableName });
     then?.();
   } catch (e) {
-    note(e.message, "error");
+    if (codes.includes(e.code)) then?.();
+    else note(e.message, "error");
   }
 }
+
+const toLobby = () => { location.href = "/lobby"; };
 
 function drawSeatControls() {
   const box = $("seat-controls");
   const { you, info } = state;
-  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in]);
+  const stack = you ? state.seats[you.seat]?.stack ?? 0 : 0;
+  const room = you ? Math.max(0, info.max_buy_in - stack) : 0;
+  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in, room > 0]);
+  const up = $("top-up-amount");
+  if (up) up.max = room;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
@@ -423,14 +498,42 @@ function drawSeatControls() {
       : el("button", { type: "button", id: "sit-out", onclick: () => command("sit_out", () => note("You sit out from the next hand.")) }, "Sit out"),
     you.leaving ? el("span", { class: "note" }, "You stand up after this hand.")
       : el("button", { type: "button", id: "stand", onclick: () => command("stand", () => note("You stand up after this hand; your chips go back to your credits.")) }, "Stand up"),
-    el("button", { type: "button", id: "leave", class: "danger", onclick: () => command("leave", () => { location.href = "/lobby"; }) }, "Leave table"),
+    el("button", { type: "button", id: "leave", class: "danger", onclick: () => command("leave", toLobby, ["table_closed", "not_seated", "not_found"]) }, "Leave table"),
   );
+  if (room > 0 && !you.leaving) {
+    box.append(el("label", { for: "top-up-amount", class: "visually-hidden" }, "Chips to add"),
+      el("input", { id: "top-up-amount", type: "number", min: 1, max: room, value: room }),
+      el("button", { type: "button", id: "top-up", onclick: topUp }, "Top up"));
+  }
+}
+
+/** topUp adds chips from the credits to the stack, up to the maximum buy-in:
+ * at once between hands, at the end of a hand the player is in. */
+async function topUp() {
+  const input = $("top-up-amount");
+  const amount = Number(input.value);
+  const info = state.info, you = state.you;
+  const room = info.max_buy_in - (state.seats[you.seat]?.stack ?? 0);
+  if (!Number.isInteger(amount) || amount < 1 || amount > room) {
+    note(`Top up by 1 to ${chips(room)} chips: your stack may hold ${chips(info.max_buy_in)} at most.`, "error");
+    input.focus();
+    return;
+  }
+  const inHand = state.hand && !state.hand.over && state.seats[you.seat]?.in_hand;
+  try {
+    await conn.send({ type: "top_up", table: tableName, amount });
+    note(inHand ? `${chips(amount)} chips are added to your stack when this hand ends.` : `${chips(amount)} chips added to your stack.`);
+    me(true).then((m) => m && setCredits(m.credits));
+  } catch (e) {
+    note(e.message, "error");
+  }
 }
 
 // --- hand log -------------------------------------------------------------------------
 
 let logHand = -1;
 let logNext = 0;
+let logLive = false;
 
 function cardsText(cs) {
   return el("span", { class: "cards-text" }, (cs || []).map((c) => c === "??"
@@ -476,12 +579,16 @@ function drawLog() {
     logNext = 0;
     log.append(el("li", { class: "sep" }, `Hand #${h.number}`));
   }
+  let chipsIn = false;
   for (const e of h.events || []) {
     if (e.i < logNext) continue;
     logNext = e.i + 1;
+    if (e.kind === "call" || e.kind === "bet" || e.kind === "raise") chipsIn = true;
     const line = eventLine(e, h);
     if (line) log.append(el("li", { class: `ev ev-${e.kind}` }, line));
   }
+  if (chipsIn && logLive) play("chips");
+  logLive = true; // the first state's events are history: no sound for them
   while (log.children.length > 300) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
 }
@@ -512,11 +619,17 @@ function highlightWinners(shown, won) {
 
 // --- chat and notices --------------------------------------------------------------
 
-function addChat(m) {
-  const log = $("chat-log");
-  log.append(el("li", {}, el("time", {}, clock(m.at)), " ", el("b", {}, m.from), ": ", m.text));
-  while (log.children.length > 200) log.firstChild.remove();
-  log.scrollTop = log.scrollHeight;
+const chat = new ChatView($("chat-log"), $("chat-muted"), () => user?.name, clock);
+const addChat = (m) => chat.add(m);
+
+function setupSound() {
+  const b = $("sound");
+  const show = () => {
+    b.setAttribute("aria-pressed", String(soundOn()));
+    b.textContent = soundOn() ? "Sound on" : "Sound off";
+  };
+  b.addEventListener("click", () => { setSound(!soundOn()); show(); });
+  show();
 }
 
 function setupChat() {
@@ -546,7 +659,7 @@ conn.on("notice", (m) => {
   if (m.table && m.table !== tableName) return;
   if (m.credits !== undefined) setCredits(m.credits);
   note(m.text || m.code, m.code === "busted" || m.code === "table_closed" || m.code === "sat_out" ? "error" : "info");
-  if (m.code === "table_closed") $("seat-controls").replaceChildren(el("a", { class: "button primary", href: "/lobby" }, "Back to the lobby"));
+  if (m.code === "table_closed") $("seat-controls").replaceChildren(el("a", { class: "button primary", id: "to-lobby", href: "/lobby" }, "Back to the lobby"));
 });
 conn.on("tables", (m) => {
   if (!(m.closed || []).includes(tableName)) return;
@@ -569,6 +682,7 @@ conn.onOpen(async () => {
 
 setupActions();
 setupChat();
+setupSound();
 let resizeTimer = 0;
 window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(draw, 100); });
 me().then((m) => { user = m; draw(); }).catch(() => {});
