@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -32,51 +31,20 @@ func NewLine(table, from, text string, now time.Time) Line {
 	return Line{Type: "chat", Table: table, From: from, Text: text, At: now.UnixMilli()}
 }
 
-// Clean trims text and checks it: 1 to MaxLen characters of valid UTF-8 with no
-// control characters (new lines included) and no invisible formatting characters
-// (Unicode's Cf: bidi overrides and isolates that reorder what others see, zero-width
-// spaces that hide words from readers and filters), except those emoji are made
-// of (see emojiJoiner).
+// Clean trims text and checks it: 1 to MaxLen characters on one line that
+// CheckText accepts.
 func Clean(text string) (string, error) {
 	text = strings.TrimSpace(text)
 	switch {
 	case text == "":
 		return "", errors.New("text: empty")
-	case !utf8.ValidString(text):
-		return "", errors.New("text: not valid UTF-8")
 	case utf8.RuneCountInString(text) > MaxLen:
 		return "", fmt.Errorf("text: at most %d characters", MaxLen)
-	case strings.IndexFunc(text, unicode.IsControl) >= 0:
-		return "", errors.New("text: control characters are not allowed")
-	case HiddenFormat(text):
-		return "", errors.New("text: invisible or direction-changing characters are not allowed")
+	}
+	if err := CheckText(text, false); err != nil {
+		return "", fmt.Errorf("text: %w", err)
 	}
 	return text, nil
-}
-
-// HiddenFormat reports whether text holds an invisible formatting character
-// (Unicode's Cf: bidi overrides, zero-width spaces) that is not part of an emoji.
-// Every text one player writes for others to read is checked with it.
-func HiddenFormat(text string) bool {
-	prev := ' '
-	for _, r := range text {
-		if unicode.Is(unicode.Cf, r) && !emojiJoiner(prev, r) {
-			return true
-		}
-		prev = r
-	}
-	return false
-}
-
-// emojiJoiner reports whether the formatting character r, after prev, builds an
-// emoji: a zero-width joiner (U+200D) or a tag (U+E0020..U+E007F, subdivision
-// flags) right after a symbol, a variation selector or another of these.
-func emojiJoiner(prev, r rune) bool {
-	if r != 0x200D && (r < 0xE0020 || r > 0xE007F) {
-		return false
-	}
-	return unicode.Is(unicode.So, prev) || prev == 0xFE0F || prev == 0x200D || prev >= 0xE0020 && prev <= 0xE007F ||
-		unicode.Is(unicode.Sk, prev) // skin tone modifiers
 }
 
 // Limiter allows each sender at most N lines in any window of Per. It is not safe

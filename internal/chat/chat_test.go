@@ -33,6 +33,20 @@ func TestClean(t *testing.T) {
 		{"\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F", "\U0001F3F4\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F", true},
 		{"nh \U0001F44D\U0001F3FD", "nh \U0001F44D\U0001F3FD", true},
 		{"\u2764\uFE0F\u200D\U0001F525", "\u2764\uFE0F\u200D\U0001F525", true},
+		// What a red team got through the first version: tags that are no flag
+		// (hidden words), chains of joiners, a joiner before a letter, line and
+		// paragraph separators, blank letters, stacked accents.
+		{"hi \u2603\U000E0069\U000E0067\U000E006E", "", false},
+		{"\U0001F3F4\U000E0067\U000E0062", "", false}, // no cancel tag
+		{"\U0001F3F4" + strings.Repeat("\U000E0061", 20) + "\U000E007F", "", false},
+		{"x\u00A9" + strings.Repeat("\u200D", 50), "", false},
+		{"x\u2603\u200Dhidden", "", false},
+		{"a\u2028b", "", false},
+		{"a\u2029b", "", false},
+		{"a\u3164b", "", false},
+		{"a\u2800b", "", false},
+		{"z" + strings.Repeat("\u0301", 5), "", false},
+		{"caf\u00E9 na\u0308ive", "caf\u00E9 na\u0308ive", true},
 	} {
 		got, err := Clean(tc.in)
 		if (err == nil) != tc.ok || got != tc.want {

@@ -9,7 +9,6 @@ import (
 	"net/mail"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/felt-poker/felt/internal/chat"
@@ -119,13 +118,8 @@ func (d Details) validate() (Details, error) {
 	if utf8.RuneCountInString(d.Location) > MaxLocation {
 		return d, fieldError("location", "must be at most %d characters long", MaxLocation)
 	}
-	for _, c := range d.Location {
-		if unicode.IsControl(c) || c == utf8.RuneError {
-			return d, fieldError("location", "holds a control or invalid character")
-		}
-	}
-	if chat.HiddenFormat(d.Location) {
-		return d, fieldError("location", "holds invisible or direction-changing characters")
+	if err := chat.CheckText(d.Location, false); err != nil {
+		return d, fieldError("location", "%v", err)
 	}
 	return d, nil
 }

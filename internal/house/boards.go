@@ -94,8 +94,9 @@ func checkText(field string, s string, maxLen int) (string, error) {
 		return "", fieldError(field, "is not valid UTF-8")
 	case utf8.RuneCountInString(s) > maxLen:
 		return "", fieldError(field, "at most %d characters", maxLen)
-	case chat.HiddenFormat(s):
-		return "", fieldError(field, "holds invisible or direction-changing characters")
+	}
+	if err := chat.CheckText(s, field == "body"); err != nil {
+		return "", fieldError(field, "%v", err)
 	}
 	return s, nil
 }

@@ -61,9 +61,9 @@ type Config struct {
 	SignupCredits int64
 	// GuestCredits are granted to a new guest.
 	GuestCredits int64
-	// A player whose credits are below RefillBelow may ask for a refill, which tops
-	// the credits up to RefillTo, at most once per RefillInterval. Chips at tables do
-	// not count as credits: the table layer decides whether a seated player may refill.
+	// A player whose credits and chips at tables come to less than RefillBelow may
+	// ask for a refill, which tops them up to RefillTo, at most once per
+	// RefillInterval (chips parked at a table earn no refill).
 	RefillBelow    int64
 	RefillTo       int64
 	RefillInterval time.Duration

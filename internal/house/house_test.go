@@ -256,18 +256,30 @@ func TestLedger(t *testing.T) {
 		if len(es) != 2 {
 			t.Errorf("refused buy-ins left rows: %+v", es)
 		}
-		// Refill is for the nearly broke only.
+		// Refill is for the nearly broke only, chips at tables included.
 		if _, err := h.Refill(ctx, u.ID); !errors.Is(err, house.ErrRefillNotNeeded) {
 			t.Errorf("Refill with 6000 = %v", err)
 		}
 		if _, err := h.BuyIn(ctx, u.ID, "t2", 5_500); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := h.Refill(ctx, u.ID); !errors.Is(err, house.ErrRefillNotNeeded) {
+			t.Errorf("Refill with 500 credits and 9500 parked at tables = %v", err)
+		}
+		// Cash-outs end games, even with nothing left.
+		for _, ref := range []string{"t2", "t1"} {
+			if credits, err := h.CashOut(ctx, u.ID, ref, 0); err != nil || credits != 500 {
+				t.Errorf("CashOut(%s, 0) = %d, %v", ref, credits, err)
+			}
+		}
 		got, err := h.Refill(ctx, u.ID)
 		if err != nil || got != 9_500 {
 			t.Errorf("Refill = %d, %v; want 9500", got, err)
 		}
 		if _, err := h.BuyIn(ctx, u.ID, "t3", 9_800); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.CashOut(ctx, u.ID, "t3", 0); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := h.Refill(ctx, u.ID); !errors.Is(err, house.ErrRefillTooSoon) {
@@ -277,13 +289,6 @@ func TestLedger(t *testing.T) {
 		if got, err := h.Refill(ctx, u.ID); err != nil || got != 9_800 {
 			t.Errorf("Refill a day later = %d, %v", got, err)
 		}
-		// Cash-outs end games, even with nothing left.
-		if credits, err := h.CashOut(ctx, u.ID, "t1", 7_000); err != nil || credits != 17_000 {
-			t.Errorf("CashOut = %d, %v", credits, err)
-		}
-		if _, err := h.CashOut(ctx, u.ID, "t2", 0); err != nil {
-			t.Error(err)
-		}
 		if _, err := h.CashOut(ctx, u.ID, "t2", -1); !errors.Is(err, house.ErrInvalid) {
 			t.Errorf("CashOut(-1) = %v", err)
 		}
@@ -291,7 +296,7 @@ func TestLedger(t *testing.T) {
 			t.Error(err)
 		}
 		tot, err := h.Totals(ctx, u.ID)
-		if err != nil || tot.Credits != 16_000 || tot.GamesPlayed != 2 {
+		if err != nil || tot.Credits != 9_000 || tot.GamesPlayed != 3 {
 			t.Errorf("Totals = %+v, %v", tot, err)
 		}
 	})

@@ -113,8 +113,17 @@ func (h *House) Refill(ctx context.Context, userID int64) (int64, error) {
 		if err != nil {
 			return err
 		}
-		if credits >= h.cfg.RefillBelow {
-			return &PlayerError{Message: fmt.Sprintf("you have %d credits: a refill is for players with fewer than %d", credits, h.cfg.RefillBelow), Err: ErrRefillNotNeeded}
+		// Chips at tables count: parking them there does not earn a refill.
+		seated, err := q.ChipsAtTables(ctx, userID)
+		if err != nil {
+			return err
+		}
+		if credits+seated >= h.cfg.RefillBelow {
+			msg := fmt.Sprintf("you have %d credits: a refill is for players with fewer than %d", credits, h.cfg.RefillBelow)
+			if seated > 0 {
+				msg = fmt.Sprintf("you have %d credits and %d chips at tables: a refill is for players with fewer than %d in all", credits, seated, h.cfg.RefillBelow)
+			}
+			return &PlayerError{Message: msg, Err: ErrRefillNotNeeded}
 		}
 		now := h.now()
 		last, err := q.LastEntry(ctx, userID, store.KindRefill)
@@ -126,7 +135,7 @@ func (h *House) Refill(ctx context.Context, userID int64) (int64, error) {
 		case !isNotFound(err):
 			return err
 		}
-		granted = h.cfg.RefillTo - credits
+		granted = h.cfg.RefillTo - credits - seated
 		_, err = q.AddEntry(ctx, store.Entry{UserID: userID, Kind: store.KindRefill, Amount: granted, CreatedAt: now})
 		return err
 	})

@@ -410,6 +410,15 @@ func (q *queries) DeleteSeat(ctx context.Context, tableRef string, userID int64)
 	return nil
 }
 
+func (q *queries) ChipsAtTables(ctx context.Context, userID int64) (int64, error) {
+	var sum int64
+	err := q.q.QueryRowContext(ctx, "SELECT COALESCE(SUM(stack), 0) FROM table_seats WHERE user_id = $1", userID).Scan(&sum)
+	if err != nil {
+		return 0, fmt.Errorf("chips at tables of user %d: %w", userID, err)
+	}
+	return sum, nil
+}
+
 func (q *queries) Seats(ctx context.Context) ([]Seat, error) {
 	rows, err := q.q.QueryContext(ctx, "SELECT table_ref, user_id, stack, updated_at FROM table_seats ORDER BY updated_at, table_ref, user_id")
 	if err != nil {

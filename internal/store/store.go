@@ -304,6 +304,8 @@ type SeatStore interface {
 	DeleteSeat(ctx context.Context, tableRef string, userID int64) error
 	// Seats lists every seat held, oldest first.
 	Seats(ctx context.Context) ([]Seat, error)
+	// ChipsAtTables sums the stacks the tables hold for a player.
+	ChipsAtTables(ctx context.Context, userID int64) (int64, error)
 }
 
 // HandStore holds finished hands.

@@ -396,8 +396,13 @@ func TestAccounts(t *testing.T) {
 		if code, _ := g.do("POST", "/api/boards/general/topics", map[string]any{"title": "hi", "body": "there"}); code != 403 {
 			t.Fatal("guest post:", code)
 		}
-		if code, out := u.do("POST", "/api/boards/general/topics", map[string]any{"title": "Hel\u202Elo", "body": "x"}); code != 400 {
-			t.Fatal("a bidi override in a title:", code, out)
+		for _, bad := range []map[string]any{
+			{"title": "Hel\u202Elo", "body": "x"}, {"title": "a\u0000b", "body": "x"}, {"title": "two\nlines", "body": "x"},
+			{"title": "t", "body": "\u001b[2J"}, {"title": "t", "body": "bell\a"}, {"title": "t", "body": "c1 \u009b"},
+		} {
+			if code, out := u.do("POST", "/api/boards/general/topics", bad); code != 400 {
+				t.Fatal("a control or invisible character in a topic:", bad, code, out)
+			}
 		}
 		topic := u.must("POST", "/api/boards/general/topics", map[string]any{"title": "Hello", "body": "First post"}, 201)
 		id := int(topic["id"].(float64))
