@@ -218,6 +218,16 @@ func (h *House) newSession(ctx context.Context, u store.User) (Session, error) {
 	return s, nil
 }
 
+// SignUp registers r and opens the new player's first session, without a second
+// password check: the login limits, which count failed logins, have no say in it.
+func (h *House) SignUp(ctx context.Context, r Registration) (Session, error) {
+	u, err := h.Register(ctx, r)
+	if err != nil {
+		return Session{}, err
+	}
+	return h.newSession(ctx, u)
+}
+
 // Login checks a registered player's name (any case) and password and opens a
 // session. Any mismatch, including a guest's name, is ErrBadCredentials. While
 // the account or the address from has failed too often (Limits), every login is

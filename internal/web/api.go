@@ -161,11 +161,13 @@ func (s *Server) register(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	if _, err := s.house.Register(r.Context(), house.Registration{Username: req.Username, Password: req.Password, ConfirmedAdult: req.Adult, Email: req.Email, Location: req.Location, From: clientIP(r)}); err != nil {
+	sess, err := s.house.SignUp(r.Context(), house.Registration{Username: req.Username, Password: req.Password, ConfirmedAdult: req.Adult, Email: req.Email, Location: req.Location, From: clientIP(r)})
+	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	s.logIn(w, r, req.Username, req.Password, http.StatusCreated)
+	setSession(w, r, sess)
+	s.replyMe(w, r, http.StatusCreated, sess.User)
 }
 
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {

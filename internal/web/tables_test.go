@@ -154,3 +154,22 @@ func TestPlayerTablesComeBack(t *testing.T) {
 		t.Fatalf("after closing it: RestoreTables = %d, %v", n, err)
 	}
 }
+
+// Registering a name that failed logins (the name's login lock-out is on)
+// creates the account and its session, never a 429 with the account made
+// anyway (red team finding).
+func TestRegisterAfterFailedLogins(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t))
+	u := th.client(t)
+	for range 6 {
+		u.do("POST", "/api/login", map[string]any{"username": "fresh1", "password": "wrong password"})
+	}
+	if code, _ := u.do("POST", "/api/login", map[string]any{"username": "fresh1", "password": "wrong password"}); code != 429 {
+		t.Fatalf("the name is not locked out: %d", code)
+	}
+	me := u.must("POST", "/api/register", map[string]any{"username": "fresh1", "password": "correct horse", "adult": true}, 201)
+	if me["name"] != "fresh1" {
+		t.Fatal(me)
+	}
+	u.must("GET", "/api/me", nil, 200)
+}
