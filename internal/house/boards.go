@@ -170,11 +170,6 @@ func (h *House) Hand(ctx context.Context, id int64) (store.Hand, error) {
 	return hd, nil
 }
 
-// HandsOf returns a player's newest hands, newest first, at most limit (1..100).
-func (h *House) HandsOf(ctx context.Context, userID int64, limit int) ([]store.Hand, error) {
-	return h.st.HandsByUser(ctx, userID, min(max(limit, 1), maxListLimit))
-}
-
 // Rankings lists registered players (guests are not ranked), at most limit
 // (1..100) from offset: by net winnings (store.RankByNet: every player with a hand
 // played) or by win rate in big blinds per 100 hands (store.RankByWinRate: players

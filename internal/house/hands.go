@@ -2,6 +2,7 @@ package house
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 
 	"github.com/felt-poker/felt/internal/history"
@@ -19,6 +20,9 @@ func (h *House) HandFor(ctx context.Context, id, viewerID int64) (store.Hand, er
 	if err != nil {
 		return store.Hand{}, err
 	}
+	if !mayView(hd, viewerID) {
+		return store.Hand{}, fmt.Errorf("hand %d: %w", id, store.ErrNotFound)
+	}
 	if h.handPublic(hd) {
 		return hd, nil
 	}
@@ -30,6 +34,36 @@ func (h *House) HandFor(ctx context.Context, id, viewerID int64) (store.Hand, er
 	}
 	hd.PHH = seenBy(hd, seat)
 	return hd, nil
+}
+
+// mayView reports whether the player viewerID (0: nobody logged in) may see hd
+// at all: anyone a public table's hand, only its players a private table's.
+func mayView(hd store.Hand, viewerID int64) bool {
+	if !hd.Private {
+		return true
+	}
+	for _, p := range hd.Players {
+		if viewerID != 0 && p.UserID == viewerID {
+			return true
+		}
+	}
+	return false
+}
+
+// HandsOf returns the newest hands the player userID played that viewerID may
+// see (mayView), newest first, at most limit (1..100).
+func (h *House) HandsOf(ctx context.Context, userID, viewerID int64, limit int) ([]store.Hand, error) {
+	hs, err := h.st.HandsByUser(ctx, userID, min(max(limit, 1), maxListLimit))
+	if err != nil {
+		return nil, err
+	}
+	out := hs[:0]
+	for _, hd := range hs {
+		if mayView(hd, viewerID) {
+			out = append(out, hd)
+		}
+	}
+	return out, nil
 }
 
 // handPublic reports whether a hand's full record is public by now

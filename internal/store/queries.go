@@ -451,8 +451,8 @@ func (q *queries) SaveHand(ctx context.Context, h Hand) (int64, error) {
 	}
 	var id int64
 	err := q.q.QueryRowContext(ctx,
-		"INSERT INTO hands (table_ref, variant, big_blind, phh, played_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-		h.TableRef, h.Variant, h.BigBlind, h.PHH, ms(h.PlayedAt)).Scan(&id)
+		"INSERT INTO hands (table_ref, variant, big_blind, phh, played_at, private) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+		h.TableRef, h.Variant, h.BigBlind, h.PHH, ms(h.PlayedAt), h.Private).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("save hand at table %q: %w", h.TableRef, err)
 	}
@@ -497,7 +497,7 @@ func (q *queries) HandsByUser(ctx context.Context, userID int64, limit int) ([]H
 // hands returns the newest hands matching where (with one parameter, arg), with players.
 func (q *queries) hands(ctx context.Context, where string, arg any, limit int) ([]Hand, error) {
 	rows, err := q.q.QueryContext(ctx,
-		"SELECT id, table_ref, variant, big_blind, phh, played_at FROM hands "+where+" ORDER BY id DESC LIMIT $2", arg, limit)
+		"SELECT id, table_ref, variant, big_blind, phh, played_at, private FROM hands "+where+" ORDER BY id DESC LIMIT $2", arg, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -507,7 +507,7 @@ func (q *queries) hands(ctx context.Context, where string, arg any, limit int) (
 			h      Hand
 			played int64
 		)
-		if err := rows.Scan(&h.ID, &h.TableRef, &h.Variant, &h.BigBlind, &h.PHH, &played); err != nil {
+		if err := rows.Scan(&h.ID, &h.TableRef, &h.Variant, &h.BigBlind, &h.PHH, &played, &h.Private); err != nil {
 			rows.Close()
 			return nil, err
 		}

@@ -168,6 +168,8 @@ type Hand struct {
 	PHH      string // the hand in Poker Hand History format
 	PlayedAt time.Time
 	Players  []HandPlayer
+	// Private marks a hand of a private table: only its players may see it.
+	Private bool
 }
 
 // HandPlayer is one player's part in a recorded hand.

@@ -138,3 +138,32 @@ func TestSittingOutTooLongStandsUp(t *testing.T) {
 		b.checkLedger(t)
 	})
 }
+
+// A private table's hands are recorded as private (their players' alone); an
+// open table's, and a private table opened to anyone, are not.
+func TestPrivateTablesRecordPrivateHands(t *testing.T) {
+	for _, tc := range []struct {
+		private  bool
+		watchers string
+	}{{false, ""}, {true, ""}, {true, WatchAnyone}} {
+		synctest.Test(t, func(t *testing.T) {
+			b := newBank(1)
+			cfg := testConfig(b, "call")
+			cfg.Private, cfg.Watchers = tc.private, tc.watchers
+			tb := mustNew(t, cfg)
+			alice := Player{1, "alice"}
+			c := &client{}
+			tb.Watch(t.Context(), alice, c)
+			if err := tb.Sit(t.Context(), alice, 3, 1000); err != nil {
+				t.Fatal(err)
+			}
+			playWith(t, tb, b, 1, map[Player]*client{alice: c}, checkFold)
+			want := tc.private && tc.watchers != WatchAnyone
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			if b.hands[0].Private != want {
+				t.Errorf("private %v, watchers %q: hand recorded private %v", tc.private, tc.watchers, b.hands[0].Private)
+			}
+		})
+	}
+}

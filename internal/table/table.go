@@ -604,7 +604,8 @@ func (t *Table) record(r engine.Result) {
 	if t.cfg.Variant == StudThree {
 		bb = t.handCfg.Ante
 	}
-	hand := store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players}
+	hand := store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players,
+		Private: t.cfg.Watchers == WatchPlayers}
 	handNo := t.handNo
 	if a, ok := t.cfg.Bank.(AsyncRecorder); ok {
 		// The table deals on; the id shows in the state once the hand is stored.

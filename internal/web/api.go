@@ -459,7 +459,11 @@ func (s *Server) playerHands(w http.ResponseWriter, r *http.Request) {
 	if limit == 0 {
 		limit = 20
 	}
-	hs, err := s.house.HandsOf(r.Context(), u.ID, limit)
+	var viewer int64
+	if v, err := s.user(r); err == nil {
+		viewer = v.ID
+	}
+	hs, err := s.house.HandsOf(r.Context(), u.ID, viewer, limit)
 	if err != nil {
 		s.writeError(w, err)
 		return

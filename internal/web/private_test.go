@@ -66,7 +66,7 @@ func TestPrivateHeadsUpWatchers(t *testing.T) {
 // recordHand deals a three-handed hand in which alice (seat 0) folds and bob
 // (seat 1) and a player with no account (seat 2) check it down, records it as
 // played at playedAt and returns its id and the engine's hand.
-func recordHand(t *testing.T, th *testHouse, alice, bob int64, ref string, playedAt time.Time) (int64, *engine.Hand, cards.Seed) {
+func recordHand(t *testing.T, th *testHouse, alice, bob int64, ref string, playedAt time.Time, edits ...func(*store.Hand)) (int64, *engine.Hand, cards.Seed) {
 	t.Helper()
 	cfg := engine.Config{Stacks: []int64{1000, 1000, 1000}, SmallBlind: 10, BigBlind: 20, Button: 2, Seed: cards.SeedFromUint64(uint64(playedAt.UnixNano()))}
 	h, err := engine.New(cfg)
@@ -101,9 +101,13 @@ func recordHand(t *testing.T, th *testHouse, alice, bob int64, ref string, playe
 		}
 	}
 	net := h.Result().Net
-	id, err := th.house.RecordHand(ctx, store.Hand{TableRef: ref, Variant: "nlhe", BigBlind: 20, PHH: string(text), PlayedAt: playedAt,
+	hand := store.Hand{TableRef: ref, Variant: "nlhe", BigBlind: 20, PHH: string(text), PlayedAt: playedAt,
 		Players: []store.HandPlayer{{Seat: 0, UserID: alice, Name: "alice", Net: net[0]}, {Seat: 1, UserID: bob, Name: "bob", Net: net[1]},
-			{Seat: 2, Name: "bot-call-3", Net: net[2]}}})
+			{Seat: 2, Name: "bot-call-3", Net: net[2]}}}
+	for _, edit := range edits {
+		edit(&hand)
+	}
+	id, err := th.house.RecordHand(ctx, hand)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,4 +195,42 @@ func cardsOf(cs []cards.Card) []string {
 		out = append(out, c.String())
 	}
 	return out
+}
+
+// The hands of a private table are its players' alone: a stranger, logged in
+// or not, finds neither the hand nor its listing on the player's page, even
+// once hands are public (red team finding: a private heads-up could be read a
+// hand behind through GET /api/players/{name}/hands and /api/hands/{id}).
+func TestPrivateTableHandsStayPrivate(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st store.Store) {
+		th := newHouse(t, st)
+		alice, bob, dave, anonymous := th.client(t), th.client(t), th.client(t), th.client(t)
+		alice.register("alice")
+		bob.register("bob")
+		dave.register("dave")
+		ids := map[string]int64{}
+		for _, n := range []string{"alice", "bob"} {
+			u, _, err := th.house.Player(t.Context(), n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids[n] = u.ID
+		}
+		long := time.Now().Add(-30 * 24 * time.Hour) // long public, were it not private
+		id, _, _ := recordHand(t, th, ids["alice"], ids["bob"], "table:hu-x#1", long, func(h *store.Hand) { h.Private = true })
+		for _, u := range []*user{alice, bob} {
+			u.must("GET", "/api/hands/"+itoa(int(id)), nil, 200)
+			if hs := u.must("GET", "/api/players/alice/hands", nil, 200)["hands"].([]any); len(hs) != 1 {
+				t.Fatalf("a player of the hand lists %d hands", len(hs))
+			}
+		}
+		for _, u := range []*user{dave, anonymous} {
+			if code, out := u.do("GET", "/api/hands/"+itoa(int(id)), nil); code != 404 {
+				t.Fatalf("a stranger reads a private hand: %d %v", code, out)
+			}
+			if hs := u.must("GET", "/api/players/alice/hands", nil, 200)["hands"].([]any); len(hs) != 0 {
+				t.Fatalf("a stranger lists a private hand: %v", hs)
+			}
+		}
+	})
 }
