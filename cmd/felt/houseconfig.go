@@ -32,6 +32,8 @@ type houseConfig struct {
 	SessionIdle   duration `toml:"session_idle"`
 	MaxConnsPerIP int      `toml:"max_conns_per_ip"`
 	MaxTables     int      `toml:"max_tables_per_player"`
+	// Metrics is who may read GET /metrics: "local" (the machine itself) or "public".
+	Metrics string `toml:"metrics"`
 	// MaxHTTPConnsPerIP bounds every connection (WebSockets included) per address.
 	MaxHTTPConnsPerIP int `toml:"max_http_conns_per_ip"`
 	// Announce is where the house sends its beacon; "off" (or "") sends none.
@@ -121,7 +123,7 @@ func defaultHouseConfig() houseConfig {
 	return houseConfig{
 		Name: "felt", SignupCredits: h.SignupCredits, GuestCredits: h.GuestCredits, RefillBelow: h.RefillBelow,
 		RefillTo: h.RefillTo, RefillInterval: duration(h.RefillInterval), RankMinHands: h.RankMinHands, SessionIdle: duration(h.SessionIdle),
-		MaxConnsPerIP: 64, MaxHTTPConnsPerIP: web.DefaultMaxHTTPConnsPerIP, MaxTables: 4, Announce: announce.DefaultGroup,
+		MaxConnsPerIP: 64, MaxHTTPConnsPerIP: web.DefaultMaxHTTPConnsPerIP, MaxTables: 4, Metrics: "local", Announce: announce.DefaultGroup,
 		Limits: limitsConfigOf(h.Limits),
 		Tables: []tableConfig{
 			{Name: "Main", Variant: table.NoLimit, Seats: 6, SmallBlind: 10, BigBlind: 20, MinBuyIn: 400, MaxBuyIn: 2000, Bots: []string{"chart", "montecarlo"}},
@@ -191,6 +193,8 @@ func (c *houseConfig) check() error {
 		return fieldErr("hands_public_after", "must not be negative (\"0s\": never)")
 	case c.MaxConnsPerIP < 0:
 		return fieldErr("max_conns_per_ip", "must not be negative (0: no limit)")
+	case c.Metrics != "local" && c.Metrics != "public":
+		return fieldErr("metrics", "%q is neither \"local\" nor \"public\"", c.Metrics)
 	case c.MaxTables < 0:
 		return fieldErr("max_tables_per_player", "must not be negative (0: no limit)")
 	case c.MaxHTTPConnsPerIP < 0:

@@ -110,6 +110,7 @@ func TestHouseConfig(t *testing.T) {
 		{"hands_public_after = \"-1h\"", "hands_public_after:"},
 		{"max_conns_per_ip = -1", "max_conns_per_ip:"},
 		{"max_tables_per_player = -1", "max_tables_per_player:"},
+		{`metrics = "everyone"`, "metrics:"},
 		{`session_idle = "10s"`, "session_idle:"},
 		{`sit_out_limit = "0s"`, "sit_out_limit:"},
 		{"max_http_conns_per_ip = -1", "max_http_conns_per_ip:"},

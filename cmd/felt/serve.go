@@ -118,7 +118,7 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 		httpConns = -1 // the file's 0 is no bound; web's is its default
 	}
 	srv, err := web.New(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP,
-		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables,
+		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables, PublicMetrics: hc.Metrics == "public",
 		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}})
 	if err != nil {
 		return err

@@ -24,7 +24,7 @@ func (s *Server) routes() {
 	mux := http.NewServeMux()
 	mux.Handle("/", webui.Handler()) // the browser UI (internal/webui): every path the API does not claim
 	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", s.metricsFor(promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{})))
 	mux.HandleFunc("GET /ws", s.serveWS)
 
 	mux.HandleFunc("POST /api/register", s.register)

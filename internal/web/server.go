@@ -56,6 +56,10 @@ type Config struct {
 	// (0: no bound): the client's address (clientIP), which behind a reverse
 	// proxy is the one it forwards if the proxy is one of TrustedProxies.
 	MaxConnsPerIP int
+	// PublicMetrics serves GET /metrics to any address; by default only a client
+	// on the machine itself (a loopback address) reads it, as the figures tell
+	// an attacker how a flood is going.
+	PublicMetrics bool
 	// MaxTablesPerPlayer bounds the tables one player may have open at once,
 	// heads-up games included (0: no bound).
 	MaxTablesPerPlayer int
@@ -312,4 +316,18 @@ func (s *Server) writeError(w http.ResponseWriter, err error) {
 		w.Header().Set("Retry-After", strconv.FormatInt(e.RetryAfter, 10))
 	}
 	s.writeJSON(w, status, map[string]apiError{"error": e})
+}
+
+// metricsFor serves h to the clients Config.PublicMetrics allows, and answers
+// 404 to the others.
+func (s *Server) metricsFor(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.cfg.PublicMetrics {
+			if ip, err := netip.ParseAddr(clientIP(r)); err != nil || !ip.IsLoopback() {
+				http.NotFound(w, r)
+				return
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,4 +173,27 @@ func TestRegisterAfterFailedLogins(t *testing.T) {
 		t.Fatal(me)
 	}
 	u.must("GET", "/api/me", nil, 200)
+}
+
+// GET /metrics answers a client on the machine itself, and anyone else only
+// when the operator makes the metrics public.
+func TestMetricsLocalUnlessPublic(t *testing.T) {
+	for _, public := range []bool{false, true} {
+		th := newHouse(t, storetest.SQLite(t), func(c *Config) { c.PublicMetrics = public })
+		for _, tc := range []struct {
+			from string
+			want int
+		}{{"127.0.0.1:4000", 200}, {"[::1]:4000", 200}, {"203.0.113.5:4000", 404}, {"[2001:db8::1]:4000", 404}} {
+			if public {
+				tc.want = 200
+			}
+			req := httptest.NewRequest("GET", "/metrics", nil)
+			req.RemoteAddr = tc.from
+			rec := httptest.NewRecorder()
+			th.srv.Handler().ServeHTTP(rec, req)
+			if rec.Code != tc.want || tc.want == 200 && !strings.Contains(rec.Body.String(), "felt_tables") {
+				t.Errorf("public %v, from %s: %d, want %d", public, tc.from, rec.Code, tc.want)
+			}
+		}
+	}
 }
