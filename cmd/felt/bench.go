@@ -22,11 +22,12 @@ type benchCmd struct {
 
 // benchEvalCmd measures the evaluator and equity workloads of docs/performance.md.
 type benchEvalCmd struct {
-	JSON    bool   `help:"Print one JSON object (see the command's help)."`
-	Rounds  int    `default:"3" help:"Rounds: in each, every item runs once, in turn, so that a busy spell of the machine falls on every item alike."`
-	Hands   int    `default:"10000000" help:"Random 7-card hands to generate for random7."`
-	Samples int64  `default:"2000000" help:"Monte Carlo showdowns per round for mc6 and mc6_1."`
-	Compare string `placeholder:"OLD.json" type:"existingfile" help:"The --json output of an earlier run (another build, another machine): print each item's ratio to it."`
+	JSON    bool     `help:"Print one JSON object (see the command's help)."`
+	Rounds  int      `default:"3" help:"Rounds: in each, every item runs once, in turn, so that a busy spell of the machine falls on every item alike."`
+	Hands   int      `default:"10000000" help:"Random 7-card hands to generate for random7."`
+	Samples int64    `default:"2000000" help:"Monte Carlo showdowns per round for mc6 and mc6_1."`
+	Compare string   `placeholder:"OLD.json" type:"existingfile" help:"The --json output of an earlier run (another build, another machine): print each item's ratio to it."`
+	Items   []string `placeholder:"NAME,..." help:"Run only these items (random7, enum7, exact_aa_kk, mc6, mc6_1); all when empty."`
 }
 
 // Help is the long help of "felt bench eval".
@@ -101,15 +102,28 @@ func (c *benchEvalCmd) run(w io.Writer) error {
 		fmt.Fprintf(w, "generating %d random 7-card hands...\n", c.Hands)
 	}
 	f := evalFigures{Rounds: c.Rounds, LoadBefore: loadAverage()}
-	items := evalItems(eval.RandomSevens(c.Hands, 1), c.Samples)
+	items, err := selectItems(evalItems(eval.RandomSevens(c.Hands, 1), c.Samples), c.Items)
+	if err != nil {
+		return err
+	}
 	figs, err := measure(items, c.Rounds)
 	if err != nil {
 		return err
 	}
 	f.LoadAfter = loadAverage()
 	f.Items = figs
-	f.Random7, f.Enum7, f.MC6 = figs[0].WallMax, figs[1].WallMax, figs[3].WallMax
-	f.ExactAAKK = 1 / figs[2].WallMax
+	for _, g := range figs {
+		switch g.Name {
+		case "random7":
+			f.Random7 = g.WallMax
+		case "enum7":
+			f.Enum7 = g.WallMax
+		case "exact_aa_kk":
+			f.ExactAAKK = 1 / g.WallMax
+		case "mc6":
+			f.MC6 = g.WallMax
+		}
+	}
 	if c.JSON {
 		return json.NewEncoder(w).Encode(f)
 	}
@@ -141,6 +155,26 @@ func evalItems(hands []eval.Seven, samples int64) []benchItem {
 		{"mc6", "showdowns", "Monte Carlo, 6 random hands, all cores", float64(samples), mc(runtime.GOMAXPROCS(0))},
 		{"mc6_1", "showdowns", "Monte Carlo, 6 random hands, one worker", float64(samples), mc(1)},
 	}
+}
+
+// selectItems returns the items named in names, in the order of all (all when names
+// is empty), or a usage error naming an unknown item.
+func selectItems(all []benchItem, names []string) ([]benchItem, error) {
+	if len(names) == 0 {
+		return all, nil
+	}
+	var out []benchItem
+	for _, it := range all {
+		if slices.Contains(names, it.name) {
+			out = append(out, it)
+		}
+	}
+	for _, n := range names {
+		if !slices.ContainsFunc(all, func(it benchItem) bool { return it.name == n }) {
+			return nil, usageError("--items: no item %q (random7, enum7, exact_aa_kk, mc6, mc6_1)", n)
+		}
+	}
+	return out, nil
 }
 
 // measure runs every item once a round, in turn, for rounds rounds, and returns

@@ -82,3 +82,26 @@ func TestBenchEvalRejectsBadFlags(t *testing.T) {
 		t.Fatalf("err %v, want an exit-2 usage error", err)
 	}
 }
+
+// --items runs only the named items, in felt's order; an unknown name is a usage error
+// and runs nothing.
+func TestBenchEvalItems(t *testing.T) {
+	var out bytes.Buffer
+	c := benchEvalCmd{JSON: true, Rounds: 1, Hands: 1000, Samples: 1000, Items: []string{"mc6_1", "random7"}}
+	if err := c.run(&out); err != nil {
+		t.Fatal(err)
+	}
+	var got evalFigures
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Items) != 2 || got.Items[0].Name != "random7" || got.Items[1].Name != "mc6_1" || got.Random7 <= 0 || got.Enum7 != 0 {
+		t.Errorf("--items mc6_1,random7: %+v", got)
+	}
+	out.Reset()
+	c.Items = []string{"random7", "random8"}
+	var e *exitError
+	if err := c.run(&out); !errors.As(err, &e) || e.code != 2 || out.Len() != 0 {
+		t.Errorf("--items random8: %v, output %q", err, out.String())
+	}
+}
