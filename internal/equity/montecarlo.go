@@ -32,11 +32,15 @@ const maxRejects = 1_000_000
 // drawn from it would pass 2^32, so that every draw is biased by less than n/2^32
 // (under 3.1e-7 for the 1,326 combos, 1.3e-8 for a card), far below any standard error
 // a run reaches.
+//
+// Cards dealt from the deck come from the same stream six bits at a time (cards).
 type draws struct {
 	src  *rand.ChaCha8
 	rng  *rand.Rand // for the rare float draw of a weighted range
 	word uint64
 	span uint64 // product of the n drawn from word so far; 0 when word is spent
+	bits uint64 // the unused six-bit groups of the word cards draws from
+	left int    // how many groups bits holds
 }
 
 func newDraws(seed [32]byte) *draws {
@@ -110,6 +114,29 @@ func (p *problem) dealsFromDeck(i int) bool {
 	return in|fixed == cards.FullSet
 }
 
+// cards fills out with distinct cards not in used, each uniformly from the cards left:
+// a draw is the next six bits of a ChaCha8 word (ten to a word), kept when it names a
+// card not yet taken, so no draw is biased. It has no branch on the draw (a kept card
+// advances the count by one, another by zero), which the processor could not predict.
+// used must leave at least len(out) cards.
+func (d *draws) cards(out []cards.Card, used cards.Set) {
+	free := uint64(cards.FullSet &^ used)
+	w, left := d.bits, d.left
+	for k := 0; k < len(out); {
+		if left == 0 {
+			w, left = d.src.Uint64(), 10
+		}
+		c := w & 63
+		w >>= 6
+		left--
+		got := free & (1 << c)
+		free &^= got
+		out[k] = cards.Card(c)
+		k += int((got | -got) >> 63)
+	}
+	d.bits, d.left = w, left
+}
+
 func (pk *picker) pick(d *draws) int {
 	if pk.cum == nil {
 		return d.intN(len(pk.hands))
@@ -132,14 +159,19 @@ type sampler struct {
 	p       *problem
 	pickers []picker
 	rng     *draws
-	deck    []cards.Card // every card not on the board and not dead
+	dealt   [2*MaxPlayers + 5]cards.Card // the cards of one deal from the deck
 	holes   []eval.Hand
 	t       tally
 }
 
 // run samples q showdowns into s.t.
 func (s *sampler) run(q int64) error {
-	k := s.p.toDeal()
+	need := s.p.toDeal()
+	for _, pk := range s.pickers {
+		if pk.deal {
+			need += 2
+		}
+	}
 	rejects := 0
 	for done := int64(0); done < q; {
 		var used cards.Set
@@ -164,27 +196,18 @@ func (s *sampler) run(q int64) error {
 			continue
 		}
 		rejects = 0
-		// A Fisher-Yates shuffle, one step per card, that skips the picked cards, deals
-		// two cards to each player dealt from the deck, then the board.
-		pos := 0
-		next := func() cards.Card {
-			for {
-				i := pos + s.rng.intN(len(s.deck)-pos)
-				s.deck[pos], s.deck[i] = s.deck[i], s.deck[pos]
-				pos++
-				if c := s.deck[pos-1]; !used.Has(c) {
-					return c
-				}
-			}
-		}
+		// The players dealt from the deck get two cards each, then the board its k.
+		s.rng.cards(s.dealt[:need], used|s.p.known)
+		j := 0
 		for i := range s.pickers {
 			if s.pickers[i].deal {
-				s.holes[i] = eval.Empty.Add(next()).Add(next())
+				s.holes[i] = eval.Empty.Add(s.dealt[j]).Add(s.dealt[j+1])
+				j += 2
 			}
 		}
 		b := s.p.boardHand
-		for range k {
-			b = b.Add(next())
+		for _, c := range s.dealt[j:need] {
+			b = b.Add(c)
 		}
 		s.t.w[winners(b, s.holes)]++
 		s.t.showdowns++
@@ -193,33 +216,32 @@ func (s *sampler) run(q int64) error {
 	return nil
 }
 
+// newSamplers returns workers samplers, each with its own stream drawn from seed.
+func (p *problem) newSamplers(seed [32]byte, workers int) []*sampler {
+	pickers := make([]picker, p.n)
+	for i, r := range p.ranges {
+		pickers[i] = newPicker(r)
+		pickers[i].deal = p.dealsFromDeck(i)
+	}
+	master := rand.NewChaCha8(seed)
+	samplers := make([]*sampler, workers)
+	for i := range samplers {
+		var own [32]byte
+		_, _ = master.Read(own[:]) // ChaCha8.Read never fails
+		samplers[i] = &sampler{
+			p: p, pickers: pickers, rng: newDraws(own), holes: make([]eval.Hand, p.n), t: newTally(p.n),
+		}
+	}
+	return samplers
+}
+
 func (p *problem) monteCarlo(ctx context.Context, opts Options) (tally, error) {
 	start := time.Now()
 	limit := opts.Samples
 	if limit <= 0 && opts.TargetStdErr <= 0 && opts.TimeLimit <= 0 {
 		limit = DefaultSamples
 	}
-	pickers := make([]picker, p.n)
-	for i, r := range p.ranges {
-		pickers[i] = newPicker(r)
-		pickers[i].deal = p.dealsFromDeck(i)
-	}
-	var deck []cards.Card
-	for c := cards.Card(0); c < cards.NumCards; c++ {
-		if !p.known.Has(c) {
-			deck = append(deck, c)
-		}
-	}
-	master := rand.NewChaCha8(opts.Seed)
-	samplers := make([]*sampler, opts.Workers)
-	for i := range samplers {
-		var seed [32]byte
-		_, _ = master.Read(seed[:]) // ChaCha8.Read never fails
-		samplers[i] = &sampler{
-			p: p, pickers: pickers, rng: newDraws(seed),
-			deck: append([]cards.Card(nil), deck...), holes: make([]eval.Hand, p.n), t: newTally(p.n),
-		}
-	}
+	samplers := p.newSamplers(opts.Seed, opts.Workers)
 	sum := func() tally {
 		t := newTally(p.n)
 		for _, s := range samplers {
