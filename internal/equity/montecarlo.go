@@ -6,20 +6,29 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/eval"
 )
 
-// Monte Carlo runs in rounds: in each round every worker samples its share with its own
-// ChaCha8 stream, then the coordinator adds up the counts and checks the stop
-// conditions. Worker i's stream and its share of each round depend only on the seed,
-// the worker count and the sample limit, so those three fix the result (a time limit or
-// a cancelled context stops it at a round boundary that depends on the clock).
+// Monte Carlo runs in rounds: in each round the workers take chunks of chunkSize
+// showdowns in turn, as each finishes its last (a worker that the machine runs less
+// does fewer, rather than holding up the round), then the coordinator adds up the counts
+// and checks the stop conditions. Chunk g (counted from the start) is sampled from the
+// ChaCha8 stream keyed by the seed and g, whichever worker takes it, and counts are
+// whole numbers whose sum does not depend on the order: the seed and the sample limit
+// fix the result, whatever the number of workers (a target standard error, a time limit
+// or a cancelled context stop it at a round boundary, which depends on the number of
+// workers or on the clock).
 
-// roundSize is how many showdowns a worker samples between checks of the stop conditions.
+// roundSize is how many showdowns per worker a round has between checks of the stop
+// conditions, a multiple of chunkSize.
 const roundSize = 1 << 14
+
+// chunkSize is how many showdowns a worker samples from one stream.
+const chunkSize = 1 << 12
 
 // maxRejects is how many deals in a row may fail (players' ranges colliding) before
 // Monte Carlo gives up on the ranges.
@@ -46,6 +55,15 @@ type draws struct {
 func newDraws(seed [32]byte) *draws {
 	src := rand.NewChaCha8(seed)
 	return &draws{src: src, rng: rand.New(src)}
+}
+
+// reseed starts d on the stream of chunk g of seed.
+func (d *draws) reseed(seed [32]byte, g int64) {
+	for i := range 8 {
+		seed[24+i] ^= byte(g >> (8 * i))
+	}
+	d.src.Seed(seed)
+	d.word, d.span, d.bits, d.left = 0, 0, 0, 0
 }
 
 // intN returns a number in [0, n) for 0 < n < 2^31.
@@ -216,20 +234,44 @@ func (s *sampler) run(q int64) error {
 	return nil
 }
 
-// newSamplers returns workers samplers, each with its own stream drawn from seed.
+// runChunks has the samplers take, in turn, the chunks of the planned showdowns that
+// follow the done ones (done is a multiple of chunkSize), and returns the first error.
+func runChunks(samplers []*sampler, errs []error, seed [32]byte, done, planned int64) error {
+	chunks := (planned + chunkSize - 1) / chunkSize
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for i, s := range samplers[:min(int64(len(samplers)), chunks)] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := next.Add(1) - 1; c < chunks; c = next.Add(1) - 1 {
+				s.rng.reseed(seed, done/chunkSize+c)
+				if errs[i] = s.run(min(chunkSize, planned-c*chunkSize)); errs[i] != nil {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newSamplers returns workers samplers (runChunks gives each chunk its own stream).
 func (p *problem) newSamplers(seed [32]byte, workers int) []*sampler {
 	pickers := make([]picker, p.n)
 	for i, r := range p.ranges {
 		pickers[i] = newPicker(r)
 		pickers[i].deal = p.dealsFromDeck(i)
 	}
-	master := rand.NewChaCha8(seed)
 	samplers := make([]*sampler, workers)
 	for i := range samplers {
-		var own [32]byte
-		_, _ = master.Read(own[:]) // ChaCha8.Read never fails
 		samplers[i] = &sampler{
-			p: p, pickers: pickers, rng: newDraws(own), holes: make([]eval.Hand, p.n), t: newTally(p.n),
+			p: p, pickers: pickers, rng: newDraws(seed), holes: make([]eval.Hand, p.n), t: newTally(p.n),
 		}
 	}
 	return samplers
@@ -255,33 +297,12 @@ func (p *problem) monteCarlo(ctx context.Context, opts Options) (tally, error) {
 		if err := ctx.Err(); err != nil {
 			return sum(), err
 		}
-		var wg sync.WaitGroup
-		planned := int64(0)
-		for i, s := range samplers {
-			q := int64(roundSize)
-			if limit > 0 {
-				left := limit - done
-				w := int64(len(samplers))
-				q = min(q, left/w)
-				if int64(i) < left%w && q < roundSize {
-					q++
-				}
-			}
-			if q <= 0 {
-				continue
-			}
-			planned += q
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				errs[i] = s.run(q)
-			}()
+		planned := int64(len(samplers)) * roundSize
+		if limit > 0 {
+			planned = min(planned, limit-done)
 		}
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				return sum(), err
-			}
+		if err := runChunks(samplers, errs, opts.Seed, done, planned); err != nil {
+			return sum(), err
 		}
 		done += planned
 		if opts.Progress != nil {

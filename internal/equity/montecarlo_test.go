@@ -63,3 +63,29 @@ func TestDrawsCardsUniform(t *testing.T) {
 		}
 	}
 }
+
+// The seed and the sample limit fix the result whatever the number of workers: each
+// chunk of showdowns has its own stream, whichever worker takes it.
+func TestMonteCarloSameForAnyWorkers(t *testing.T) {
+	players := ranges("AhAs", "QQ+,AKs:0.5", "random")
+	opts := Options{Method: MonteCarlo, Samples: 3*roundSize + 1234, Seed: cards.SeedFromUint64(9), Workers: 1}
+	one, err := Calculate(players, cards.MustParseList("2c7d9h"), nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{2, 3, 7} {
+		opts.Workers = w
+		res, err := Calculate(players, cards.MustParseList("2c7d9h"), nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Showdowns != one.Showdowns {
+			t.Fatalf("%d workers: %d showdowns, one worker %d", w, res.Showdowns, one.Showdowns)
+		}
+		for i := range res.Players {
+			if res.Players[i] != one.Players[i] {
+				t.Errorf("%d workers, player %d: %+v; one worker %+v", w, i+1, res.Players[i], one.Players[i])
+			}
+		}
+	}
+}
