@@ -34,7 +34,7 @@ func TestBenchEvalJSON(t *testing.T) {
 			t.Errorf("%s: %+v", it.Name, it)
 		}
 	}
-	if strings.Join(names, " ") != "random7 enum7 exact_aa_kk mc6 mc6_1" {
+	if strings.Join(names, " ") != "random7 enum7 exact_aa_kk exact_ranges mc6 mc6_1" {
 		t.Errorf("items %v", names)
 	}
 	// Compared with itself, every item is near 1x; a file that is not a bench's
@@ -48,8 +48,8 @@ func TestBenchEvalJSON(t *testing.T) {
 	if err := c.run(&out); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(out.String(), "x old (CPU)"); n != 5 {
-		t.Errorf("%d comparisons, want 5:\n%s", n, out.String())
+	if n := strings.Count(out.String(), "x old (CPU)"); n != 6 {
+		t.Errorf("%d comparisons, want 6:\n%s", n, out.String())
 	}
 	if err := os.WriteFile(old, []byte("not json"), 0o600); err != nil {
 		t.Fatal(err)
