@@ -21,11 +21,21 @@ import (
 // whole numbers whose sum does not depend on the order: the seed and the sample limit
 // fix the result, whatever the number of workers (a target standard error, a time limit
 // or a cancelled context stop it at a round boundary, which depends on the number of
-// workers or on the clock).
+// workers or on the clock; the last two also stop the workers between chunks).
+//
+// A round ends when its last chunk does, so each round's end waits for the worker
+// the machine runs least. Short rounds on a busy machine (two cores, load 8) left two
+// workers slower than one; so the rounds double in size, from roundSize showdowns per
+// worker up to roundSize<<maxDoublings, and a target standard error is met at most
+// about twice the showdowns it needs.
 
-// roundSize is how many showdowns per worker a round has between checks of the stop
-// conditions, a multiple of chunkSize.
+// roundSize is how many showdowns per worker the first round has, a multiple of
+// chunkSize.
 const roundSize = 1 << 14
+
+// maxDoublings bounds the growth of the rounds: at most roundSize<<maxDoublings
+// showdowns per worker (about 0.1 s of CPU) between checks of the stop conditions.
+const maxDoublings = 6
 
 // chunkSize is how many showdowns a worker samples from one stream.
 const chunkSize = 1 << 12
@@ -235,10 +245,12 @@ func (s *sampler) run(q int64) error {
 }
 
 // runChunks has the samplers take, in turn, the chunks of the planned showdowns that
-// follow the done ones (done is a multiple of chunkSize), and returns the first error.
-func runChunks(samplers []*sampler, errs []error, seed [32]byte, done, planned int64) error {
+// follow the done ones (done is a multiple of chunkSize); each takes no more once ctx is
+// done or the deadline (if not zero) has passed, after its first. It returns how many showdowns they
+// sampled and the first error.
+func runChunks(ctx context.Context, samplers []*sampler, errs []error, seed [32]byte, done, planned int64, deadline time.Time) (int64, error) {
 	chunks := (planned + chunkSize - 1) / chunkSize
-	var next atomic.Int64
+	var next, sampled atomic.Int64
 	var wg sync.WaitGroup
 	for i, s := range samplers[:min(int64(len(samplers)), chunks)] {
 		wg.Add(1)
@@ -246,7 +258,12 @@ func runChunks(samplers []*sampler, errs []error, seed [32]byte, done, planned i
 			defer wg.Done()
 			for c := next.Add(1) - 1; c < chunks; c = next.Add(1) - 1 {
 				s.rng.reseed(seed, done/chunkSize+c)
-				if errs[i] = s.run(min(chunkSize, planned-c*chunkSize)); errs[i] != nil {
+				q := min(chunkSize, planned-c*chunkSize)
+				if errs[i] = s.run(q); errs[i] != nil {
+					return
+				}
+				sampled.Add(q)
+				if ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline) {
 					return
 				}
 			}
@@ -255,10 +272,10 @@ func runChunks(samplers []*sampler, errs []error, seed [32]byte, done, planned i
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {
-			return err
+			return sampled.Load(), err
 		}
 	}
-	return nil
+	return sampled.Load(), nil
 }
 
 // newSamplers returns workers samplers (runChunks gives each chunk its own stream).
@@ -292,19 +309,24 @@ func (p *problem) monteCarlo(ctx context.Context, opts Options) (tally, error) {
 		return t
 	}
 	errs := make([]error, len(samplers))
+	var deadline time.Time
+	if opts.TimeLimit > 0 {
+		deadline = start.Add(opts.TimeLimit)
+	}
 	var done int64
-	for {
+	for round := 0; ; round++ {
 		if err := ctx.Err(); err != nil {
 			return sum(), err
 		}
-		planned := int64(len(samplers)) * roundSize
+		planned := int64(len(samplers)) * roundSize << min(round, maxDoublings)
 		if limit > 0 {
 			planned = min(planned, limit-done)
 		}
-		if err := runChunks(samplers, errs, opts.Seed, done, planned); err != nil {
+		n, err := runChunks(ctx, samplers, errs, opts.Seed, done, planned, deadline)
+		if err != nil {
 			return sum(), err
 		}
-		done += planned
+		done += n
 		if opts.Progress != nil {
 			opts.Progress(done, max(limit, 0))
 		}
