@@ -12,7 +12,7 @@ set -eu
 old=${1:?usage: tools/bench_ab.sh OLD NEW [ROUNDS] [ITEMS] [flags...]}
 new=${2:?usage: tools/bench_ab.sh OLD NEW [ROUNDS] [ITEMS] [flags...]}
 rounds=${3:-7}
-items=${4:-random7,enum7,exact_aa_kk,mc6,mc6_1}
+items=${4:-random7,enum7,exact_aa_kk,exact_ranges,mc6,mc6_1}
 shift $(($# < 4 ? $# : 4))
 command -v jq >/dev/null || { echo "bench_ab.sh: needs jq" >&2; exit 2; }
 tmp=$(mktemp -d)
