@@ -53,27 +53,52 @@ func (s *Seven) hand() Hand {
 }
 
 // EnumerateSevens ranks all 133,784,560 seven-card hands, adding one card per level of
-// nested loops, and returns the sum of the ranks.
+// nested loops, and returns the sum of the ranks. For each pair of first cards it
+// lists the 5-card hands that follow (with their last card) and then adds the last two
+// cards to each: nested seven deep in one loop, Go's register allocator reloaded the
+// outer levels' hands from the stack on every hand.
 func EnumerateSevens() uint64 {
 	var sum uint64
+	fives := make([]five, 0, 19_600) // C(50, 3)
 	for a := cards.Card(0); a < 52; a++ {
 		h1 := Empty.Add(a)
 		for b := a + 1; b < 52; b++ {
-			h2 := h1.Add(b)
-			for c := b + 1; c < 52; c++ {
-				h3 := h2.Add(c)
-				for d := c + 1; d < 52; d++ {
-					h4 := h3.Add(d)
-					for e := d + 1; e < 52; e++ {
-						h5 := h4.Add(e)
-						for g := e + 1; g < 52; g++ {
-							h6 := h5.Add(g)
-							for k := g + 1; k < 52; k++ {
-								sum += uint64(h6.Add(k).Rank())
-							}
-						}
-					}
-				}
+			fives = listFives(fives[:0], h1.Add(b), b)
+			sum += rankLastTwo(fives)
+		}
+	}
+	return sum
+}
+
+// five is a 5-card hand and its highest card.
+type five struct {
+	h    Hand
+	last cards.Card
+}
+
+// listFives appends to out every h2 plus three cards above b.
+func listFives(out []five, h2 Hand, b cards.Card) []five {
+	for c := b + 1; c < 52; c++ {
+		h3 := h2.Add(c)
+		for d := c + 1; d < 52; d++ {
+			h4 := h3.Add(d)
+			for e := d + 1; e < 52; e++ {
+				out = append(out, five{h4.Add(e), e})
+			}
+		}
+	}
+	return out
+}
+
+// rankLastTwo returns the sum of the ranks of each hand in fives with two more cards
+// above its last.
+func rankLastTwo(fives []five) uint64 {
+	var sum uint64
+	for _, f := range fives {
+		for g := f.last + 1; g < 52; g++ {
+			h6 := f.h.Add(g)
+			for k := g + 1; k < 52; k++ {
+				sum += uint64(h6.Add(k).Rank())
 			}
 		}
 	}
