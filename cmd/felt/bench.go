@@ -16,25 +16,27 @@ import (
 
 // benchCmd groups the measurements of felt's hot paths.
 type benchCmd struct {
-	Eval   benchEvalCmd   `cmd:"" help:"Hand evaluation and equity speed (random7, enum7, exact_aa_kk, mc6)."`
+	Eval   benchEvalCmd   `cmd:"" help:"Hand evaluation and equity speed (random7, enum7, exact_aa_kk, exact_ranges, mc6, mc6_1)."`
 	Engine benchEngineCmd `cmd:"" help:"Rules engine speed: complete 6-max no-limit hands with random legal actions per second on one core, and allocations per hand."`
 }
 
 // benchEvalCmd measures the evaluator and equity workloads of docs/performance.md.
 type benchEvalCmd struct {
-	JSON    bool   `help:"Print one JSON object (see the command's help)."`
-	Rounds  int    `default:"3" help:"Rounds: in each, every item runs once, in turn, so that a busy spell of the machine falls on every item alike."`
-	Hands   int    `default:"10000000" help:"Random 7-card hands to generate for random7."`
-	Samples int64  `default:"2000000" help:"Monte Carlo showdowns per round for mc6 and mc6_1."`
-	Compare string `placeholder:"OLD.json" type:"existingfile" help:"The --json output of an earlier run (another build, another machine): print each item's ratio to it."`
+	JSON    bool     `help:"Print one JSON object (see the command's help)."`
+	Rounds  int      `default:"3" help:"Rounds: in each, every item runs once, in turn, so that a busy spell of the machine falls on every item alike."`
+	Hands   int      `default:"10000000" help:"Random 7-card hands to generate for random7."`
+	Samples int64    `default:"2000000" help:"Monte Carlo showdowns per round for mc6 and mc6_1."`
+	Compare string   `placeholder:"OLD.json" type:"existingfile" help:"The --json output of an earlier run (another build, another machine): print each item's ratio to it."`
+	Items   []string `placeholder:"NAME,..." help:"Run only these items (random7, enum7, exact_aa_kk, exact_ranges, mc6, mc6_1); all when empty."`
 }
 
 // Help is the long help of "felt bench eval".
 func (c *benchEvalCmd) Help() string {
 	return `Measures random7 (random 7-card hands evaluated from an array, one core), enum7 (every
 7-card hand, one core), exact_aa_kk (AhAs vs KdKc pre-flop over every board, one core),
-mc6 (Monte Carlo showdowns of 6 random hands, all cores) and mc6_1 (the same on one
-worker). The rounds are interleaved: round 1 runs every item once, then round 2, ...
+exact_ranges (AA vs KK pre-flop, the 36 assignments of the two ranges, one core), mc6
+(Monte Carlo showdowns of 6 random hands, all cores) and mc6_1 (the same on one worker).
+The rounds are interleaved: round 1 runs every item once, then round 2, ...
 Each item reports its rate per wall-clock second and per CPU second of the process
 (user + system, all threads), the median over the rounds and the spread (min-max).
 On a shared machine the CPU rate is the figure to compare: it does not count the time
@@ -101,15 +103,28 @@ func (c *benchEvalCmd) run(w io.Writer) error {
 		fmt.Fprintf(w, "generating %d random 7-card hands...\n", c.Hands)
 	}
 	f := evalFigures{Rounds: c.Rounds, LoadBefore: loadAverage()}
-	items := evalItems(eval.RandomSevens(c.Hands, 1), c.Samples)
+	items, err := selectItems(evalItems(eval.RandomSevens(c.Hands, 1), c.Samples), c.Items)
+	if err != nil {
+		return err
+	}
 	figs, err := measure(items, c.Rounds)
 	if err != nil {
 		return err
 	}
 	f.LoadAfter = loadAverage()
 	f.Items = figs
-	f.Random7, f.Enum7, f.MC6 = figs[0].WallMax, figs[1].WallMax, figs[3].WallMax
-	f.ExactAAKK = 1 / figs[2].WallMax
+	for _, g := range figs {
+		switch g.Name {
+		case "random7":
+			f.Random7 = g.WallMax
+		case "enum7":
+			f.Enum7 = g.WallMax
+		case "exact_aa_kk":
+			f.ExactAAKK = 1 / g.WallMax
+		case "mc6":
+			f.MC6 = g.WallMax
+		}
+	}
 	if c.JSON {
 		return json.NewEncoder(w).Encode(f)
 	}
@@ -120,6 +135,7 @@ func (c *benchEvalCmd) run(w io.Writer) error {
 // evalItems returns the workloads of "felt bench eval" over hands.
 func evalItems(hands []eval.Seven, samples int64) []benchItem {
 	aces, kings := equity.MustParseRange("AhAs"), equity.MustParseRange("KdKc")
+	aa, kk := equity.MustParseRange("AA"), equity.MustParseRange("KK")
 	six := make([]equity.Range, 6)
 	for i := range six {
 		six[i] = equity.MustParseRange("random")
@@ -138,9 +154,33 @@ func evalItems(hands []eval.Seven, samples int64) []benchItem {
 			_, err := equity.Calculate([]equity.Range{aces, kings}, nil, nil, equity.Options{Method: equity.Exact, Workers: 1})
 			return err
 		}},
+		{"exact_ranges", "calculations", "AA vs KK (36 assignments) pre-flop, every board, one core", 1, func() error {
+			_, err := equity.Calculate([]equity.Range{aa, kk}, nil, nil, equity.Options{Method: equity.Exact, Workers: 1})
+			return err
+		}},
 		{"mc6", "showdowns", "Monte Carlo, 6 random hands, all cores", float64(samples), mc(runtime.GOMAXPROCS(0))},
 		{"mc6_1", "showdowns", "Monte Carlo, 6 random hands, one worker", float64(samples), mc(1)},
 	}
+}
+
+// selectItems returns the items named in names, in the order of all (all when names
+// is empty), or a usage error naming an unknown item.
+func selectItems(all []benchItem, names []string) ([]benchItem, error) {
+	if len(names) == 0 {
+		return all, nil
+	}
+	var out []benchItem
+	for _, it := range all {
+		if slices.Contains(names, it.name) {
+			out = append(out, it)
+		}
+	}
+	for _, n := range names {
+		if !slices.ContainsFunc(all, func(it benchItem) bool { return it.name == n }) {
+			return nil, usageError("--items: no item %q (random7, enum7, exact_aa_kk, exact_ranges, mc6, mc6_1)", n)
+		}
+	}
+	return out, nil
 }
 
 // measure runs every item once a round, in turn, for rounds rounds, and returns

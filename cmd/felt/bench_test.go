@@ -34,7 +34,7 @@ func TestBenchEvalJSON(t *testing.T) {
 			t.Errorf("%s: %+v", it.Name, it)
 		}
 	}
-	if strings.Join(names, " ") != "random7 enum7 exact_aa_kk mc6 mc6_1" {
+	if strings.Join(names, " ") != "random7 enum7 exact_aa_kk exact_ranges mc6 mc6_1" {
 		t.Errorf("items %v", names)
 	}
 	// Compared with itself, every item is near 1x; a file that is not a bench's
@@ -48,8 +48,8 @@ func TestBenchEvalJSON(t *testing.T) {
 	if err := c.run(&out); err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(out.String(), "x old (CPU)"); n != 5 {
-		t.Errorf("%d comparisons, want 5:\n%s", n, out.String())
+	if n := strings.Count(out.String(), "x old (CPU)"); n != 6 {
+		t.Errorf("%d comparisons, want 6:\n%s", n, out.String())
 	}
 	if err := os.WriteFile(old, []byte("not json"), 0o600); err != nil {
 		t.Fatal(err)
@@ -80,5 +80,28 @@ func TestBenchEvalRejectsBadFlags(t *testing.T) {
 	var e *exitError
 	if !errors.As(err, &e) || e.code != 2 {
 		t.Fatalf("err %v, want an exit-2 usage error", err)
+	}
+}
+
+// --items runs only the named items, in felt's order; an unknown name is a usage error
+// and runs nothing.
+func TestBenchEvalItems(t *testing.T) {
+	var out bytes.Buffer
+	c := benchEvalCmd{JSON: true, Rounds: 1, Hands: 1000, Samples: 1000, Items: []string{"mc6_1", "random7"}}
+	if err := c.run(&out); err != nil {
+		t.Fatal(err)
+	}
+	var got evalFigures
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Items) != 2 || got.Items[0].Name != "random7" || got.Items[1].Name != "mc6_1" || got.Random7 <= 0 || got.Enum7 != 0 {
+		t.Errorf("--items mc6_1,random7: %+v", got)
+	}
+	out.Reset()
+	c.Items = []string{"random7", "random8"}
+	var e *exitError
+	if err := c.run(&out); !errors.As(err, &e) || e.code != 2 || out.Len() != 0 {
+		t.Errorf("--items random8: %v, output %q", err, out.String())
 	}
 }

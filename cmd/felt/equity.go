@@ -30,7 +30,7 @@ type equityCmd struct {
 	StdErr  float64       `name:"stderr" help:"Monte Carlo: stop once every equity's standard error is at most this fraction (0.001 = 0.1%)."`
 	Time    time.Duration `help:"Monte Carlo: stop after about this long (2s)."`
 	Seed    string        `help:"Monte Carlo seed: a decimal number or 64 hex digits (default: random; printed)."`
-	Workers int           `help:"Goroutines to use (default: all cores). The seed fixes a result for a given count."`
+	Workers int           `help:"Goroutines to use (default: all cores). With --samples, the seed fixes the result whatever the count."`
 }
 
 // Help is the long help of "felt equity".

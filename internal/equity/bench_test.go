@@ -43,3 +43,25 @@ func BenchmarkMonteCarlo6Random(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "showdowns/s")
 }
+
+// BenchmarkExactRanges is AA vs KK pre-flop (36 assignments, every board) on one
+// goroutine: the range-against-range exact walk.
+func BenchmarkExactRanges(b *testing.B) {
+	players := ranges("AA", "KK")
+	for b.Loop() {
+		if _, err := Calculate(players, nil, nil, Options{Method: Exact, Workers: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkMonteCarlo6RandomOneWorker is BenchmarkMonteCarlo6Random on one worker.
+func BenchmarkMonteCarlo6RandomOneWorker(b *testing.B) {
+	players := ranges("random", "random", "random", "random", "random", "random")
+	for b.Loop() {
+		if _, err := Calculate(players, nil, nil, Options{Method: MonteCarlo, Samples: 200_000, Seed: cards.SeedFromUint64(1), Workers: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)*200_000/b.Elapsed().Seconds(), "showdowns/s")
+}

@@ -464,3 +464,51 @@ func TestAutoPicksMethod(t *testing.T) {
 		t.Fatalf("tiny limit: %v %v", res.Method, err)
 	}
 }
+
+// Range against range, the assignments of hole cards that a suit permutation maps onto
+// each other are walked once: AA vs KK pre-flop (36 assignments, 3 suit classes) gives
+// exactly the sums of the 36 single-combo calculations, from a fraction of their
+// showdowns.
+func TestExactRangesWalkEachSuitClassOnce(t *testing.T) {
+	aces, kings := MustParseRange("AA"), MustParseRange("KK")
+	res, err := Calculate([]Range{aces, kings}, nil, nil, Options{Method: Exact, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wins, ties [2]float64
+	var showdowns int64
+	for _, a := range aces.Combos() {
+		for _, k := range kings.Combos() {
+			one, err := Calculate(ranges(a.String(), k.String()), nil, nil, Options{Method: Exact, Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			showdowns += one.Showdowns
+			for i, p := range one.Players {
+				wins[i] += p.Wins
+				ties[i] += p.Ties
+			}
+		}
+	}
+	for i, p := range res.Players {
+		if p.Wins != wins[i] || p.Ties != ties[i] {
+			t.Errorf("player %d: wins %v ties %v; the 36 assignments one by one: %v %v", i+1, p.Wins, p.Ties, wins[i], ties[i])
+		}
+	}
+	if res.Showdowns*5 > showdowns {
+		t.Errorf("AA vs KK took %d showdowns, the assignments one by one %d: suit classes not shared", res.Showdowns, showdowns)
+	}
+}
+
+// Weighted ranges of several combos on a flop and on a suited flop, with a dead card:
+// the cached suit classes agree with brute force.
+func TestExactRangesAgainstBruteForce(t *testing.T) {
+	for _, tc := range []struct{ a, b, board, dead string }{
+		{"AA,KK:0.5", "QQ,AKs,T9s:0.25", "2c7d8h", ""},
+		{"AA,AKs", "KK,QJs:0.5", "2h7h8h", "3c"},
+		{"JJ+", "random", "9s8s2d", "Td"},
+	} {
+		board, dead := cards.MustParseList(tc.board), cards.MustParseList(tc.dead)
+		checkAgainstBrute(t, tc.a+" vs "+tc.b+" on "+tc.board, ranges(tc.a, tc.b), board, dead)
+	}
+}

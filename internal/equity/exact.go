@@ -3,6 +3,7 @@ package equity
 import (
 	"context"
 	"math/bits"
+	"slices"
 	"sync"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -30,6 +31,14 @@ import (
 // exchanges give the same counts, so only one suit of each such orbit is walked and its
 // counts are multiplied by the orbit's size. AhAs vs KdKc preflop: 1,712,304 boards
 // take 20,449 showdowns (TestKnownAcesVersusKings checks the count).
+//
+// The same symmetry across assignments: when the ranges hold more than one combo, two
+// assignments of hole cards that a suit permutation fixing the board and the dead cards
+// maps onto each other win and tie on the same number of boards. Each worker walks the
+// boards of one assignment per such class (keyed by the least image of the hole cards)
+// and adds the cached counts, times the assignment's weight, for the others: AA vs KK
+// pre-flop walks 3 classes for 36 assignments. Showdowns counts the walks of each
+// worker, so with several workers a class may be walked once by each.
 
 // exact enumerates every assignment and board. Jobs are the combos of the player with the
 // largest range; job i goes to worker i mod Workers, so that sums are done in a fixed
@@ -124,6 +133,13 @@ type enumerator struct {
 	// When workers share the board walk: the branches at splitRank seen so far, and
 	// this worker's number and the number of workers (workers is 0 when not sharing).
 	branches, worker, workers int
+
+	// Assignments that a suit permutation maps onto each other (the board and the dead
+	// cards fixed) have the same counts: cache holds them, by the least image of the
+	// hole cards under perms, for assignments of ranges with more than one combo.
+	perms   [][cards.NumSuits]uint8
+	cache   map[[MaxPlayers]cards.Set][]float64
+	scratch tally
 }
 
 // splitRank is the rank at which workers sharing one board walk take turns: the
@@ -141,7 +157,75 @@ func newEnumerator(p *problem, reduce bool) *enumerator {
 	for _, c := range p.board {
 		e.given[c.Suit()]++
 	}
+	if reduce && p.toDeal() >= 2 && p.assignments() > 1 {
+		e.perms = fixingPerms(cards.SetOf(p.board...), p.known&^cards.SetOf(p.board...))
+		e.cache = make(map[[MaxPlayers]cards.Set][]float64)
+		e.scratch = newTally(p.n)
+	}
 	return e
+}
+
+// assignments returns the product of the range sizes, capped at 2^62.
+func (p *problem) assignments() int64 {
+	n := int64(1)
+	for _, r := range p.ranges {
+		n = min(n*int64(len(r)), 1<<62/int64(max(1, len(r))))
+	}
+	return n
+}
+
+// fixingPerms returns the suit permutations that map board and dead onto themselves.
+func fixingPerms(board, dead cards.Set) [][cards.NumSuits]uint8 {
+	var out [][cards.NumSuits]uint8
+	for _, perm := range suitPerms {
+		if permute(board, perm) == board && permute(dead, perm) == dead {
+			out = append(out, perm)
+		}
+	}
+	return out
+}
+
+// canonical returns the least image (player by player) of the hole cards under the
+// permutations in e.perms: the same for every assignment of one suit class.
+func (e *enumerator) canonical() (key [MaxPlayers]cards.Set) {
+	copy(key[:], e.holeSets)
+	for _, perm := range e.perms {
+		var k [MaxPlayers]cards.Set
+		less, decided := false, false
+		for i, h := range e.holeSets {
+			k[i] = permute(h, perm)
+			if !decided && k[i] != key[i] {
+				less, decided = k[i] < key[i], true
+			}
+		}
+		if less {
+			key = k
+		}
+	}
+	return key
+}
+
+// cachedBoards adds, with weight w, the counts of every board for the current hole
+// cards: walked once per suit class of assignments, then taken from the cache.
+func (e *enumerator) cachedBoards(used cards.Set, w float64) {
+	key := e.canonical()
+	counts, ok := e.cache[key]
+	if !ok {
+		t := e.t
+		e.t, e.w = e.scratch, 1
+		clear(e.t.w)
+		e.t.showdowns = 0
+		e.boards(used)
+		counts = slices.Clone(e.t.w)
+		t.showdowns += e.t.showdowns
+		e.scratch, e.t = e.t, t
+		e.cache[key] = counts
+	}
+	for m, x := range counts {
+		if x != 0 {
+			e.t.w[m] += w * x
+		}
+	}
 }
 
 // assign gives a combo to each player from i on (skipping the job's player) and then
@@ -151,6 +235,10 @@ func (e *enumerator) assign(i, skip int, used cards.Set, w float64) {
 		i++
 	}
 	if i >= e.p.n {
+		if e.cache != nil {
+			e.cachedBoards(used, w)
+			return
+		}
 		e.w = w
 		e.boards(used)
 		return

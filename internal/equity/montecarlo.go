@@ -6,20 +6,39 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/eval"
 )
 
-// Monte Carlo runs in rounds: in each round every worker samples its share with its own
-// ChaCha8 stream, then the coordinator adds up the counts and checks the stop
-// conditions. Worker i's stream and its share of each round depend only on the seed,
-// the worker count and the sample limit, so those three fix the result (a time limit or
-// a cancelled context stops it at a round boundary that depends on the clock).
+// Monte Carlo runs in rounds: in each round the workers take chunks of chunkSize
+// showdowns in turn, as each finishes its last (a worker that the machine runs less
+// does fewer, rather than holding up the round), then the coordinator adds up the counts
+// and checks the stop conditions. Chunk g (counted from the start) is sampled from the
+// ChaCha8 stream keyed by the seed and g, whichever worker takes it, and counts are
+// whole numbers whose sum does not depend on the order: the seed and the sample limit
+// fix the result, whatever the number of workers (a target standard error, a time limit
+// or a cancelled context stop it at a round boundary, which depends on the number of
+// workers or on the clock; the last two also stop the workers between chunks).
+//
+// A round ends when its last chunk does, so each round's end waits for the worker
+// the machine runs least. Short rounds on a busy machine (two cores, load 8) left two
+// workers slower than one; so the rounds double in size, from roundSize showdowns per
+// worker up to roundSize<<maxDoublings, and a target standard error is met at most
+// about twice the showdowns it needs.
 
-// roundSize is how many showdowns a worker samples between checks of the stop conditions.
+// roundSize is how many showdowns per worker the first round has, a multiple of
+// chunkSize.
 const roundSize = 1 << 14
+
+// maxDoublings bounds the growth of the rounds: at most roundSize<<maxDoublings
+// showdowns per worker (about 0.1 s of CPU) between checks of the stop conditions.
+const maxDoublings = 6
+
+// chunkSize is how many showdowns a worker samples from one stream.
+const chunkSize = 1 << 12
 
 // maxRejects is how many deals in a row may fail (players' ranges colliding) before
 // Monte Carlo gives up on the ranges.
@@ -32,16 +51,29 @@ const maxRejects = 1_000_000
 // drawn from it would pass 2^32, so that every draw is biased by less than n/2^32
 // (under 3.1e-7 for the 1,326 combos, 1.3e-8 for a card), far below any standard error
 // a run reaches.
+//
+// Cards dealt from the deck come from the same stream six bits at a time (cards).
 type draws struct {
 	src  *rand.ChaCha8
 	rng  *rand.Rand // for the rare float draw of a weighted range
 	word uint64
 	span uint64 // product of the n drawn from word so far; 0 when word is spent
+	bits uint64 // the unused six-bit groups of the word cards draws from
+	left int    // how many groups bits holds
 }
 
 func newDraws(seed [32]byte) *draws {
 	src := rand.NewChaCha8(seed)
 	return &draws{src: src, rng: rand.New(src)}
+}
+
+// reseed starts d on the stream of chunk g of seed.
+func (d *draws) reseed(seed [32]byte, g int64) {
+	for i := range 8 {
+		seed[24+i] ^= byte(g >> (8 * i))
+	}
+	d.src.Seed(seed)
+	d.word, d.span, d.bits, d.left = 0, 0, 0, 0
 }
 
 // intN returns a number in [0, n) for 0 < n < 2^31.
@@ -110,6 +142,29 @@ func (p *problem) dealsFromDeck(i int) bool {
 	return in|fixed == cards.FullSet
 }
 
+// cards fills out with distinct cards not in used, each uniformly from the cards left:
+// a draw is the next six bits of a ChaCha8 word (ten to a word), kept when it names a
+// card not yet taken, so no draw is biased. It has no branch on the draw (a kept card
+// advances the count by one, another by zero), which the processor could not predict.
+// used must leave at least len(out) cards.
+func (d *draws) cards(out []cards.Card, used cards.Set) {
+	free := uint64(cards.FullSet &^ used)
+	w, left := d.bits, d.left
+	for k := 0; k < len(out); {
+		if left == 0 {
+			w, left = d.src.Uint64(), 10
+		}
+		c := w & 63
+		w >>= 6
+		left--
+		got := free & (1 << c)
+		free &^= got
+		out[k] = cards.Card(c)
+		k += int((got | -got) >> 63)
+	}
+	d.bits, d.left = w, left
+}
+
 func (pk *picker) pick(d *draws) int {
 	if pk.cum == nil {
 		return d.intN(len(pk.hands))
@@ -132,14 +187,19 @@ type sampler struct {
 	p       *problem
 	pickers []picker
 	rng     *draws
-	deck    []cards.Card // every card not on the board and not dead
+	dealt   [2*MaxPlayers + 5]cards.Card // the cards of one deal from the deck
 	holes   []eval.Hand
 	t       tally
 }
 
 // run samples q showdowns into s.t.
 func (s *sampler) run(q int64) error {
-	k := s.p.toDeal()
+	need := s.p.toDeal()
+	for _, pk := range s.pickers {
+		if pk.deal {
+			need += 2
+		}
+	}
 	rejects := 0
 	for done := int64(0); done < q; {
 		var used cards.Set
@@ -164,27 +224,18 @@ func (s *sampler) run(q int64) error {
 			continue
 		}
 		rejects = 0
-		// A Fisher-Yates shuffle, one step per card, that skips the picked cards, deals
-		// two cards to each player dealt from the deck, then the board.
-		pos := 0
-		next := func() cards.Card {
-			for {
-				i := pos + s.rng.intN(len(s.deck)-pos)
-				s.deck[pos], s.deck[i] = s.deck[i], s.deck[pos]
-				pos++
-				if c := s.deck[pos-1]; !used.Has(c) {
-					return c
-				}
-			}
-		}
+		// The players dealt from the deck get two cards each, then the board its k.
+		s.rng.cards(s.dealt[:need], used|s.p.known)
+		j := 0
 		for i := range s.pickers {
 			if s.pickers[i].deal {
-				s.holes[i] = eval.Empty.Add(next()).Add(next())
+				s.holes[i] = eval.Empty.Add(s.dealt[j]).Add(s.dealt[j+1])
+				j += 2
 			}
 		}
 		b := s.p.boardHand
-		for range k {
-			b = b.Add(next())
+		for _, c := range s.dealt[j:need] {
+			b = b.Add(c)
 		}
 		s.t.w[winners(b, s.holes)]++
 		s.t.showdowns++
@@ -193,33 +244,63 @@ func (s *sampler) run(q int64) error {
 	return nil
 }
 
+// runChunks has the samplers take, in turn, the chunks of the planned showdowns that
+// follow the done ones (done is a multiple of chunkSize); each takes no more once ctx is
+// done or the deadline (if not zero) has passed, after its first. It returns how many showdowns they
+// sampled and the first error.
+func runChunks(ctx context.Context, samplers []*sampler, errs []error, seed [32]byte, done, planned int64, deadline time.Time) (int64, error) {
+	chunks := (planned + chunkSize - 1) / chunkSize
+	var next, sampled atomic.Int64
+	var wg sync.WaitGroup
+	for i, s := range samplers[:min(int64(len(samplers)), chunks)] {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := next.Add(1) - 1; c < chunks; c = next.Add(1) - 1 {
+				s.rng.reseed(seed, done/chunkSize+c)
+				q := min(chunkSize, planned-c*chunkSize)
+				if errs[i] = s.run(q); errs[i] != nil {
+					return
+				}
+				sampled.Add(q)
+				if ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline) {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return sampled.Load(), err
+		}
+	}
+	return sampled.Load(), nil
+}
+
+// newSamplers returns workers samplers (runChunks gives each chunk its own stream).
+func (p *problem) newSamplers(seed [32]byte, workers int) []*sampler {
+	pickers := make([]picker, p.n)
+	for i, r := range p.ranges {
+		pickers[i] = newPicker(r)
+		pickers[i].deal = p.dealsFromDeck(i)
+	}
+	samplers := make([]*sampler, workers)
+	for i := range samplers {
+		samplers[i] = &sampler{
+			p: p, pickers: pickers, rng: newDraws(seed), holes: make([]eval.Hand, p.n), t: newTally(p.n),
+		}
+	}
+	return samplers
+}
+
 func (p *problem) monteCarlo(ctx context.Context, opts Options) (tally, error) {
 	start := time.Now()
 	limit := opts.Samples
 	if limit <= 0 && opts.TargetStdErr <= 0 && opts.TimeLimit <= 0 {
 		limit = DefaultSamples
 	}
-	pickers := make([]picker, p.n)
-	for i, r := range p.ranges {
-		pickers[i] = newPicker(r)
-		pickers[i].deal = p.dealsFromDeck(i)
-	}
-	var deck []cards.Card
-	for c := cards.Card(0); c < cards.NumCards; c++ {
-		if !p.known.Has(c) {
-			deck = append(deck, c)
-		}
-	}
-	master := rand.NewChaCha8(opts.Seed)
-	samplers := make([]*sampler, opts.Workers)
-	for i := range samplers {
-		var seed [32]byte
-		_, _ = master.Read(seed[:]) // ChaCha8.Read never fails
-		samplers[i] = &sampler{
-			p: p, pickers: pickers, rng: newDraws(seed),
-			deck: append([]cards.Card(nil), deck...), holes: make([]eval.Hand, p.n), t: newTally(p.n),
-		}
-	}
+	samplers := p.newSamplers(opts.Seed, opts.Workers)
 	sum := func() tally {
 		t := newTally(p.n)
 		for _, s := range samplers {
@@ -228,40 +309,24 @@ func (p *problem) monteCarlo(ctx context.Context, opts Options) (tally, error) {
 		return t
 	}
 	errs := make([]error, len(samplers))
+	var deadline time.Time
+	if opts.TimeLimit > 0 {
+		deadline = start.Add(opts.TimeLimit)
+	}
 	var done int64
-	for {
+	for round := 0; ; round++ {
 		if err := ctx.Err(); err != nil {
 			return sum(), err
 		}
-		var wg sync.WaitGroup
-		planned := int64(0)
-		for i, s := range samplers {
-			q := int64(roundSize)
-			if limit > 0 {
-				left := limit - done
-				w := int64(len(samplers))
-				q = min(q, left/w)
-				if int64(i) < left%w && q < roundSize {
-					q++
-				}
-			}
-			if q <= 0 {
-				continue
-			}
-			planned += q
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				errs[i] = s.run(q)
-			}()
+		planned := int64(len(samplers)) * roundSize << min(round, maxDoublings)
+		if limit > 0 {
+			planned = min(planned, limit-done)
 		}
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				return sum(), err
-			}
+		n, err := runChunks(ctx, samplers, errs, opts.Seed, done, planned, deadline)
+		if err != nil {
+			return sum(), err
 		}
-		done += planned
+		done += n
 		if opts.Progress != nil {
 			opts.Progress(done, max(limit, 0))
 		}

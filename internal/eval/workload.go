@@ -34,51 +34,71 @@ func RandomSevens(n int, seed uint64) []Seven {
 // RankSevens evaluates every hand from its seven cards (seven Adds and a Rank each) and
 // returns the sum of the ranks, so that no work can be optimised away.
 func RankSevens(hands []Seven) uint64 {
-	var sum, sum2 uint64
-	empty := Hand{key: suitBias} // Empty, kept in registers
-	// Two hands at a time, card by card, so that each hand's work overlaps the other's.
-	for len(hands) >= 2 {
-		s, t := &hands[0], &hands[1]
-		h, g := empty.Add(s[0]), empty.Add(t[0])
-		h, g = h.Add(s[1]), g.Add(t[1])
-		h, g = h.Add(s[2]), g.Add(t[2])
-		h, g = h.Add(s[3]), g.Add(t[3])
-		h, g = h.Add(s[4]), g.Add(t[4])
-		h, g = h.Add(s[5]), g.Add(t[5])
-		h, g = h.Add(s[6]), g.Add(t[6])
-		sum += uint64(h.Rank())
-		sum2 += uint64(g.Rank())
-		hands = hands[2:]
-	}
+	var sum uint64
 	for i := range hands {
-		s := &hands[i]
-		sum += uint64(empty.Add(s[0]).Add(s[1]).Add(s[2]).Add(s[3]).Add(s[4]).Add(s[5]).Add(s[6]).Rank())
+		sum += uint64(hands[i].hand().Rank())
 	}
-	return sum + sum2
+	return sum
+}
+
+// hand returns the Hand of the seven cards: what seven Adds to Empty make (the sum of
+// their cardKeys, the union of their bits), written as one expression, which Go keeps in
+// registers. Two hands interleaved card by card ran out of registers and spilled to the
+// stack: 8% slower (docs/performance.md).
+func (s *Seven) hand() Hand {
+	return Hand{
+		key:  suitBias + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]],
+		mask: 1<<(s[0]&63) | 1<<(s[1]&63) | 1<<(s[2]&63) | 1<<(s[3]&63) | 1<<(s[4]&63) | 1<<(s[5]&63) | 1<<(s[6]&63),
+	}
 }
 
 // EnumerateSevens ranks all 133,784,560 seven-card hands, adding one card per level of
-// nested loops, and returns the sum of the ranks.
+// nested loops, and returns the sum of the ranks. For each pair of first cards it
+// lists the 5-card hands that follow (with their last card) and then adds the last two
+// cards to each: nested seven deep in one loop, Go's register allocator reloaded the
+// outer levels' hands from the stack on every hand.
 func EnumerateSevens() uint64 {
 	var sum uint64
+	fives := make([]five, 0, 19_600) // C(50, 3)
 	for a := cards.Card(0); a < 52; a++ {
 		h1 := Empty.Add(a)
 		for b := a + 1; b < 52; b++ {
-			h2 := h1.Add(b)
-			for c := b + 1; c < 52; c++ {
-				h3 := h2.Add(c)
-				for d := c + 1; d < 52; d++ {
-					h4 := h3.Add(d)
-					for e := d + 1; e < 52; e++ {
-						h5 := h4.Add(e)
-						for g := e + 1; g < 52; g++ {
-							h6 := h5.Add(g)
-							for k := g + 1; k < 52; k++ {
-								sum += uint64(h6.Add(k).Rank())
-							}
-						}
-					}
-				}
+			fives = listFives(fives[:0], h1.Add(b), b)
+			sum += rankLastTwo(fives)
+		}
+	}
+	return sum
+}
+
+// five is a 5-card hand and its highest card.
+type five struct {
+	h    Hand
+	last cards.Card
+}
+
+// listFives appends to out every h2 plus three cards above b.
+func listFives(out []five, h2 Hand, b cards.Card) []five {
+	for c := b + 1; c < 52; c++ {
+		h3 := h2.Add(c)
+		for d := c + 1; d < 52; d++ {
+			h4 := h3.Add(d)
+			for e := d + 1; e < 52; e++ {
+				out = append(out, five{h4.Add(e), e})
+			}
+		}
+	}
+	return out
+}
+
+// rankLastTwo returns the sum of the ranks of each hand in fives with two more cards
+// above its last.
+func rankLastTwo(fives []five) uint64 {
+	var sum uint64
+	for _, f := range fives {
+		for g := f.last + 1; g < 52; g++ {
+			h6 := f.h.Add(g)
+			for k := g + 1; k < 52; k++ {
+				sum += uint64(h6.Add(k).Rank())
 			}
 		}
 	}
