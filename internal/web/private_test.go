@@ -114,24 +114,32 @@ func recordHand(t *testing.T, th *testHouse, alice, bob int64, ref string, playe
 	return id, h, cfg.Seed
 }
 
+// threePlayers registers alice, bob and dave, and returns their clients, one not
+// logged in, and alice's and bob's ids.
+func threePlayers(t *testing.T, th *testHouse) (alice, bob, dave, anonymous *user, ids map[string]int64) {
+	t.Helper()
+	alice, bob, dave, anonymous = th.client(t), th.client(t), th.client(t), th.client(t)
+	alice.register("alice")
+	bob.register("bob")
+	dave.register("dave")
+	ids = map[string]int64{}
+	for _, n := range []string{"alice", "bob"} {
+		u, _, err := th.house.Player(t.Context(), n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[n] = u.ID
+	}
+	return alice, bob, dave, anonymous, ids
+}
+
 // TestHandHistoryPrivacy checks GET /api/hands/{id}: each viewer sees the cards
 // shown at showdown and their own, never another player's folded or mucked
 // cards nor the seed, until the hand's full record is public a day later.
 func TestHandHistoryPrivacy(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st store.Store) {
 		th := newHouse(t, st)
-		alice, bob, dave, anonymous := th.client(t), th.client(t), th.client(t), th.client(t)
-		alice.register("alice")
-		bob.register("bob")
-		dave.register("dave")
-		ids := map[string]int64{}
-		for _, n := range []string{"alice", "bob"} {
-			u, _, err := th.house.Player(t.Context(), n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids[n] = u.ID
-		}
+		alice, bob, dave, anonymous, ids := threePlayers(t, th)
 		id, h, seedOf := recordHand(t, th, ids["alice"], ids["bob"], "table:T#1", time.Now())
 		hole := func(seat int) []string {
 			v := h.View(seat)
@@ -204,18 +212,7 @@ func cardsOf(cs []cards.Card) []string {
 func TestPrivateTableHandsStayPrivate(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st store.Store) {
 		th := newHouse(t, st)
-		alice, bob, dave, anonymous := th.client(t), th.client(t), th.client(t), th.client(t)
-		alice.register("alice")
-		bob.register("bob")
-		dave.register("dave")
-		ids := map[string]int64{}
-		for _, n := range []string{"alice", "bob"} {
-			u, _, err := th.house.Player(t.Context(), n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids[n] = u.ID
-		}
+		alice, bob, dave, anonymous, ids := threePlayers(t, th)
 		long := time.Now().Add(-30 * 24 * time.Hour) // long public, were it not private
 		id, _, _ := recordHand(t, th, ids["alice"], ids["bob"], "table:hu-x#1", long, func(h *store.Hand) { h.Private = true })
 		for _, u := range []*user{alice, bob} {
