@@ -63,6 +63,10 @@ func Handler() http.Handler {
 		panic(err)
 	}
 	mux.Handle("GET /static/", http.StripPrefix("/static/", noCacheFS(http.FileServerFS(static))))
+	// The app's manifest and service worker live at the root: a worker controls
+	// only the pages under its own path.
+	mux.Handle("GET /manifest.webmanifest", rootFile("static/manifest.webmanifest", "application/manifest+json"))
+	mux.Handle("GET /sw.js", rootFile("static/sw.js", "text/javascript; charset=utf-8"))
 	for _, p := range pages {
 		tmpl := template.Must(template.New("").ParseFS(files, "templates/layout.html", "templates/"+p.template+".html"))
 		mux.Handle(p.pattern, pageHandler(tmpl, p))
@@ -97,6 +101,19 @@ func pageHandler(tmpl *template.Template, p page) http.Handler {
 
 // noCacheFS makes browsers revalidate the embedded files, so a new binary's UI is
 // picked up at once (the files carry no version in their names).
+// rootFile serves the embedded file name with its content type, never cached
+// without a check, so that a new house's worker and manifest take over.
+func rootFile(name, contentType string) http.Handler {
+	data, err := files.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return noCacheFS(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		_, _ = w.Write(data)
+	}))
+}
+
 func noCacheFS(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache")

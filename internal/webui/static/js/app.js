@@ -232,3 +232,9 @@ function fourColourToggle() {
 
 drawAccount();
 fourColourToggle();
+
+// The UI is an installable app (manifest.webmanifest): its service worker keeps
+// the shell for opening without a network; play stays online.
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("/sw.js").catch(() => {});
+}
