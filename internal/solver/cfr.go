@@ -19,6 +19,7 @@ const (
 // reach, values and strategy, so that iterations allocate nothing.
 type worker struct {
 	reach, vals, sigma [][]float64 // [depth][action*maxH + hand]
+	sum                []float64 // per hand
 	cs                 [cards.NumCards]float64
 	cs2                [cards.NumCards]float64
 }
@@ -28,7 +29,7 @@ func (s *Solver) scratchBytes() int64 {
 }
 
 func (s *Solver) newWorker() *worker {
-	w := &worker{}
+	w := &worker{sum: make([]float64, s.maxH)}
 	for range s.maxDepth + 1 {
 		w.reach = append(w.reach, make([]float64, s.maxA*s.maxH))
 		w.vals = append(w.vals, make([]float64, s.maxA*s.maxH))
@@ -114,9 +115,8 @@ func (s *Solver) visit(w *worker, ni int32, depth int, m mode, trav int, self, o
 // that hands sharing a card with h are left out.
 func (s *Solver) showdown(w *worker, b *board, trav int, opp, out []float64, x float64) {
 	clear(out)
-	to, tr := b.order[trav], b.rank[trav]
-	oo, or := b.order[1-trav], b.rank[1-trav]
-	th, oh := s.hands[trav], s.hands[1-trav]
+	to, tr, t0, t1 := b.order[trav], b.rank[trav], b.c0[trav], b.c1[trav]
+	oo, or, o0, o1 := b.order[1-trav], b.rank[1-trav], b.c0[1-trav], b.c1[1-trav]
 	cs := &w.cs
 	clear(cs[:])
 	total, j := 0.0, 0
@@ -124,22 +124,21 @@ func (s *Solver) showdown(w *worker, b *board, trav int, opp, out []float64, x f
 		for ; j < len(oo) && or[j] < tr[i]; j++ {
 			v := opp[oo[j]]
 			total += v
-			cs[oh[oo[j]].c[0]] += v
-			cs[oh[oo[j]].c[1]] += v
+			cs[o0[j]] += v
+			cs[o1[j]] += v
 		}
-		out[h] = x * (total - cs[th[h].c[0]] - cs[th[h].c[1]])
+		out[h] = x * (total - cs[t0[i]] - cs[t1[i]])
 	}
 	clear(cs[:])
 	total, j = 0, len(oo)-1
 	for i := len(to) - 1; i >= 0; i-- {
-		h := to[i]
 		for ; j >= 0 && or[j] > tr[i]; j-- {
 			v := opp[oo[j]]
 			total += v
-			cs[oh[oo[j]].c[0]] += v
-			cs[oh[oo[j]].c[1]] += v
+			cs[o0[j]] += v
+			cs[o1[j]] += v
 		}
-		out[h] -= x * (total - cs[th[h].c[0]] - cs[th[h].c[1]])
+		out[to[i]] -= x * (total - cs[t0[i]] - cs[t1[i]])
 	}
 }
 
@@ -208,7 +207,7 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 	na, nh, nt := len(n.actions), len(s.hands[p]), len(out)
 	sigma := w.sigma[depth][:na*nh]
 	regret := s.regret[n.off : n.off+na*nh]
-	regretMatch(regret, na, nh, sigma)
+	regretMatch(regret, na, nh, sigma, w.sum)
 	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
 	if p != trav {
 		clear(out)
@@ -269,31 +268,41 @@ func (s *Solver) update(n *node, vals, sigma, self, out []float64) {
 }
 
 // regretMatch sets sigma (action-major) to the positive regrets, normalized per hand;
-// uniform for a hand with none.
-func regretMatch(regret []float32, na, nh int, sigma []float64) {
-	normalize(regret, na, nh, sigma, true)
+// uniform for a hand with none. sum is scratch of at least nh.
+func regretMatch(regret []float32, na, nh int, sigma, sum []float64) {
+	normalize(regret, na, nh, sigma, sum, true)
 }
 
 // normalize writes each hand's distribution over actions from weights (only the
 // positive ones when pos is set): weights divided by their sum, uniform if it is 0.
-func normalize(weights []float32, na, nh int, sigma []float64, pos bool) {
-	for h := range nh {
-		sum := 0.0
-		for a := range na {
-			v := float64(weights[a*nh+h])
-			if pos && v < 0 {
-				v = 0
+// The loops run along the hands, action by action, for the memory's sake.
+func normalize(weights []float32, na, nh int, sigma, sum []float64, pos bool) {
+	sum = sum[:nh]
+	clear(sum)
+	for a := range na {
+		row, sg := weights[a*nh:(a+1)*nh], sigma[a*nh:(a+1)*nh]
+		for h, v := range row {
+			x := float64(v)
+			if pos && x < 0 {
+				x = 0
 			}
-			sigma[a*nh+h] = v
-			sum += v
+			sg[h] = x
+			sum[h] += x
 		}
-		if sum > 0 {
-			for a := range na {
-				sigma[a*nh+h] /= sum
-			}
-		} else {
-			for a := range na {
-				sigma[a*nh+h] = 1 / float64(na)
+	}
+	for h, v := range sum {
+		if v > 0 {
+			sum[h] = 1 / v
+		}
+	}
+	uniform := 1 / float64(na)
+	for a := range na {
+		sg := sigma[a*nh : (a+1)*nh]
+		for h, inv := range sum {
+			if inv > 0 {
+				sg[h] *= inv
+			} else {
+				sg[h] = uniform
 			}
 		}
 	}
@@ -304,7 +313,7 @@ func (s *Solver) evalAction(w *worker, n *node, depth int, m mode, trav int, opp
 	p := int(n.player)
 	na, nh, nt := len(n.actions), len(s.hands[p]), len(out)
 	sigma := w.sigma[depth][:na*nh]
-	normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, false)
+	normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, w.sum, false)
 	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
 	if p != trav {
 		clear(out)

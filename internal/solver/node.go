@@ -72,7 +72,7 @@ func (s *Solver) step(n *node, tok string, wk *walk) (int32, error) {
 				p := int(n.player)
 				na, nh := len(n.actions), len(s.hands[p])
 				sigma := make([]float64, na*nh)
-				normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, false)
+				normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, make([]float64, nh), false)
 				for h := range nh {
 					wk.reach[p][h] *= sigma[a*nh+h]
 				}
@@ -137,7 +137,7 @@ func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo) {
 		info.AllIn = append(info.AllIn, a.AllIn)
 	}
 	sigma := make([]float64, na*nh)
-	normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, false)
+	normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, make([]float64, nh), false)
 	ev := make([]float64, nh)
 	s.visit(s.main, wk.ni, wk.depth, modeEV, p, nil, wk.reach[1-p], ev, true)
 	compat := make([]float64, nh)

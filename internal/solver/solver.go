@@ -27,6 +27,8 @@ type board struct {
 	set   cards.Set
 	order [2][]int32  // river: each player's hands not blocked by the board, weakest first
 	rank  [2][]uint16 // river: the strength of order's hands
+	c0    [2][]uint8  // river: the cards of order's hands
+	c1    [2][]uint8
 }
 
 // Solver holds a spot's game tree, the regrets and strategy sums of every decision,
@@ -150,6 +152,10 @@ func (s *Solver) boardIndex(set cards.Set) int32 {
 				b.rank[p] = append(b.rank[p], uint16(base.Add(hd.c[0]).Add(hd.c[1]).Rank()))
 			}
 			sortByRank(b.order[p], b.rank[p])
+			for _, h := range b.order[p] {
+				b.c0[p] = append(b.c0[p], uint8(s.hands[p][h].c[0]))
+				b.c1[p] = append(b.c1[p], uint8(s.hands[p][h].c[1]))
+			}
 		}
 	}
 	s.boards = append(s.boards, b)
@@ -177,7 +183,7 @@ func (s *Solver) Memory() int64 {
 	m := int64(s.strategySize) * 8
 	m += int64(len(s.nodes)) * 160
 	for _, b := range s.boards {
-		m += 64 + int64(len(b.order[0])+len(b.order[1]))*6
+		m += 64 + int64(len(b.order[0])+len(b.order[1]))*8
 	}
 	m += int64(s.workers+1) * s.scratchBytes()
 	m += int64(cards.NumCards * s.maxH * 8)
