@@ -19,7 +19,7 @@ const (
 // reach, values and strategy, so that iterations allocate nothing.
 type worker struct {
 	reach, vals, sigma [][]float64 // [depth][action*maxH + hand]
-	sum                []float64 // per hand
+	sum                []float64   // per hand
 	cs                 [cards.NumCards]float64
 	cs2                [cards.NumCards]float64
 }
