@@ -164,3 +164,41 @@ func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo) {
 		}
 	}
 }
+
+// TreeNode is a node with the decisions under it on the same street, for JSON export.
+type TreeNode struct {
+	NodeInfo
+	Children map[string]*TreeNode `json:"children,omitempty"`
+}
+
+// Export returns the node at path and the decision nodes under it, down to depth
+// actions and not past the next card.
+func (s *Solver) Export(path []string, depth int) (*TreeNode, error) {
+	info, err := s.Node(path)
+	if err != nil {
+		return nil, err
+	}
+	t := &TreeNode{NodeInfo: info}
+	if info.Kind != "decision" || depth <= 0 {
+		return t, nil
+	}
+	for _, a := range info.Actions {
+		next := append(append([]string{}, path...), a)
+		wk, err := s.follow(next)
+		if err != nil {
+			return nil, err
+		}
+		if s.nodes[wk.ni].kind != actionNode {
+			continue
+		}
+		child, err := s.Export(next, depth-1)
+		if err != nil {
+			return nil, err
+		}
+		if t.Children == nil {
+			t.Children = map[string]*TreeNode{}
+		}
+		t.Children[a] = child
+	}
+	return t, nil
+}
