@@ -39,13 +39,14 @@ type walk struct {
 	ni    int32
 	depth int
 	reach [2][]float64
+	board []cards.Card // as dealt
 }
 
 // follow walks the tokens (action labels, or a card at a chance node) from the root,
 // multiplying each player's reach by its average strategy along the way.
 func (s *Solver) follow(path []string) (walk, error) {
 	s.start()
-	wk := walk{ni: 0, depth: 1}
+	wk := walk{ni: 0, depth: 1, board: append([]cards.Card{}, s.spot.Board...)}
 	for p := range 2 {
 		wk.reach[p] = append([]float64(nil), s.weights[p]...)
 	}
@@ -92,6 +93,7 @@ func (s *Solver) step(n *node, tok string, wk *walk) (int32, error) {
 						wk.reach[p][h] = 0
 					}
 				}
+				wk.board = append(wk.board, c)
 				return n.children[i], nil
 			}
 		}
@@ -109,7 +111,7 @@ func (s *Solver) Node(path []string) (NodeInfo, error) {
 	}
 	n := &s.nodes[wk.ni]
 	info := NodeInfo{Path: append([]string{}, path...), Street: n.street.String(),
-		Board: cards.Format(s.boards[n.board].set.Cards()), Pot: n.pot}
+		Board: cards.Format(wk.board), Pot: n.pot}
 	switch n.kind {
 	case chanceNode:
 		info.Kind = "chance"
