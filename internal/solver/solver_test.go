@@ -2,6 +2,7 @@ package solver
 
 import (
 	"errors"
+	"github.com/felt-poker/felt/internal/eval"
 	"math"
 	"testing"
 
@@ -193,5 +194,64 @@ func TestIterateAllocatesNothing(t *testing.T) {
 	s.Iterate()
 	if n := testing.AllocsPerRun(5, s.Iterate); n != 0 {
 		t.Errorf("an iteration allocates %v times", n)
+	}
+}
+
+// TestAllInMatchesEquity: with no chips behind on the turn, the solver's EV is the
+// pot times the exact range-against-range equity that internal/equity enumerates,
+// which checks the river enumeration, the card removal and the showdowns at once.
+func TestAllInMatchesEquity(t *testing.T) {
+	sp := benchSpot("QsJh2h8d")
+	sp.Stack = 0
+	s := mustSolver(t, sp, 2)
+	ev := s.EV()
+	res, err := equity.Calculate(sp.Range[:], sp.Board, nil, equity.Options{Method: equity.Exact, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range 2 {
+		want := res.Players[p].Equity * sp.Pot
+		if got := ev[p] + sp.Pot/2; math.Abs(got-want) > 1e-9 {
+			t.Errorf("player %d ends with %.12f chips, equity says %.12f", p, got, want)
+		}
+	}
+}
+
+// TestShowdownMatchesBruteForce compares the O(n) showdown with the sum over every
+// pair of hands, for random reaches, on a river board where hands share cards.
+func TestShowdownMatchesBruteForce(t *testing.T) {
+	sp := benchSpot("QsJh2h8d3c")
+	sp.Range = [2]equity.Range{equity.MustParseRange("random"), equity.MustParseRange("22+,A2+,K9+,QT+,JT,T9s")}
+	s := mustSolver(t, sp, 1)
+	s.start()
+	b := &s.boards[s.nodes[0].board]
+	rng := uint64(7)
+	for trav := range 2 {
+		opp := make([]float64, len(s.hands[1-trav]))
+		for i := range opp {
+			rng = rng*6364136223846793005 + 1442695040888963407
+			opp[i] = float64(rng>>40) / (1 << 24)
+		}
+		got := make([]float64, len(s.hands[trav]))
+		s.showdown(s.main, b, trav, opp, got, 3)
+		board := eval.HandOf(sp.Board...)
+		for h, th := range s.hands[trav] {
+			want := 0.0
+			rh := board.Add(th.c[0]).Add(th.c[1]).Rank()
+			for o, oh := range s.hands[1-trav] {
+				if cards.SetOf(th.c[0], th.c[1])&cards.SetOf(oh.c[0], oh.c[1]) != 0 {
+					continue
+				}
+				switch ro := board.Add(oh.c[0]).Add(oh.c[1]).Rank(); {
+				case rh > ro:
+					want += 3 * opp[o]
+				case rh < ro:
+					want -= 3 * opp[o]
+				}
+			}
+			if math.Abs(got[h]-want) > 1e-9 {
+				t.Fatalf("player %d %v: showdown %v, brute force %v", trav, th.c, got[h], want)
+			}
+		}
 	}
 }
