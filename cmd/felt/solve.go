@@ -135,11 +135,9 @@ func sizeList(flag, s string) ([]float64, error) {
 // apply lays the flags that override the file (or the defaults) over sc.
 func (c *solveCmd) apply(sc *solver.Script) (solver.Limits, error) {
 	for _, spec := range c.Sizes {
-		s, err := solver.ReadScript(strings.NewReader("set_pot 1\nset_effective_stack 1\nset_board AsKsQs\nset_range_oop AA\nset_range_ip AA\nset_bet_sizes " + spec))
-		if err != nil {
+		if err := sc.Spot.Tree.SetSizes(spec); err != nil {
 			return solver.Limits{}, fmt.Errorf("--sizes %q: %v", spec, err)
 		}
-		mergeSizes(&sc.Spot.Tree, s.Spot.Tree, spec)
 	}
 	if c.AllInThreshold != 0 {
 		sc.Spot.Tree.AllInThreshold = c.AllInThreshold
@@ -164,27 +162,6 @@ func (c *solveCmd) apply(sc *solver.Script) (solver.Limits, error) {
 		sc.Threads = c.Workers
 	}
 	return lim, nil
-}
-
-// mergeSizes copies the one kind of sizes spec set in from into t.
-func mergeSizes(t *solver.Tree, from solver.Tree, spec string) {
-	f := strings.Split(spec, ",")
-	p := solver.OOP
-	if f[0] == "ip" {
-		p = solver.IP
-	}
-	st, _ := solver.ParseStreet(f[1])
-	src, dst := from.Sizes[p][st], &t.Sizes[p][st]
-	switch f[2] {
-	case "allin":
-		dst.AllIn = true
-	case "bet":
-		dst.Bet = src.Bet
-	case "raise":
-		dst.Raise = src.Raise
-	case "donk":
-		dst.Donk = src.Donk
-	}
 }
 
 func (c *solveCmd) run(ctx context.Context, stdout, stderr io.Writer) error {

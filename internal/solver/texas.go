@@ -82,7 +82,7 @@ func (sc *Script) apply(cmd, arg string) error {
 	case "set_range_ip":
 		sc.Spot.Range[IP], err = equity.ParseRange(arg)
 	case "set_bet_sizes":
-		err = sc.Spot.Tree.setSizes(arg)
+		err = sc.Spot.Tree.SetSizes(arg)
 	case "set_allin_threshold":
 		sc.Spot.Tree.AllInThreshold, err = number(arg)
 	case "set_raise_limit":
@@ -110,9 +110,9 @@ func number(s string) (float64, error) {
 	return v, nil
 }
 
-// setSizes reads "oop,turn,bet,50,100": a player, a street, a kind (bet, raise, donk or
+// SetSizes reads "oop,turn,bet,50,100": a player, a street, a kind (bet, raise, donk or
 // allin) and, but for allin, the sizes in % of the pot (none clears them).
-func (t *Tree) setSizes(arg string) error {
+func (t *Tree) SetSizes(arg string) error {
 	f := strings.Split(strings.ReplaceAll(arg, " ", ""), ",")
 	if len(f) < 3 {
 		return errors.New("want player,street,kind[,sizes...]")
