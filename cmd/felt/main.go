@@ -20,6 +20,7 @@ type cli struct {
 	Verify   verifyCmd   `cmd:"" help:"Check that a hand from a felt house was dealt from the seed committed to before it."`
 	Bench    benchCmd    `cmd:"" help:"Measure felt's hot paths on this machine."`
 	Equity   equityCmd   `cmd:"" help:"Win, tie and equity of hands or ranges, exact or by Monte Carlo."`
+	Solve    solveCmd    `cmd:"" help:"Solve a heads-up no-limit turn or river spot (DCFR): strategy per hand, range grid, JSON; reads TexasSolver command files."`
 	Replay   replayCmd   `cmd:"" help:"Print a PHH hand history street by street."`
 	Sim      simCmd      `cmd:"" name:"simulate" help:"Play hands with random legal actions and write them as PHH or PokerStars text."`
 	Match    matchCmd    `cmd:"" help:"Two bots heads-up in duplicate: bb/100 with a 95% confidence interval."`

@@ -1,0 +1,290 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/equity"
+	"github.com/felt-poker/felt/internal/solver"
+)
+
+// solveCmd is "felt solve": a heads-up no-limit postflop subgame solved by DCFR.
+type solveCmd struct {
+	Input          string        `arg:"" optional:"" help:"A TexasSolver command file (set_pot, set_board, set_range_oop, set_bet_sizes ...) instead of the spot flags." type:"path"`
+	Pot            float64       `help:"Chips in the pot when the spot starts."`
+	Stack          float64       `help:"Effective stack behind, each player."`
+	Board          string        `help:"Board: a turn (4 cards) or a river (5 cards), e.g. QsJh2h8d." placeholder:"CARDS"`
+	OOP            string        `name:"oop" help:"Out-of-position range (\"QQ+,AKs,A5s:0.5\")." placeholder:"RANGE"`
+	IP             string        `name:"ip" help:"In-position range." placeholder:"RANGE"`
+	Bet            string        `help:"Bet sizes, % of the pot, both players, every street (\"33,75\")." default:"100" placeholder:"LIST"`
+	Raise          string        `help:"Raise sizes, % of the pot after calling, both players, every street." default:"50" placeholder:"LIST"`
+	AllIn          bool          `name:"allin" help:"All-in is always an option." default:"true" negatable:""`
+	Sizes          []string      `sep:"none" help:"TexasSolver-style override, repeatable: player,street,kind[,sizes] (\"oop,river,donk,50\", \"ip,turn,raise,60,100\")." placeholder:"SPEC"`
+	AllInThreshold float64       `name:"allin-threshold" help:"A bet putting in more than this share of the stack becomes all-in (1: off; default 1, or the file's)." placeholder:"X"`
+	RaiseCap       int           `name:"raise-cap" help:"Most bets and raises a street (default 4)." placeholder:"N"`
+	Accuracy       float64       `help:"Stop at this exploitability, % of the pot (default 0.3 when no limit is given, or the file's)." placeholder:"PCT"`
+	Iterations     int           `help:"Stop after this many iterations (or the file's set_max_iteration)." placeholder:"N"`
+	Time           time.Duration `help:"Stop after this long (30s, 2m)." placeholder:"D"`
+	Workers        int           `help:"Goroutines over the chance cards (default: all cores, or the file's set_thread_num)." placeholder:"N"`
+	MaxMemory      int64         `name:"max-memory" help:"Refuse spots needing more than this many MiB." default:"4096" placeholder:"MIB"`
+	Node           string        `help:"The node to show: actions from the root separated by spaces (\"x b10 c 3c\": check, bet 10, call, river 3c)." placeholder:"PATH"`
+	Hands          bool          `help:"Also list every hand's strategy and EV at the node."`
+	JSON           string        `name:"json" help:"Write the node and the decisions under it on its street as JSON to this file (- for stdout)." placeholder:"FILE"`
+	JSONDepth      int           `name:"json-depth" help:"Actions below the node in the JSON export." default:"4" placeholder:"N"`
+	NoColor        bool          `name:"no-color" help:"Draw the grid without colours."`
+	NoProgress     bool          `help:"Draw no progress line."`
+}
+
+// Help is the long help of "felt solve".
+func (c *solveCmd) Help() string {
+	return `Solves a heads-up no-limit Hold'em spot that starts on the turn or the river by
+Discounted CFR, then prints the strategy at a node as a 13x13 grid (see docs/solver.md).
+
+The spot comes from the flags (--pot --stack --board --oop --ip, sizes with --bet,
+--raise, --allin and --sizes) or from a TexasSolver command file. Solving stops at
+--accuracy (exploitability, % of the pot: the mean of both players' best-response
+gains), --iterations or --time, whichever comes first; Ctrl-C stops at an iteration
+boundary and still prints the result.
+
+Node paths name actions by their labels: x check, c call, f fold, b<chips> bet,
+r<chips> raise to (chips: the player's total on this street), and a card where one is
+dealt. The grid shows each hand class's most played action and its frequency.`
+}
+
+// Run is called by kong.
+func (c *solveCmd) Run(ctx context.Context) error { return c.run(ctx, os.Stdout, os.Stderr) }
+
+// runSolve parses args as "felt solve" would and runs it: the entry point for tests.
+func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c struct {
+		Solve solveCmd `cmd:""`
+	}
+	parser, err := kong.New(&c, kong.Name("felt"), kong.Writers(stdout, io.Discard), kong.Exit(func(int) {}))
+	if err != nil {
+		return err
+	}
+	if _, err := parser.Parse(append([]string{"solve"}, args...)); err != nil {
+		return usageError("%v", err)
+	}
+	return c.Solve.run(ctx, stdout, stderr)
+}
+
+// script turns the file or the flags into a spot and limits.
+func (c *solveCmd) script() (solver.Script, error) {
+	if c.Input != "" {
+		if c.Pot != 0 || c.Stack != 0 || c.Board != "" || c.OOP != "" || c.IP != "" {
+			return solver.Script{}, errors.New("give the spot either in the file or with flags, not both")
+		}
+		f, err := os.Open(c.Input)
+		if err != nil {
+			return solver.Script{}, err
+		}
+		defer f.Close()
+		return solver.ReadScript(f)
+	}
+	sc := solver.Script{Spot: solver.Spot{Pot: c.Pot, Stack: c.Stack, Tree: solver.Tree{AllInThreshold: 1, RaiseCap: 4}}}
+	var err error
+	if sc.Spot.Board, err = cards.ParseList(c.Board); err != nil {
+		return sc, fmt.Errorf("--board: %v", err)
+	}
+	if sc.Spot.Range[solver.OOP], err = equity.ParseRange(c.OOP); err != nil {
+		return sc, fmt.Errorf("--oop: %v", err)
+	}
+	if sc.Spot.Range[solver.IP], err = equity.ParseRange(c.IP); err != nil {
+		return sc, fmt.Errorf("--ip: %v", err)
+	}
+	bets, err := sizeList("--bet", c.Bet)
+	if err != nil {
+		return sc, err
+	}
+	raises, err := sizeList("--raise", c.Raise)
+	if err != nil {
+		return sc, err
+	}
+	for p := range 2 {
+		for st := range 3 {
+			sc.Spot.Tree.Sizes[p][st] = solver.Sizes{Bet: bets, Raise: raises, AllIn: c.AllIn}
+		}
+	}
+	return sc, nil
+}
+
+func sizeList(flag, s string) ([]float64, error) {
+	var out []float64
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not a number", flag, f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// apply lays the flags that override the file (or the defaults) over sc.
+func (c *solveCmd) apply(sc *solver.Script) (solver.Limits, error) {
+	for _, spec := range c.Sizes {
+		if err := sc.Spot.Tree.SetSizes(spec); err != nil {
+			return solver.Limits{}, fmt.Errorf("--sizes %q: %v", spec, err)
+		}
+	}
+	if c.AllInThreshold != 0 {
+		sc.Spot.Tree.AllInThreshold = c.AllInThreshold
+	}
+	if c.RaiseCap != 0 {
+		sc.Spot.Tree.RaiseCap = c.RaiseCap
+	}
+	lim := solver.Limits{Accuracy: sc.Accuracy, MaxIterations: sc.MaxIterations, MaxTime: c.Time}
+	if c.Accuracy != 0 {
+		lim.Accuracy = c.Accuracy
+	}
+	if c.Iterations != 0 {
+		lim.MaxIterations = c.Iterations
+	}
+	switch {
+	case lim.Accuracy < 0 || lim.MaxIterations < 0 || lim.MaxTime < 0 || c.Workers < 0 || c.JSONDepth < 0:
+		return lim, errors.New("--accuracy, --iterations, --time, --workers and --json-depth cannot be negative")
+	case lim.Accuracy == 0 && lim.MaxIterations == 0 && lim.MaxTime == 0:
+		lim.Accuracy, lim.MaxIterations = 0.3, 10000
+	}
+	if c.Workers != 0 {
+		sc.Threads = c.Workers
+	}
+	return lim, nil
+}
+
+func (c *solveCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
+	sc, err := c.script()
+	if err != nil {
+		return usageError("%v", err)
+	}
+	lim, err := c.apply(&sc)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	var path []string
+	if c.Node != "" {
+		path = strings.Fields(c.Node)
+	}
+	s, err := solver.New(sc.Spot, solver.Options{Workers: sc.Threads})
+	if err != nil {
+		return usageError("%v", err)
+	}
+	defer s.Close()
+	all, dec := s.Nodes()
+	hands := s.Hands()
+	fmt.Fprintf(stdout, "spot: board %s, pot %g, stack %g; %d hands OOP, %d IP\n", cards.Format(sc.Spot.Board), sc.Spot.Pot, sc.Spot.Stack, hands[0], hands[1])
+	fmt.Fprintf(stdout, "tree: %d nodes, %d decisions; memory about %.1f MiB\n", all, dec, float64(s.Memory())/(1<<20))
+	if s.Memory() > c.MaxMemory<<20 {
+		return usageError("the spot needs about %d MiB, over --max-memory %d", s.Memory()>>20, c.MaxMemory)
+	}
+	cpu0 := processCPU()
+	var report func(solver.Progress)
+	if !c.NoProgress {
+		report = func(p solver.Progress) { fmt.Fprint(stderr, progressLine(p, lim)) }
+	}
+	pr, err := s.Solve(ctx, lim, report)
+	if !c.NoProgress {
+		fmt.Fprintln(stderr)
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	ev := s.EV()
+	fmt.Fprintf(stdout, "solved: %d iterations, exploitability %.3f%% of the pot, %.2fs (CPU %.2fs)\n",
+		pr.Iterations, pr.Exploitability, pr.Elapsed.Seconds(), (processCPU() - cpu0).Seconds())
+	fmt.Fprintf(stdout, "EV: OOP %.3f, IP %.3f (chips of the pot of %g each ends with)\n", ev[0]+sc.Spot.Pot/2, ev[1]+sc.Spot.Pot/2, sc.Spot.Pot)
+	info, err := s.Node(path)
+	if err != nil {
+		return usageError("--node: %v", err)
+	}
+	writeNode(stdout, info, c.Hands, !c.NoColor)
+	return c.export(s, path, sc.Dump, stdout)
+}
+
+// progressLine draws "[=====     ] it 120  exploitability 0.412% (target 0.3%)  3.2s, 2.1s left".
+func progressLine(p solver.Progress, lim solver.Limits) string {
+	frac := 1.0
+	if p.Left > 0 {
+		frac = float64(p.Elapsed) / float64(p.Elapsed+p.Left)
+	} else if p.Left < 0 {
+		frac = 0
+	}
+	n := int(frac * 20)
+	left := "?"
+	if p.Left >= 0 {
+		left = p.Left.Round(100 * time.Millisecond).String()
+	}
+	target := ""
+	if lim.Accuracy > 0 {
+		target = fmt.Sprintf(" (target %g%%)", lim.Accuracy)
+	}
+	return fmt.Sprintf("\r[%s%s] it %d  exploitability %.3f%%%s  %s, %s left   ", strings.Repeat("=", n), strings.Repeat(" ", 20-n),
+		p.Iterations, p.Exploitability, target, p.Elapsed.Round(100*time.Millisecond), left)
+}
+
+// writeNode prints a node: where it is, and for a decision the grid and the hands.
+func writeNode(w io.Writer, info solver.NodeInfo, hands, colour bool) {
+	where := "root"
+	if len(info.Path) > 0 {
+		where = strings.Join(info.Path, " ")
+	}
+	fmt.Fprintf(w, "node %s: %s on the %s, board %s, pot %g", where, info.Kind, info.Street, info.Board, info.Pot)
+	if info.Kind != "decision" {
+		fmt.Fprintln(w)
+		if len(info.Deals) > 0 {
+			fmt.Fprintf(w, "cards: %s\n", strings.Join(info.Deals, " "))
+		}
+		return
+	}
+	fmt.Fprintf(w, ", %s to act\n", info.Player)
+	fmt.Fprint(w, solver.Grid(info, colour))
+	if !hands {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "hand\treach\t%s\tEV\t\n", strings.Join(info.Actions, "\t"))
+	for _, h := range info.Hands {
+		fmt.Fprintf(tw, "%s\t%.3f\t", h.Hand, h.Reach)
+		for _, f := range h.Strategy {
+			fmt.Fprintf(tw, "%.3f\t", f)
+		}
+		fmt.Fprintf(tw, "%.3f\t\n", h.EV)
+	}
+	tw.Flush()
+}
+
+// export writes the JSON file asked for by --json or the file's dump_result.
+func (c *solveCmd) export(s *solver.Solver, path []string, dump string, stdout io.Writer) error {
+	dst := c.JSON
+	if dst == "" {
+		dst = dump
+	}
+	if dst == "" {
+		return nil
+	}
+	t, err := s.Export(path, c.JSONDepth)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(t, "", " ")
+	if err != nil {
+		return err
+	}
+	if dst == "-" {
+		_, err = stdout.Write(append(b, '\n'))
+		return err
+	}
+	return os.WriteFile(dst, append(b, '\n'), 0o644)
+}

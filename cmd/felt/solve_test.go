@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var riverArgs = []string{"--pot", "10", "--stack", "95", "--board", "QsJh2h8d3c", "--oop", "AA,KK,QQ,AK,JTs,T9s,98s,A5s,A4s",
+	"--ip", "QQ:0.5,JJ,TT,99,AQs,KQ,QJ,JTs,76s", "--no-progress", "--no-color"}
+
+func TestSolveCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := append(append([]string{}, riverArgs...), "--accuracy", "0.3", "--node", "b10", "--hands", "--json", "-", "--json-depth", "1")
+	if err := runSolve(context.Background(), args, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{"tree:", "memory about", "solved:", "node b10: decision on the river", "IP to act", "f c r25 r95", "JTs"} {
+		if !strings.Contains(text, want) && !strings.Contains(strings.Join(strings.Fields(text), " "), want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	js := text[strings.Index(text, "\n{")+1:]
+	var node struct {
+		Kind     string
+		Actions  []string
+		Hands    []struct{ Strategy []float64 }
+		Children map[string]json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(js), &node); err != nil {
+		t.Fatalf("JSON: %v\n%s", err, js)
+	}
+	if node.Kind != "decision" || len(node.Actions) != 4 || len(node.Hands) == 0 || node.Children["r25"] == nil {
+		t.Errorf("JSON node %+v", node)
+	}
+}
+
+func TestSolveScriptFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "river.txt")
+	dump := filepath.Join(dir, "out.json")
+	script := "set_pot 10\nset_effective_stack 95\nset_board Qs,Jh,2h,8d,3c\nset_range_oop AA,KK,AK,JTs,A5s\nset_range_ip QQ,JJ,KQ,T9s\n" +
+		"set_bet_sizes oop,river,bet,50\nset_bet_sizes ip,river,bet,50\nset_bet_sizes ip,river,raise,60\nbuild_tree\nset_accuracy 0.5\nstart_solve\ndump_result " + dump + "\n"
+	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := runSolve(context.Background(), []string{file, "--no-progress", "--node", "x"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "node x: decision on the river") || !strings.Contains(out.String(), "b5 ") {
+		t.Errorf("IP after a check should have check and a 5-chip bet:\n%s", out.String())
+	}
+	if b, err := os.ReadFile(dump); err != nil || !json.Valid(b) {
+		t.Errorf("dump_result: %v, valid JSON %v", err, json.Valid(b))
+	}
+}
+
+func TestSolveBadInput(t *testing.T) {
+	dir := t.TempDir()
+	unknown := filepath.Join(dir, "bad.txt")
+	os.WriteFile(unknown, []byte("set_pot 10\nset_effective_stack 95\nset_board Qs,Jh,2h,8d\nset_range_oop AA\nset_range_ip KK\nsolve_now\n"), 0o644)
+	negative := filepath.Join(dir, "negative.txt")
+	os.WriteFile(negative, []byte("set_pot -10\nset_effective_stack 95\nset_board Qs,Jh,2h,8d\nset_range_oop AA\nset_range_ip KK\n"), 0o644)
+	with := func(flag, value string) []string {
+		args := append([]string{}, riverArgs...)
+		for i := range args {
+			if args[i] == flag {
+				args[i+1] = value
+			}
+		}
+		return args
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{with("--oop", "AA,KX"), "--oop: bad range"},
+		{with("--board", "QsJh2hQs3c"), "--board"},
+		{append(append([]string{}, riverArgs...), "--pot=-10"), "the pot must be a positive number"},
+		{[]string{negative}, "the pot must be a positive number"},
+		{with("--board", "QsJh2h8d3c9c"), "the board has 6 cards"},
+		{[]string{unknown}, `line 6 "solve_now": unknown command`},
+		{append(with("--node", "x"), "--node", "b10 b10"), "--node"},
+		{append(append([]string{}, riverArgs...), "--sizes", "oop,river,jam"), `kind "jam"`},
+	} {
+		var out bytes.Buffer
+		err := runSolve(context.Background(), c.args, &out, &out)
+		var e *exitError
+		if !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want exit code 2 mentioning %q", c.args, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package solver
+
+import "testing"
+
+func benchIterate(b *testing.B, board string, workers int) {
+	s := mustSolver(b, benchSpot(board), workers)
+	s.Iterate()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		s.Iterate()
+	}
+}
+
+func benchBR(b *testing.B, board string, workers int) {
+	s := mustSolver(b, benchSpot(board), workers)
+	for range 10 {
+		s.Iterate()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		s.Exploitability()
+	}
+}
+
+func BenchmarkIterateRiver(b *testing.B)         { benchIterate(b, "QsJh2h8d3c", 1) }
+func BenchmarkIterateTurn(b *testing.B)          { benchIterate(b, "QsJh2h8d", 1) }
+func BenchmarkIterateTurn2Workers(b *testing.B)  { benchIterate(b, "QsJh2h8d", 2) }
+func BenchmarkExploitabilityRiver(b *testing.B)  { benchBR(b, "QsJh2h8d3c", 1) }
+func BenchmarkExploitabilityTurn(b *testing.B)   { benchBR(b, "QsJh2h8d", 1) }
+func BenchmarkExploitabilityTurn2W(b *testing.B) { benchBR(b, "QsJh2h8d", 2) }

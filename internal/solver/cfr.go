@@ -1,0 +1,377 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/felt-poker/felt/internal/cards"
+)
+
+// mode is what a traversal computes.
+type mode uint8
+
+const (
+	modeCFR mode = iota // update the traverser's regrets and strategy sums
+	modeBR              // the traverser's best response to the average strategy
+	modeEV              // the traverser's values when both play the average strategy
+)
+
+// worker is one goroutine's scratch: per tree depth, buffers for every action's
+// reach, values and strategy, so that iterations allocate nothing.
+type worker struct {
+	reach, vals, sigma [][]float64 // [depth][action*maxH + hand]
+	sum                []float64   // per hand
+	cs                 [cards.NumCards]float64
+	cs2                [cards.NumCards]float64
+}
+
+func (s *Solver) scratchBytes() int64 {
+	return int64(s.maxDepth+1) * int64(3*s.maxA*s.maxH) * 8
+}
+
+func (s *Solver) newWorker() *worker {
+	w := &worker{sum: make([]float64, s.maxH)}
+	for range s.maxDepth + 1 {
+		w.reach = append(w.reach, make([]float64, s.maxA*s.maxH))
+		w.vals = append(w.vals, make([]float64, s.maxA*s.maxH))
+		w.sigma = append(w.sigma, make([]float64, s.maxA*s.maxH))
+	}
+	return w
+}
+
+// job is one chance outcome for a pool worker: child i of chance node n.
+type job struct {
+	n         *node
+	i, depth  int
+	trav      int
+	mode      mode
+	self, opp []float64
+}
+
+// start allocates the arrays and the workers the first time it is called.
+func (s *Solver) start() {
+	if s.regret == nil {
+		s.regret = make([]float32, s.strategySize)
+		s.strat = make([]float32, s.strategySize)
+		s.main = s.newWorker()
+	}
+	if s.pool == nil && s.workers > 1 {
+		p := &pool{jobs: make(chan job), out: make([]float64, cards.NumCards*s.maxH)}
+		for range s.workers {
+			w := s.newWorker()
+			go func() {
+				for j := range p.jobs {
+					s.outcome(w, j, p.out[j.i*s.maxH:(j.i+1)*s.maxH])
+					p.wg.Done()
+				}
+			}()
+		}
+		s.pool = p
+	}
+}
+
+// Iterate runs one iteration of Discounted CFR: a traversal for each player.
+func (s *Solver) Iterate() {
+	s.start()
+	s.iter++
+	for trav := range 2 {
+		s.visit(s.main, 0, 1, modeCFR, trav, s.weights[trav], s.weights[1-trav], s.rootOut(trav), true)
+	}
+}
+
+// rootOut is a buffer for the root's values, outside the depth scratch.
+func (s *Solver) rootOut(p int) []float64 {
+	return s.main.reach[s.maxDepth][:len(s.hands[p])]
+}
+
+// visit computes node ni's values for the traverser's hands into out. par is true on
+// the main goroutine: its first chance node is spread over the pool.
+func (s *Solver) visit(w *worker, ni int32, depth int, m mode, trav int, self, opp, out []float64, par bool) {
+	n := &s.nodes[ni]
+	switch n.kind {
+	case foldNode:
+		s.compatible(trav, opp, out, &w.cs)
+		x := n.payoff
+		if int(n.player) == trav {
+			x = -x
+		}
+		for h := range out {
+			out[h] *= x
+		}
+	case showdownNode:
+		s.showdown(w, &s.boards[n.board], trav, opp, out, n.payoff)
+	case chanceNode:
+		s.chance(w, n, depth, m, trav, self, opp, out, par)
+	default:
+		if m == modeCFR {
+			s.cfrAction(w, n, depth, trav, self, opp, out, par)
+		} else {
+			s.evalAction(w, n, depth, m, trav, opp, out, par)
+		}
+	}
+}
+
+// showdown sets out[h] to x times the opponent reach h beats minus the reach it loses
+// to: two passes over both players' hands in strength order, with per-card sums so
+// that hands sharing a card with h are left out.
+func (s *Solver) showdown(w *worker, b *board, trav int, opp, out []float64, x float64) {
+	clear(out)
+	to, tr, t0, t1 := b.order[trav], b.rank[trav], b.c0[trav], b.c1[trav]
+	oo, or, o0, o1 := b.order[1-trav], b.rank[1-trav], b.c0[1-trav], b.c1[1-trav]
+	cs := &w.cs
+	clear(cs[:])
+	total, j := 0.0, 0
+	for i, h := range to {
+		for ; j < len(oo) && or[j] < tr[i]; j++ {
+			v := opp[oo[j]]
+			total += v
+			cs[o0[j]] += v
+			cs[o1[j]] += v
+		}
+		out[h] = x * (total - cs[t0[i]] - cs[t1[i]])
+	}
+	clear(cs[:])
+	total, j = 0, len(oo)-1
+	for i := len(to) - 1; i >= 0; i-- {
+		for ; j >= 0 && or[j] > tr[i]; j-- {
+			v := opp[oo[j]]
+			total += v
+			cs[o0[j]] += v
+			cs[o1[j]] += v
+		}
+		out[to[i]] -= x * (total - cs[t0[i]] - cs[t1[i]])
+	}
+}
+
+// chance sums the values of every card the node can deal, each with the hands holding
+// that card removed from both ranges. For any two hands and the board, the same number
+// of cards can come, so each outcome weighs 1/that number.
+func (s *Solver) chance(w *worker, n *node, depth int, m mode, trav int, self, opp, out []float64, par bool) {
+	clear(out)
+	if par && s.pool != nil {
+		p := s.pool
+		p.wg.Add(len(n.children))
+		for i := range n.children {
+			p.jobs <- job{n: n, i: i, depth: depth, trav: trav, mode: m, self: self, opp: opp}
+		}
+		p.wg.Wait()
+		for i := range n.children {
+			addTo(out, p.out[i*s.maxH:i*s.maxH+len(out)])
+		}
+	} else {
+		vals := w.vals[depth][:len(out)]
+		for i := range n.children {
+			s.outcome(w, job{n: n, i: i, depth: depth, trav: trav, mode: m, self: self, opp: opp}, vals)
+			addTo(out, vals)
+		}
+	}
+	scale := 1 / float64(cards.NumCards-s.boards[n.board].set.Len()-4)
+	for h := range out {
+		out[h] *= scale
+	}
+}
+
+// outcome computes one chance child's values into vals, zero for hands holding the card.
+func (s *Solver) outcome(w *worker, j job, vals []float64) {
+	c := j.n.deal[j.i]
+	nt, no := len(s.hands[j.trav]), len(s.hands[1-j.trav])
+	buf := w.reach[j.depth]
+	opp := buf[s.maxH : s.maxH+no]
+	copy(opp, j.opp)
+	for _, o := range s.withCard[1-j.trav][c] {
+		opp[o] = 0
+	}
+	var self []float64
+	if j.self != nil {
+		self = buf[:nt]
+		copy(self, j.self)
+		for _, h := range s.withCard[j.trav][c] {
+			self[h] = 0
+		}
+	}
+	vals = vals[:nt]
+	s.visit(w, j.n.children[j.i], j.depth+1, j.mode, j.trav, self, opp, vals, false)
+	for _, h := range s.withCard[j.trav][c] {
+		vals[h] = 0
+	}
+}
+
+func addTo(dst, src []float64) {
+	for i, v := range src {
+		dst[i] += v
+	}
+}
+
+// cfrAction is a decision node in a CFR traversal.
+func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, out []float64, par bool) {
+	p := int(n.player)
+	na, nh, nt := len(n.actions), len(s.hands[p]), len(out)
+	sigma := w.sigma[depth][:na*nh]
+	regret := s.regret[n.off : n.off+na*nh]
+	regretMatch(regret, na, nh, sigma, w.sum)
+	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
+	if p != trav {
+		clear(out)
+		// No pruning where the opponent's reach is zero: the regrets there would not
+		// move, but the traverser's strategy sums must still follow its reach.
+		for a := range na {
+			child := reach[a*H : a*H+nh]
+			for h, r := range opp {
+				child[h] = r * sigma[a*nh+h]
+			}
+			v := vals[a*H : a*H+nt]
+			s.visit(w, n.children[a], depth+1, modeCFR, trav, self, child, v, par)
+			addTo(out, v)
+		}
+		return
+	}
+	for a := range na {
+		child := reach[a*H : a*H+nh]
+		for h, r := range self {
+			child[h] = r * sigma[a*nh+h]
+		}
+		s.visit(w, n.children[a], depth+1, modeCFR, trav, child, opp, vals[a*H:a*H+nh], par)
+	}
+	clear(out)
+	for a := range na {
+		for h := range nh {
+			out[h] += sigma[a*nh+h] * vals[a*H+h]
+		}
+	}
+	s.update(n, vals, sigma, self, out)
+}
+
+// update adds the instantaneous regrets to the discounted ones (positive regrets times
+// t^1.5/(t^1.5+1), negative ones halved) and the reach-weighted strategy to the
+// strategy sums, discounted by (t/(t+1))^2.
+func (s *Solver) update(n *node, vals, sigma, self, out []float64) {
+	na, nh, H := len(n.actions), len(self), s.maxH
+	t := float64(s.iter)
+	ta := math.Pow(t, 1.5)
+	pos, neg := float32(ta/(ta+1)), float32(0.5)
+	g := float32(t / (t + 1) * t / (t + 1))
+	regret := s.regret[n.off : n.off+na*nh]
+	strat := s.strat[n.off : n.off+na*nh]
+	for a := range na {
+		r := regret[a*nh : (a+1)*nh]
+		st := strat[a*nh : (a+1)*nh]
+		v := vals[a*H : a*H+nh]
+		sg := sigma[a*nh : (a+1)*nh]
+		for h := range nh {
+			d := neg
+			if r[h] > 0 {
+				d = pos
+			}
+			r[h] = r[h]*d + float32(v[h]-out[h])
+			st[h] = st[h]*g + float32(self[h]*sg[h])
+		}
+	}
+}
+
+// regretMatch sets sigma (action-major) to the positive regrets, normalized per hand;
+// uniform for a hand with none. sum is scratch of at least nh.
+func regretMatch(regret []float32, na, nh int, sigma, sum []float64) {
+	normalize(regret, na, nh, sigma, sum, true)
+}
+
+// normalize writes each hand's distribution over actions from weights (only the
+// positive ones when pos is set): weights divided by their sum, uniform if it is 0.
+// The loops run along the hands, action by action, for the memory's sake.
+func normalize(weights []float32, na, nh int, sigma, sum []float64, pos bool) {
+	sum = sum[:nh]
+	clear(sum)
+	for a := range na {
+		row, sg := weights[a*nh:(a+1)*nh], sigma[a*nh:(a+1)*nh]
+		for h, v := range row {
+			x := float64(v)
+			if pos && x < 0 {
+				x = 0
+			}
+			sg[h] = x
+			sum[h] += x
+		}
+	}
+	for h, v := range sum {
+		if v > 0 {
+			sum[h] = 1 / v
+		}
+	}
+	uniform := 1 / float64(na)
+	for a := range na {
+		sg := sigma[a*nh : (a+1)*nh]
+		for h, inv := range sum {
+			if inv > 0 {
+				sg[h] *= inv
+			} else {
+				sg[h] = uniform
+			}
+		}
+	}
+}
+
+// evalAction is a decision node in a best-response or average-strategy traversal.
+func (s *Solver) evalAction(w *worker, n *node, depth int, m mode, trav int, opp, out []float64, par bool) {
+	p := int(n.player)
+	na, nh, nt := len(n.actions), len(s.hands[p]), len(out)
+	sigma := w.sigma[depth][:na*nh]
+	normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, w.sum, false)
+	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
+	if p != trav {
+		clear(out)
+		for a := range na {
+			child := reach[a*H : a*H+nh]
+			live := false
+			for h, r := range opp {
+				child[h] = r * sigma[a*nh+h]
+				live = live || child[h] != 0
+			}
+			if !live {
+				continue
+			}
+			v := vals[a*H : a*H+nt]
+			s.visit(w, n.children[a], depth+1, m, trav, nil, child, v, par)
+			addTo(out, v)
+		}
+		return
+	}
+	for a := range na {
+		s.visit(w, n.children[a], depth+1, m, trav, nil, opp, vals[a*H:a*H+nh], par)
+	}
+	for h := range nh {
+		best := 0.0
+		for a := range na {
+			v := vals[a*H+h]
+			if m == modeEV {
+				best += sigma[a*nh+h] * v
+			} else if a == 0 || v > best {
+				best = v
+			}
+		}
+		out[h] = best
+	}
+}
+
+// value returns player p's value of the game in chips per hand pair (best response or
+// average strategy), weighted by the starting ranges.
+func (s *Solver) value(m mode, p int) float64 {
+	s.start()
+	out := s.rootOut(p)
+	s.visit(s.main, 0, 1, m, p, nil, s.weights[1-p], out, true)
+	v := 0.0
+	for h, x := range out {
+		v += s.weights[p][h] * x
+	}
+	return v / s.norm
+}
+
+// Exploitability returns the mean of both players' best-response gains against the
+// average strategy, in percent of the starting pot.
+func (s *Solver) Exploitability() float64 {
+	return (s.value(modeBR, OOP) + s.value(modeBR, IP)) / 2 / s.spot.Pot * 100
+}
+
+// EV returns each player's expected chips won when both play the average strategy
+// (each counts half the starting pot as already theirs: add Pot/2 for the share of the
+// pot a player ends with).
+func (s *Solver) EV() [2]float64 {
+	return [2]float64{s.value(modeEV, OOP), s.value(modeEV, IP)}
+}

@@ -1,0 +1,206 @@
+package solver
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/felt-poker/felt/internal/cards"
+)
+
+// ErrBadNode is wrapped by errors about a node path that names no node.
+var ErrBadNode = errors.New("bad node path")
+
+// HandStrategy is one hand's play at a decision node.
+type HandStrategy struct {
+	Hand     string    `json:"hand"`
+	Reach    float64   `json:"reach"`    // its weight at the node: range weight times its own earlier actions
+	Strategy []float64 `json:"strategy"` // the average strategy, one frequency per action
+	EV       float64   `json:"ev"`       // chips it wins from the node on, plus its half of the starting pot
+}
+
+// NodeInfo is what a node path leads to.
+type NodeInfo struct {
+	Path    []string       `json:"path"`
+	Kind    string         `json:"kind"` // "decision", "chance", "fold" or "showdown"
+	Player  string         `json:"player,omitempty"`
+	Street  string         `json:"street"`
+	Board   string         `json:"board"`
+	Pot     float64        `json:"pot"`
+	Actions []string       `json:"actions,omitempty"`
+	AllIn   []bool         `json:"all_in,omitempty"`
+	Totals  []float64      `json:"totals,omitempty"` // the range's frequency of each action
+	Hands   []HandStrategy `json:"hands,omitempty"`
+	Deals   []string       `json:"deals,omitempty"` // chance: the cards that can come
+}
+
+// walk is a position reached by following a path from the root.
+type walk struct {
+	ni    int32
+	depth int
+	reach [2][]float64
+	board []cards.Card // as dealt
+}
+
+// follow walks the tokens (action labels, or a card at a chance node) from the root,
+// multiplying each player's reach by its average strategy along the way.
+func (s *Solver) follow(path []string) (walk, error) {
+	s.start()
+	wk := walk{ni: 0, depth: 1, board: append([]cards.Card{}, s.spot.Board...)}
+	for p := range 2 {
+		wk.reach[p] = append([]float64(nil), s.weights[p]...)
+	}
+	for i, tok := range path {
+		n := &s.nodes[wk.ni]
+		next, err := s.step(n, tok, &wk)
+		if err != nil {
+			return wk, fmt.Errorf("%w: step %d %q: %v", ErrBadNode, i+1, tok, err)
+		}
+		wk.ni = next
+		wk.depth++
+	}
+	return wk, nil
+}
+
+// step moves one token down from n, updating the reach in wk.
+func (s *Solver) step(n *node, tok string, wk *walk) (int32, error) {
+	switch n.kind {
+	case actionNode:
+		labels := make([]string, len(n.actions))
+		for a, act := range n.actions {
+			labels[a] = act.Label()
+			if strings.EqualFold(tok, labels[a]) {
+				p := int(n.player)
+				na, nh := len(n.actions), len(s.hands[p])
+				sigma := make([]float64, na*nh)
+				normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, make([]float64, nh), false)
+				for h := range nh {
+					wk.reach[p][h] *= sigma[a*nh+h]
+				}
+				return n.children[a], nil
+			}
+		}
+		return 0, fmt.Errorf("no such action here: want one of %s", strings.Join(labels, " "))
+	case chanceNode:
+		c, err := cards.Parse(tok)
+		if err != nil {
+			return 0, fmt.Errorf("a card is dealt here: %v", err)
+		}
+		for i, d := range n.deal {
+			if d == c {
+				for p := range 2 {
+					for _, h := range s.withCard[p][c] {
+						wk.reach[p][h] = 0
+					}
+				}
+				wk.board = append(wk.board, c)
+				return n.children[i], nil
+			}
+		}
+		return 0, fmt.Errorf("card %s is on the board", c)
+	}
+	return 0, errors.New("the hand is over at this node")
+}
+
+// Node describes the node at the end of path (nil or empty: the root): for a decision,
+// each live hand of the player to act with its reach, average strategy and EV.
+func (s *Solver) Node(path []string) (NodeInfo, error) {
+	wk, err := s.follow(path)
+	if err != nil {
+		return NodeInfo{}, err
+	}
+	n := &s.nodes[wk.ni]
+	info := NodeInfo{Path: append([]string{}, path...), Street: n.street.String(),
+		Board: cards.Format(wk.board), Pot: n.pot}
+	switch n.kind {
+	case chanceNode:
+		info.Kind = "chance"
+		for _, c := range n.deal {
+			info.Deals = append(info.Deals, c.String())
+		}
+	case foldNode:
+		info.Kind, info.Board = "fold", ""
+	case showdownNode:
+		info.Kind = "showdown"
+	default:
+		info.Kind = "decision"
+		s.describeDecision(n, wk, &info)
+	}
+	return info, nil
+}
+
+// describeDecision fills info with the strategy of every hand that can reach n.
+func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo) {
+	p := int(n.player)
+	info.Player = [2]string{"OOP", "IP"}[p]
+	na, nh := len(n.actions), len(s.hands[p])
+	for _, a := range n.actions {
+		info.Actions = append(info.Actions, a.Label())
+		info.AllIn = append(info.AllIn, a.AllIn)
+	}
+	sigma := make([]float64, na*nh)
+	normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, make([]float64, nh), false)
+	ev := make([]float64, nh)
+	s.visit(s.main, wk.ni, wk.depth, modeEV, p, nil, wk.reach[1-p], ev, true)
+	compat := make([]float64, nh)
+	s.compatible(p, wk.reach[1-p], compat, &s.main.cs2)
+	info.Totals = make([]float64, na)
+	sum := 0.0
+	for h, hd := range s.hands[p] {
+		r := wk.reach[p][h]
+		if r == 0 || compat[h] == 0 {
+			continue
+		}
+		hs := HandStrategy{Hand: hd.c[0].String() + hd.c[1].String(), Reach: r, Strategy: make([]float64, na),
+			EV: ev[h]/compat[h] + s.spot.Pot/2}
+		for a := range na {
+			hs.Strategy[a] = sigma[a*nh+h]
+			info.Totals[a] += r * sigma[a*nh+h]
+		}
+		sum += r
+		info.Hands = append(info.Hands, hs)
+	}
+	for a := range info.Totals {
+		if sum > 0 {
+			info.Totals[a] /= sum
+		}
+	}
+}
+
+// TreeNode is a node with the decisions under it on the same street, for JSON export.
+type TreeNode struct {
+	NodeInfo
+	Children map[string]*TreeNode `json:"children,omitempty"`
+}
+
+// Export returns the node at path and the decision nodes under it, down to depth
+// actions and not past the next card.
+func (s *Solver) Export(path []string, depth int) (*TreeNode, error) {
+	info, err := s.Node(path)
+	if err != nil {
+		return nil, err
+	}
+	t := &TreeNode{NodeInfo: info}
+	if info.Kind != "decision" || depth <= 0 {
+		return t, nil
+	}
+	for _, a := range info.Actions {
+		next := append(append([]string{}, path...), a)
+		wk, err := s.follow(next)
+		if err != nil {
+			return nil, err
+		}
+		if s.nodes[wk.ni].kind != actionNode {
+			continue
+		}
+		child, err := s.Export(next, depth-1)
+		if err != nil {
+			return nil, err
+		}
+		if t.Children == nil {
+			t.Children = map[string]*TreeNode{}
+		}
+		t.Children[a] = child
+	}
+	return t, nil
+}

@@ -1,0 +1,224 @@
+package solver
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/eval"
+)
+
+// Options tune how a Solver runs; the zero value is fine.
+type Options struct {
+	// Workers is how many goroutines share the chance nodes (default: all cores).
+	// Results do not depend on it: chance outcomes are summed in a fixed order.
+	Workers int
+}
+
+// hand is one of a player's combos on the starting board.
+type hand struct {
+	c [2]cards.Card
+	w float64
+}
+
+// board is a board some node plays on; river boards carry the showdown order.
+type board struct {
+	set   cards.Set
+	order [2][]int32  // river: each player's hands not blocked by the board, weakest first
+	rank  [2][]uint16 // river: the strength of order's hands
+	c0    [2][]uint8  // river: the cards of order's hands
+	c1    [2][]uint8
+}
+
+// Solver holds a spot's game tree, the regrets and strategy sums of every decision,
+// and the workers. Build one with New; it is not safe for concurrent use.
+type Solver struct {
+	spot     Spot
+	hands    [2][]hand
+	weights  [2][]float64 // the starting reach: each hand's weight
+	same     [2][]int32   // same[p][h]: the other player's index of the same combo, or -1
+	withCard [2][cards.NumCards][]int32
+	norm     float64 // sum of the weights of every pair of hands that can meet
+
+	nodes    []node
+	boards   []board
+	boardIdx map[cards.Set]int32
+	maxDepth int
+	maxH     int
+	maxA     int
+
+	strategySize int
+	regret       []float32 // allocated by the first iteration
+	strat        []float32
+	iter         int
+
+	workers int
+	pool    *pool
+	main    *worker
+}
+
+// New checks the spot, lists both players' live hands and builds the tree. The large
+// arrays are allocated by the first iteration, so Memory can be reported first.
+func New(spot Spot, opts Options) (*Solver, error) {
+	if err := spot.Validate(); err != nil {
+		return nil, err
+	}
+	spot.Board = slices.Clone(spot.Board)
+	s := &Solver{spot: spot, boardIdx: map[cards.Set]int32{}, workers: opts.Workers}
+	if s.workers <= 0 {
+		s.workers = runtime.GOMAXPROCS(0)
+	}
+	s.listHands()
+	s.buildTree()
+	for _, n := range s.nodes {
+		s.maxA = max(s.maxA, len(n.actions))
+	}
+	s.maxA = max(s.maxA, 2)
+	return s, nil
+}
+
+// listHands fills hands, weights, same, withCard and norm.
+func (s *Solver) listHands() {
+	var dead cards.Set
+	for _, c := range s.spot.Board {
+		dead = dead.Add(c)
+	}
+	index := [2]map[[2]cards.Card]int32{{}, {}}
+	for p := range 2 {
+		for _, c := range liveCombos(s.spot.Range[p], dead) {
+			h := int32(len(s.hands[p]))
+			s.hands[p] = append(s.hands[p], hand{c: c.Cards, w: c.Weight})
+			s.weights[p] = append(s.weights[p], c.Weight)
+			index[p][c.Cards] = h
+			s.withCard[p][c.Cards[0]] = append(s.withCard[p][c.Cards[0]], h)
+			s.withCard[p][c.Cards[1]] = append(s.withCard[p][c.Cards[1]], h)
+		}
+		s.maxH = max(s.maxH, len(s.hands[p]))
+	}
+	for p := range 2 {
+		s.same[p] = make([]int32, len(s.hands[p]))
+		for h, hd := range s.hands[p] {
+			s.same[p][h] = -1
+			if o, ok := index[1-p][hd.c]; ok {
+				s.same[p][h] = o
+			}
+		}
+	}
+	compat := make([]float64, len(s.hands[0]))
+	var cs [cards.NumCards]float64
+	s.compatible(0, s.weights[1], compat, &cs)
+	for h, v := range compat {
+		s.norm += s.weights[0][h] * v
+	}
+}
+
+// compatible sets out[h], for each of p's hands, to the sum of opp over the other
+// player's hands that share no card with it: the blocker correction in O(n).
+func (s *Solver) compatible(p int, opp, out []float64, cs *[cards.NumCards]float64) {
+	clear(cs[:])
+	total := 0.0
+	for o, hd := range s.hands[1-p] {
+		v := opp[o]
+		total += v
+		cs[hd.c[0]] += v
+		cs[hd.c[1]] += v
+	}
+	same := s.same[p]
+	for h, hd := range s.hands[p] {
+		v := total - cs[hd.c[0]] - cs[hd.c[1]]
+		if o := same[h]; o >= 0 {
+			v += opp[o]
+		}
+		out[h] = v
+	}
+}
+
+// boardIndex returns the index of the board with the cards of set, adding it (and its
+// showdown order, on the river) the first time.
+func (s *Solver) boardIndex(set cards.Set) int32 {
+	if i, ok := s.boardIdx[set]; ok {
+		return i
+	}
+	b := board{set: set}
+	if set.Len() == 5 {
+		base := eval.HandOf(set.Cards()...)
+		for p := range 2 {
+			for h, hd := range s.hands[p] {
+				if set.Has(hd.c[0]) || set.Has(hd.c[1]) {
+					continue
+				}
+				b.order[p] = append(b.order[p], int32(h))
+				b.rank[p] = append(b.rank[p], uint16(base.Add(hd.c[0]).Add(hd.c[1]).Rank()))
+			}
+			sortByRank(b.order[p], b.rank[p])
+			for _, h := range b.order[p] {
+				b.c0[p] = append(b.c0[p], uint8(s.hands[p][h].c[0]))
+				b.c1[p] = append(b.c1[p], uint8(s.hands[p][h].c[1]))
+			}
+		}
+	}
+	s.boards = append(s.boards, b)
+	s.boardIdx[set] = int32(len(s.boards) - 1)
+	return int32(len(s.boards) - 1)
+}
+
+// sortByRank sorts order and rank together, weakest first.
+func sortByRank(order []int32, rank []uint16) {
+	idx := make([]int, len(order))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return int(rank[a]) - int(rank[b]) })
+	o, r := slices.Clone(order), slices.Clone(rank)
+	for i, j := range idx {
+		order[i], rank[i] = o[j], r[j]
+	}
+}
+
+// Memory is the solver's estimated size in bytes once iterating: the regrets and
+// strategy sums (4 bytes per hand and action each), the tree, the boards and the
+// workers' scratch.
+func (s *Solver) Memory() int64 {
+	m := int64(s.strategySize) * 8
+	m += int64(len(s.nodes)) * 160
+	for _, b := range s.boards {
+		m += 64 + int64(len(b.order[0])+len(b.order[1]))*8
+	}
+	m += int64(s.workers+1) * s.scratchBytes()
+	m += int64(cards.NumCards * s.maxH * 8)
+	return m
+}
+
+// Nodes returns the number of nodes in the tree and, of them, the decision nodes.
+func (s *Solver) Nodes() (all, decisions int) {
+	for _, n := range s.nodes {
+		if n.kind == actionNode {
+			decisions++
+		}
+	}
+	return len(s.nodes), decisions
+}
+
+// Hands returns the number of live hands of each player.
+func (s *Solver) Hands() [2]int { return [2]int{len(s.hands[0]), len(s.hands[1])} }
+
+// Iterations returns the number of iterations run.
+func (s *Solver) Iterations() int { return s.iter }
+
+// Close stops the workers. The solver can still be read; iterating restarts them.
+func (s *Solver) Close() {
+	if s.pool != nil {
+		s.pool.stop()
+		s.pool = nil
+	}
+}
+
+// pool runs chance outcomes on worker goroutines.
+type pool struct {
+	jobs chan job
+	wg   sync.WaitGroup
+	out  []float64 // per outcome: the traverser's values, maxH apart
+}
+
+func (p *pool) stop() { close(p.jobs) }

@@ -1,0 +1,139 @@
+package solver
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/equity"
+)
+
+// ErrBadSpot is wrapped by every error about a spot that cannot be solved.
+var ErrBadSpot = errors.New("bad spot")
+
+// Street is a betting round of the subgame.
+type Street uint8
+
+// The postflop streets.
+const (
+	Flop Street = iota
+	Turn
+	River
+)
+
+var streetNames = [...]string{"flop", "turn", "river"}
+
+// String returns "flop", "turn" or "river".
+func (s Street) String() string { return streetNames[s] }
+
+// ParseStreet reads "flop", "turn" or "river".
+func ParseStreet(s string) (Street, error) {
+	for i, n := range streetNames {
+		if n == s {
+			return Street(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: street %q: want flop, turn or river", ErrBadSpot, s)
+}
+
+// The players: OOP acts first on every street.
+const (
+	OOP = 0
+	IP  = 1
+)
+
+// Sizes are one player's bet sizes on one street, in percent of the pot.
+type Sizes struct {
+	Bet   []float64 // first bet of the street, % of the pot
+	Raise []float64 // raise, % of the pot after calling (plus the call)
+	Donk  []float64 // OOP's first bet when IP bet the street before; Bet when empty
+	AllIn bool      // all-in is always an option
+}
+
+// Tree is the bet tree: the sizes per player and street and the limits on betting.
+type Tree struct {
+	Sizes [2][3]Sizes // [player][street]
+	// AllInThreshold: a bet or raise that would put in more than this share of the
+	// effective stack becomes all-in (1 turns it off).
+	AllInThreshold float64
+	// RaiseCap is the most bets and raises on one street (the first bet counts).
+	RaiseCap int
+}
+
+// Spot is a subgame to solve.
+type Spot struct {
+	Pot   float64      // chips in the pot when the subgame starts
+	Stack float64      // effective stack behind, for each player
+	Board []cards.Card // 3, 4 or 5 cards
+	Range [2]equity.Range
+	Tree  Tree
+}
+
+// street returns the street the spot starts on.
+func (s *Spot) street() Street { return Street(len(s.Board) - 3) }
+
+// Validate reports the first thing wrong with the spot, wrapping ErrBadSpot.
+func (s *Spot) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: "+format, append([]any{ErrBadSpot}, args...)...)
+	}
+	switch {
+	case !(s.Pot > 0) || math.IsInf(s.Pot, 0):
+		return bad("the pot must be a positive number, not %v", s.Pot)
+	case !(s.Stack >= 0) || math.IsInf(s.Stack, 0):
+		return bad("the effective stack must be 0 or more, not %v", s.Stack)
+	case len(s.Board) < 3 || len(s.Board) > 5:
+		return bad("the board has %d cards: want 3 (flop), 4 (turn) or 5 (river)", len(s.Board))
+	case !(s.Tree.AllInThreshold > 0 && s.Tree.AllInThreshold <= 1):
+		return bad("the all-in threshold must be above 0 and at most 1, not %v", s.Tree.AllInThreshold)
+	case s.Tree.RaiseCap < 1 || s.Tree.RaiseCap > 20:
+		return bad("the raise cap must be from 1 to 20, not %d", s.Tree.RaiseCap)
+	}
+	var seen cards.Set
+	for _, c := range s.Board {
+		if !c.Valid() || seen.Has(c) {
+			return bad("board %s: card %s is invalid or given twice", cards.Format(s.Board), c)
+		}
+		seen = seen.Add(c)
+	}
+	for p, name := range [2]string{"OOP", "IP"} {
+		if s.Range[p].Len() == 0 {
+			return bad("the %s range is empty", name)
+		}
+		if len(liveCombos(s.Range[p], seen)) == 0 {
+			return bad("every hand of the %s range holds a board card", name)
+		}
+		for st := range s.Tree.Sizes[p] {
+			if err := s.Tree.Sizes[p][st].check(); err != nil {
+				return bad("%s %s sizes: %v", name, Street(st), err)
+			}
+		}
+	}
+	return nil
+}
+
+func (z Sizes) check() error {
+	for _, list := range [][]float64{z.Bet, z.Raise, z.Donk} {
+		if len(list) > 8 {
+			return errors.New("at most 8 sizes per kind")
+		}
+		for _, v := range list {
+			if !(v > 0 && v <= 10000) {
+				return fmt.Errorf("size %v%% must be above 0 and at most 10000", v)
+			}
+		}
+	}
+	return nil
+}
+
+// liveCombos returns the range's combos that hold no card of dead.
+func liveCombos(r equity.Range, dead cards.Set) []equity.Combo {
+	var out []equity.Combo
+	for _, c := range r.Combos() {
+		if c.Set()&dead == 0 {
+			out = append(out, c)
+		}
+	}
+	return out
+}

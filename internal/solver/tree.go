@@ -1,0 +1,230 @@
+package solver
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/felt-poker/felt/internal/cards"
+)
+
+// ActionKind is what a player does at a decision.
+type ActionKind uint8
+
+// The actions.
+const (
+	Fold ActionKind = iota
+	Check
+	Call
+	Bet
+	Raise
+)
+
+// Action is one choice at a decision node.
+type Action struct {
+	Kind  ActionKind
+	Chips float64 // bet or raise: the player's chips in on this street after it
+	AllIn bool
+}
+
+// Label is the action's short name, used in node paths: f, x, c, b<chips>, r<chips>
+// (chips: the bettor's total on this street).
+func (a Action) Label() string {
+	switch a.Kind {
+	case Fold:
+		return "f"
+	case Check:
+		return "x"
+	case Call:
+		return "c"
+	case Bet:
+		return "b" + chips(a.Chips)
+	}
+	return "r" + chips(a.Chips)
+}
+
+func chips(x float64) string { return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64) }
+
+type nodeKind uint8
+
+const (
+	actionNode nodeKind = iota
+	chanceNode
+	foldNode
+	showdownNode
+)
+
+// node is one node of the game tree. The tree is a slice; children are indices.
+type node struct {
+	kind     nodeKind
+	player   uint8   // action: the player to act; fold: the player who folded
+	street   Street  // the street the node is on
+	board    int32   // index of the node's board in Solver.boards
+	payoff   float64 // fold: the folder's chips in; showdown: each player's chips in
+	pot      float64 // chips in the pot at the node
+	actions  []Action
+	children []int32
+	deal     []cards.Card // chance: the card each child deals
+	off      int          // action: offset of its regrets and strategy sums
+}
+
+// state is where the builder is in a hand.
+type state struct {
+	commit   [2]float64 // chips in, counting half the starting pot each
+	start    float64    // each player's chips in when the street began
+	street   Street
+	board    cards.Set
+	toAct    int
+	bets     int  // bets and raises on this street
+	checked  bool // OOP checked this street
+	donk     bool // IP bet the street before and OOP called
+	depth    int
+	allInRun bool // both players are all-in: cards are dealt to the end
+}
+
+// builder turns a Spot into nodes.
+type builder struct {
+	s    *Solver
+	half float64 // half the starting pot
+	max  float64 // a player's chips in when all-in
+}
+
+func (s *Solver) buildTree() {
+	sp := &s.spot
+	b := builder{s: s, half: sp.Pot / 2, max: sp.Pot/2 + sp.Stack}
+	var set cards.Set
+	for _, c := range sp.Board {
+		set = set.Add(c)
+	}
+	st := state{commit: [2]float64{b.half, b.half}, start: b.half, street: sp.street(), board: set}
+	if sp.Stack == 0 {
+		st.allInRun = true
+		b.endStreet(st)
+		return
+	}
+	b.decision(st)
+}
+
+// add appends n to the tree and returns its index.
+func (b *builder) add(n node, depth int) int32 {
+	b.s.nodes = append(b.s.nodes, n)
+	b.s.maxDepth = max(b.s.maxDepth, depth+1)
+	return int32(len(b.s.nodes) - 1)
+}
+
+// decision builds the node where st.toAct acts, and everything under it.
+func (b *builder) decision(st state) int32 {
+	p := st.toAct
+	acts := b.actions(st)
+	idx := b.add(node{kind: actionNode, player: uint8(p), street: st.street, board: b.s.boardIndex(st.board),
+		pot: st.commit[0] + st.commit[1], actions: acts, off: b.s.strategySize}, st.depth)
+	b.s.strategySize += len(acts) * len(b.s.hands[p])
+	kids := make([]int32, len(acts))
+	for i, a := range acts {
+		next := st
+		next.depth++
+		switch a.Kind {
+		case Fold:
+			kids[i] = b.add(node{kind: foldNode, player: uint8(p), street: st.street, payoff: st.commit[p], pot: next.commit[0] + next.commit[1]}, next.depth)
+		case Check:
+			if p == OOP {
+				next.checked, next.toAct = true, IP
+				kids[i] = b.decision(next)
+			} else {
+				next.donk = false
+				kids[i] = b.endStreet(next)
+			}
+		case Call:
+			next.commit[p] = next.commit[1-p]
+			next.donk = p == OOP
+			next.allInRun = next.commit[p] >= b.max
+			kids[i] = b.endStreet(next)
+		default:
+			next.commit[p] = st.start + a.Chips
+			next.bets++
+			next.toAct = 1 - p
+			kids[i] = b.decision(next)
+		}
+	}
+	b.s.nodes[idx].children = kids
+	return idx
+}
+
+// endStreet builds what follows a street's last action: a showdown on the river, else
+// a chance node dealing the next card.
+func (b *builder) endStreet(st state) int32 {
+	if st.street == River {
+		return b.add(node{kind: showdownNode, street: River, board: b.s.boardIndex(st.board), payoff: st.commit[0], pot: st.commit[0] + st.commit[1]}, st.depth)
+	}
+	idx := b.add(node{kind: chanceNode, street: st.street, board: b.s.boardIndex(st.board), pot: st.commit[0] + st.commit[1]}, st.depth)
+	var deal []cards.Card
+	var kids []int32
+	for c := cards.Card(0); c < cards.NumCards; c++ {
+		if st.board.Has(c) {
+			continue
+		}
+		next := st
+		next.street++
+		next.board = st.board.Add(c)
+		next.depth++
+		next.start = st.commit[0]
+		next.bets, next.checked, next.toAct = 0, false, OOP
+		deal = append(deal, c)
+		if st.allInRun {
+			kids = append(kids, b.endStreet(next))
+		} else {
+			kids = append(kids, b.decision(next))
+		}
+	}
+	b.s.nodes[idx].deal, b.s.nodes[idx].children = deal, kids
+	return idx
+}
+
+// actions lists the choices of st.toAct.
+func (b *builder) actions(st state) []Action {
+	p := st.toAct
+	sizes := b.s.spot.Tree.Sizes[p][st.street]
+	if st.commit[1-p] > st.commit[p] {
+		acts := []Action{{Kind: Fold}, {Kind: Call}}
+		if st.bets < b.s.spot.Tree.RaiseCap && st.commit[1-p] < b.max {
+			for _, to := range b.amounts(st, sizes.Raise, sizes.AllIn, true) {
+				acts = append(acts, Action{Kind: Raise, Chips: to - st.start, AllIn: to >= b.max})
+			}
+		}
+		return acts
+	}
+	acts := []Action{{Kind: Check}}
+	list := sizes.Bet
+	if p == OOP && st.donk && len(sizes.Donk) > 0 {
+		list = sizes.Donk
+	}
+	for _, to := range b.amounts(st, list, sizes.AllIn, false) {
+		acts = append(acts, Action{Kind: Bet, Chips: to - st.start, AllIn: to >= b.max})
+	}
+	return acts
+}
+
+// amounts turns sizes in % of the pot into the bettor's chips in after the bet, with
+// the all-in threshold applied, sorted and without duplicates.
+func (b *builder) amounts(st state, pct []float64, allIn, raise bool) []float64 {
+	p := st.toAct
+	const eps = 1e-9
+	var out []float64
+	for _, v := range pct {
+		to := st.commit[p] + v/100*(st.commit[0]+st.commit[1])
+		if raise {
+			to = st.commit[1-p] + v/100*2*st.commit[1-p]
+		}
+		if to-b.half > b.s.spot.Tree.AllInThreshold*b.s.spot.Stack+eps || to > b.max-eps {
+			to = b.max
+		}
+		if to > st.commit[1-p]+eps {
+			out = append(out, to)
+		}
+	}
+	if allIn {
+		out = append(out, b.max)
+	}
+	slices.Sort(out)
+	return slices.CompactFunc(out, func(a, b float64) bool { return math.Abs(a-b) < 1e-6 })
+}
