@@ -394,3 +394,26 @@ func TestStatsAndRankings(t *testing.T) {
 		}
 	})
 }
+
+// A cash-out tried again after its reply was lost (the first attempt booked)
+// finds no seat and books nothing twice.
+func TestCashOutTwiceBooksOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		h := newHouse(t, s, newClock())
+		u := register(t, h, "dora")
+		if _, err := h.BuyIn(ctx, u.ID, "t1", 1_000); err != nil {
+			t.Fatal(err)
+		}
+		if credits, err := h.CashOut(ctx, u.ID, "t1", 1_500); err != nil || credits != 10_500 {
+			t.Fatalf("CashOut = %d, %v", credits, err)
+		}
+		if _, err := h.CashOut(ctx, u.ID, "t1", 1_500); !errors.Is(err, house.ErrNoSeat) {
+			t.Fatalf("a second CashOut = %v, want ErrNoSeat", err)
+		}
+		tot, err := h.Totals(ctx, u.ID)
+		if err != nil || tot.Credits != 10_500 || tot.GamesPlayed != 1 {
+			t.Fatalf("after the second cash-out: %+v, %v", tot, err)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package house
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/felt-poker/felt/internal/store"
@@ -59,10 +60,15 @@ func (h *House) BuyIn(ctx context.Context, userID int64, tableRef string, amount
 	return left, nil
 }
 
+// ErrNoSeat is wrapped by CashOut for a player the table holds no seat for: a
+// cash-out booked already (its reply lost, then tried again) or returned by
+// Recover. Nothing is booked.
+var ErrNoSeat = errors.New("no seat held at this table: already cashed out")
+
 // CashOut ends a player's game at a table: their stack of amount chips (zero for
 // a player who went broke) returns to their credits, their games played grow by
 // one, and the table no longer holds a seat for them (see Recover). It returns the
-// credits after the cash-out.
+// credits after the cash-out. A player without a seat there is ErrNoSeat.
 func (h *House) CashOut(ctx context.Context, userID int64, tableRef string, amount int64) (int64, error) {
 	if amount < 0 {
 		return 0, fieldError("amount", "must not be negative")
@@ -78,15 +84,19 @@ func (h *House) CashOut(ctx context.Context, userID int64, tableRef string, amou
 		if err := q.LockUser(ctx, userID); err != nil {
 			return err
 		}
+		// The seat goes first: a cash-out whose reply was lost and that is tried
+		// again finds none, and books nothing twice.
+		if err := q.DeleteSeat(ctx, tableRef, userID); isNotFound(err) {
+			return ErrNoSeat
+		} else if err != nil {
+			return err
+		}
 		if amount > 0 {
 			if _, err := q.AddEntry(ctx, store.Entry{UserID: userID, Kind: store.KindCashOut, Amount: amount, TableRef: tableRef, CreatedAt: h.now()}); err != nil {
 				return err
 			}
 		}
 		if err := q.AddStats(ctx, userID, store.Stats{GamesPlayed: 1}); err != nil {
-			return err
-		}
-		if err := q.DeleteSeat(ctx, tableRef, userID); err != nil {
 			return err
 		}
 		var err error

@@ -404,8 +404,12 @@ func (q *queries) AddToSeat(ctx context.Context, tableRef string, userID, delta 
 }
 
 func (q *queries) DeleteSeat(ctx context.Context, tableRef string, userID int64) error {
-	if _, err := q.q.ExecContext(ctx, "DELETE FROM table_seats WHERE table_ref = $1 AND user_id = $2", tableRef, userID); err != nil {
+	res, err := q.q.ExecContext(ctx, "DELETE FROM table_seats WHERE table_ref = $1 AND user_id = $2", tableRef, userID)
+	if err != nil {
 		return fmt.Errorf("seat of user %d at %s: delete: %w", userID, tableRef, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return fmt.Errorf("seat of user %d at %s: %w", userID, tableRef, ErrNotFound)
 	}
 	return nil
 }

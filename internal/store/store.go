@@ -302,7 +302,8 @@ type SeatStore interface {
 	// (a buy-in), and does nothing otherwise (a hand at a table whose seats are not
 	// kept).
 	AddToSeat(ctx context.Context, tableRef string, userID, delta int64, create bool) error
-	// DeleteSeat removes a player's seat at a table, if any.
+	// DeleteSeat removes a player's seat at a table, or returns ErrNotFound when
+	// they hold none there.
 	DeleteSeat(ctx context.Context, tableRef string, userID int64) error
 	// Seats lists every seat held, oldest first.
 	Seats(ctx context.Context) ([]Seat, error)

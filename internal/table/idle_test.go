@@ -1,12 +1,16 @@
 package table
 
 import (
+	"context"
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/house"
 )
 
 // A player whose connection drops at their turn keeps the whole clock and time
@@ -166,4 +170,57 @@ func TestPrivateTablesRecordPrivateHands(t *testing.T) {
 			}
 		})
 	}
+}
+
+// lostReplyBank books the first cash-out and then loses its reply (a timeout);
+// the attempts after it find the seat gone, as house.CashOut does.
+type lostReplyBank struct {
+	*bank
+	mu       sync.Mutex
+	cashOuts int
+}
+
+func (b *lostReplyBank) CashOut(ctx context.Context, u int64, ref string, amount int64) (int64, error) {
+	b.mu.Lock()
+	b.cashOuts++
+	n := b.cashOuts
+	b.mu.Unlock()
+	if n > 1 {
+		return 0, fmt.Errorf("cash-out: %w", house.ErrNoSeat)
+	}
+	if _, err := b.bank.CashOut(ctx, u, ref, amount); err != nil {
+		return 0, err
+	}
+	return 0, context.DeadlineExceeded
+}
+
+// A cash-out whose reply is lost is tried again, and the retry's ErrNoSeat ends
+// it: the chips come back once, and the player hears of it once.
+func TestCashOutReplyLost(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := &lostReplyBank{bank: newBank(1)}
+		tb := mustNew(t, testConfig(b, "call"))
+		alice, c := Player{1, "alice"}, &client{}
+		tb.Watch(t.Context(), alice, c)
+		if err := tb.Sit(t.Context(), alice, 3, 1000); err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.SitOut(t.Context(), alice); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Minute) // any hand she was in is over
+		if err := tb.Stand(t.Context(), alice); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Second)
+		synctest.Wait()
+		b.mu.Lock()
+		attempts := b.cashOuts
+		b.mu.Unlock()
+		if attempts != 2 || c.notices(t, "cashed_out") != 1 {
+			t.Fatalf("%d attempts, %d notices; want 2 and 1", attempts, c.notices(t, "cashed_out"))
+		}
+		tb.Close(t.Context(), "done")
+		b.checkLedger(t) // credits = start + nets: booked once
+	})
 }

@@ -3,8 +3,11 @@ package table
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 	"time"
+
+	"github.com/felt-poker/felt/internal/house"
 )
 
 // Cash-outs (a stack back to its player's credits) are booked by a ledger worker,
@@ -130,10 +133,15 @@ func (l *ledger) book(op cashOutOp) {
 		ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
 		credits, err := t.cfg.Bank.CashOut(ctx, op.user, t.ref, op.amount)
 		cancel()
-		if err == nil {
+		if err == nil || errors.Is(err, house.ErrNoSeat) {
+			// ErrNoSeat: an earlier attempt was booked though its reply was lost.
 			if op.code != "" {
 				amount := op.amount
-				t.post(op.user, NoticeMsg{Code: op.code, Text: op.text, Amount: &amount, Credits: &credits})
+				n := NoticeMsg{Code: op.code, Text: op.text, Amount: &amount}
+				if err == nil {
+					n.Credits = &credits
+				}
+				t.post(op.user, n)
 			}
 			return
 		}
