@@ -41,6 +41,7 @@ func (s *Server) changePassword(w http.ResponseWriter, r *http.Request, u store.
 		s.writeError(w, err)
 		return
 	}
+	s.closeSessionsOf(u.ID, c.Value, "the password changed: log in again")
 	s.writeJSON(w, http.StatusNoContent, nil)
 }
 
@@ -57,6 +58,7 @@ func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request, u store.U
 		return
 	}
 	s.log.Info("account deleted", "user", u.ID)
+	s.closeSessionsOf(u.ID, "", "the account is deleted")
 	clearSession(w, r)
 	s.writeJSON(w, http.StatusNoContent, nil)
 }

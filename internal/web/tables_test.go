@@ -197,3 +197,33 @@ func TestMetricsLocalUnlessPublic(t *testing.T) {
 		}
 	}
 }
+
+// Ending sessions ends their sockets: a changed password closes the other
+// devices' WebSockets (this one stays), a deleted account closes them all.
+func TestEndedSessionsCloseTheirSockets(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t))
+	a, other := th.client(t), th.client(t)
+	a.register("alice")
+	other.must("POST", "/api/login", map[string]any{"username": "alice", "password": "correct horse"}, 200)
+	wa, wo := a.dial(), other.dial()
+	closed := func(w *ws) bool {
+		select {
+		case <-w.done:
+			return true
+		case <-time.After(5 * time.Second):
+			return false
+		}
+	}
+	a.must("POST", "/api/me/password", map[string]any{"current_password": "correct horse", "new_password": "battery staple"}, 204)
+	if !closed(wo) {
+		t.Fatal("the other device's socket is still open after the password changed")
+	}
+	i := 0
+	if r := wa.request(&i, 1, map[string]any{"type": "ping"}); r["type"] != "ok" && r["type"] != "pong" {
+		t.Fatalf("this device's socket: %v", r)
+	}
+	a.must("POST", "/api/me/delete", map[string]any{"password": "battery staple"}, 204)
+	if !closed(wa) {
+		t.Fatal("a deleted account's socket is still open")
+	}
+}

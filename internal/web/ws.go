@@ -57,6 +57,9 @@ type conn struct {
 	ws     *websocket.Conn
 	p      table.Player
 	guest  bool
+	// session is the session token the connection was opened with ("" for
+	// nobody logged in), so that ending a session ends its connections.
+	session string
 	out    chan []byte
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -87,9 +90,12 @@ func (c *conn) close(code websocket.StatusCode, reason string) {
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	var p table.Player
-	guest := false
+	guest, session := false, ""
 	if u, err := s.user(r); err == nil {
 		p, guest = table.Player{ID: u.ID, Name: u.Username}, u.Guest
+		if ck, err := r.Cookie(CookieName); err == nil {
+			session = ck.Value
+		}
 	}
 	if !s.ready.Load() {
 		http.Error(w, "the house is not open", http.StatusServiceUnavailable)
@@ -107,7 +113,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(maxWSMessage)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
-	c := &conn{s: s, ws: ws, p: p, guest: guest, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel,
+	c := &conn{s: s, ws: ws, p: p, guest: guest, session: session, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel,
 		watches: map[string]watch{}, limiter: chat.NewLimiter(wsRateN, wsRateWindow)}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
@@ -140,6 +146,19 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		_ = wt.t.Unwatch(bg, wt.id)
 	}
 	s.lobby.Unsubscribe(p, sub)
+}
+
+// closeSessionsOf closes the WebSocket connections of player id opened with any
+// session but keep (all of them when keep is ""), once those sessions have
+// ended: a changed password or a deleted account leaves no socket open.
+func (s *Server) closeSessionsOf(id int64, keep, reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		if c.p.ID == id && (keep == "" || c.session != keep) {
+			c.close(websocket.StatusPolicyViolation, reason)
+		}
+	}
 }
 
 // takeConn counts a new connection from ip, or reports false when ip holds
