@@ -53,16 +53,16 @@ type watch struct {
 // conn is one WebSocket client. Its reader goroutine handles the client's
 // messages one at a time; its writer goroutine drains out.
 type conn struct {
-	s      *Server
-	ws     *websocket.Conn
-	p      table.Player
-	guest  bool
+	s     *Server
+	ws    *websocket.Conn
+	p     table.Player
+	guest bool
 	// session is the session token the connection was opened with ("" for
 	// nobody logged in), so that ending a session ends its connections.
 	session string
-	out    chan []byte
-	ctx    context.Context
-	cancel context.CancelFunc
+	out     chan []byte
+	ctx     context.Context
+	cancel  context.CancelFunc
 
 	closeOnce sync.Once
 
