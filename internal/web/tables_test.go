@@ -206,6 +206,11 @@ func TestEndedSessionsCloseTheirSockets(t *testing.T) {
 	a.register("alice")
 	other.must("POST", "/api/login", map[string]any{"username": "alice", "password": "correct horse"}, 200)
 	wa, wo := a.dial(), other.dial()
+	// The server knows a connection once it has sent its welcome.
+	for _, w := range []*ws{wa, wo} {
+		j := 0
+		w.wait(&j, "welcome", typeIs("welcome"))
+	}
 	closed := func(w *ws) bool {
 		select {
 		case <-w.done:
