@@ -12,8 +12,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/equity"
 )
@@ -60,12 +58,8 @@ func runEquity(ctx context.Context, args []string, stdout io.Writer) error {
 	var c struct {
 		Equity equityCmd `cmd:""`
 	}
-	parser, err := kong.New(&c, kong.Name("felt"), kong.Writers(stdout, io.Discard), kong.Exit(func(int) {}))
-	if err != nil {
+	if err := parseCommand(&c, "equity", args, stdout); err != nil {
 		return err
-	}
-	if _, err := parser.Parse(append([]string{"equity"}, args...)); err != nil {
-		return usageError("%v", err)
 	}
 	return c.Equity.run(ctx, stdout)
 }

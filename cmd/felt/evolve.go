@@ -55,7 +55,7 @@ func runEvolve(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var c struct {
 		Evolve evolveCmd `cmd:""`
 	}
-	if err := parseArenaArgs(&c, "evolve", args, stdout); err != nil {
+	if err := parseCommand(&c, "evolve", args, stdout); err != nil {
 		return err
 	}
 	return c.Evolve.run(ctx, stdout, stderr)

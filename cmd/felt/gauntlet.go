@@ -45,7 +45,7 @@ func runGauntlet(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var c struct {
 		Gauntlet gauntletCmd `cmd:""`
 	}
-	if err := parseArenaArgs(&c, "gauntlet", args, stdout); err != nil {
+	if err := parseCommand(&c, "gauntlet", args, stdout); err != nil {
 		return err
 	}
 	return c.Gauntlet.run(ctx, stdout, stderr)

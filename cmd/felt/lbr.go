@@ -51,7 +51,7 @@ func runLBR(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var c struct {
 		LBR lbrCmd `cmd:"" name:"lbr"`
 	}
-	if err := parseArenaArgs(&c, "lbr", args, stdout); err != nil {
+	if err := parseCommand(&c, "lbr", args, stdout); err != nil {
 		return err
 	}
 	return c.LBR.run(ctx, stdout, stderr)

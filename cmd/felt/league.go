@@ -46,7 +46,7 @@ func runLeague(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	var c struct {
 		League leagueCmd `cmd:""`
 	}
-	if err := parseArenaArgs(&c, "league", args, stdout); err != nil {
+	if err := parseCommand(&c, "league", args, stdout); err != nil {
 		return err
 	}
 	return c.League.run(ctx, stdout, stderr)

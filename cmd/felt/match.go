@@ -90,14 +90,15 @@ func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var c struct {
 		Match matchCmd `cmd:""`
 	}
-	if err := parseArenaArgs(&c, "match", args, stdout); err != nil {
+	if err := parseCommand(&c, "match", args, stdout); err != nil {
 		return err
 	}
 	return c.Match.run(ctx, stdout, stderr)
 }
 
-// parseArenaArgs parses the arguments of one subcommand into c, a struct holding just it.
-func parseArenaArgs(c any, name string, args []string, stdout io.Writer) error {
+// parseCommand parses the arguments of one subcommand into c, a struct holding just
+// it: the runX entry points of the tests. Bad arguments are a usage error (exit 2).
+func parseCommand(c any, name string, args []string, stdout io.Writer) error {
 	parser, err := kong.New(c, kong.Name("felt"), kong.Writers(stdout, io.Discard), kong.Exit(func(int) {}))
 	if err != nil {
 		return err

@@ -12,8 +12,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/equity"
 	"github.com/felt-poker/felt/internal/solver"
@@ -70,12 +68,8 @@ func runSolve(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var c struct {
 		Solve solveCmd `cmd:""`
 	}
-	parser, err := kong.New(&c, kong.Name("felt"), kong.Writers(stdout, io.Discard), kong.Exit(func(int) {}))
-	if err != nil {
+	if err := parseCommand(&c, "solve", args, stdout); err != nil {
 		return err
-	}
-	if _, err := parser.Parse(append([]string{"solve"}, args...)); err != nil {
-		return usageError("%v", err)
 	}
 	return c.Solve.run(ctx, stdout, stderr)
 }

@@ -55,7 +55,7 @@ func runTournament(ctx context.Context, args []string, stdout, stderr io.Writer)
 	var c struct {
 		Tournament tourCmd `cmd:""`
 	}
-	if err := parseArenaArgs(&c, "tournament", args, stdout); err != nil {
+	if err := parseCommand(&c, "tournament", args, stdout); err != nil {
 		return err
 	}
 	return c.Tournament.run(ctx, stdout, stderr)

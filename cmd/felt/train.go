@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alecthomas/kong"
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/felt-poker/felt/internal/cfr"
@@ -70,12 +69,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var c struct {
 		Train trainCmd `cmd:""`
 	}
-	parser, err := kong.New(&c, kong.Name("felt"), kong.Writers(stdout, io.Discard), kong.Exit(func(int) {}))
-	if err != nil {
+	if err := parseCommand(&c, "train", args, stdout); err != nil {
 		return err
-	}
-	if _, err := parser.Parse(append([]string{"train"}, args...)); err != nil {
-		return usageError("%v", err)
 	}
 	return c.Train.run(ctx, stdout, stderr)
 }
