@@ -44,6 +44,9 @@ type MatchConfig struct {
 	// is then played on one worker, so that the order is fixed. An error from Hand
 	// stops the match.
 	Hand func(cfg engine.Config, h *engine.Hand, players []string) error
+	// Budget is the time each bot may take per decision (0: no deadline). It
+	// reaches bots that are bot.ContextActors, which answer by then.
+	Budget time.Duration
 }
 
 // MinHands is the fewest hands a match may have: two duplicate deals, the least
@@ -262,7 +265,9 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 	for h.ToAct() != engine.NoSeat {
 		seat := h.ToAct()
 		h.ViewInto(seat, &w.view)
-		a := bySeat[seat].Act(&w.view)
+		ctx, cancel := bot.WithBudget(context.Background(), w.mc.Budget)
+		a := bot.Decide(ctx, bySeat[seat], &w.view)
+		cancel()
 		if err := h.Apply(a); err != nil {
 			return 0, fmt.Errorf("bot in seat %d played %v: %w", seat, a, err)
 		}

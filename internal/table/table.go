@@ -391,7 +391,9 @@ func (t *Table) applied() {
 
 func (t *Table) botAct(s int) {
 	v := t.hand.View(s)
-	a := t.seats[s].bot.Act(&v)
+	ctx, cancel := bot.WithDeadline(context.Background(), t.deadline())
+	a := bot.Decide(ctx, t.seats[s].bot, &v)
+	cancel()
 	a.Seat = s
 	if err := t.hand.Apply(a); err != nil {
 		t.log.Error("bot action refused", "seat", s, "action", a.String(), "err", err)
