@@ -59,6 +59,7 @@ type plan struct {
 	// own range gave up): the opponent's range at the round's start and the board.
 	opp   *belief
 	board []cards.Card
+	eq    *[numCombos]float64 // those hands' equity against opp, made at first need
 }
 
 var (
@@ -156,9 +157,16 @@ func (b *resolveBot) decide(ctx context.Context, h *pubHistory, v *engine.View) 
 // otherwise a check or fold.
 func (p *plan) outside(v *engine.View) engine.Action {
 	me := &v.Seats[v.Viewer]
-	var mine belief
-	mine[comboIndex[me.Cards[0]][me.Cards[1]]] = 1
-	eq := rangeEquity(p.board, &mine, p.opp)[comboIndex[me.Cards[0]][me.Cards[1]]]
+	if p.eq == nil {
+		var outside belief
+		for h := range outside {
+			if p.probs[h] == nil {
+				outside[h] = 1
+			}
+		}
+		p.eq = rangeEquity(p.board, &outside, p.opp)
+	}
+	eq := p.eq[comboIndex[me.Cards[0]][me.Cards[1]]]
 	l := v.Legal
 	switch {
 	case eq >= 0.85:
