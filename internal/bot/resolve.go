@@ -12,20 +12,23 @@ import (
 
 // The resolve bot's budgets: the house's default per decision, the fastest one may
 // ask for, and the solver iterations a re-solve runs at the house budget (fewer in
-// proportion to a smaller budget; the deadline stops it sooner if it comes first).
+// proportion to a smaller budget, down to the least that gives a usable average
+// strategy; the deadline stops it sooner if it comes first).
 const (
 	DefaultResolveBudget = 2 * time.Second
 	MinResolveBudget     = 50 * time.Millisecond
 	MaxUntrustedBudget   = DefaultResolveBudget
-	turnIterations       = 40
-	riverIterations      = 150
+	turnIterations       = 60
+	riverIterations      = 200
+	minTurnIterations    = 25
+	minRiverIterations   = 60
 )
 
 // Belief floors: what share of its weight a hand keeps after an action its model
 // says it never takes. The opponent's model is a guess (the bot's own chart, policy
 // and re-solved strategy), so its floor is large; the bot's own is what it did.
 const (
-	oppFloor = 0.05
+	oppFloor = 0.2
 	ownFloor = 0.001
 )
 
@@ -317,11 +320,11 @@ func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]bel
 	if err != nil {
 		return nil, err
 	}
-	n := turnIterations
+	n, least := turnIterations, minTurnIterations
 	if st.street == engine.River {
-		n = riverIterations
+		n, least = riverIterations, minRiverIterations
 	}
-	n = max(1, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
+	n = max(least, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
 	iterate(ctx, s, n)
 	return s, nil
 }

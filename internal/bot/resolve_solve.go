@@ -26,19 +26,22 @@ const maxSolveBytes = 768 << 20
 var errTooBig = errors.New("subgame too big to re-solve")
 
 // roundTree is the bet tree of a re-solve that starts on street: a few sizes per
-// street (smaller after the root street, where most of the tree is), plus every
-// bet and raise size already made in this round, so that the opponent's actual
-// sizes are in the tree instead of being rounded to the nearest one.
+// street (fewer after the root street, where most of the tree is), all-in only once
+// the stacks are small against the pot (deep all-ins are rare in good play and,
+// before the solve converges, costly), plus every bet and raise size already made
+// in this round, so that the opponent's actual sizes are in the tree instead of
+// being rounded to the nearest one.
 func roundTree(st *pubStreet) solver.Tree {
 	t := solver.Tree{AllInThreshold: 0.9, RaiseCap: 3}
 	root := solver.Street(st.street - engine.Flop)
+	spr := float64(st.effective()) / float64(st.pot)
 	for p := range 2 {
-		t.Sizes[p][root] = solver.Sizes{Bet: []float64{66}, AllIn: true}
+		t.Sizes[p][root] = solver.Sizes{Bet: []float64{66}, Raise: []float64{100}, AllIn: spr <= 3}
 		if root == solver.River {
-			t.Sizes[p][root] = solver.Sizes{Bet: []float64{33, 75, 125}, Raise: []float64{100}, AllIn: true}
+			t.Sizes[p][root] = solver.Sizes{Bet: []float64{33, 75, 125}, Raise: []float64{100}, AllIn: spr <= 4}
 		}
 		for s := root + 1; s <= solver.River; s++ {
-			t.Sizes[p][s] = solver.Sizes{Bet: []float64{75}, AllIn: true}
+			t.Sizes[p][s] = solver.Sizes{Bet: []float64{75}, AllIn: spr <= 6}
 		}
 	}
 	if root == solver.Turn {
