@@ -35,6 +35,8 @@ type solveCmd struct {
 	Iterations     int           `help:"Stop after this many iterations (or the file's set_max_iteration)." placeholder:"N"`
 	Time           time.Duration `help:"Stop after this long (30s, 2m)." placeholder:"D"`
 	Workers        int           `help:"Goroutines over the chance cards (default: all cores, or the file's set_thread_num)." placeholder:"N"`
+	Compress       bool          `help:"Keep regrets and strategy sums in 16-bit floats: half the memory of the arrays."`
+	NoIso          bool          `name:"no-isomorphism" help:"Solve every card dealt, even those that are another's with the suits renamed (slower, bigger; for checking)."`
 	MaxMemory      int64         `name:"max-memory" help:"Refuse spots needing more than this many MiB." default:"4096" placeholder:"MIB"`
 	Node           string        `help:"The node to show: actions from the root separated by spaces (\"x b10 c 3c\": check, bet 10, call, river 3c)." placeholder:"PATH"`
 	Hands          bool          `help:"Also list every hand's strategy and EV at the node."`
@@ -171,7 +173,7 @@ func (c *solveCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if c.Node != "" {
 		path = strings.Fields(c.Node)
 	}
-	s, err := solver.New(sc.Spot, solver.Options{Workers: sc.Threads})
+	s, err := solver.New(sc.Spot, solver.Options{Workers: sc.Threads, Compress: c.Compress, NoIsomorphism: c.NoIso || sc.NoIsomorphism})
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -179,7 +181,11 @@ func (c *solveCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	all, dec := s.Nodes()
 	hands := s.Hands()
 	fmt.Fprintf(stdout, "spot: board %s, pot %g, stack %g; %d hands OOP, %d IP\n", cards.Format(sc.Spot.Board), sc.Spot.Pot, sc.Spot.Stack, hands[0], hands[1])
-	fmt.Fprintf(stdout, "tree: %d nodes, %d decisions; memory about %.1f MiB\n", all, dec, float64(s.Memory())/(1<<20))
+	store := ""
+	if c.Compress {
+		store = " (16-bit store)"
+	}
+	fmt.Fprintf(stdout, "tree: %d nodes, %d decisions; memory about %.1f MiB%s\n", all, dec, float64(s.Memory())/(1<<20), store)
 	if s.Memory() > c.MaxMemory<<20 {
 		return usageError("the spot needs about %d MiB, over --max-memory %d", s.Memory()>>20, c.MaxMemory)
 	}

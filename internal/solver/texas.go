@@ -22,6 +22,7 @@ type Script struct {
 	MaxIterations int     // set_max_iteration
 	Threads       int     // set_thread_num
 	Dump          string  // dump_result: the file to write the result to
+	NoIsomorphism bool    // set_use_isomorphism 0
 }
 
 // DefaultTree is the tree a command file starts from: no sizes, TexasSolver's all-in
@@ -36,8 +37,8 @@ func DefaultTree() Tree { return Tree{AllInThreshold: 0.67, RaiseCap: 4} }
 //	set_allin_threshold 0.67        set_raise_limit 4   set_accuracy 0.3
 //	set_max_iteration 200           set_thread_num 2    dump_result out.json
 //
-// build_tree, start_solve, set_print_interval, set_use_isomorphism and
-// set_dump_rounds are accepted and have nothing to set; blank lines and lines starting
+// set_use_isomorphism 0 turns suit isomorphism off. build_tree, start_solve,
+// set_print_interval and set_dump_rounds are accepted and have nothing to set; blank lines and lines starting
 // with # are skipped. Any other command is an error naming its line.
 func ReadScript(r io.Reader) (Script, error) {
 	sc := Script{Spot: Spot{Tree: DefaultTree()}}
@@ -95,7 +96,11 @@ func (sc *Script) apply(cmd, arg string) error {
 		sc.Threads, err = strconv.Atoi(arg)
 	case "dump_result":
 		sc.Dump = arg
-	case "build_tree", "start_solve", "set_print_interval", "set_use_isomorphism", "set_dump_rounds":
+	case "set_use_isomorphism":
+		var on int
+		on, err = strconv.Atoi(arg)
+		sc.NoIsomorphism = on == 0
+	case "build_tree", "start_solve", "set_print_interval", "set_dump_rounds":
 	default:
 		return errors.New("unknown command")
 	}
