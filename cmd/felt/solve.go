@@ -31,6 +31,8 @@ type solveCmd struct {
 	Sizes          []string      `sep:"none" help:"TexasSolver-style override, repeatable: player,street,kind[,sizes] (\"oop,river,donk,50\", \"ip,turn,raise,60,100\")." placeholder:"SPEC"`
 	AllInThreshold float64       `name:"allin-threshold" help:"A bet putting in more than this share of the stack becomes all-in (1: off; default 1, or the file's)." placeholder:"X"`
 	RaiseCap       int           `name:"raise-cap" help:"Most bets and raises a street (default 4)." placeholder:"N"`
+	Rake           float64       `help:"Rake, % of the pot taken at showdowns and folds (5 for 5%)." placeholder:"PCT"`
+	RakeCap        float64       `name:"rake-cap" help:"Most rake in chips (0: no cap)." placeholder:"CHIPS"`
 	Accuracy       float64       `help:"Stop at this exploitability, % of the pot (default 0.3 when no limit is given, or the file's)." placeholder:"PCT"`
 	Iterations     int           `help:"Stop after this many iterations (or the file's set_max_iteration)." placeholder:"N"`
 	Time           time.Duration `help:"Stop after this long (30s, 2m)." placeholder:"D"`
@@ -140,6 +142,12 @@ func (c *solveCmd) apply(sc *solver.Script) (solver.Limits, error) {
 	}
 	if c.RaiseCap != 0 {
 		sc.Spot.Tree.RaiseCap = c.RaiseCap
+	}
+	if c.Rake != 0 {
+		sc.Spot.Rake = c.Rake
+	}
+	if c.RakeCap != 0 {
+		sc.Spot.RakeCap = c.RakeCap
 	}
 	lim := solver.Limits{Accuracy: sc.Accuracy, MaxIterations: sc.MaxIterations, MaxTime: c.Time}
 	if c.Accuracy != 0 {

@@ -89,6 +89,8 @@ func TestSolveBadInput(t *testing.T) {
 		{[]string{unknown}, `line 6 "solve_now": unknown command`},
 		{append(with("--node", "x"), "--node", "b10 b10"), "--node"},
 		{append(append([]string{}, riverArgs...), "--sizes", "oop,river,jam"), `kind "jam"`},
+		{append(append([]string{}, riverArgs...), "--rake", "150"), "the rake must be from 0 to 100"},
+		{append(append([]string{}, riverArgs...), "--rake-cap=-1"), "the rake cap must be"},
 	} {
 		var out bytes.Buffer
 		err := runSolve(context.Background(), c.args, &out, &out)

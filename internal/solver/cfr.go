@@ -100,12 +100,14 @@ func (s *Solver) visit(w *worker, ni int32, depth int, m mode, trav int, self, o
 		x := n.payoff
 		if int(n.player) == trav {
 			x = -x
+		} else {
+			x -= s.spot.rake(2 * n.payoff)
 		}
 		for h := range out {
 			out[h] *= x
 		}
 	case showdownNode:
-		s.showdown(w, &s.boards[n.board], trav, opp, out, n.payoff)
+		s.rakedShowdown(w, n, trav, opp, out)
 	case chanceNode:
 		s.chance(w, n, depth, m, trav, self, opp, out, par)
 	default:
@@ -114,6 +116,22 @@ func (s *Solver) visit(w *worker, ni int32, depth int, m mode, trav int, self, o
 		} else {
 			s.evalAction(w, n, depth, m, trav, opp, out, par)
 		}
+	}
+}
+
+// rakedShowdown sets out to the traverser's showdown values at n: x = each player's
+// chips in, rake r, a win is worth x − r, a loss −x, a tie −r/2; that is (x − r/2) times
+// (wins − losses) − r/2 times every hand it can meet.
+func (s *Solver) rakedShowdown(w *worker, n *node, trav int, opp, out []float64) {
+	r := s.spot.rake(2 * n.payoff)
+	s.showdown(w, &s.boards[n.board], trav, opp, out, n.payoff-r/2)
+	if r == 0 {
+		return
+	}
+	compat := w.sum[:len(out)]
+	s.compatible(trav, opp, compat, &w.cs)
+	for h, c := range compat {
+		out[h] -= r / 2 * c
 	}
 }
 
@@ -396,9 +414,15 @@ func (s *Solver) value(m mode, p int) float64 {
 }
 
 // Exploitability returns the mean of both players' best-response gains against the
-// average strategy, in percent of the starting pot.
+// average strategy, in percent of the starting pot. With rake the game is not
+// zero-sum, so each gain is measured from the player's value when both play the
+// average strategy.
 func (s *Solver) Exploitability() float64 {
-	return (s.value(modeBR, OOP) + s.value(modeBR, IP)) / 2 / s.spot.Pot * 100
+	gain := s.value(modeBR, OOP) + s.value(modeBR, IP)
+	if s.spot.Rake > 0 {
+		gain -= s.value(modeEV, OOP) + s.value(modeEV, IP)
+	}
+	return gain / 2 / s.spot.Pot * 100
 }
 
 // EV returns each player's expected chips won when both play the average strategy

@@ -68,6 +68,20 @@ type Spot struct {
 	Board []cards.Card // 3, 4 or 5 cards
 	Range [2]equity.Range
 	Tree  Tree
+	// Rake is the house's share of the pot when the hand ends, in percent, at most
+	// RakeCap chips when RakeCap > 0. It is taken at showdowns and folds from the pot
+	// both players put in (a bet folded to goes back whole), the starting pot included.
+	Rake    float64
+	RakeCap float64
+}
+
+// rake returns the rake of a hand that ends with pot chips called.
+func (s *Spot) rake(pot float64) float64 {
+	r := pot * s.Rake / 100
+	if s.RakeCap > 0 {
+		r = min(r, s.RakeCap)
+	}
+	return r
 }
 
 // street returns the street the spot starts on.
@@ -87,6 +101,10 @@ func (s *Spot) Validate() error {
 		return bad("the board has %d cards: want 3 (flop), 4 (turn) or 5 (river)", len(s.Board))
 	case !(s.Tree.AllInThreshold > 0 && s.Tree.AllInThreshold <= 1):
 		return bad("the all-in threshold must be above 0 and at most 1, not %v", s.Tree.AllInThreshold)
+	case !(s.Rake >= 0 && s.Rake <= 100):
+		return bad("the rake must be from 0 to 100 (%% of the pot), not %v", s.Rake)
+	case !(s.RakeCap >= 0) || math.IsInf(s.RakeCap, 0):
+		return bad("the rake cap must be 0 (none) or more chips, not %v", s.RakeCap)
 	case s.Tree.RaiseCap < 1 || s.Tree.RaiseCap > 20:
 		return bad("the raise cap must be from 1 to 20, not %d", s.Tree.RaiseCap)
 	}
