@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -19,14 +19,14 @@ import (
 
 // solveCmd is "felt solve": a heads-up no-limit postflop subgame solved by DCFR.
 type solveCmd struct {
-	Input          string        `arg:"" optional:"" help:"A TexasSolver command file (set_pot, set_board, set_range_oop, set_bet_sizes ...) instead of the spot flags." type:"path"`
+	Input          string        `arg:"" optional:"" help:"A spot file instead of the spot flags: felt's TOML (.toml) or JSON (.json), or a TexasSolver command file (set_pot, set_board, set_range_oop, set_bet_sizes ...)." type:"path"`
 	Pot            float64       `help:"Chips in the pot when the spot starts."`
 	Stack          float64       `help:"Effective stack behind, each player."`
-	Board          string        `help:"Board: a turn (4 cards) or a river (5 cards), e.g. QsJh2h8d." placeholder:"CARDS"`
-	OOP            string        `name:"oop" help:"Out-of-position range (\"QQ+,AKs,A5s:0.5\")." placeholder:"RANGE"`
-	IP             string        `name:"ip" help:"In-position range." placeholder:"RANGE"`
+	Board          string        `help:"Board: a flop (3 cards), a turn (4) or a river (5), e.g. QsJh2h8d." placeholder:"CARDS"`
+	OOP            string        `name:"oop" help:"Out-of-position range (\"QQ+,AKs,A5s:0.5\"), or @FILE: 1,326 weights (docs/solver.md)." placeholder:"RANGE"`
+	IP             string        `name:"ip" help:"In-position range, or @FILE." placeholder:"RANGE"`
 	Bet            string        `help:"Bet sizes, % of the pot, both players, every street (\"33,75\")." default:"100" placeholder:"LIST"`
-	Raise          string        `help:"Raise sizes, % of the pot after calling, both players, every street." default:"50" placeholder:"LIST"`
+	Raise          string        `help:"Raise sizes, % of the pot after calling, or multiples of the bet faced (\"50,3x\"), both players, every street." default:"50" placeholder:"LIST"`
 	AllIn          bool          `name:"allin" help:"All-in is always an option." default:"true" negatable:""`
 	Sizes          []string      `sep:"none" help:"TexasSolver-style override, repeatable: player,street,kind[,sizes] (\"oop,river,donk,50\", \"ip,turn,raise,60,100\")." placeholder:"SPEC"`
 	AllInThreshold float64       `name:"allin-threshold" help:"A bet putting in more than this share of the stack becomes all-in (1: off; default 1, or the file's)." placeholder:"X"`
@@ -50,7 +50,7 @@ type solveCmd struct {
 
 // Help is the long help of "felt solve".
 func (c *solveCmd) Help() string {
-	return `Solves a heads-up no-limit Hold'em spot that starts on the turn or the river by
+	return `Solves a heads-up no-limit Hold'em spot that starts on the flop, turn or river by
 Discounted CFR, then prints the strategy at a node as a 13x13 grid (see docs/solver.md).
 
 The spot comes from the flags (--pot --stack --board --oop --ip, sizes with --bet,
@@ -89,6 +89,12 @@ func (c *solveCmd) script() (solver.Script, error) {
 			return solver.Script{}, err
 		}
 		defer f.Close()
+		switch strings.ToLower(filepath.Ext(c.Input)) {
+		case ".toml":
+			return solver.ReadSpotFile(f, false)
+		case ".json":
+			return solver.ReadSpotFile(f, true)
+		}
 		return solver.ReadScript(f)
 	}
 	sc := solver.Script{Spot: solver.Spot{Pot: c.Pot, Stack: c.Stack, Tree: solver.Tree{AllInThreshold: 1, RaiseCap: 4}}}
@@ -96,38 +102,44 @@ func (c *solveCmd) script() (solver.Script, error) {
 	if sc.Spot.Board, err = cards.ParseList(c.Board); err != nil {
 		return sc, fmt.Errorf("--board: %v", err)
 	}
-	if sc.Spot.Range[solver.OOP], err = equity.ParseRange(c.OOP); err != nil {
+	if sc.Spot.Range[solver.OOP], err = flagRange(c.OOP); err != nil {
 		return sc, fmt.Errorf("--oop: %v", err)
 	}
-	if sc.Spot.Range[solver.IP], err = equity.ParseRange(c.IP); err != nil {
+	if sc.Spot.Range[solver.IP], err = flagRange(c.IP); err != nil {
 		return sc, fmt.Errorf("--ip: %v", err)
 	}
-	bets, err := sizeList("--bet", c.Bet)
+	bets, _, err := solver.ParseSizes(c.Bet, false)
 	if err != nil {
-		return sc, err
+		return sc, fmt.Errorf("--bet: %v", err)
 	}
-	raises, err := sizeList("--raise", c.Raise)
+	raises, mult, err := solver.ParseSizes(c.Raise, true)
 	if err != nil {
-		return sc, err
+		return sc, fmt.Errorf("--raise: %v", err)
 	}
 	for p := range 2 {
 		for st := range 3 {
-			sc.Spot.Tree.Sizes[p][st] = solver.Sizes{Bet: bets, Raise: raises, AllIn: c.AllIn}
+			sc.Spot.Tree.Sizes[p][st] = solver.Sizes{Bet: bets, Raise: raises, RaiseX: mult, AllIn: c.AllIn}
 		}
 	}
 	return sc, nil
 }
 
-func sizeList(flag, s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %q is not a number", flag, f)
-		}
-		out = append(out, v)
+// flagRange reads a range flag: a range, or @file for a file of 1,326 weights.
+func flagRange(v string) (equity.Range, error) {
+	name, ok := strings.CutPrefix(v, "@")
+	if !ok {
+		return equity.ParseRange(v)
 	}
-	return out, nil
+	f, err := os.Open(name)
+	if err != nil {
+		return equity.Range{}, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	if err != nil {
+		return equity.Range{}, err
+	}
+	return equity.ParseWeights(string(b))
 }
 
 // apply lays the flags that override the file (or the defaults) over sc.

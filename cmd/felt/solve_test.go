@@ -100,3 +100,47 @@ func TestSolveBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveSpotFiles: felt's TOML and JSON spot files run by their extension, a range
+// flag reads 1,326 weights from @file, and raises may be multiples of the bet.
+func TestSolveSpotFiles(t *testing.T) {
+	dir := t.TempDir()
+	toml := filepath.Join(dir, "river.toml")
+	os.WriteFile(toml, []byte("pot = 10\nstack = 95\nboard = \"QsJh2h8d3c\"\noop = \"AA,KK,AK,JTs\"\nip = \"QQ,JJ,KQ\"\nrake = 5\niterations = 50\n"+
+		"[[sizes]]\nbet = [50]\nraise = \"3x\"\n"), 0o644)
+	js := filepath.Join(dir, "river.json")
+	os.WriteFile(js, []byte(`{"pot": 10, "stack": 95, "board": "QsJh2h8d3c", "oop": "AA,KK,AK,JTs", "ip": "QQ,JJ,KQ", "iterations": 50,
+		"sizes": [{"bet": [50], "raise": "3x"}]}`), 0o644)
+	for _, file := range []string{toml, js} {
+		var out bytes.Buffer
+		if err := runSolve(context.Background(), []string{file, "--no-progress", "--node", "x b5"}, &out, &out); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if !strings.Contains(out.String(), "f ") || !strings.Contains(out.String(), "r15") {
+			t.Errorf("%s: facing a bet of 5, OOP should fold, call or raise to 15 (3x):\n%s", file, out.String())
+		}
+	}
+	weights := make([]string, 1326)
+	for i := range weights {
+		weights[i] = "0"
+	}
+	weights[1325] = "1" // AsAh
+	wf := filepath.Join(dir, "oop.txt")
+	os.WriteFile(wf, []byte(strings.Join(weights, "\n")), 0o644)
+	args := append([]string{}, riverArgs...)
+	args[7] = "@" + wf
+	var out bytes.Buffer
+	if err := runSolve(context.Background(), append(args, "--iterations", "10"), &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "1 hands OOP") {
+		t.Errorf("a weight file with AsAh alone:\n%s", out.String())
+	}
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("pot = 10\nstack = 95\nboard = \"QsJh2h\"\noop = \"AA\"\nip = \"KK\"\nsizes = 3\n"), 0o644)
+	err := runSolve(context.Background(), []string{bad}, &out, &out)
+	var e *exitError
+	if !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), "bad spot file") {
+		t.Errorf("a bad TOML file: %v, want exit code 2 and bad spot file", err)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/equity"
@@ -47,6 +49,9 @@ const (
 type Sizes struct {
 	Bet   []float64 // first bet of the street, % of the pot
 	Raise []float64 // raise, % of the pot after calling (plus the call)
+	// RaiseX are raises as multiples of the bet faced: 3 raises a bet of 10 to 30 (the
+	// player's total on the street).
+	RaiseX []float64
 	Donk  []float64 // OOP's first bet when IP bet the street before; Bet when empty
 	AllIn bool      // all-in is always an option
 }
@@ -132,6 +137,14 @@ func (s *Spot) Validate() error {
 }
 
 func (z Sizes) check() error {
+	if len(z.Raise)+len(z.RaiseX) > 8 {
+		return errors.New("at most 8 raise sizes")
+	}
+	for _, x := range z.RaiseX {
+		if !(x > 1 && x <= 100) {
+			return fmt.Errorf("raise %vx must be above 1 and at most 100 times the bet", x)
+		}
+	}
 	for _, list := range [][]float64{z.Bet, z.Raise, z.Donk} {
 		if len(list) > 8 {
 			return errors.New("at most 8 sizes per kind")
@@ -154,4 +167,26 @@ func liveCombos(r equity.Range, dead cards.Set) []equity.Combo {
 		}
 	}
 	return out
+}
+
+// ParseSizes reads a list of sizes separated by commas or spaces: numbers are % of the
+// pot ("33, 75"); for raises a number followed by x is a multiple of the bet faced
+// ("2.5x"). An empty list is no size.
+func ParseSizes(list string, raise bool) (pct, mult []float64, err error) {
+	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		num, x := strings.CutSuffix(strings.ToLower(f), "x")
+		if x && !raise {
+			return nil, nil, fmt.Errorf("size %q: multiples of the bet are for raises; bets are %% of the pot", f)
+		}
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, nil, fmt.Errorf("size %q is not a number (%% of the pot, or for a raise 3x)", f)
+		}
+		if x {
+			mult = append(mult, v)
+		} else {
+			pct = append(pct, v)
+		}
+	}
+	return pct, mult, nil
 }

@@ -116,7 +116,8 @@ func number(s string) (float64, error) {
 }
 
 // SetSizes reads "oop,turn,bet,50,100": a player, a street, a kind (bet, raise, donk or
-// allin) and, but for allin, the sizes in % of the pot (none clears them).
+// allin) and, but for allin, the sizes in % of the pot (none clears them); raises may
+// also be multiples of the bet faced ("oop,flop,raise,50,3x", a felt extension).
 func (t *Tree) SetSizes(arg string) error {
 	f := strings.Split(strings.ReplaceAll(arg, " ", ""), ",")
 	if len(f) < 3 {
@@ -135,27 +136,18 @@ func (t *Tree) SetSizes(arg string) error {
 		return err
 	}
 	z := &t.Sizes[p][st]
-	var list *[]float64
+	list := strings.Join(f[3:], ",")
 	switch f[2] {
 	case "allin":
 		z.AllIn = true
-		return nil
 	case "bet":
-		list = &z.Bet
+		z.Bet, _, err = ParseSizes(list, false)
 	case "raise":
-		list = &z.Raise
+		z.Raise, z.RaiseX, err = ParseSizes(list, true)
 	case "donk":
-		list = &z.Donk
+		z.Donk, _, err = ParseSizes(list, false)
 	default:
 		return fmt.Errorf("kind %q: want bet, raise, donk or allin", f[2])
 	}
-	*list = nil
-	for _, s := range f[3:] {
-		v, err := number(s)
-		if err != nil {
-			return err
-		}
-		*list = append(*list, v)
-	}
-	return nil
+	return err
 }

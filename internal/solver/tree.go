@@ -219,7 +219,7 @@ func (b *builder) actions(st state) []Action {
 	if st.commit[1-p] > st.commit[p] {
 		acts := []Action{{Kind: Fold}, {Kind: Call}}
 		if st.bets < b.s.spot.Tree.RaiseCap && st.commit[1-p] < b.max {
-			for _, to := range b.amounts(st, sizes.Raise, sizes.AllIn, true) {
+			for _, to := range b.amounts(st, sizes.Raise, sizes.RaiseX, sizes.AllIn, true) {
 				acts = append(acts, Action{Kind: Raise, Chips: to - st.start, AllIn: to >= b.max})
 			}
 		}
@@ -230,23 +230,31 @@ func (b *builder) actions(st state) []Action {
 	if p == OOP && st.donk && len(sizes.Donk) > 0 {
 		list = sizes.Donk
 	}
-	for _, to := range b.amounts(st, list, sizes.AllIn, false) {
+	for _, to := range b.amounts(st, list, nil, sizes.AllIn, false) {
 		acts = append(acts, Action{Kind: Bet, Chips: to - st.start, AllIn: to >= b.max})
 	}
 	return acts
 }
 
-// amounts turns sizes in % of the pot into the bettor's chips in after the bet, with
-// the all-in threshold applied, sorted and without duplicates.
-func (b *builder) amounts(st state, pct []float64, allIn, raise bool) []float64 {
+// amounts turns sizes in % of the pot (and raises as multiples of the bet faced) into
+// the bettor's chips in after the bet, with the all-in threshold applied, sorted and
+// without duplicates.
+func (b *builder) amounts(st state, pct, mult []float64, allIn, raise bool) []float64 {
 	p := st.toAct
 	const eps = 1e-9
-	var out []float64
+	var tos []float64
 	for _, v := range pct {
 		to := st.commit[p] + v/100*(st.commit[0]+st.commit[1])
 		if raise {
 			to = st.commit[1-p] + v/100*2*st.commit[1-p]
 		}
+		tos = append(tos, to)
+	}
+	for _, x := range mult {
+		tos = append(tos, st.start+x*(st.commit[1-p]-st.start))
+	}
+	var out []float64
+	for _, to := range tos {
 		if to-b.half > b.s.spot.Tree.AllInThreshold*b.s.spot.Stack+eps || to > b.max-eps {
 			to = b.max
 		}
