@@ -52,8 +52,8 @@ type Sizes struct {
 	// RaiseX are raises as multiples of the bet faced: 3 raises a bet of 10 to 30 (the
 	// player's total on the street).
 	RaiseX []float64
-	Donk  []float64 // OOP's first bet when IP bet the street before; Bet when empty
-	AllIn bool      // all-in is always an option
+	Donk   []float64 // OOP's first bet when IP bet the street before; Bet when empty
+	AllIn  bool      // all-in is always an option
 }
 
 // Tree is the bet tree: the sizes per player and street and the limits on betting.
