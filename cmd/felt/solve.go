@@ -44,6 +44,8 @@ type solveCmd struct {
 	Hands          bool          `help:"Also list every hand's strategy and EV at the node."`
 	JSON           string        `name:"json" help:"Write the node and the decisions under it on its street as JSON to this file (- for stdout)." placeholder:"FILE"`
 	JSONDepth      int           `name:"json-depth" help:"Actions below the node in the JSON export." default:"4" placeholder:"N"`
+	Curve          string        `help:"Record exploitability against CPU time: FILE.svg or .png draws this solve's curve, FILE.csv appends its points (see --chart)." placeholder:"FILE"`
+	Chart          string        `help:"With a .csv --curve: draw every run in it of the same spot (other solvers' too) to this .svg or .png." placeholder:"FILE"`
 	NoColor        bool          `name:"no-color" help:"Draw the grid without colours."`
 	NoProgress     bool          `help:"Draw no progress line."`
 }
@@ -177,7 +179,22 @@ func (c *solveCmd) apply(sc *solver.Script) (solver.Limits, error) {
 	if c.Workers != 0 {
 		sc.Threads = c.Workers
 	}
-	return lim, nil
+	return lim, c.checkCurve()
+}
+
+// checkCurve refuses --curve and --chart files of a kind they cannot write, before
+// anything is solved.
+func (c *solveCmd) checkCurve() error {
+	ext := func(s string) string { return strings.ToLower(filepath.Ext(s)) }
+	switch {
+	case c.Curve != "" && ext(c.Curve) != ".svg" && ext(c.Curve) != ".png" && ext(c.Curve) != ".csv":
+		return fmt.Errorf("--curve %s: want a .svg or .png chart or a .csv file", c.Curve)
+	case c.Chart != "" && ext(c.Curve) != ".csv":
+		return errors.New("--chart draws the runs of a .csv --curve file: give one")
+	case c.Chart != "" && ext(c.Chart) != ".svg" && ext(c.Chart) != ".png":
+		return fmt.Errorf("--chart %s: want a .svg or .png file", c.Chart)
+	}
+	return nil
 }
 
 func (c *solveCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
@@ -210,9 +227,12 @@ func (c *solveCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return usageError("the spot needs about %d MiB, over --max-memory %d", s.Memory()>>20, c.MaxMemory)
 	}
 	cpu0 := processCPU()
-	var report func(solver.Progress)
-	if !c.NoProgress {
-		report = func(p solver.Progress) { fmt.Fprint(stderr, progressLine(p, lim)) }
+	rec := newCurveRecorder(sc.Spot, c.Compress)
+	report := func(p solver.Progress) {
+		rec.add(p)
+		if !c.NoProgress {
+			fmt.Fprint(stderr, progressLine(p, lim))
+		}
 	}
 	pr, err := s.Solve(ctx, lim, report)
 	if !c.NoProgress {
@@ -230,6 +250,11 @@ func (c *solveCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return usageError("--node: %v", err)
 	}
 	writeNode(stdout, info, c.Hands, !c.NoColor)
+	if c.Curve != "" {
+		if err := rec.write(c.Curve, c.Chart); err != nil {
+			return fmt.Errorf("--curve: %w", err)
+		}
+	}
 	return c.export(s, path, sc.Dump, stdout)
 }
 

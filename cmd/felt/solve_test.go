@@ -144,3 +144,40 @@ func TestSolveSpotFiles(t *testing.T) {
 		t.Errorf("a bad TOML file: %v, want exit code 2 and bad spot file", err)
 	}
 }
+
+// TestSolveCurve: --curve draws the exploitability against time as SVG, or appends
+// it to a CSV file whose runs --chart draws together; a file of another kind is
+// refused before solving.
+func TestSolveCurve(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "curve.svg")
+	args := append(append([]string{}, riverArgs...), "--iterations", "40")
+	var out bytes.Buffer
+	if err := runSolve(context.Background(), append(args, "--curve", svg), &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil || !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("% of the pot")) {
+		t.Fatalf("curve.svg: %v, %d bytes", err, len(b))
+	}
+	csv, chart := filepath.Join(dir, "runs.csv"), filepath.Join(dir, "runs.svg")
+	for _, extra := range [][]string{{}, {"--compress"}} {
+		if err := runSolve(context.Background(), append(append(args, extra...), "--curve", csv, "--chart", chart), &out, &out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ = os.ReadFile(csv)
+	if n := strings.Count(string(b), "\n"); n != 1+2*4 || !strings.Contains(string(b), "felt (16-bit store)") {
+		t.Errorf("runs.csv has %d lines, want a header and 4 checks of 2 runs:\n%s", n, b)
+	}
+	if b, err := os.ReadFile(chart); err != nil || !bytes.Contains(b, []byte("16-bit store")) {
+		t.Errorf("runs.svg: %v, lacks the second run", err)
+	}
+	for _, bad := range [][]string{{"--curve", filepath.Join(dir, "c.txt")}, {"--curve", svg, "--chart", chart}, {"--curve", csv, "--chart", csv}} {
+		err := runSolve(context.Background(), append(append([]string{}, args...), bad...), &out, &out)
+		var e *exitError
+		if !errors.As(err, &e) || e.code != 2 {
+			t.Errorf("%v: %v, want exit code 2", bad, err)
+		}
+	}
+}
