@@ -44,6 +44,8 @@ type solveCmd struct {
 	Hands          bool          `help:"Also list every hand's strategy and EV at the node."`
 	JSON           string        `name:"json" help:"Write the node and the decisions under it on its street as JSON to this file (- for stdout)." placeholder:"FILE"`
 	JSONDepth      int           `name:"json-depth" help:"Actions below the node in the JSON export." default:"4" placeholder:"N"`
+	Save           string        `help:"Save the solve to this file when it stops (at the limit or on Ctrl-C, at an iteration boundary)." placeholder:"FILE"`
+	Load           string        `help:"Load a solve saved by --save instead of a spot: show it, or go on solving with --accuracy, --iterations or --time." placeholder:"FILE"`
 	Curve          string        `help:"Record exploitability against CPU time: FILE.svg or .png draws this solve's curve, FILE.csv appends its points (see --chart)." placeholder:"FILE"`
 	Chart          string        `help:"With a .csv --curve: draw every run in it of the same spot (other solvers' too) to this .svg or .png." placeholder:"FILE"`
 	NoColor        bool          `name:"no-color" help:"Draw the grid without colours."`
@@ -59,7 +61,7 @@ The spot comes from the flags (--pot --stack --board --oop --ip, sizes with --be
 --raise, --allin and --sizes) or from a TexasSolver command file. Solving stops at
 --accuracy (exploitability, % of the pot: the mean of both players' best-response
 gains), --iterations or --time, whichever comes first; Ctrl-C stops at an iteration
-boundary and still prints the result.
+boundary and still prints the result (and saves it with --save; --load goes on).
 
 Node paths name actions by their labels: x check, c call, f fold, b<chips> bet,
 r<chips> raise to (chips: the player's total on this street), and a card where one is
@@ -198,52 +200,44 @@ func (c *solveCmd) checkCurve() error {
 }
 
 func (c *solveCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
-	sc, err := c.script()
+	s, sc, lim, err := c.open(stdout)
 	if err != nil {
-		return usageError("%v", err)
+		return err
 	}
-	lim, err := c.apply(&sc)
-	if err != nil {
-		return usageError("%v", err)
-	}
+	defer s.Close()
 	var path []string
 	if c.Node != "" {
 		path = strings.Fields(c.Node)
 	}
-	s, err := solver.New(sc.Spot, solver.Options{Workers: sc.Threads, Compress: c.Compress, NoIsomorphism: c.NoIso || sc.NoIsomorphism})
-	if err != nil {
-		return usageError("%v", err)
-	}
-	defer s.Close()
-	all, dec := s.Nodes()
-	hands := s.Hands()
-	fmt.Fprintf(stdout, "spot: board %s, pot %g, stack %g; %d hands OOP, %d IP\n", cards.Format(sc.Spot.Board), sc.Spot.Pot, sc.Spot.Stack, hands[0], hands[1])
-	store := ""
-	if c.Compress {
-		store = " (16-bit store)"
-	}
-	fmt.Fprintf(stdout, "tree: %d nodes, %d decisions; memory about %.1f MiB%s\n", all, dec, float64(s.Memory())/(1<<20), store)
-	if s.Memory() > c.MaxMemory<<20 {
-		return usageError("the spot needs about %d MiB, over --max-memory %d", s.Memory()>>20, c.MaxMemory)
-	}
 	cpu0 := processCPU()
-	rec := newCurveRecorder(sc.Spot, c.Compress)
-	report := func(p solver.Progress) {
-		rec.add(p)
-		if !c.NoProgress {
-			fmt.Fprint(stderr, progressLine(p, lim))
+	rec := newCurveRecorder(sc.Spot, s.Compressed())
+	pr := solver.Progress{Iterations: s.Iterations()}
+	if c.Load == "" || c.Accuracy != 0 || c.Iterations != 0 || c.Time != 0 {
+		report := func(p solver.Progress) {
+			rec.add(p)
+			if !c.NoProgress {
+				fmt.Fprint(stderr, progressLine(p, lim))
+			}
 		}
-	}
-	pr, err := s.Solve(ctx, lim, report)
-	if !c.NoProgress {
-		fmt.Fprintln(stderr)
-	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return err
+		pr, err = s.Solve(ctx, lim, report)
+		if !c.NoProgress {
+			fmt.Fprintln(stderr)
+		}
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	} else {
+		pr.Exploitability = s.Exploitability()
 	}
 	ev := s.EV()
 	fmt.Fprintf(stdout, "solved: %d iterations, exploitability %.3f%% of the pot, %.2fs (CPU %.2fs)\n",
 		pr.Iterations, pr.Exploitability, pr.Elapsed.Seconds(), (processCPU() - cpu0).Seconds())
+	if c.Save != "" {
+		if err := writeFileAtomic(c.Save, s.Save); err != nil {
+			return fmt.Errorf("--save: %w", err)
+		}
+		fmt.Fprintf(stdout, "saved: %s (felt solve --load %s goes on from here)\n", c.Save, c.Save)
+	}
 	fmt.Fprintf(stdout, "EV: OOP %.3f, IP %.3f (chips of the pot of %g each ends with)\n", ev[0]+sc.Spot.Pot/2, ev[1]+sc.Spot.Pot/2, sc.Spot.Pot)
 	info, err := s.Node(path)
 	if err != nil {
@@ -256,6 +250,61 @@ func (c *solveCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		}
 	}
 	return c.export(s, path, sc.Dump, stdout)
+}
+
+// open builds the solver from the spot (or loads a saved solve), prints the spot and
+// the tree and refuses a solve over --max-memory.
+func (c *solveCmd) open(stdout io.Writer) (*solver.Solver, solver.Script, solver.Limits, error) {
+	var sc solver.Script
+	var s *solver.Solver
+	var err error
+	if c.Load != "" {
+		s, err = c.load()
+		if err != nil {
+			return nil, sc, solver.Limits{}, usageError("%v", err)
+		}
+		sc.Spot = s.Spot()
+	} else if sc, err = c.script(); err != nil {
+		return nil, sc, solver.Limits{}, usageError("%v", err)
+	}
+	lim, err := c.apply(&sc)
+	if err == nil && s == nil {
+		s, err = solver.New(sc.Spot, solver.Options{Workers: sc.Threads, Compress: c.Compress, NoIsomorphism: c.NoIso || sc.NoIsomorphism})
+	}
+	if err != nil {
+		if s != nil {
+			s.Close()
+		}
+		return nil, sc, lim, usageError("%v", err)
+	}
+	all, dec := s.Nodes()
+	hands := s.Hands()
+	fmt.Fprintf(stdout, "spot: board %s, pot %g, stack %g; %d hands OOP, %d IP\n", cards.Format(sc.Spot.Board), sc.Spot.Pot, sc.Spot.Stack, hands[0], hands[1])
+	store := ""
+	if s.Compressed() {
+		store = " (16-bit store)"
+	}
+	fmt.Fprintf(stdout, "tree: %d nodes, %d decisions; memory about %.1f MiB%s\n", all, dec, float64(s.Memory())/(1<<20), store)
+	if s.Memory() > c.MaxMemory<<20 {
+		s.Close()
+		return nil, sc, lim, usageError("the spot needs about %d MiB, over --max-memory %d", s.Memory()>>20, c.MaxMemory)
+	}
+	return s, sc, lim, nil
+}
+
+// load reads the --load file; the spot and its tree are the file's, so flags that
+// would change them are refused.
+func (c *solveCmd) load() (*solver.Solver, error) {
+	if c.Input != "" || c.Pot != 0 || c.Stack != 0 || c.Board != "" || c.OOP != "" || c.IP != "" || len(c.Sizes) > 0 ||
+		c.Rake != 0 || c.RakeCap != 0 || c.AllInThreshold != 0 || c.RaiseCap != 0 || c.Compress || c.NoIso {
+		return nil, errors.New("--load takes the spot, its tree and its store from the file: give no spot, size, rake or store flags")
+	}
+	f, err := os.Open(c.Load)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return solver.Load(f, solver.Options{Workers: c.Workers})
 }
 
 // progressLine draws "[=====     ] it 120  exploitability 0.412% (target 0.3%)  3.2s, 2.1s left".

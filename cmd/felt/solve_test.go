@@ -181,3 +181,55 @@ func TestSolveCurve(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveSaveLoad: --save writes the solve, also when Ctrl-C stopped it; --load
+// shows it again or goes on solving; flags that would change the spot, and a file
+// that is not a save, are refused.
+func TestSolveSaveLoad(t *testing.T) {
+	dir := t.TempDir()
+	save := filepath.Join(dir, "river.solve")
+	var out bytes.Buffer
+	args := append(append([]string{}, riverArgs...), "--iterations", "20", "--save", save)
+	if err := runSolve(context.Background(), args, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	first := out.String()
+	out.Reset()
+	if err := runSolve(context.Background(), []string{"--load", save, "--no-progress", "--no-color"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	// The reloaded solve shows the same exploitability, EV and grid.
+	after := func(s, from string) string { return s[strings.Index(s, from):] }
+	if !strings.Contains(out.String(), "solved: 20 iterations") || after(out.String(), "EV:") != after(first, "EV:") {
+		t.Errorf("reloaded:\n%s\nsaved:\n%s", out.String(), first)
+	}
+	out.Reset()
+	if err := runSolve(context.Background(), []string{"--load", save, "--iterations", "10", "--save", save, "--no-progress"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "solved: 30 iterations") {
+		t.Errorf("going on from 20 iterations:\n%s", out.String())
+	}
+	// Ctrl-C: the solve stops at an iteration boundary and is saved.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	stopped := filepath.Join(dir, "stopped.solve")
+	if err := runSolve(ctx, append(append([]string{}, riverArgs...), "--save", stopped), &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stopped); err != nil {
+		t.Errorf("Ctrl-C did not save: %v", err)
+	}
+	for _, bad := range [][]string{{"--load", save, "--pot", "10"}, {"--load", save, "--compress"}, {"--load", filepath.Join(dir, "none")}} {
+		err := runSolve(context.Background(), bad, &out, &out)
+		var e *exitError
+		if !errors.As(err, &e) || e.code != 2 {
+			t.Errorf("%v: %v, want exit code 2", bad, err)
+		}
+	}
+	notSave := filepath.Join(dir, "x.solve")
+	os.WriteFile(notSave, []byte("set_pot 10\n"), 0o644)
+	if err := runSolve(context.Background(), []string{"--load", notSave}, &out, &out); err == nil || !strings.Contains(err.Error(), "bad saved solve") {
+		t.Errorf("a command file loaded as a save: %v", err)
+	}
+}

@@ -65,6 +65,7 @@ type Solver struct {
 
 	strategySize int
 	compress     bool
+	noIso        bool      // Options.NoIsomorphism
 	regret       []float32 // allocated by the first iteration, unless compressed
 	strat        []float32
 	regret16     []uint16  // compressed: the regrets over scale[2*dec], half floats
@@ -84,7 +85,7 @@ func New(spot Spot, opts Options) (*Solver, error) {
 		return nil, err
 	}
 	spot.Board = slices.Clone(spot.Board)
-	s := &Solver{spot: spot, boardIdx: map[cards.Set]int32{}, workers: opts.Workers, compress: opts.Compress}
+	s := &Solver{spot: spot, boardIdx: map[cards.Set]int32{}, workers: opts.Workers, compress: opts.Compress, noIso: opts.NoIsomorphism}
 	if s.workers <= 0 {
 		s.workers = runtime.GOMAXPROCS(0)
 	}
@@ -227,6 +228,12 @@ func (s *Solver) Nodes() (all, decisions int) {
 
 // Hands returns the number of live hands of each player.
 func (s *Solver) Hands() [2]int { return [2]int{len(s.hands[0]), len(s.hands[1])} }
+
+// Spot returns the spot being solved.
+func (s *Solver) Spot() Spot { return s.spot }
+
+// Compressed reports whether regrets and strategy sums are kept in 16 bits.
+func (s *Solver) Compressed() bool { return s.compress }
 
 // Iterations returns the number of iterations run.
 func (s *Solver) Iterations() int { return s.iter }
