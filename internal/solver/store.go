@@ -60,7 +60,12 @@ func (s *Solver) keep(n *node, regret, sums []float32) {
 func encode(dst []uint16, src []float32) float32 {
 	big := float32(0)
 	for _, v := range src {
-		big = max(big, v, -v)
+		// Plain comparisons: the built-in max handles NaN and −0, slowly.
+		if v > big {
+			big = v
+		} else if -v > big {
+			big = -v
+		}
 	}
 	if !(big > 0) {
 		clear(dst)
