@@ -53,6 +53,8 @@ func (s *Server) routes() {
 	mux.HandleFunc("GET /api/topics/{id}", s.topic)
 	mux.HandleFunc("POST /api/topics/{id}/posts", s.authed(s.reply))
 
+	s.studyRoutes(mux) // study.go
+
 	cop := http.NewCrossOriginProtection()
 	s.handler = s.withClient(secureHeaders(cop.Handler(mux)))
 }
