@@ -19,7 +19,7 @@ import (
 
 // The errors a player can meet; each message is written for the player.
 var (
-	ErrBadSpot = errors.New("study: bad spot")          // the spot does not parse or is too big
+	ErrBadSpot = errors.New("study: bad spot")           // the spot does not parse or is too big
 	ErrBusy    = errors.New("study: the solver is busy") // every slot of the house is solving
 	ErrSolving = errors.New("study: already solving")    // the player's own solve is running
 	ErrNoSolve = errors.New("study: no solve")           // nothing to show or stop
