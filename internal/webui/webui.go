@@ -42,6 +42,7 @@ var pages = []page{
 	{"GET /boards", "boards", "Message board", "boards", false},
 	{"GET /boards/{slug}", "board", "Message board", "boards", false},
 	{"GET /topics/{id}", "topic", "Message board", "boards", false},
+	{"GET /study", "study", "Study", "study", false},
 }
 
 // pageData is what the layout template receives.
