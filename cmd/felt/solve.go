@@ -348,13 +348,13 @@ func writeNode(w io.Writer, info solver.NodeInfo, hands, colour bool) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "hand\treach\t%s\tEV\t\n", strings.Join(info.Actions, "\t"))
+	fmt.Fprintf(tw, "hand\treach\t%s\tEV\tequity\t\n", strings.Join(info.Actions, "\t"))
 	for _, h := range info.Hands {
 		fmt.Fprintf(tw, "%s\t%.3f\t", h.Hand, h.Reach)
 		for _, f := range h.Strategy {
 			fmt.Fprintf(tw, "%.3f\t", f)
 		}
-		fmt.Fprintf(tw, "%.3f\t\n", h.EV)
+		fmt.Fprintf(tw, "%.3f\t%.3f\t\n", h.EV, h.Equity)
 	}
 	tw.Flush()
 }

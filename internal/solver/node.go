@@ -18,6 +18,9 @@ type HandStrategy struct {
 	Reach    float64   `json:"reach"`    // its weight at the node: range weight times its own earlier actions
 	Strategy []float64 `json:"strategy"` // the average strategy, one frequency per action
 	EV       float64   `json:"ev"`       // chips it wins from the node on, plus its half of the starting pot
+	// Equity is its share of the pot at a showdown after every runout against the
+	// opponent's range at the node (wins and half the ties).
+	Equity float64 `json:"equity"`
 }
 
 // NodeInfo is what a node path leads to.
@@ -170,6 +173,7 @@ func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo) {
 	s.visit(s.main, wk.ni, wk.depth, modeEV, p, nil, wk.reach[1-p], ev, true)
 	compat := make([]float64, nh)
 	s.compatible(p, wk.reach[1-p], compat, &s.main.cs2)
+	eq := s.handEquity(p, s.boards[n.board].set, wk.reach[1-p])
 	info.Totals = make([]float64, na)
 	sum := 0.0
 	toTree := s.handMap[permIndex(wk.perm.inverse())][p] // each dealt hand's index in the tree's suits
@@ -180,7 +184,7 @@ func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo) {
 			continue
 		}
 		hs := HandStrategy{Hand: hd.c[0].String() + hd.c[1].String(), Reach: r, Strategy: make([]float64, na),
-			EV: ev[h]/compat[h] + s.spot.Pot/2}
+			EV: ev[h]/compat[h] + s.spot.Pot/2, Equity: eq[h]}
 		for a := range na {
 			hs.Strategy[a] = sigma[a*nh+h]
 			info.Totals[a] += r * sigma[a*nh+h]

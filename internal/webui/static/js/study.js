@@ -186,11 +186,11 @@ function pick(i) {
     return;
   }
   $("hands").replaceChildren(el("table", { class: "list" },
-    el("caption", {}, `${cellName(i)}: each hand's play and EV (chips it ends with)`),
+    el("caption", {}, `${cellName(i)}: each hand's play, EV (chips it ends with) and equity against the range here`),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "hand"), el("th", { scope: "col", class: "num" }, "reach"),
-      ...node.actions.map((a) => el("th", { scope: "col", class: "num" }, a)), el("th", { scope: "col", class: "num" }, "EV"))),
+      ...node.actions.map((a) => el("th", { scope: "col", class: "num" }, a)), el("th", { scope: "col", class: "num" }, "EV"), el("th", { scope: "col", class: "num" }, "equity"))),
     el("tbody", {}, ...c.hands.map((h) => el("tr", {}, el("td", {}, h.hand), el("td", { class: "num" }, h.reach.toFixed(3)),
-      ...h.strategy.map((f) => el("td", { class: "num" }, pct(f))), el("td", { class: "num" }, h.ev.toFixed(2)))))));
+      ...h.strategy.map((f) => el("td", { class: "num" }, pct(f))), el("td", { class: "num" }, h.ev.toFixed(2)), el("td", { class: "num" }, h.equity >= 0 ? pct(h.equity) : "-"))))));
 }
 
 function onGridKey(ev) {
