@@ -20,21 +20,29 @@ const (
 type worker struct {
 	reach, vals, sigma [][]float64 // [depth][action*maxH + hand]
 	sum                []float64   // per hand
-	r32, s32           []float32   // a decision's decoded regrets and sums (compressed store)
+	r32                [][]float32 // compressed store: per depth, a decision's decoded regrets
+	s32                []float32   // compressed store: a decision's decoded strategy sums
 	cs                 [cards.NumCards]float64
 	cs2                [cards.NumCards]float64
 }
 
 func (s *Solver) scratchBytes() int64 {
-	return int64(s.maxDepth+1)*int64(3*s.maxA*s.maxH)*8 + int64(s.maxA*s.maxH)*8
+	m := int64(s.maxDepth+1)*int64(3*s.maxA*s.maxH)*8 + int64(s.maxA*s.maxH)*4
+	if s.compress {
+		m += int64(s.maxDepth+1) * int64(s.maxA*s.maxH) * 4
+	}
+	return m
 }
 
 func (s *Solver) newWorker() *worker {
-	w := &worker{sum: make([]float64, s.maxH), r32: make([]float32, s.maxA*s.maxH), s32: make([]float32, s.maxA*s.maxH)}
+	w := &worker{sum: make([]float64, s.maxH), s32: make([]float32, s.maxA*s.maxH)}
 	for range s.maxDepth + 1 {
 		w.reach = append(w.reach, make([]float64, s.maxA*s.maxH))
 		w.vals = append(w.vals, make([]float64, s.maxA*s.maxH))
 		w.sigma = append(w.sigma, make([]float64, s.maxA*s.maxH))
+		if s.compress {
+			w.r32 = append(w.r32, make([]float32, s.maxA*s.maxH))
+		}
 	}
 	return w
 }
@@ -255,7 +263,12 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 	p := int(n.player)
 	na, nh, nt := int(n.nkids), len(s.hands[p]), len(out)
 	sigma := w.sigma[depth][:na*nh]
-	regretMatch(s.regrets(n, w.r32), na, nh, sigma, w.sum)
+	var buf []float32
+	if s.compress {
+		buf = w.r32[depth]
+	}
+	regret := s.regrets(n, buf) // decoded once, kept at this depth for the update
+	regretMatch(regret, na, nh, sigma, w.sum)
 	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
 	kids := s.children(n)
 	if p != trav {
@@ -286,19 +299,19 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 			out[h] += sigma[a*nh+h] * vals[a*H+h]
 		}
 	}
-	s.update(w, n, vals, sigma, self, out)
+	s.update(w, n, regret, vals, sigma, self, out)
 }
 
 // update adds the instantaneous regrets to the discounted ones (positive regrets times
 // t^1.5/(t^1.5+1), negative ones halved) and the reach-weighted strategy to the
 // strategy sums, discounted by (t/(t+1))^2.
-func (s *Solver) update(w *worker, n *node, vals, sigma, self, out []float64) {
+func (s *Solver) update(w *worker, n *node, regret []float32, vals, sigma, self, out []float64) {
 	na, nh, H := int(n.nkids), len(self), s.maxH
 	t := float64(s.iter)
 	ta := math.Pow(t, 1.5)
 	pos, neg := float32(ta/(ta+1)), float32(0.5)
 	g := float32(t / (t + 1) * t / (t + 1))
-	regret, strat := s.regrets(n, w.r32), s.sums(n, w.s32)
+	strat := s.sums(n, w.s32)
 	for a := range na {
 		r := regret[a*nh : (a+1)*nh]
 		st := strat[a*nh : (a+1)*nh]
