@@ -42,14 +42,20 @@ type Record struct {
 	At      time.Time       `json:"at"`
 }
 
-// HandLog is a hand in play as a table's log holds it: enough to rebuild it.
+// HandLog is what a table's log holds for its new owner: the table's state as
+// last written (at a hand's start or end) and the hand in play, if any, enough
+// to rebuild it.
 type HandLog struct {
 	Table string
-	Hand  int64
+	// Hand is the number of the last hand logged.
+	Hand int64
+	// InPlay reports a hand in play: Config and Actions are set.
+	InPlay bool
+	// State is what the table last wrote beside a hand's start or end (its
+	// seats and players), as is.
+	State json.RawMessage
 	// Config is the engine's configuration at the hand's start, seed included.
 	Config engine.Config
-	// State is what the table wrote beside it (its seats and players), as is.
-	State json.RawMessage
 	// Actions are the actions logged since, in order.
 	Actions []engine.Action
 }
@@ -60,6 +66,9 @@ type HandLog struct {
 // (it logs before applying) saw it refused and changed nothing; skipped says how
 // many were.
 func (h *HandLog) Rebuild() (hand *engine.Hand, skipped int, err error) {
+	if !h.InPlay {
+		return nil, 0, fmt.Errorf("cluster: rebuild: no hand in play at %q", h.Table)
+	}
 	hand, err = engine.New(h.Config)
 	if err != nil {
 		return nil, 0, fmt.Errorf("cluster: rebuild hand %d of %q: %w", h.Hand, h.Table, err)
@@ -97,7 +106,7 @@ func (n *Node) walSubject(table string) string {
 
 // OpenWAL opens the log of the table of lease, for its new owner: it fences the
 // log (every later write of a former owner is refused) and returns the hand in
-// play it holds, or nil when no hand was in play.
+// play it holds with the table's last state, or nil when the log is empty.
 func (n *Node) OpenWAL(ctx context.Context, lease *Lease) (*WAL, *HandLog, error) {
 	w := &WAL{n: n, lease: lease, subject: n.walSubject(lease.table)}
 	for range 20 {
@@ -108,14 +117,20 @@ func (n *Node) OpenWAL(ctx context.Context, lease *Lease) (*WAL, *HandLog, error
 		if err != nil {
 			return nil, nil, err
 		}
-		handSeq, hand := rec.HandSeq, rec.Hand
+		handSeq, hand, state := rec.HandSeq, rec.Hand, json.RawMessage(nil)
 		switch rec.Kind {
 		case recHand:
 			handSeq = last
-		case recEnd, "":
-			handSeq, hand = 0, 0
+		case recEnd:
+			handSeq, state = 0, rec.State
+		case recFence:
+			state = rec.State
 		}
+		// A fence with no hand in play carries the table's last state along.
 		fence := Record{Kind: recFence, Hand: hand, HandSeq: handSeq}
+		if handSeq == 0 {
+			fence.State = state
+		}
 		seq, err := w.publish(ctx, &fence, last)
 		if errors.Is(err, ErrFenced) {
 			continue // another write came between: read again
@@ -124,11 +139,14 @@ func (n *Node) OpenWAL(ctx context.Context, lease *Lease) (*WAL, *HandLog, error
 			return nil, nil, err
 		}
 		w.last, w.handSeq, w.hand = seq, handSeq, hand
-		if handSeq == 0 {
-			return w, nil, nil
+		switch {
+		case handSeq != 0:
+			hl, err := w.readHand(ctx, handSeq, last)
+			return w, hl, err
+		case state != nil:
+			return w, &HandLog{Table: lease.table, Hand: hand, State: state}, nil
 		}
-		hl, err := w.readHand(ctx, handSeq, last)
-		return w, hl, err
+		return w, nil, nil
 	}
 	return nil, nil, fmt.Errorf("cluster: open the log of %q: %w", lease.table, ErrFenced)
 }
@@ -170,7 +188,7 @@ func (w *WAL) readHand(ctx context.Context, from, last uint64) (*HandLog, error)
 		}
 		switch {
 		case hl == nil && r.Kind == recHand && r.Config != nil:
-			hl = &HandLog{Table: w.lease.table, Hand: r.Hand, Config: *r.Config, State: r.State}
+			hl = &HandLog{Table: w.lease.table, Hand: r.Hand, InPlay: true, Config: *r.Config, State: r.State}
 		case hl == nil:
 			return nil, fmt.Errorf("cluster: the log of %q: record %d is a %q, not the hand's start", w.lease.table, seq, r.Kind)
 		case r.Kind == recAction && r.Action != nil:
@@ -257,15 +275,19 @@ func (w *WAL) Action(ctx context.Context, a engine.Action) error {
 	return err
 }
 
-// EndHand logs that the hand in play is over: a new owner has no hand to
-// resume.
-func (w *WAL) EndHand(ctx context.Context) error {
+// EndHand logs that the hand in play is over, with the table's state after it:
+// a new owner has no hand to resume.
+func (w *WAL) EndHand(ctx context.Context, state any) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.handSeq == 0 {
 		return nil
 	}
-	_, err := w.append(ctx, &Record{Kind: recEnd, Hand: w.hand})
+	st, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("cluster: hand state: %w", err)
+	}
+	_, err = w.append(ctx, &Record{Kind: recEnd, Hand: w.hand, State: st})
 	if err == nil {
 		w.handSeq = 0
 	}

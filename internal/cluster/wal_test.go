@@ -78,12 +78,22 @@ func TestRebuiltHandEqualsOriginal(t *testing.T) {
 			_ = orig.Apply(a)
 			checkRebuild(t, w, hand, orig, state)
 		}
-		if err := w.EndHand(ctx); err != nil {
+		if err := w.EndHand(ctx, state); err != nil {
 			t.Fatal(err)
 		}
 		if hl, err := w.read(ctx); err != nil || hl != nil {
 			t.Fatalf("after the hand's end the log holds %+v, %v; want no hand in play", hl, err)
 		}
+		// Reopened (a new owner, here the same node), the log has no hand in
+		// play but the table's state after the last; the old writer is fenced.
+		w2, hl, err := a.OpenWAL(ctx, l)
+		if err != nil || hl == nil || hl.InPlay || hl.Hand != hand || string(hl.State) != `{"players":["ann","bob","cy","dee","","eve"]}` {
+			t.Fatalf("reopened after the hand's end: %+v, %v; want its state and no hand in play", hl, err)
+		}
+		if err := w.StartHand(ctx, hand+1, cfg, state); !errors.Is(err, ErrFenced) {
+			t.Fatalf("the old writer after a reopen: %v, want ErrFenced", err)
+		}
+		w = w2
 	}
 }
 
