@@ -119,7 +119,7 @@ func lockFile(path, key string) (Held, error) {
 // pgLock is a session-level advisory lock, held by one connection set aside for
 // it until Release.
 type pgLock struct {
-	once sync.Once
+	once   sync.Once
 	conn   *sql.Conn
 	id     int64
 	unlock string // the query that releases it
