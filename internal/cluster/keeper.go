@@ -20,6 +20,9 @@ type Stats struct {
 	// Renewals counts lease renewals done; RenewalErrors those that failed
 	// without being refused (NATS unreachable); Lost the leases lost.
 	Renewals, RenewalErrors, Lost int64
+	// LogWrites counts the WAL records written, LogRefused the writes refused
+	// (lease lost, log fenced).
+	LogWrites, LogRefused int64
 }
 
 // Stats returns the node's counts.

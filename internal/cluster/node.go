@@ -63,8 +63,10 @@ func (c *Config) setDefaults() {
 	}
 }
 
-// Validate reports the first problem with c (after its defaults).
-func (c *Config) Validate() error {
+// Validate reports the first problem with c, its zero fields taken at their
+// defaults.
+func (c Config) Validate() error {
+	c.setDefaults()
 	switch {
 	case c.URL == "":
 		return errors.New("cluster: no NATS URL")

@@ -227,10 +227,18 @@ func (w *WAL) append(ctx context.Context, r *Record) (uint64, error) {
 	if w.fenced {
 		return 0, fmt.Errorf("table %q: %w", w.lease.table, ErrFenced)
 	}
-	if err := w.lease.check(time.Now()); err != nil {
-		return 0, err
+	err := w.lease.check(time.Now())
+	var seq uint64
+	if err == nil {
+		seq, err = w.publish(ctx, r, w.last)
 	}
-	seq, err := w.publish(ctx, r, w.last)
+	w.n.mu.Lock()
+	if err == nil {
+		w.n.stats.LogWrites++
+	} else if errors.Is(err, ErrFenced) || errors.Is(err, ErrLeaseLost) {
+		w.n.stats.LogRefused++
+	}
+	w.n.mu.Unlock()
 	if errors.Is(err, ErrFenced) {
 		w.fenced = true
 	}

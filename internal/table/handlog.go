@@ -132,10 +132,11 @@ func (t *Table) apply(a engine.Action) error {
 }
 
 // abandon stops the table on this node at once, because its log refused a
-// write: another node owns it now (or will, once the lease expires), with its
-// seats and the hand in play. Nothing is paid out or recorded here.
+// write or its node hands it over: another node owns it now (or will, once the
+// lease expires), with its seats and the hand in play. Nothing is paid out or
+// recorded here.
 func (t *Table) abandon(err error) {
-	t.log.Warn("table stopped on this node: its log refused a write, another node takes it over", "err", err)
+	t.log.Warn("table stopped on this node: another node takes it over", "err", err)
 	t.handLive = false
 	t.clockSeat = -1
 	for i := range t.seats {
@@ -225,4 +226,26 @@ func (t *Table) resumeSeat(i int, ls LogSeat, stacks map[int64]int64, inHand boo
 	}
 	t.hadHuman = true
 	return nil
+}
+
+// HandOver stops the table on this node without paying anyone out, for
+// another node to take it over from its log: a node leaving on purpose, or one
+// whose lease is lost. Its watchers are told the table moved. It returns once
+// the table has stopped, or with ctx's error.
+func (t *Table) HandOver(ctx context.Context, reason string) error {
+	err := t.call(ctx, func() error {
+		if !t.closed {
+			t.abandon(errors.New(reason))
+		}
+		return nil
+	})
+	if err != nil && err != ErrClosed {
+		return err
+	}
+	select {
+	case <-t.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

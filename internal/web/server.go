@@ -79,6 +79,12 @@ type Config struct {
 	WriteTimeout      time.Duration
 	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
+
+	// Checks are what GET /healthz checks besides the database, by name (a node
+	// of a house on several nodes: "NATS"); each is given the health deadline.
+	Checks map[string]func(context.Context) error
+	// Collectors are more metrics for GET /metrics (a node's table leases).
+	Collectors []prometheus.Collector
 }
 
 // Server is the house's API. Create it with New; serve Handler.
@@ -202,6 +208,7 @@ func (s *Server) initMetrics() {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_seated_players", Help: "Seats taken at all tables (bots included)."}, func() float64 { return float64(s.lobby.Seated()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_players_online", Help: "Players with a connection open."}, func() float64 { return float64(s.lobby.Online()) }),
 	)
+	s.reg.MustRegister(s.cfg.Collectors...)
 }
 
 // apiError is the error object of a reply.
