@@ -223,3 +223,75 @@ bots = ["call"]
 		t.Errorf("node b's metrics do not count the takeover:\n%s", body)
 	}
 }
+
+// TestClusterSIGTERMHandsOver stops the node that runs a table on purpose
+// (SIGTERM, a rolling upgrade) while a player is to act: it hands the table
+// over instead of cancelling the hand, the other node takes it at once (no
+// wait for the lease to expire) and the hand goes on there.
+func TestClusterSIGTERMHandsOver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the felt binary")
+	}
+	dsn := storetest.PostgresDSN(t)
+	nats := natstest.Start(t).ClientURL()
+	bin := buildFelt(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "house.toml")
+	if err := os.WriteFile(cfg, []byte(`name = "Cluster Club"
+[[tables]]
+name = "Main"
+variant = "nlhe"
+seats = 2
+small_blind = 10
+big_blind = 20
+min_buy_in = 400
+max_buy_in = 2000
+action_seconds = 60
+bots = ["call"]
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// A long TTL: a takeover within it can only come from the handover.
+	node := func(name string) *houseProc {
+		return startHouse(t, bin, filepath.Join(dir, name), "--config", cfg, "--announce", "off", "--db", dsn,
+			"--nats", nats, "--node", name, "--lease-ttl", "60s")
+	}
+	a := node("a")
+	b := node("b")
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
+	getJSON(t, c, "POST", a.base+"/api/register", map[string]any{"username": "upgrader", "password": "correct horse", "adult": true})
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	wsA := dialWS(ctx, t, a.base, c)
+	if err := wsA.Write(ctx, websocket.MessageText, []byte(`{"type":"sit","table":"Main","buy_in":2000,"id":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	before := readUntil(ctx, t, wsA, toAct)
+	stopped := time.Now()
+	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.cmd.Wait(); err != nil {
+		t.Fatalf("node a did not stop cleanly: %v", err)
+	}
+	for !lists(c, b.base, "Main") {
+		if time.Since(stopped) > 10*time.Second { // the keeper's tick is a third of the TTL: 20 s
+			t.Fatal("node b did not take Main over at once")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("handed over %v after SIGTERM", time.Since(stopped).Round(time.Millisecond))
+	wsB := dialWS(ctx, t, b.base, c)
+	if err := wsB.Write(ctx, websocket.MessageText, []byte(`{"type":"watch","table":"Main","id":2}`)); err != nil {
+		t.Fatal(err)
+	}
+	after := readUntil(ctx, t, wsB, toAct)
+	if after.State.Hand.HandKey != before.State.Hand.HandKey ||
+		!reflect.DeepEqual(after.State.Seats[after.State.You.Seat].Cards, before.State.Seats[before.State.You.Seat].Cards) {
+		t.Fatalf("the hand on node b is not the one on node a: %+v / %+v", before.State.Hand, after.State.Hand)
+	}
+	if me := getJSON(t, c, "GET", b.base+"/api/me", nil); me["credits"].(float64) != 8000 {
+		t.Fatalf("credits after the handover: %v, want 8000 (the stack stays at the table)", me["credits"])
+	}
+}

@@ -211,9 +211,14 @@ type Adopter func(ctx context.Context, l *Lease, reg Registration) error
 // (refused, or not renewed before its local deadline: the table must stop at
 // once), and, if adopt is not nil, acquires the registered tables that no node
 // holds and hands each to adopt.
+//
+// A lease released on purpose (a node leaving hands its tables over) is
+// adopted at once: the keeper watches the bucket for releases. An expired
+// lease leaves no trace to watch and waits for the next tick.
 func (n *Node) Run(ctx context.Context, adopt Adopter, lost func(*Lease)) error {
 	tick := time.NewTicker(n.cfg.LeaseTTL / 3)
 	defer tick.Stop()
+	released := n.watchReleases(ctx)
 	for {
 		n.renewAll(ctx, lost)
 		if adopt != nil {
@@ -223,8 +228,32 @@ func (n *Node) Run(ctx context.Context, adopt Adopter, lost func(*Lease)) error 
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-tick.C:
+		case <-released:
 		}
 	}
+}
+
+// watchReleases returns a channel that receives when a lease is released
+// (deleted), or nil if the bucket cannot be watched (the ticks remain).
+func (n *Node) watchReleases(ctx context.Context) <-chan struct{} {
+	w, err := n.leases.WatchAll(ctx, jetstream.UpdatesOnly())
+	if err != nil {
+		n.cfg.Log.Warn("lease releases not watched: tables are adopted at the keeper's ticks", "err", err)
+		return nil
+	}
+	out := make(chan struct{}, 1)
+	go func() {
+		defer w.Stop()
+		for e := range w.Updates() {
+			if e != nil && e.Operation() != jetstream.KeyValuePut {
+				select {
+				case out <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	return out
 }
 
 // renewAll renews every owned lease and refreshes its listing.

@@ -199,3 +199,36 @@ func TestCloseHandsTablesOver(t *testing.T) {
 		t.Errorf("lobby after the owner closed: %+v, %v", ls, err)
 	}
 }
+
+// TestReleasedLeaseAdoptedAtOnce has a node hand a table over (release) with a
+// long TTL: another node's keeper adopts it at once, not at its next tick.
+func TestReleasedLeaseAdoptedAtOnce(t *testing.T) {
+	url, _ := startNATS(t)
+	a, b := connect(t, url, "a"), connect(t, url, "b")
+	b.cfg.LeaseTTL = time.Minute // b's keeper ticks every 20 s
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := a.Register(ctx, "Main", nil); err != nil {
+		t.Fatal(err)
+	}
+	l, err := a.Acquire(ctx, "Main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Own(l)
+	adopted := make(chan time.Time, 1)
+	go func() {
+		_ = b.Run(ctx, func(context.Context, *Lease, Registration) error { adopted <- time.Now(); return nil }, nil)
+	}()
+	time.Sleep(100 * time.Millisecond) // b's first round finds Main held
+	released := time.Now()
+	if err := a.Disown(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case at := <-adopted:
+		t.Logf("adopted %v after the release", at.Sub(released).Round(time.Millisecond))
+	case <-time.After(10 * time.Second):
+		t.Fatal("a released table was not adopted before the keeper's tick")
+	}
+}
