@@ -5,8 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net"
-	"sync"
 	"testing"
 	"time"
 
@@ -84,69 +82,6 @@ func testHandConfig(seed uint64) engine.Config {
 	var s cards.Seed
 	s[0], s[1] = byte(seed), byte(seed>>8)
 	return engine.Config{Stacks: []int64{1000, 800, 1200, 500, 0, 2000}, SmallBlind: 5, BigBlind: 10, Button: 1, Seed: s}
-}
-
-// proxy is a TCP relay between a node and the NATS server that the test can cut
-// (a network partition) and restore.
-type proxy struct {
-	ln     net.Listener
-	target string
-	mu     sync.Mutex
-	cut    bool
-	conns  []net.Conn
-}
-
-func newProxy(t *testing.T, target string) *proxy {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proxy{ln: ln, target: target}
-	t.Cleanup(func() { ln.Close(); p.setCut(true) })
-	go p.serve()
-	return p
-}
-
-func (p *proxy) url() string { return "nats://" + p.ln.Addr().String() }
-
-func (p *proxy) serve() {
-	for {
-		c, err := p.ln.Accept()
-		if err != nil {
-			return
-		}
-		p.mu.Lock()
-		cut := p.cut
-		p.mu.Unlock()
-		if cut {
-			c.Close()
-			continue
-		}
-		s, err := net.Dial("tcp", p.target)
-		if err != nil {
-			c.Close()
-			continue
-		}
-		p.mu.Lock()
-		p.conns = append(p.conns, c, s)
-		p.mu.Unlock()
-		go func() { _, _ = io.Copy(s, c); s.Close(); c.Close() }()
-		go func() { _, _ = io.Copy(c, s); s.Close(); c.Close() }()
-	}
-}
-
-// setCut cuts (every connection closed, new ones refused) or restores the relay.
-func (p *proxy) setCut(cut bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.cut = cut
-	if cut {
-		for _, c := range p.conns {
-			c.Close()
-		}
-		p.conns = nil
-	}
 }
 
 // startNATS runs an embedded NATS server with JetStream and returns its URL and

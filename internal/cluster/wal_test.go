@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/felt-poker/felt/internal/cluster/natstest"
 	"github.com/felt-poker/felt/internal/engine"
 )
 
@@ -289,8 +290,8 @@ func TestLobbyListsEveryNode(t *testing.T) {
 // writes are refused.
 func TestNATSDisconnect(t *testing.T) {
 	_, addr := startNATS(t)
-	p := newProxy(t, addr)
-	a, b := connect(t, p.url(), "a"), connect(t, "nats://"+addr, "b")
+	p := natstest.NewRelay(t, addr)
+	a, b := connect(t, p.URL(), "a"), connect(t, "nats://"+addr, "b")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	la, err := a.Acquire(ctx, "Main")
@@ -304,13 +305,13 @@ func TestNATSDisconnect(t *testing.T) {
 	a.Own(la)
 	var lost atomic.Bool
 	go func() { _ = a.Run(ctx, nil, func(l *Lease) { lost.Store(l == la) }) }()
-	p.setCut(true)
+	p.SetCut(true)
 	waitFor(t, "a's keeper reports the lease lost", lost.Load)
 	if err := wa.StartHand(ctx, 1, testHandConfig(1), nil); !errors.Is(err, ErrLeaseLost) {
 		t.Errorf("a write once the lease is lost: %v, want ErrLeaseLost", err)
 	}
 	acquireWhenFree(t, b, "Main")
-	p.setCut(false)
+	p.SetCut(false)
 	waitFor(t, "a reconnects", a.Connected)
 	if err := la.Renew(ctx); !errors.Is(err, ErrLeaseLost) {
 		t.Errorf("renewal after the partition: %v, want ErrLeaseLost", err)
