@@ -86,7 +86,7 @@ func testHandConfig(seed uint64) engine.Config {
 
 // startNATS runs an embedded NATS server with JetStream and returns its URL and
 // host:port.
-func startNATS(t *testing.T) (url, addr string) {
+func startNATS(t testing.TB) (url, addr string) {
 	s := natstest.Start(t)
 	return s.ClientURL(), s.Addr().String()
 }

@@ -107,11 +107,11 @@ func (t *Table) logState() LogState {
 // logged runs one write to the HandLog, if the table has one; a refused write
 // abandons the table and returns ErrMoved.
 func (t *Table) logged(write func(ctx context.Context, l HandLog) error) error {
-	if t.closed {
-		return ErrMoved
-	}
 	if t.cfg.HandLog == nil {
 		return nil
+	}
+	if t.closed {
+		return ErrMoved
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), logTimeout)
 	defer cancel()

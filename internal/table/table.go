@@ -499,7 +499,7 @@ func (t *Table) startHand(now time.Time) bool {
 			t.handPlayers[i] = st.p
 		}
 	}
-	if err := cfg.Validate(); err == nil && t.cfg.HandLog != nil {
+	if t.cfg.HandLog != nil && cfg.Validate() == nil {
 		state := t.logState()
 		state.Hand = t.handNo + 1
 		if t.logged(func(ctx context.Context, l HandLog) error { return l.StartHand(ctx, state.Hand, cfg, state) }) != nil {
