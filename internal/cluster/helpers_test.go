@@ -20,11 +20,15 @@ const testTTL = 600 * time.Millisecond
 // deadline bounds every wait of a test: generous, never reached when all is well.
 const deadline = 30 * time.Second
 
-// connect joins a node named name to the NATS at url.
-func connect(t *testing.T, url, name string, opts ...nats.Option) *Node {
+// connect joins a node named name to the NATS at url, with leases of testTTL.
+func connect(t *testing.T, url, name string) *Node { return connectTTL(t, url, name, testTTL) }
+
+// connectTTL joins a node with leases of ttl: tests that are not about expiry
+// take a long one, so that a loaded machine never expires a lease under them.
+func connectTTL(t *testing.T, url, name string, ttl time.Duration) *Node {
 	t.Helper()
-	opts = append(opts, nats.ReconnectWait(50*time.Millisecond))
-	n, err := Connect(context.Background(), Config{URL: url, Node: name, LeaseTTL: testTTL, Timeout: 2 * time.Second,
+	opts := []nats.Option{nats.ReconnectWait(50 * time.Millisecond)}
+	n, err := Connect(context.Background(), Config{URL: url, Node: name, LeaseTTL: ttl, Timeout: 2 * time.Second,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Options: opts})
 	if err != nil {
 		t.Fatalf("connect %s: %v", name, err)

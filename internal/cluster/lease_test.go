@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func TestTableKey(t *testing.T) {
 // one table's lease: exactly one wins each time, and the others are told who.
 func TestOneOwnerWhenNodesRace(t *testing.T) {
 	url, _ := startNATS(t)
-	nodes := []*Node{connect(t, url, "a"), connect(t, url, "b"), connect(t, url, "c")}
+	nodes := []*Node{connectTTL(t, url, "a", time.Minute), connectTTL(t, url, "b", time.Minute), connectTTL(t, url, "c", time.Minute)}
 	ctx := context.Background()
 	for round := range 20 {
 		table := fmt.Sprintf("race-%d", round)
@@ -75,14 +76,15 @@ func TestOneOwnerWhenNodesRace(t *testing.T) {
 // with a greater fencing token for the next owner.
 func TestLeaseRenewedStaysReleasedFrees(t *testing.T) {
 	url, _ := startNATS(t)
-	a, b := connect(t, url, "a"), connect(t, url, "b")
+	const ttl = 2 * time.Second // renewed every 400 ms: a lapse needs a 1.6 s stall
+	a, b := connectTTL(t, url, "a", ttl), connectTTL(t, url, "b", ttl)
 	ctx := context.Background()
 	la, err := a.Acquire(ctx, "Main")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 5 { // 5 × TTL/3: well past the TTL
-		time.Sleep(testTTL / 3)
+	for range 6 { // well past the TTL
+		time.Sleep(ttl / 5)
 		if err := la.Renew(ctx); err != nil {
 			t.Fatalf("renew: %v", err)
 		}
@@ -114,7 +116,7 @@ func TestLeaseRenewedStaysReleasedFrees(t *testing.T) {
 // still believe the lease valid.
 func TestStaleOwnerRefused(t *testing.T) {
 	url, _ := startNATS(t)
-	a, b := connect(t, url, "a"), connect(t, url, "b")
+	a, b := connectTTL(t, url, "a", 2*time.Second), connectTTL(t, url, "b", 2*time.Second)
 	ctx := context.Background()
 	la, err := a.Acquire(ctx, "Main")
 	if err != nil {
@@ -230,5 +232,17 @@ func TestReleasedLeaseAdoptedAtOnce(t *testing.T) {
 		t.Logf("adopted %v after the release", at.Sub(released).Round(time.Millisecond))
 	case <-time.After(10 * time.Second):
 		t.Fatal("a released table was not adopted before the keeper's tick")
+	}
+}
+
+// TestLeaseTTLsMustAgree refuses a node whose lease TTL differs from the one
+// the house's buckets were made with: it would count a lease's life otherwise
+// than the bucket and hold a table the bucket has given to another node.
+func TestLeaseTTLsMustAgree(t *testing.T) {
+	url, _ := startNATS(t)
+	connect(t, url, "a")
+	_, err := Connect(context.Background(), Config{URL: url, Node: "b", LeaseTTL: 10 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "same lease TTL") {
+		t.Fatalf("a node with another TTL: %v, want refused", err)
 	}
 }

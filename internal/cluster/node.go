@@ -137,9 +137,15 @@ func (n *Node) setup(ctx context.Context) error {
 		{&n.tables, p + "_tables", 0, "the house's tables"},
 	}
 	for _, b := range buckets {
-		kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: b.name, Description: "felt: " + b.what, TTL: b.ttl, Storage: jetstream.FileStorage})
+		cfg := jetstream.KeyValueConfig{Bucket: b.name, Description: "felt: " + b.what, TTL: b.ttl, Storage: jetstream.FileStorage}
+		if b.kv == &n.leases {
+			// A lease that expires leaves a marker that the keepers watch
+			// (Run): the table is adopted at its expiry, not at a later tick.
+			cfg.LimitMarkerTTL = max(b.ttl, time.Second)
+		}
+		kv, err := n.bucket(ctx, cfg)
 		if err != nil {
-			return fmt.Errorf("cluster: bucket %s: %w", b.name, err)
+			return err
 		}
 		*b.kv = kv
 	}
@@ -152,6 +158,31 @@ func (n *Node) setup(ctx context.Context) error {
 		return fmt.Errorf("cluster: stream %s_wal: %w", p, err)
 	}
 	return nil
+}
+
+// bucket opens the bucket cfg describes, creating it the first time. A bucket
+// whose TTL differs from cfg's is refused: every node of a house must count a
+// lease's life alike, or one would hold for 10 s a lease the bucket drops
+// after 1 s.
+func (n *Node) bucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
+	kv, err := n.js.KeyValue(ctx, cfg.Bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		kv, err = n.js.CreateKeyValue(ctx, cfg)
+		if errors.Is(err, jetstream.ErrBucketExists) { // another node was first
+			kv, err = n.js.KeyValue(ctx, cfg.Bucket)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("cluster: bucket %s: %w", cfg.Bucket, err)
+	}
+	st, err := kv.Status(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("cluster: bucket %s: %w", cfg.Bucket, err)
+	}
+	if st.TTL() != cfg.TTL {
+		return nil, fmt.Errorf("cluster: bucket %s keeps entries %v, this node wants %v: give every node of the house the same lease TTL", cfg.Bucket, st.TTL(), cfg.TTL)
+	}
+	return kv, nil
 }
 
 // Name returns the node's name.
