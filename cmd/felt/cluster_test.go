@@ -108,8 +108,9 @@ func lists(c *http.Client, base, name string) bool {
 
 // TestClusterKillNineTakesOver runs a house of two felt processes on one
 // PostgreSQL database and an embedded NATS server: a player sits at the table
-// the first node runs, and the node is killed (SIGKILL) while the player is to
-// act. The second node takes the table over, the player finds on it the same
+// the first node runs (a spectator connected to the second node watches it
+// through the relay), and the first node is killed (SIGKILL) while the player
+// is to act. The second node takes the table over, the player finds on it the same
 // hand, cards and turn, plays it to its end and stands up: every chip is
 // accounted for.
 func TestClusterKillNineTakesOver(t *testing.T) {
@@ -156,6 +157,17 @@ bots = ["call"]
 		t.Fatal(err)
 	}
 	before := readUntil(ctx, t, wsA, toAct)
+	// A spectator connected to node b watches the table of node a (relayed).
+	jar2, _ := cookiejar.New(nil)
+	c2 := &http.Client{Jar: jar2, Timeout: 10 * time.Second}
+	getJSON(t, c2, "POST", b.base+"/api/register", map[string]any{"username": "kibitzer", "password": "correct horse", "adult": true})
+	wsK := dialWS(ctx, t, b.base, c2)
+	if err := wsK.Write(ctx, websocket.MessageText, []byte(`{"type":"watch","table":"Main","id":1}`)); err != nil {
+		t.Fatal(err)
+	}
+	readUntil(ctx, t, wsK, func(m *wsState) bool {
+		return m.State.Hand != nil && m.State.Hand.HandKey == before.State.Hand.HandKey
+	})
 	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

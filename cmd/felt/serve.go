@@ -135,6 +135,9 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	if err != nil {
 		return err
 	}
+	if err := hn.serveRelay(ctx, srv); err != nil {
+		return err
+	}
 	if !c.NoBots {
 		if err := hn.openTables(ctx, &hc, h, srv); err != nil {
 			return err

@@ -57,6 +57,7 @@ func (f *clusterFlags) checkCluster(db string) error {
 type houseNode struct {
 	n      *cluster.Node
 	tables *node.Tables
+	relay  *node.Relay
 	log    *slog.Logger
 }
 
@@ -70,7 +71,7 @@ func (f *clusterFlags) joinCluster(ctx context.Context, log *slog.Logger) (*hous
 		return nil, err
 	}
 	log.Info("joined the house's cluster", "nats", f.NATS, "node", n.Name(), "lease_ttl", f.LeaseTTL)
-	return &houseNode{n: n, log: log}, nil
+	return &houseNode{n: n, relay: node.NewRelay(n, log), log: log}, nil
 }
 
 // claim claims the database for this process: alone, or as one of the nodes.
@@ -88,7 +89,16 @@ func (hn *houseNode) webConfig(c web.Config) web.Config {
 	}
 	c.Checks = map[string]func(context.Context) error{"NATS": hn.n.Ping}
 	c.Collectors = append([]prometheus.Collector{}, hn.n.Collectors()...)
+	c.Relay = hn.relay
 	return c
+}
+
+// serveRelay answers the messages other nodes relay to this node's tables.
+func (hn *houseNode) serveRelay(ctx context.Context, srv *web.Server) error {
+	if hn == nil {
+		return nil
+	}
+	return hn.relay.Serve(ctx, srv)
 }
 
 // openTables opens the house's own tables: every one on a single node; on a

@@ -185,6 +185,19 @@ func (n *Node) bucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstr
 	return kv, nil
 }
 
+// Conn returns the node's NATS connection, for the messages between nodes.
+func (n *Node) Conn() *nats.Conn { return n.nc }
+
+// Subject returns the house's NATS subject made of tokens, each encoded as a
+// table's key is (TableKey): the house's prefix first.
+func (n *Node) Subject(tokens ...string) string {
+	s := n.cfg.Prefix
+	for _, t := range tokens {
+		s += "." + TableKey(t)
+	}
+	return s
+}
+
 // Name returns the node's name.
 func (n *Node) Name() string { return n.cfg.Node }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/store/storetest"
 	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/web"
 )
 
 // deadline bounds every wait: generous, never reached when all is well.
@@ -74,8 +76,10 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 type testNode struct {
 	c      *cluster.Node
 	h      *house.House
+	srv    *web.Server
 	lobby  *lobby.Lobby
 	tables *Tables
+	url    string // the node's HTTP address
 }
 
 // startNode starts a node on the database dsn and the NATS at url, running the
@@ -104,14 +108,25 @@ func startNode(t *testing.T, ctx context.Context, dsn, url, name string) *testNo
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	n := &testNode{c: c, h: h, lobby: lobby.New(log, nil)}
+	relay := NewRelay(c, log)
+	srv, err := web.New(web.Config{House: h, Log: log, Relay: relay})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := relay.Serve(ctx, srv); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	srv.SetReady()
+	n := &testNode{c: c, h: h, srv: srv, lobby: srv.Lobby(), url: ts.URL}
 	t.Cleanup(func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_ = n.lobby.Shutdown(sctx)
+		_ = srv.Shutdown(sctx)
+		ts.Close()
 	})
-	cfg := table.Config{Name: "Main", Variant: table.NoLimit, Seats: 2, SmallBlind: 10, BigBlind: 20, MinBuyIn: 200, MaxBuyIn: 2000,
-		ActionTime: time.Minute, BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond, Bots: []string{"call"}, Permanent: true, Bank: h}
+	cfg := srv.TableDefaults(table.Config{Name: "Main", Variant: table.NoLimit, Seats: 2, SmallBlind: 10, BigBlind: 20, MinBuyIn: 200, MaxBuyIn: 2000,
+		ActionTime: time.Minute, BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond, Bots: []string{"call"}, Permanent: true})
 	n.tables = New(Config{Cluster: c, House: h, Lobby: n.lobby, Names: []string{"Main"}, Log: log,
 		Table: func(name string) (table.Config, bool) { return cfg, name == "Main" }})
 	if err := n.tables.Start(ctx); err != nil {
