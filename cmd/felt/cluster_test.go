@@ -84,6 +84,17 @@ func dialWS(ctx context.Context, t *testing.T, base string, c *http.Client) *web
 	return ws
 }
 
+// owns reports whether the node at base runs a table (its metrics say so).
+func owns(c *http.Client, base string) bool {
+	resp, err := c.Get(base + "/metrics")
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return strings.Contains(string(b), "\nfelt_cluster_tables_owned 1\n")
+}
+
 // lists reports whether the house at base lists table name in its lobby.
 func lists(c *http.Client, base, name string) bool {
 	resp, err := c.Get(base + "/api/tables")
@@ -99,11 +110,12 @@ func lists(c *http.Client, base, name string) bool {
 	if json.NewDecoder(resp.Body).Decode(&out) != nil {
 		return false
 	}
-	return slices.ContainsFunc(out.Tables, func(x struct {
-		Name string `json:"name"`
-	}) bool {
-		return x.Name == name
-	})
+	for _, t := range out.Tables {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // TestClusterKillNineTakesOver runs a house of two felt processes on one
@@ -144,8 +156,15 @@ bots = ["call"]
 	b := node("b")
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
-	if !lists(c, a.base, "Main") || lists(c, b.base, "Main") {
+	if !owns(c, a.base) || owns(c, b.base) {
 		t.Fatal("want Main on node a alone")
+	}
+	deadlineAt := time.Now().Add(60 * time.Second)
+	for !lists(c, b.base, "Main") { // one lobby: node b lists node a's table
+		if time.Now().After(deadlineAt) {
+			t.Fatal("node b's lobby does not list node a's table")
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	me := getJSON(t, c, "POST", a.base+"/api/register", map[string]any{"username": "survivor", "password": "correct horse", "adult": true})
 	start := me["credits"].(float64)
@@ -174,7 +193,7 @@ bots = ["call"]
 	_ = a.cmd.Wait()
 	killed := time.Now()
 
-	for !lists(c, b.base, "Main") {
+	for !owns(c, b.base) {
 		if time.Since(killed) > 60*time.Second {
 			t.Fatal("node b did not take Main over")
 		}
@@ -287,7 +306,7 @@ bots = ["call"]
 	if err := a.cmd.Wait(); err != nil {
 		t.Fatalf("node a did not stop cleanly: %v", err)
 	}
-	for !lists(c, b.base, "Main") {
+	for !owns(c, b.base) {
 		if time.Since(stopped) > 10*time.Second { // the keeper's tick is a third of the TTL: 20 s
 			t.Fatal("node b did not take Main over at once")
 		}

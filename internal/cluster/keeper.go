@@ -141,6 +141,38 @@ func (n *Node) Lobby(ctx context.Context) ([]Listing, error) {
 	return out, err
 }
 
+// WatchLobby calls put with every lobby listing, those already written first
+// and then each as it is written, and gone with the key (TableKey) of each one
+// removed or expired, until ctx is done or the watch fails.
+func (n *Node) WatchLobby(ctx context.Context, put func(Listing), gone func(key string)) error {
+	w, err := n.lobby.WatchAll(ctx)
+	if err != nil {
+		return fmt.Errorf("cluster: watch the lobby: %w", err)
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case e, ok := <-w.Updates():
+			if !ok {
+				return errors.New("cluster: the lobby's watch ended")
+			}
+			if e == nil {
+				continue // the listings already written are all in
+			}
+			if e.Operation() != jetstream.KeyValuePut {
+				gone(e.Key())
+				continue
+			}
+			var l Listing
+			if json.Unmarshal(e.Value(), &l) == nil {
+				put(l)
+			}
+		}
+	}
+}
+
 // Register enters table in the house's registry with the settings it opens
 // with: if its node is lost, another node adopts it (Run).
 func (n *Node) Register(ctx context.Context, table string, config any) error {

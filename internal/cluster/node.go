@@ -138,9 +138,10 @@ func (n *Node) setup(ctx context.Context) error {
 	}
 	for _, b := range buckets {
 		cfg := jetstream.KeyValueConfig{Bucket: b.name, Description: "felt: " + b.what, TTL: b.ttl, Storage: jetstream.FileStorage}
-		if b.kv == &n.leases {
-			// A lease that expires leaves a marker that the keepers watch
-			// (Run): the table is adopted at its expiry, not at a later tick.
+		if b.ttl > 0 {
+			// A lease or listing that expires leaves a marker that the nodes
+			// watch: a lease is adopted at its expiry (Run), not at a later
+			// tick, and a listing leaves every lobby (WatchLobby).
 			cfg.LimitMarkerTTL = max(b.ttl, time.Second)
 		}
 		kv, err := n.bucket(ctx, cfg)

@@ -88,7 +88,36 @@ func (ts *Tables) Start(ctx context.Context) error {
 // nodes, until ctx is done.
 func (ts *Tables) Run(ctx context.Context) error {
 	go ts.listAll(ctx)
+	go ts.mirrorLobby(ctx)
 	return ts.cfg.Cluster.Run(ctx, ts.adopt, ts.lost)
+}
+
+// mirrorLobby lists in this node's lobby the tables of the other nodes, as
+// the cluster's lobby has them, until ctx is done.
+func (ts *Tables) mirrorLobby(ctx context.Context) {
+	names := map[string]string{} // key -> name
+	for ctx.Err() == nil {
+		err := ts.cfg.Cluster.WatchLobby(ctx, func(l cluster.Listing) {
+			var in table.Info
+			if l.Node == ts.cfg.Cluster.Name() || json.Unmarshal(l.Info, &in) != nil || in.Name == "" {
+				return
+			}
+			names[cluster.TableKey(in.Name)] = in.Name
+			ts.cfg.Lobby.SetRemote(in)
+		}, func(key string) {
+			if name, ok := names[key]; ok {
+				delete(names, key)
+				ts.cfg.Lobby.RemoveRemote(name)
+			}
+		})
+		if ctx.Err() == nil {
+			ts.cfg.Log.Warn("the house's lobby is not mirrored: trying again", "err", err)
+			select {
+			case <-ctx.Done():
+			case <-time.After(ts.cfg.Cluster.LeaseTTL()):
+			}
+		}
+	}
 }
 
 // adopt opens a registered table this node has just acquired.

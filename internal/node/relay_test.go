@@ -179,3 +179,41 @@ func TestLostNodesWatchersLeave(t *testing.T) {
 	b.c.Conn().Close() // b is lost; its WebSocket stays open, but nothing relays it
 	waitFor(t, "a drops the lost node's watcher", func() bool { return spectators() == 0 })
 }
+
+// TestOneLobby lists every node's tables in every node's lobby: a table of
+// node a is in b's lobby (found by name through the relay, not locally), and
+// when a hands it over to b, it is b's own there and a's lobby lists it as b's.
+func TestOneLobby(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	listed := func(n *testNode) bool {
+		for _, in := range n.lobby.Tables() {
+			if in.Name == "Main" {
+				return true
+			}
+		}
+		return false
+	}
+	waitFor(t, "b's lobby lists a's table", func() bool { return listed(b) })
+	if _, err := b.lobby.Table("Main"); err == nil {
+		t.Fatal("b's lobby has a's table as its own")
+	}
+	if b.lobby.Seated() != 0 {
+		t.Errorf("b counts %d seats of a's table as its own", b.lobby.Seated())
+	}
+	if err := a.tables.HandOver(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "b runs Main", func() bool { _, err := b.lobby.Table("Main"); return err == nil })
+	waitFor(t, "a's lobby lists Main as b's", func() bool {
+		_, err := a.lobby.Table("Main")
+		return listed(a) && err != nil
+	})
+	if !listed(b) {
+		t.Error("b's lobby does not list the table it runs")
+	}
+}
