@@ -138,10 +138,8 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	if err := hn.serveRelay(ctx, srv); err != nil {
 		return err
 	}
-	if !c.NoBots {
-		if err := hn.openTables(ctx, &hc, h, srv); err != nil {
-			return err
-		}
+	if err := hn.openTables(ctx, &hc, h, srv, c.NoBots); err != nil {
+		return err
 	}
 	if hn == nil { // a node of several does not open players' tables again (docs/scaling.md)
 		restored, err := srv.RestoreTables(ctx)

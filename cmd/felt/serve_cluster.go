@@ -101,9 +101,14 @@ func (hn *houseNode) serveRelay(ctx context.Context, srv *web.Server) error {
 	return hn.relay.Serve(ctx, srv)
 }
 
-// openTables opens the house's own tables: every one on a single node; on a
-// node of several, those whose lease it gets (the others run elsewhere).
-func (hn *houseNode) openTables(ctx context.Context, hc *houseConfig, h *house.House, srv *web.Server) error {
+// openTables opens the house's own tables (none with --no-bots): every one on
+// a single node; on a node of several, those whose lease it gets (the others
+// run elsewhere), and the node takes part in the cluster's lobby and takeovers
+// even with --no-bots.
+func (hn *houseNode) openTables(ctx context.Context, hc *houseConfig, h *house.House, srv *web.Server, noBots bool) error {
+	if hn == nil && noBots {
+		return nil
+	}
 	configs := map[string]table.Config{}
 	var names []string
 	for i := range hc.Tables {
@@ -112,14 +117,17 @@ func (hn *houseNode) openTables(ctx context.Context, hc *houseConfig, h *house.H
 			return usageError("config: %v", err)
 		}
 		tc = srv.TableDefaults(tc)
-		if hn == nil {
+		switch {
+		case hn != nil:
+			configs[strings.ToLower(tc.Name)] = tc
+			if !noBots {
+				names = append(names, tc.Name)
+			}
+		case !noBots:
 			if _, err := srv.Lobby().Open(tc); err != nil {
 				return fmt.Errorf("default table %s: %w", tc.Name, err)
 			}
-			continue
 		}
-		configs[strings.ToLower(tc.Name)] = tc
-		names = append(names, tc.Name)
 	}
 	if hn == nil {
 		return nil
