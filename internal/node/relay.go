@@ -39,8 +39,10 @@ type Relay struct {
 
 // relayedConn is one of this node's connections with messages relayed.
 type relayedConn struct {
-	sub    *nats.Subscription
-	owners map[string]bool
+	sub  *nats.Subscription
+	sink table.Sink
+	// owners are the nodes it has shadows on, with the tables relayed there.
+	owners map[string]map[string]bool
 }
 
 // relayReq is a relayed message, a connection's goodbye, or a ping.
@@ -90,6 +92,7 @@ func (r *Relay) Serve(ctx context.Context, srv *web.Server) error {
 				return
 			case <-tick.C:
 				r.sweep(ctx)
+				r.checkOwners(ctx)
 			}
 		}
 	}()
@@ -211,7 +214,7 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 	if owner == "" || owner == r.n.Name() {
 		return fmt.Errorf("%w %q", lobby.ErrNoTable, m.Table)
 	}
-	events, err := r.relaying(conn, owner, sink)
+	events, err := r.relaying(conn, owner, m.Table, sink)
 	if err != nil {
 		return err
 	}
@@ -236,8 +239,8 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 }
 
 // relaying subscribes connection conn to its shadows' messages, once, and
-// notes that owner has one; it returns the subject.
-func (r *Relay) relaying(conn, owner string, sink table.Sink) (string, error) {
+// notes that owner has one, for tableName; it returns the subject.
+func (r *Relay) relaying(conn, owner, tableName string, sink table.Sink) (string, error) {
 	subject := r.n.Subject("conn", r.n.Name(), conn)
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -247,10 +250,13 @@ func (r *Relay) relaying(conn, owner string, sink table.Sink) (string, error) {
 		if err != nil {
 			return "", fmt.Errorf("relay: %w", err)
 		}
-		rc = &relayedConn{sub: sub, owners: map[string]bool{}}
+		rc = &relayedConn{sub: sub, sink: sink, owners: map[string]map[string]bool{}}
 		r.conns[conn] = rc
 	}
-	rc.owners[owner] = true
+	if rc.owners[owner] == nil {
+		rc.owners[owner] = map[string]bool{}
+	}
+	rc.owners[owner][tableName] = true
 	return subject, nil
 }
 
@@ -266,5 +272,46 @@ func (r *Relay) Closed(conn string) {
 	_ = rc.sub.Unsubscribe()
 	for owner := range rc.owners {
 		_ = r.n.Conn().Publish(r.subject(owner), mustJSON(relayReq{Conn: r.n.Name() + "/" + conn, Bye: true}))
+	}
+}
+
+// checkOwners pings the nodes this node's connections have shadows on, and
+// tells each connection whose tables' node no longer answers (lost) that those
+// tables moved: their new node has the player's seat, and a new watch finds it.
+func (r *Relay) checkOwners(ctx context.Context) {
+	r.mu.Lock()
+	owners := map[string]bool{}
+	for _, rc := range r.conns {
+		for o := range rc.owners {
+			owners[o] = true
+		}
+	}
+	r.mu.Unlock()
+	for o := range owners {
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err := r.n.Conn().RequestWithContext(pctx, r.subject(o), []byte(`{"ping":true}`))
+		cancel()
+		if errors.Is(err, nats.ErrNoResponders) {
+			r.ownerLost(o)
+		}
+	}
+}
+
+// ownerLost sends table_moved to every connection with tables on node owner,
+// and forgets them.
+func (r *Relay) ownerLost(owner string) {
+	type notice struct {
+		Type  string `json:"type"`
+		Table string `json:"table"`
+		Code  string `json:"code"`
+		Text  string `json:"text"`
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rc := range r.conns {
+		for name := range rc.owners[owner] {
+			rc.sink.Send(mustJSON(notice{Type: "notice", Table: name, Code: "table_moved", Text: table.ErrMoved.Error()}))
+		}
+		delete(rc.owners, owner)
 	}
 }

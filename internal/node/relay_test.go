@@ -217,3 +217,34 @@ func TestOneLobby(t *testing.T) {
 		t.Error("b's lobby does not list the table it runs")
 	}
 }
+
+// TestRelayedTableMovesWhenItsNodeIsLost has a player on node b play at node
+// a's table; a is lost mid-hand. b takes the table over, the player's
+// connection (still open on b) is told the table moved, and a new watch finds
+// the same hand there with the player to act.
+func TestRelayedTableMovesWhenItsNodeIsLost(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	dee := dial(t, ctx, b.url, "dee")
+	dee.send(ctx, `{"type":"sit","table":"Main","buy_in":1000,"id":1}`)
+	if r := dee.until(ctx, "the sit", reply(1)); r["type"] != "ok" {
+		t.Fatalf("sit through the relay: %v", r)
+	}
+	before := dee.until(ctx, "dee to act on a", toActIn("Main"))
+	a.c.Conn().Close() // a is lost
+	dee.until(ctx, "the table_moved notice", func(m map[string]any) bool {
+		return m["type"] == "notice" && m["code"] == "table_moved" && m["table"] == "Main"
+	})
+	waitFor(t, "b runs Main", func() bool { _, err := b.lobby.Table("Main"); return err == nil })
+	dee.send(ctx, `{"type":"watch","table":"Main","id":2}`)
+	after := dee.until(ctx, "dee to act on b", toActIn("Main"))
+	bh := before["state"].(map[string]any)["hand"].(map[string]any)
+	ah := after["state"].(map[string]any)["hand"].(map[string]any)
+	if ah["hand_key"] != bh["hand_key"] {
+		t.Fatalf("the hand on b is %v, on a it was %v", ah["hand_key"], bh["hand_key"])
+	}
+}
