@@ -387,6 +387,11 @@ type Store interface {
 	// locks a file beside the database (PATH.KEY.lock); PostgreSQL takes a
 	// session-level advisory lock on a connection set aside for it.
 	Lock(ctx context.Context, key string) (Held, error)
+	// LockShared takes the lock named key shared, without waiting: any number
+	// of shared holders at once (the nodes of a house on several nodes), none
+	// while Lock's exclusive holder has it, and Lock refused while a shared
+	// holder has it. PostgreSQL only (ErrSharedLockUnsupported otherwise).
+	LockShared(ctx context.Context, key string) (Held, error)
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close closes the database.

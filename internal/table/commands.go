@@ -215,7 +215,7 @@ func (t *Table) Act(ctx context.Context, p Player, kind engine.ActionKind, amoun
 		if kind > engine.Raise {
 			return fmt.Errorf("%w: %s", engine.ErrIllegalAction, kind)
 		}
-		if err := t.hand.Apply(engine.Action{Seat: i, Kind: kind, Amount: amount}); err != nil {
+		if err := t.apply(engine.Action{Seat: i, Kind: kind, Amount: amount}); err != nil {
 			return err
 		}
 		st := &t.seats[i]

@@ -128,6 +128,13 @@ type Config struct {
 	Bank  Bank
 	Hooks Hooks
 	Log   *slog.Logger
+
+	// HandLog, when not nil, receives every hand ahead of play (handlog.go):
+	// a house on several nodes. Hands are then recorded before the next is
+	// dealt, so that the store's seats follow the log.
+	HandLog HandLog
+	// Resume, when not nil, opens the table as another node left it (handlog.go).
+	Resume *Resume
 }
 
 // DefaultTimes fills the zero durations and counts of c with the defaults: 20 s to

@@ -189,6 +189,14 @@ func New(cfg Config) (*Table, error) {
 		t.seats[i] = seat{occupied: true, p: Player{Name: fmt.Sprintf("%s%s-%d", house.BotPrefix, base, i+1)}, bot: b, stack: stake}
 		t.chipsIn += stake
 	}
+	if cfg.Resume != nil {
+		if err := t.resume(cfg.Resume, time.Now()); err != nil {
+			if t.models != nil {
+				t.models.close()
+			}
+			return nil, err
+		}
+	}
 	t.ledger = newLedger(t)
 	go t.run()
 	return t, nil
@@ -344,6 +352,9 @@ func (t *Table) step(now time.Time) {
 		t.step(now)
 		return
 	}
+	if t.closed { // the hand's log refused its start (abandon)
+		return
+	}
 	t.checkIdle(now)
 }
 
@@ -393,7 +404,10 @@ func (t *Table) botAct(s int) {
 	v := t.hand.View(s)
 	a := t.seats[s].bot.Act(&v)
 	a.Seat = s
-	if err := t.hand.Apply(a); err != nil {
+	if err := t.apply(a); err != nil {
+		if t.closed {
+			return
+		}
 		t.log.Error("bot action refused", "seat", s, "action", a.String(), "err", err)
 		t.autoAct(s)
 		return
@@ -407,9 +421,9 @@ func (t *Table) autoAct(s int) {
 	if t.hand.Legal().Can(engine.Check) {
 		kind = engine.Check
 	}
-	if err := t.hand.Apply(engine.Action{Seat: s, Kind: kind}); err != nil {
+	if err := t.apply(engine.Action{Seat: s, Kind: kind}); err != nil && !t.closed {
 		t.log.Error("automatic action refused", "seat", s, "kind", kind.String(), "err", err)
-		_ = t.hand.Leave(s)
+		_ = t.apply(engine.Action{Seat: s, Kind: engine.Leave})
 	}
 	t.applied()
 }
@@ -485,6 +499,13 @@ func (t *Table) startHand(now time.Time) bool {
 			t.handPlayers[i] = st.p
 		}
 	}
+	if t.cfg.HandLog != nil && cfg.Validate() == nil {
+		state := t.logState()
+		state.Hand = t.handNo + 1
+		if t.logged(func(ctx context.Context, l HandLog) error { return l.StartHand(ctx, state.Hand, cfg, state) }) != nil {
+			return false
+		}
+	}
 	var err error
 	if t.hand == nil {
 		t.hand, err = engine.New(cfg)
@@ -532,6 +553,12 @@ func (t *Table) finishHand(now time.Time) {
 		}
 		t.seats[i].stack += t.seats[i].topUp
 		t.seats[i].topUp = 0
+	}
+	// The hand's end is logged before it is recorded: a node that takes the
+	// table over after the log's end record finds the hand done, and one that
+	// takes it over before records it itself.
+	if t.logged(func(ctx context.Context, l HandLog) error { return l.EndHand(ctx, t.logState()) }) != nil {
+		return
 	}
 	t.handLive = false
 	t.clockSeat = -1
@@ -607,7 +634,7 @@ func (t *Table) record(r engine.Result) {
 	hand := store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players,
 		Private: t.cfg.Watchers == WatchPlayers}
 	handNo := t.handNo
-	if a, ok := t.cfg.Bank.(AsyncRecorder); ok {
+	if a, ok := t.cfg.Bank.(AsyncRecorder); ok && t.cfg.HandLog == nil {
 		// The table deals on; the id shows in the state once the hand is stored.
 		a.RecordHandAsync(hand, func(id int64, err error) {
 			if err != nil {
@@ -775,7 +802,12 @@ func (t *Table) leaveSeat(i int) {
 	if t.handLive && st.inHand {
 		if !st.left {
 			st.left = true
-			_ = t.hand.Leave(i) // an error means the seat had already folded
+			// An error means the seat had already folded, or the table has
+			// moved (abandon).
+			_ = t.apply(engine.Action{Seat: i, Kind: engine.Leave})
+			if t.closed {
+				return
+			}
 			if t.hand.ToAct() != t.clockSeat {
 				t.clockSeat = -1
 			}

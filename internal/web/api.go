@@ -74,6 +74,13 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the database does not answer", http.StatusServiceUnavailable)
 		return
 	}
+	for name, check := range s.cfg.Checks {
+		if err := check(ctx); err != nil {
+			s.log.Warn("health check failed", "check", name, "err", err)
+			http.Error(w, name+" does not answer", http.StatusServiceUnavailable)
+			return
+		}
+	}
 	_, _ = io.WriteString(w, "ok\n")
 }
 

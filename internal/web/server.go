@@ -79,6 +79,15 @@ type Config struct {
 	WriteTimeout      time.Duration
 	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
+
+	// Checks are what GET /healthz checks besides the database, by name (a node
+	// of a house on several nodes: "NATS"); each is given the health deadline.
+	Checks map[string]func(context.Context) error
+	// Collectors are more metrics for GET /metrics (a node's table leases).
+	Collectors []prometheus.Collector
+	// Relay carries messages for tables this node does not run to the node
+	// that does (a house on several nodes; relay.go), or is nil.
+	Relay Relay
 }
 
 // Server is the house's API. Create it with New; serve Handler.
@@ -98,7 +107,10 @@ type Server struct {
 	mu    sync.Mutex
 	conns map[*conn]struct{}
 	perIP map[string]int // open WebSocket connections by remote IP
-	wg    sync.WaitGroup
+	// shadows are the connections of other nodes' players to tables of this
+	// node, by name (relay.go).
+	shadows map[string]*conn
+	wg      sync.WaitGroup
 
 	reg        *prometheus.Registry
 	mConns     prometheus.Gauge
@@ -118,7 +130,8 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = slog.Default()
 	}
 	cfg.setDefaults()
-	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, perIP: map[string]int{}, kept: map[string]time.Time{}}
+	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, perIP: map[string]int{}, kept: map[string]time.Time{},
+		shadows: map[string]*conn{}}
 	s.initMetrics()
 	s.lobby = lobby.New(cfg.Log, func() { s.mHands.Inc() })
 	s.lobby.OnClose(s.tableClosed)
@@ -202,6 +215,7 @@ func (s *Server) initMetrics() {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_seated_players", Help: "Seats taken at all tables (bots included)."}, func() float64 { return float64(s.lobby.Seated()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_players_online", Help: "Players with a connection open."}, func() float64 { return float64(s.lobby.Online()) }),
 	)
+	s.reg.MustRegister(s.cfg.Collectors...)
 }
 
 // apiError is the error object of a reply.
@@ -255,6 +269,7 @@ var errorKinds = []errorKind{
 	{[]error{engine.ErrBadAmount}, http.StatusBadRequest, "bad_amount", "that amount is not allowed now"},
 	{[]error{engine.ErrHandOver}, http.StatusConflict, "hand_over", "the hand is over"},
 	{[]error{table.ErrClosed}, http.StatusGone, "table_closed", "the table has closed"},
+	{[]error{table.ErrMoved}, http.StatusServiceUnavailable, "table_moved", "the table has moved to another node of the house: try again"},
 	// The client went away, or the house is too busy to answer in time.
 	{[]error{house.ErrBusy, context.Canceled, context.DeadlineExceeded}, http.StatusServiceUnavailable, "busy", "the house did not answer in time: try again"},
 }
@@ -263,6 +278,10 @@ var errorKinds = []errorKind{
 // reads. The player reads only sentences written for them, never err's own
 // text (it may name users, tables, files or SQL): that goes to the log.
 func (s *Server) classify(err error) (int, apiError) {
+	var re *RemoteError
+	if errors.As(err, &re) { // classified by the node that runs the table
+		return re.Status, apiError{Code: re.Code, Field: re.Field, Message: re.Message, RetryAfter: re.RetryAfter}
+	}
 	for _, k := range errorKinds {
 		for _, target := range k.errs {
 			if errors.Is(err, target) {
