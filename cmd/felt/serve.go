@@ -117,7 +117,11 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	if httpConns == 0 {
 		httpConns = -1 // the file's 0 is no bound; web's is its default
 	}
-	srv, err := web.New(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP,
+	tourneys, err := hc.Tournaments.director(c.NoBots)
+	if err != nil {
+		return usageError("config: %v", err)
+	}
+	srv, err := web.New(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP, Tournaments: tourneys,
 		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables, PublicMetrics: hc.Metrics == "public",
 		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}})
 	if err != nil {
@@ -140,6 +144,9 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	}
 	if restored > 0 {
 		log.Info("opened again the tables players had open", "tables", restored)
+	}
+	if err := srv.RestoreTournaments(ctx); err != nil {
+		return err
 	}
 	hs := srv.HTTPServer(slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	served := make(chan error, 1)

@@ -45,11 +45,30 @@ type Config struct {
 	Tables func(table.Config) table.Config
 	// SitAndGos are kept open: when one starts, another of the same spec opens.
 	SitAndGos []tournament.Spec
+	// Scheduled are the scheduled tournaments: each has one registering at a
+	// time, and the next opens when it starts.
+	Scheduled []Schedule
 	// Bots may fill the empty seats of a sit-and-go (none: bots never play
 	// tournaments); BotFill is how long after the first registration they do.
 	Bots    []string
 	BotFill time.Duration
 	Log     *slog.Logger
+}
+
+// Schedule is a scheduled tournament that comes back: Spec.Start is its first
+// start, then every Every (0: once).
+type Schedule struct {
+	Spec  tournament.Spec
+	Every time.Duration
+}
+
+// next returns the schedule's first start after now, or false.
+func (s Schedule) next(now time.Time) (time.Time, bool) {
+	at := s.Spec.Start
+	if s.Every > 0 && at.Before(now) {
+		at = at.Add(s.Every * (now.Sub(at)/s.Every + 1))
+	}
+	return at, at.After(now)
 }
 
 // Director runs the house's tournaments. Its methods are safe for concurrent use.
@@ -80,6 +99,17 @@ func New(cfg Config) (*Director, error) {
 		s.Defaults()
 		if err := s.Validate(); err != nil {
 			return nil, fmt.Errorf("sit-and-go %q: %w", s.Name, err)
+		}
+	}
+	for i := range cfg.Scheduled {
+		s := &cfg.Scheduled[i].Spec
+		s.Kind = tournament.Scheduled
+		s.Defaults()
+		if err := s.Validate(); err != nil {
+			return nil, fmt.Errorf("scheduled tournament %q: %w", s.Name, err)
+		}
+		if cfg.Scheduled[i].Every < 0 {
+			return nil, fmt.Errorf("scheduled tournament %q: every must not be negative", s.Name)
 		}
 	}
 	d := &Director{cfg: cfg, log: cfg.Log.With("part", "tournaments"), ts: map[int64]*tourney{}}
@@ -117,6 +147,20 @@ func (d *Director) Create(ctx context.Context, spec tournament.Spec) (int64, err
 	return d.create(ctx, spec, -1)
 }
 
+// createNext opens schedule k's next tournament, if it has one.
+func (d *Director) createNext(ctx context.Context, k int) error {
+	sc := d.cfg.Scheduled[k]
+	at, ok := sc.next(time.Now())
+	if !ok {
+		return nil
+	}
+	sc.Spec.Start = at
+	_, err := d.create(ctx, sc.Spec, len(d.cfg.SitAndGos)+k)
+	return err
+}
+
+// create opens registration for spec; template is its index in SitAndGos, or
+// len(SitAndGos) plus its index in Scheduled, or -1.
 func (d *Director) create(ctx context.Context, spec tournament.Spec, template int) (int64, error) {
 	spec.Defaults()
 	if err := spec.Validate(); err != nil {

@@ -225,6 +225,7 @@ func (d *Director) start(tr *tourney) {
 	if n < tr.spec.MinEntrants {
 		d.mu.Unlock()
 		d.cancel(tr)
+		d.openNext(tr)
 		return
 	}
 	now := time.Now()
@@ -249,10 +250,22 @@ func (d *Director) start(tr *tourney) {
 	for no := 1; no <= tables; no++ {
 		d.openTable(tr, no, seats[no])
 	}
-	if tr.template >= 0 {
-		if _, err := d.create(context.Background(), d.cfg.SitAndGos[tr.template], tr.template); err != nil {
-			d.log.Error("open the next sit-and-go", "err", err)
-		}
+	d.openNext(tr)
+}
+
+// openNext opens the next tournament of tr's sit-and-go or schedule.
+func (d *Director) openNext(tr *tourney) {
+	ctx := context.Background()
+	var err error
+	switch n := len(d.cfg.SitAndGos); {
+	case tr.template < 0:
+	case tr.template < n:
+		_, err = d.create(ctx, d.cfg.SitAndGos[tr.template], tr.template)
+	default:
+		err = d.createNext(ctx, tr.template-n)
+	}
+	if err != nil {
+		d.log.Error("open the next tournament", "after", tr.id, "err", err)
 	}
 }
 

@@ -48,14 +48,30 @@ func (d *Director) Start(ctx context.Context) error {
 			d.resume(tr)
 		}
 	}
-	for i, s := range d.cfg.SitAndGos {
-		if !open[i] {
-			if _, err := d.create(ctx, s, i); err != nil {
-				return fmt.Errorf("sit-and-go %q: %w", s.Name, err)
-			}
+	n := len(d.cfg.SitAndGos)
+	for i, s := range d.templates() {
+		if open[i] {
+			continue
+		}
+		if i < n {
+			_, err = d.create(ctx, s, i)
+		} else {
+			err = d.createNext(ctx, i-n)
+		}
+		if err != nil {
+			return fmt.Errorf("tournament %q: %w", s.Name, err)
 		}
 	}
 	return nil
+}
+
+// templates lists the sit-and-goes, then the scheduled tournaments.
+func (d *Director) templates() []tournament.Spec {
+	out := append([]tournament.Spec(nil), d.cfg.SitAndGos...)
+	for _, s := range d.cfg.Scheduled {
+		out = append(out, s.Spec)
+	}
+	return out
 }
 
 // load rebuilds a stored tournament; open records the sit-and-go templates
@@ -70,9 +86,9 @@ func (d *Director) load(ctx context.Context, rec store.Tournament, open map[int]
 		return nil, err
 	}
 	template := -1
-	if rec.State == store.TourneyRegistering && spec.Kind == tournament.SitAndGo {
-		for i, s := range d.cfg.SitAndGos {
-			if !open[i] && s.Name == spec.Name {
+	if rec.State == store.TourneyRegistering {
+		for i, s := range d.templates() {
+			if !open[i] && s.Name == spec.Name && s.Kind == spec.Kind {
 				template, open[i] = i, true
 				break
 			}

@@ -1,0 +1,119 @@
+package web
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/store"
+	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/tournament"
+	"github.com/felt-poker/felt/internal/tournament/live"
+)
+
+// The tournaments' API (docs/protocol.md, "Tournaments"): the handlers decode,
+// call the director (internal/tournament/live) and encode.
+
+func (s *Server) tournamentRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/tournaments", s.tournaments)
+	mux.HandleFunc("GET /api/tournaments/{id}", s.tournamentInfo)
+	mux.HandleFunc("POST /api/tournaments/{id}/register", s.authed(s.tournamentRegister))
+	mux.HandleFunc("POST /api/tournaments/{id}/unregister", s.authed(s.tournamentUnregister))
+	mux.HandleFunc("POST /api/tournaments/{id}/bots", s.authed(s.tournamentBots))
+	mux.HandleFunc("GET /api/players/{name}/tournaments", s.playerTournaments)
+}
+
+// viewerID is the requester's user id, 0 when not logged in.
+func (s *Server) viewerID(r *http.Request) int64 {
+	if u, err := s.user(r); err == nil {
+		return u.ID
+	}
+	return 0
+}
+
+func (s *Server) tournaments(w http.ResponseWriter, r *http.Request) {
+	s.writeJSON(w, http.StatusOK, map[string]any{
+		"tournaments": s.tourneys.List(s.viewerID(r)),
+		"payouts":     tournament.PayoutTable,
+	})
+}
+
+func (s *Server) tournamentInfo(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err == nil {
+		var in live.Info
+		if in, err = s.tourneys.Info(id, s.viewerID(r)); err == nil {
+			s.writeJSON(w, http.StatusOK, in)
+			return
+		}
+	}
+	s.writeError(w, err)
+}
+
+// tournamentCall runs f on the tournament of the path for u and replies with
+// the tournament as u sees it then.
+func (s *Server) tournamentCall(w http.ResponseWriter, r *http.Request, u store.User, f func(ctx context.Context, id int64, p table.Player) error) {
+	id, err := pathID(r)
+	if err == nil {
+		err = f(r.Context(), id, table.Player{ID: u.ID, Name: u.Username})
+	}
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	in, err := s.tourneys.Info(id, u.ID)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.writeJSON(w, http.StatusOK, in)
+}
+
+func (s *Server) tournamentRegister(w http.ResponseWriter, r *http.Request, u store.User) {
+	s.tournamentCall(w, r, u, s.tourneys.Register)
+}
+
+func (s *Server) tournamentUnregister(w http.ResponseWriter, r *http.Request, u store.User) {
+	s.tournamentCall(w, r, u, s.tourneys.Unregister)
+}
+
+// tournamentBots fills a sit-and-go the player registered for with bots (when
+// the house allows it).
+func (s *Server) tournamentBots(w http.ResponseWriter, r *http.Request, u store.User) {
+	s.tournamentCall(w, r, u, func(ctx context.Context, id int64, p table.Player) error {
+		in, err := s.tourneys.Info(id, p.ID)
+		if err != nil {
+			return err
+		}
+		if !in.Registered {
+			return &house.PlayerError{Message: "register first: only an entrant may call the bots in", Err: house.ErrNotEntered}
+		}
+		return s.tourneys.FillWithBots(ctx, id)
+	})
+}
+
+func (s *Server) playerTournaments(w http.ResponseWriter, r *http.Request) {
+	u, _, err := s.house.Player(r.Context(), r.PathValue("name"))
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	res, err := s.house.TournamentResults(r.Context(), u.ID)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.writeJSON(w, http.StatusOK, map[string]int64{
+		"played": res.Played, "won": res.Won, "cashed": res.Cashed, "buy_ins": res.BuyIns, "prizes": res.Prizes,
+	})
+}
+
+// RestoreTournaments loads the stored tournaments (running ones resume) and
+// opens the configured sit-and-goes and scheduled tournaments. Call it once the
+// house has recovered, before serving.
+func (s *Server) RestoreTournaments(ctx context.Context) error {
+	return s.tourneys.Start(ctx)
+}
+
+// Tournaments returns the house's tournament director.
+func (s *Server) Tournaments() *live.Director { return s.tourneys }
