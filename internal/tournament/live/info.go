@@ -33,8 +33,10 @@ type Info struct {
 	Blinds       tournament.Level `json:"blinds"`
 	LevelLeftMS  int64            `json:"level_left_ms"`
 	LevelSeconds int64            `json:"level_seconds"`
-	// Registered says whether the asking player is an entrant.
-	Registered bool `json:"registered"`
+	// Registered says whether the asking player is an entrant; YourTable is
+	// the table they play at, while they do.
+	Registered bool   `json:"registered"`
+	YourTable  string `json:"your_table,omitempty"`
 	// BotFill says that bots fill a sit-and-go's empty places.
 	BotFill bool `json:"bot_fill"`
 	// The page's detail (Director.Info only).
@@ -120,7 +122,12 @@ func (d *Director) infoLocked(tr *tourney, userID int64, detail bool) Info {
 		in.Level, in.Blinds, in.LevelLeftMS = level, s.Levels[level], left.Milliseconds()
 	}
 	for _, e := range tr.entrants {
-		in.Registered = in.Registered || (userID != 0 && e.UserID == userID)
+		if userID != 0 && e.UserID == userID {
+			in.Registered = true
+			if run := tr.tables[e.Table]; run != nil && e.Place == 0 {
+				in.YourTable = run.t.Name()
+			}
+		}
 	}
 	if !detail {
 		return in

@@ -192,6 +192,13 @@ func TestRegistrationAdversaries(t *testing.T) {
 	if err := tbl.Sit(ctx, poor, -1, 40); !errors.Is(err, table.ErrTourneySeat) {
 		t.Errorf("sit at a tournament's table: %v", err)
 	}
+	// Nor add chips from their credits to their tournament stack.
+	if err := tbl.TopUp(ctx, alice, 100); !errors.Is(err, table.ErrTourneySeat) {
+		t.Errorf("top up at a tournament's table: %v", err)
+	}
+	if got := r.credits(t, alice); got != 10_000-100 {
+		t.Errorf("alice's credits after a top-up: %d", got)
+	}
 }
 
 // TestDisconnectedPlayerIsBlindedOut: a player who registered and never comes

@@ -480,6 +480,10 @@ function drawSeatControls() {
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
+  if (info.tournament) {
+    tournamentControls(box, you);
+    return;
+  }
   if (!you) {
     if (user) {
       const credits = user.credits ?? info.max_buy_in;
@@ -505,6 +509,18 @@ function drawSeatControls() {
       el("input", { id: "top-up-amount", type: "number", min: 1, max: room, value: room }),
       el("button", { type: "button", id: "top-up", onclick: topUp }, "Top up"));
   }
+}
+
+/** tournamentControls are a tournament table's: its players sit out or in (a
+ * seat sitting out is blinded out), nobody buys in, stands up or tops up. */
+function tournamentControls(box, you) {
+  if (you) {
+    box.append(you.sitting_out
+      ? el("button", { type: "button", id: "sit-in", onclick: () => command("sit_in", () => note("You are dealt in from the next hand.")) }, "Sit in")
+      : el("button", { type: "button", id: "sit-out", onclick: () => command("sit_out", () => note("You sit out: you are dealt in and blinded out until you sit in.")) }, "Sit out"));
+  }
+  box.append(el("a", { class: "button", href: `/tournaments/${state.info.tournament}` }, "Tournament"),
+    el("a", { class: "button", href: "/lobby" }, "Lobby"));
 }
 
 /** topUp adds chips from the credits to the stack, up to the maximum buy-in:
