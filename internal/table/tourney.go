@@ -42,7 +42,8 @@ type Tourney struct {
 }
 
 // TourneySeat is a player at a tournament's table and their chips; Bot names
-// the bot that plays the seat ("" for a person).
+// the bot that plays the seat ("" for a person; in what the table reports, any
+// bot is "bot").
 type TourneySeat struct {
 	Player Player `json:"player"`
 	Bot    string `json:"bot,omitempty"`

@@ -129,7 +129,7 @@ func (d *Director) Close(ctx context.Context) error {
 		}
 	}
 	d.mu.Unlock()
-	return d.saver.close(ctx)
+	return d.saver.flush(ctx)
 }
 
 func (d *Director) get(id int64) (*tourney, error) {

@@ -18,6 +18,10 @@ import (
 // prize less their buy-in and nothing else.
 func checkResults(t *testing.T, r *rig, in Info, before map[string]int64, players []table.Player) {
 	t.Helper()
+	// The places are booked by the director's writer, after the state changes.
+	if err := r.d.saver.flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	var prizes int64
 	places := map[int]int{}
 	for _, s := range in.Standings {

@@ -225,7 +225,7 @@ func (d *Director) balanceLocked(tr *tourney, no int, seats []table.TourneySeat,
 			tr.tables[m.To].incoming++
 			changed[e.Name] = e
 			leave = append(leave, s.Player)
-			moves = append(moves, move{to: m.To, seat: s})
+			moves = append(moves, move{to: m.To, seat: seatOf(e)})
 		}
 	}
 	return leave, moves
@@ -266,7 +266,7 @@ func (d *Director) idleBreaksLocked(tr *tourney, reporting int) []func() {
 func (d *Director) moveIdle(tr *tourney, run *tableRun, p table.Player, to int) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	s, err := run.t.UnseatTourney(ctx, p)
+	_, err := run.t.UnseatTourney(ctx, p)
 	d.mu.Lock()
 	if err != nil {
 		tr.tables[to].incoming--
@@ -283,6 +283,7 @@ func (d *Director) moveIdle(tr *tourney, run *tableRun, p table.Player, to int) 
 		delete(tr.tables, run.no)
 	}
 	d.saver.save(tr.ref, tr.rec, []store.TournamentEntry{e.TournamentEntry})
+	s := seatOf(e)
 	d.mu.Unlock()
 	go d.closeTable(run.t, "the tournament's table is broken")
 	d.seatMoved(tr, move{to: to, seat: s})

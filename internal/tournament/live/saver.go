@@ -67,8 +67,8 @@ func (s *saver) run() {
 	}
 }
 
-// close waits until everything queued is written.
-func (s *saver) close(ctx context.Context) error {
+// flush waits until everything queued so far is written.
+func (s *saver) flush(ctx context.Context) error {
 	s.mu.Lock()
 	idle, running := s.idle, s.running
 	s.mu.Unlock()
