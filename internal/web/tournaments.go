@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/table"
 	"github.com/felt-poker/felt/internal/tournament"
@@ -80,16 +79,7 @@ func (s *Server) tournamentUnregister(w http.ResponseWriter, r *http.Request, u 
 // tournamentBots fills a sit-and-go the player registered for with bots (when
 // the house allows it).
 func (s *Server) tournamentBots(w http.ResponseWriter, r *http.Request, u store.User) {
-	s.tournamentCall(w, r, u, func(ctx context.Context, id int64, p table.Player) error {
-		in, err := s.tourneys.Info(id, p.ID)
-		if err != nil {
-			return err
-		}
-		if !in.Registered {
-			return &house.PlayerError{Message: "register first: only an entrant may call the bots in", Err: house.ErrNotEntered}
-		}
-		return s.tourneys.FillWithBots(ctx, id)
-	})
+	s.tournamentCall(w, r, u, s.tourneys.FillWithBots)
 }
 
 func (s *Server) playerTournaments(w http.ResponseWriter, r *http.Request) {

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -46,8 +47,9 @@ func newRig(t *testing.T, st store.Store, edit func(*Config)) *rig {
 
 func startRig(t *testing.T, st store.Store, h *house.House, edit func(*Config)) *rig {
 	t.Helper()
-	l := lobby.New(nil, nil)
-	c := Config{House: h, Lobby: l, Tables: fastTables(h), Bots: []string{"raise", "call"}}
+	quiet := slog.New(slog.DiscardHandler)
+	l := lobby.New(quiet, nil)
+	c := Config{House: h, Lobby: l, Tables: fastTables(h), Bots: []string{"raise", "call"}, Log: quiet}
 	if edit != nil {
 		edit(&c)
 	}

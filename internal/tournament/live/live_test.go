@@ -67,7 +67,7 @@ func TestSitAndGoPlaysToTheEnd(t *testing.T) {
 	if got := r.credits(t, alice); got != before["alice"]-100 {
 		t.Fatalf("alice's credits after registering: %d", got)
 	}
-	if err := r.d.FillWithBots(ctx, id); err != nil {
+	if err := r.d.FillWithBots(ctx, id, alice); err != nil {
 		t.Fatal(err)
 	}
 	in := r.waitState(t, id, store.TourneyRunning, 5*time.Second)
@@ -161,6 +161,9 @@ func TestRegistrationAdversaries(t *testing.T) {
 	if err := r.d.Unregister(ctx, id, bob); !errors.Is(err, house.ErrNotEntered) {
 		t.Errorf("unregister a stranger: %v", err)
 	}
+	if err := r.d.FillWithBots(ctx, id, bob); !errors.Is(err, house.ErrNotEntered) {
+		t.Errorf("a stranger calls the bots in: %v", err)
+	}
 	// Unregistering before the start refunds.
 	if err := r.d.Register(ctx, id, bob); err != nil {
 		t.Fatal(err)
@@ -218,7 +221,7 @@ func TestDisconnectedPlayerIsBlindedOut(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := r.d.FillWithBots(ctx, id); err != nil {
+	if err := r.d.FillWithBots(ctx, id, alice); err != nil {
 		t.Fatal(err)
 	}
 	in := r.waitState(t, id, store.TourneyRunning, 5*time.Second)

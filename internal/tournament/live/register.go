@@ -128,7 +128,7 @@ func (d *Director) entered(tr *tourney, e store.TournamentEntry) {
 	full := tr.spec.Kind == tournament.SitAndGo && len(tr.entrants) >= tr.spec.Seats
 	if !full && tr.spec.Kind == tournament.SitAndGo && len(tr.entrants) == 1 && len(d.cfg.Bots) > 0 && d.cfg.BotFill > 0 && !d.closed {
 		tr.timer = time.AfterFunc(d.cfg.BotFill, func() {
-			if err := d.FillWithBots(context.Background(), tr.id); err != nil {
+			if err := d.FillWithBots(context.Background(), tr.id, table.Player{}); err != nil {
 				d.log.Info("bot fill", "tournament", tr.id, "err", err)
 			}
 		})
@@ -176,8 +176,9 @@ func (d *Director) Unregister(ctx context.Context, id int64, p table.Player) err
 }
 
 // FillWithBots seats the house's bots (Config.Bots) in a sit-and-go's empty
-// places, which starts it. It needs a player registered first.
-func (d *Director) FillWithBots(ctx context.Context, id int64) error {
+// places, which starts it. It needs a player registered first; by, when not
+// the house itself (ID 0), must be one of its entrants.
+func (d *Director) FillWithBots(ctx context.Context, id int64, by table.Player) error {
 	if len(d.cfg.Bots) == 0 {
 		return &house.PlayerError{Message: "this house does not seat bots in tournaments", Err: ErrNoBots}
 	}
@@ -189,7 +190,11 @@ func (d *Director) FillWithBots(ctx context.Context, id int64) error {
 	defer tr.reg.Unlock()
 	d.mu.Lock()
 	open, n := tr.state == store.TourneyRegistering && tr.spec.Kind == tournament.SitAndGo, len(tr.entrants)
+	entrant := by.ID == 0 || tr.entrantOf(by.ID) != nil
 	d.mu.Unlock()
+	if !entrant {
+		return &house.PlayerError{Message: "register first: only an entrant may call the bots in", Err: house.ErrNotEntered}
+	}
 	if !open {
 		return &house.PlayerError{Message: "only a sit-and-go still registering takes bots", Err: ErrClosed}
 	}
