@@ -204,3 +204,34 @@ func TestTournamentSurvivesARestart(t *testing.T) {
 		t.Errorf("ledger: buy-ins %d, cash-outs %d; want -%d and %d", totals[store.KindBuyIn], totals[store.KindCashOut], spec.BuyIn, prize)
 	}
 }
+
+// TestFullSitAndGoStartsAtRestart: a sit-and-go whose last registration was
+// stored just before the house stopped (not its start) starts at the next start.
+func TestFullSitAndGoStartsAtRestart(t *testing.T) {
+	st := storetest.SQLite(t)
+	withSNG := func(c *Config) { c.SitAndGos = []tournament.Spec{sng(2)} }
+	r := newRig(t, st, withSNG)
+	ctx := context.Background()
+	id := r.openSNG(t)
+	alice, bob := r.player(t, "alice"), r.player(t, "bob")
+	if err := r.d.Register(ctx, id, alice); err != nil {
+		t.Fatal(err)
+	}
+	e := store.TournamentEntry{TournamentID: id, Name: bob.Name, UserID: bob.ID, BuyIn: 100, Stack: 200, RegisteredAt: time.Now()}
+	if _, err := r.h.EnterTournament(ctx, fmt.Sprintf("tourney:%d", id), e); err != nil {
+		t.Fatal(err)
+	}
+	r.stop(t)
+	h2, err := house.New(st, r.h.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2 := startRig(t, st, h2, withSNG)
+	in := r2.waitState(t, id, store.TourneyRunning, 5*time.Second)
+	if in.Entrants != 2 || len(in.Tables) != 1 {
+		t.Errorf("started at the restart: %+v", in)
+	}
+	if next := r2.openSNG(t); next == id {
+		t.Errorf("no sit-and-go open after %d started", id)
+	}
+}

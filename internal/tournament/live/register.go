@@ -249,8 +249,15 @@ func (d *Director) start(tr *tourney) {
 		changed = append(changed, e.TournamentEntry)
 	}
 	tr.nextTable = tables + 1
-	d.saver.save(tr.ref, tr.rec, changed)
+	rec := tr.rec
 	d.mu.Unlock()
+	// The start is stored before any table deals (no step of the tournament is
+	// queued before it): a restart finds it running, its players seated.
+	ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
+	if err := d.cfg.House.SaveTournament(ctx, tr.ref, rec, changed); err != nil {
+		d.log.Error("store a tournament's start", "tournament", tr.id, "err", err)
+	}
+	cancel()
 	d.log.Info("tournament started", "tournament", tr.id, "entrants", n, "tables", tables)
 	for no := 1; no <= tables; no++ {
 		d.openTable(tr, no, seats[no])

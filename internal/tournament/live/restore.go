@@ -43,7 +43,13 @@ func (d *Director) Start(ctx context.Context) error {
 		case store.TourneyRegistering:
 			d.mu.Lock()
 			d.scheduleLocked(tr)
+			full := tr.spec.Kind == tournament.SitAndGo && len(tr.entrants) >= tr.spec.Seats
 			d.mu.Unlock()
+			if full { // filled just before the house stopped
+				tr.reg.Lock()
+				d.start(tr)
+				tr.reg.Unlock()
+			}
 		case store.TourneyRunning:
 			d.resume(tr)
 		}
