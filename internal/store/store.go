@@ -427,6 +427,9 @@ type TournamentStore interface {
 	UpdateTournamentEntry(ctx context.Context, e TournamentEntry) error
 	// TournamentEntries lists a tournament's entrants in the order they entered.
 	TournamentEntries(ctx context.Context, tournamentID int64) ([]TournamentEntry, error)
+	// TournamentsEntered counts the tournaments registering or running in which
+	// a player is entered and not yet placed.
+	TournamentsEntered(ctx context.Context, userID int64) (int, error)
 	// TournamentResults sums a player's finished tournaments.
 	TournamentResults(ctx context.Context, userID int64) (TournamentResults, error)
 }

@@ -175,3 +175,14 @@ func (q *queries) TournamentResults(ctx context.Context, userID int64) (Tourname
 	}
 	return r, nil
 }
+
+func (q *queries) TournamentsEntered(ctx context.Context, userID int64) (int, error) {
+	var n int
+	err := q.q.QueryRowContext(ctx,
+		`SELECT COUNT(*) FROM tournament_entries e JOIN tournaments t ON t.id = e.tournament_id
+		 WHERE e.user_id = $1 AND e.place = 0 AND t.state IN ($2, $3)`, userID, TourneyRegistering, TourneyRunning).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("tournaments entered by user %d: %w", userID, err)
+	}
+	return n, nil
+}

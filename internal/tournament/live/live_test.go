@@ -190,6 +190,14 @@ func TestRegistrationAdversaries(t *testing.T) {
 	if got := r.credits(t, alice); got != 10_000-100 {
 		t.Errorf("alice refunded after the start: %d", got)
 	}
+	// Nor can she delete her account mid-tournament (her prize would have nowhere to go).
+	u, err := r.st.UserByID(ctx, alice.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.h.DeleteAccount(ctx, u, "correct horse", ""); !errors.Is(err, house.ErrHoldsSeat) {
+		t.Errorf("delete the account mid-tournament: %v", err)
+	}
 	// Nobody can buy into a tournament's table either.
 	in, _ := r.d.Info(id, 0)
 	tbl, err := r.lobby.Table(in.Tables[0].Name)
