@@ -165,6 +165,18 @@ func (h *House) CreateTournament(ctx context.Context, t store.Tournament) (store
 	return h.st.CreateTournament(ctx, t)
 }
 
+// TournamentRankings returns the players by tournament net (prizes less
+// buy-ins), limit (1 to 100) from offset.
+func (h *House) TournamentRankings(ctx context.Context, limit, offset int) ([]store.TournamentRanked, error) {
+	if limit < 1 || limit > 100 {
+		return nil, fieldError("limit", "limit: must be 1 to 100")
+	}
+	if offset < 0 {
+		return nil, fieldError("offset", "offset: must be at least 0")
+	}
+	return h.st.TournamentRankings(ctx, limit, offset)
+}
+
 // TournamentResults returns a player's tournament totals.
 func (h *House) TournamentResults(ctx context.Context, userID int64) (store.TournamentResults, error) {
 	return h.st.TournamentResults(ctx, userID)

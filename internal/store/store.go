@@ -409,6 +409,12 @@ type TournamentResults struct {
 	Prizes int64
 }
 
+// TournamentRanked is one player in the tournament rankings.
+type TournamentRanked struct {
+	Name string
+	TournamentResults
+}
+
 // TournamentStore holds tournaments and their entrants.
 type TournamentStore interface {
 	// CreateTournament inserts t and returns it with its ID.
@@ -432,6 +438,10 @@ type TournamentStore interface {
 	TournamentsEntered(ctx context.Context, userID int64) (int, error)
 	// TournamentResults sums a player's finished tournaments.
 	TournamentResults(ctx context.Context, userID int64) (TournamentResults, error)
+	// TournamentRankings lists registered players (not deleted accounts) with a
+	// finished tournament by their tournament net (prizes less buy-ins), best
+	// first, at most limit from offset.
+	TournamentRankings(ctx context.Context, limit, offset int) ([]TournamentRanked, error)
 }
 
 // Queries is everything the store can read and write, inside a transaction or not.

@@ -168,7 +168,7 @@ func (q *queries) TournamentResults(ctx context.Context, userID int64) (Tourname
 		`SELECT COUNT(*),
 		        COALESCE(SUM(CASE WHEN place = 1 THEN 1 ELSE 0 END), 0),
 		        COALESCE(SUM(CASE WHEN prize > 0 THEN 1 ELSE 0 END), 0),
-		        COALESCE(SUM(buy_in), 0), COALESCE(SUM(prize), 0)
+		        CAST(COALESCE(SUM(buy_in), 0) AS BIGINT), CAST(COALESCE(SUM(prize), 0) AS BIGINT)
 		 FROM tournament_entries WHERE user_id = $1 AND place > 0`, userID).Scan(&r.Played, &r.Won, &r.Cashed, &r.BuyIns, &r.Prizes)
 	if err != nil {
 		return TournamentResults{}, fmt.Errorf("tournament results of user %d: %w", userID, err)
@@ -185,4 +185,29 @@ func (q *queries) TournamentsEntered(ctx context.Context, userID int64) (int, er
 		return 0, fmt.Errorf("tournaments entered by user %d: %w", userID, err)
 	}
 	return n, nil
+}
+
+func (q *queries) TournamentRankings(ctx context.Context, limit, offset int) ([]TournamentRanked, error) {
+	rows, err := q.q.QueryContext(ctx,
+		`SELECT u.username, COUNT(*),
+		        SUM(CASE WHEN e.place = 1 THEN 1 ELSE 0 END), SUM(CASE WHEN e.prize > 0 THEN 1 ELSE 0 END),
+		        CAST(SUM(e.buy_in) AS BIGINT), CAST(SUM(e.prize) AS BIGINT)
+		 FROM tournament_entries e JOIN users u ON u.id = e.user_id
+		 WHERE e.place > 0 AND u.deleted_at IS NULL
+		 GROUP BY u.id, u.username
+		 ORDER BY SUM(e.prize) - SUM(e.buy_in) DESC, SUM(CASE WHEN e.place = 1 THEN 1 ELSE 0 END) DESC, u.id
+		 LIMIT $1 OFFSET $2`, limit, offset)
+	if err != nil {
+		return nil, fmt.Errorf("tournament rankings: %w", err)
+	}
+	defer rows.Close()
+	var out []TournamentRanked
+	for rows.Next() {
+		var r TournamentRanked
+		if err := rows.Scan(&r.Name, &r.Played, &r.Won, &r.Cashed, &r.BuyIns, &r.Prizes); err != nil {
+			return nil, fmt.Errorf("tournament rankings: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }

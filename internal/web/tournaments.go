@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/http"
+	"strconv"
 
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/table"
@@ -20,6 +21,7 @@ func (s *Server) tournamentRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/tournaments/{id}/unregister", s.authed(s.tournamentUnregister))
 	mux.HandleFunc("POST /api/tournaments/{id}/bots", s.authed(s.tournamentBots))
 	mux.HandleFunc("GET /api/players/{name}/tournaments", s.playerTournaments)
+	mux.HandleFunc("GET /api/rankings/tournaments", s.tournamentRankings)
 }
 
 // viewerID is the requester's user id, 0 when not logged in.
@@ -96,6 +98,35 @@ func (s *Server) playerTournaments(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, http.StatusOK, map[string]int64{
 		"played": res.Played, "won": res.Won, "cashed": res.Cashed, "buy_ins": res.BuyIns, "prizes": res.Prizes,
 	})
+}
+
+// tournamentRankings lists the players by tournament net: ?limit=1..100 (default
+// 50) and ?offset.
+func (s *Server) tournamentRankings(w http.ResponseWriter, r *http.Request) {
+	limit, offset := 50, 0
+	q := r.URL.Query()
+	var err error
+	if v := q.Get("limit"); v != "" {
+		if limit, err = strconv.Atoi(v); err != nil {
+			limit = -1
+		}
+	}
+	if v := q.Get("offset"); v != "" {
+		if offset, err = strconv.Atoi(v); err != nil {
+			offset = -1
+		}
+	}
+	rs, err := s.house.TournamentRankings(r.Context(), limit, offset)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	out := []map[string]any{}
+	for _, x := range rs {
+		out = append(out, map[string]any{"name": x.Name, "played": x.Played, "won": x.Won, "cashed": x.Cashed,
+			"buy_ins": x.BuyIns, "prizes": x.Prizes, "net": x.Prizes - x.BuyIns})
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"rankings": out})
 }
 
 // RestoreTournaments loads the stored tournaments (running ones resume) and

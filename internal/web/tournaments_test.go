@@ -92,4 +92,12 @@ func TestTournamentAPI(t *testing.T) {
 	if st := anon.must("GET", "/api/players/alice/tournaments", nil, 200); st["played"].(float64) != 0 {
 		t.Errorf("alice's results: %v", st)
 	}
+	if rk := anon.must("GET", "/api/rankings/tournaments", nil, 200); len(rk["rankings"].([]any)) != 0 {
+		t.Errorf("tournament rankings before any finished: %v", rk)
+	}
+	for _, q := range []string{"limit=0", "limit=101", "limit=x", "offset=-1", "offset=y"} {
+		if code, _ := anon.do("GET", "/api/rankings/tournaments?"+q, nil); code != 400 {
+			t.Errorf("tournament rankings ?%s: %d", q, code)
+		}
+	}
 }

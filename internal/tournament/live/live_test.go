@@ -116,6 +116,10 @@ func TestSitAndGoPlaysToTheEnd(t *testing.T) {
 	if err != nil || res.Played != 1 || res.BuyIns != 100 {
 		t.Errorf("alice's tournament results %+v, %v", res, err)
 	}
+	rk, err := r.h.TournamentRankings(ctx, 10, 0)
+	if err != nil || len(rk) != 2 || rk[0].Prizes-rk[0].BuyIns < rk[1].Prizes-rk[1].BuyIns {
+		t.Errorf("tournament rankings %+v, %v", rk, err)
+	}
 }
 
 // TestRegistrationAdversaries: registering twice, without the credits, for a
