@@ -58,6 +58,7 @@ func TestBrowserTournament(t *testing.T) {
 		if bad := eval[[]string](t, p.ctx, `[...document.querySelectorAll('#top-up, #stand, #leave, #sit, #buy-in')].map(e => e.id)`); len(bad) > 0 {
 			t.Errorf("%s's tournament table offers %v", p.name, bad)
 		}
+		waitJS[bool](t, p.ctx, p.name+"'s level clock", `/^Level 1 · next in \d+:\d\d$/.test(document.querySelector('#t-level')?.textContent || '')`, 10*time.Second)
 	}
 	windowShot(t, alice, "tournament-table-1280x720.png")
 
@@ -77,6 +78,9 @@ func TestBrowserTournament(t *testing.T) {
 		t.Errorf("the tournament's page scrolls sideways on a phone")
 	}
 	windowShot(t, phone, "tournament-running-390x844.png")
+	do(t, phone, "the table on a phone", chromedp.Navigate(base+"/table/t1-1"), chromedp.WaitVisible(".seat"))
+	waitJS[bool](t, phone, "the level clock at the table", `/^Level 1 · next in/.test(document.querySelector('#t-level')?.textContent || '')`, 10*time.Second)
+	windowShot(t, phone, "tournament-table-390x844.png")
 	do(t, phone, "the lobby on a phone", chromedp.Navigate(base+"/lobby"))
 	waitJS[bool](t, phone, "the lobby's tournaments", `document.querySelector('#tourneys-mini')?.textContent.includes('Running')`, 10*time.Second)
 	do(t, phone, "scroll to the panel", chromedp.ScrollIntoView(`#tourneys-mini`))

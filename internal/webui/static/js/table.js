@@ -7,6 +7,7 @@ import { VARIANTS, stakes } from "./format.js";
 import { toCall, canPreAct, stillHolds, resolve } from "./preact.js";
 import { ChatView } from "./chatmute.js";
 import { play, soundOn, setSound } from "./sounds.js";
+import { startLevelClock } from "./tourneyclock.js";
 
 const tableName = param;
 let state = null;
@@ -519,8 +520,10 @@ function tournamentControls(box, you) {
       ? el("button", { type: "button", id: "sit-in", onclick: () => command("sit_in", () => note("You are dealt in from the next hand.")) }, "Sit in")
       : el("button", { type: "button", id: "sit-out", onclick: () => command("sit_out", () => note("You sit out: you are dealt in and blinded out until you sit in.")) }, "Sit out"));
   }
-  box.append(el("a", { class: "button", href: `/tournaments/${state.info.tournament}` }, "Tournament"),
+  box.append(el("span", { id: "t-level", class: "note", role: "timer" }),
+    el("a", { class: "button", href: `/tournaments/${state.info.tournament}` }, "Tournament"),
     el("a", { class: "button", href: "/lobby" }, "Lobby"));
+  startLevelClock(state.info.tournament);
 }
 
 /** topUp adds chips from the credits to the stack, up to the maximum buy-in:
