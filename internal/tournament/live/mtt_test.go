@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -233,5 +234,39 @@ func TestFullSitAndGoStartsAtRestart(t *testing.T) {
 	}
 	if next := r2.openSNG(t); next == id {
 		t.Errorf("no sit-and-go open after %d started", id)
+	}
+}
+
+// TestBotsFillASitAndGo: where the operator allows bots, they fill a
+// sit-and-go bot_fill after its first registration, across a restart too.
+func TestBotsFillASitAndGo(t *testing.T) {
+	st := storetest.SQLite(t)
+	slow := func(c *Config) { c.SitAndGos, c.BotFill = []tournament.Spec{sng(3)}, time.Hour }
+	r := newRig(t, st, slow)
+	ctx := context.Background()
+	id := r.openSNG(t)
+	alice := r.player(t, "alice")
+	if err := r.d.Register(ctx, id, alice); err != nil {
+		t.Fatal(err)
+	}
+	r.stop(t)
+	h2, err := house.New(st, r.h.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2 := startRig(t, st, h2, func(c *Config) { c.SitAndGos, c.BotFill = []tournament.Spec{sng(3)}, 10 * time.Millisecond })
+	in := r2.waitState(t, id, store.TourneyRunning, 5*time.Second)
+	if in.Entrants != 3 {
+		t.Errorf("after the fill: %+v", in)
+	}
+	// Without bots in the house's config, nobody fills.
+	r3 := newRig(t, storetest.SQLite(t), func(c *Config) { c.SitAndGos, c.Bots = []tournament.Spec{sng(3)}, nil })
+	id3 := r3.openSNG(t)
+	bob := r3.player(t, "bob")
+	if err := r3.d.Register(ctx, id3, bob); err != nil {
+		t.Fatal(err)
+	}
+	if err := r3.d.FillWithBots(ctx, id3, bob); !errors.Is(err, ErrNoBots) {
+		t.Errorf("fill without bots: %v", err)
 	}
 }

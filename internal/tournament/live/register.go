@@ -126,17 +126,26 @@ func (d *Director) entered(tr *tourney, e store.TournamentEntry) {
 	d.mu.Lock()
 	tr.entrants = append(tr.entrants, &entrant{TournamentEntry: e})
 	full := tr.spec.Kind == tournament.SitAndGo && len(tr.entrants) >= tr.spec.Seats
-	if !full && tr.spec.Kind == tournament.SitAndGo && len(tr.entrants) == 1 && len(d.cfg.Bots) > 0 && d.cfg.BotFill > 0 && !d.closed {
-		tr.timer = time.AfterFunc(d.cfg.BotFill, func() {
-			if err := d.FillWithBots(context.Background(), tr.id, table.Player{}); err != nil {
-				d.log.Info("bot fill", "tournament", tr.id, "err", err)
-			}
-		})
+	if !full && len(tr.entrants) == 1 {
+		d.armBotFillLocked(tr, d.cfg.BotFill)
 	}
 	d.mu.Unlock()
 	if full {
 		d.start(tr)
 	}
+}
+
+// armBotFillLocked has the house's bots fill sit-and-go tr after wait, if the
+// operator allows bots. d.mu is held.
+func (d *Director) armBotFillLocked(tr *tourney, wait time.Duration) {
+	if tr.spec.Kind != tournament.SitAndGo || len(d.cfg.Bots) == 0 || d.cfg.BotFill <= 0 || d.closed {
+		return
+	}
+	tr.timer = time.AfterFunc(wait, func() {
+		if err := d.FillWithBots(context.Background(), tr.id, table.Player{}); err != nil {
+			d.log.Info("bot fill", "tournament", tr.id, "err", err)
+		}
+	})
 }
 
 // Unregister takes p out of tournament id before it starts and returns their

@@ -44,6 +44,10 @@ func (d *Director) Start(ctx context.Context) error {
 			d.mu.Lock()
 			d.scheduleLocked(tr)
 			full := tr.spec.Kind == tournament.SitAndGo && len(tr.entrants) >= tr.spec.Seats
+			if !full && len(tr.entrants) > 0 {
+				// What is left of the wait since the first registration (none: at once).
+				d.armBotFillLocked(tr, max(0, d.cfg.BotFill-time.Since(tr.entrants[0].RegisteredAt)))
+			}
 			d.mu.Unlock()
 			if full { // filled just before the house stopped
 				tr.reg.Lock()
