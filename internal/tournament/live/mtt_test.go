@@ -254,7 +254,7 @@ func TestBotsFillASitAndGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2 := startRig(t, st, h2, func(c *Config) { c.SitAndGos, c.BotFill = []tournament.Spec{sng(3)}, 10 * time.Millisecond })
+	r2 := startRig(t, st, h2, func(c *Config) { c.SitAndGos, c.BotFill = []tournament.Spec{sng(3)}, 10*time.Millisecond })
 	in := r2.waitState(t, id, store.TourneyRunning, 5*time.Second)
 	if in.Entrants != 3 {
 		t.Errorf("after the fill: %+v", in)
