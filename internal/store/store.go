@@ -433,6 +433,9 @@ type TournamentStore interface {
 	UpdateTournamentEntry(ctx context.Context, e TournamentEntry) error
 	// TournamentEntries lists a tournament's entrants in the order they entered.
 	TournamentEntries(ctx context.Context, tournamentID int64) ([]TournamentEntry, error)
+	// RegisteredBuyIns sums a player's buy-ins for tournaments still
+	// registering: chips that an unregistration would return to the credits.
+	RegisteredBuyIns(ctx context.Context, userID int64) (int64, error)
 	// TournamentsEntered counts the tournaments registering or running in which
 	// a player is entered and not yet placed.
 	TournamentsEntered(ctx context.Context, userID int64) (int, error)

@@ -211,3 +211,14 @@ func (q *queries) TournamentRankings(ctx context.Context, limit, offset int) ([]
 	}
 	return out, rows.Err()
 }
+
+func (q *queries) RegisteredBuyIns(ctx context.Context, userID int64) (int64, error) {
+	var sum int64
+	err := q.q.QueryRowContext(ctx,
+		`SELECT CAST(COALESCE(SUM(e.buy_in), 0) AS BIGINT) FROM tournament_entries e JOIN tournaments t ON t.id = e.tournament_id
+		 WHERE e.user_id = $1 AND t.state = $2`, userID, TourneyRegistering).Scan(&sum)
+	if err != nil {
+		return 0, fmt.Errorf("registered buy-ins of user %d: %w", userID, err)
+	}
+	return sum, nil
+}

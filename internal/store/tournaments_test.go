@@ -41,6 +41,9 @@ func TestTournaments(t *testing.T) {
 		if n, err := s.TournamentsEntered(ctx, a.ID); err != nil || n != 1 {
 			t.Errorf("entered: %d %v", n, err)
 		}
+		if sum, err := s.RegisteredBuyIns(ctx, a.ID); err != nil || sum != 100 {
+			t.Errorf("registered buy-ins: %d %v", sum, err)
+		}
 		if err := s.DeleteTournamentEntry(ctx, tr.ID, b.ID); err != nil {
 			t.Fatal(err)
 		}
@@ -74,6 +77,9 @@ func TestTournaments(t *testing.T) {
 		}
 		if n, err := s.TournamentsEntered(ctx, a.ID); err != nil || n != 0 {
 			t.Errorf("entered once placed: %d %v", n, err)
+		}
+		if sum, err := s.RegisteredBuyIns(ctx, a.ID); err != nil || sum != 0 {
+			t.Errorf("registered buy-ins once started: %d %v", sum, err)
 		}
 		res, err := s.TournamentResults(ctx, a.ID)
 		if err != nil || res != (store.TournamentResults{Played: 1, Won: 1, Cashed: 1, BuyIns: 100, Prizes: 100}) {

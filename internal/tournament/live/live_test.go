@@ -148,6 +148,21 @@ func TestRegistrationAdversaries(t *testing.T) {
 	if got := r.credits(t, poor); got != 50 {
 		t.Errorf("poor's credits %d", got)
 	}
+	// A buy-in parked in a tournament not started earns no refill (unregistering
+	// would give it back on top of the refill).
+	// 1,050 credits: 950 after the buy-in, under the refill's 1,000.
+	if err := r.h.Adjust(ctx, poor.ID, 1000, "test: just above the refill"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.d.Register(ctx, id, poor); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.h.Refill(ctx, poor.ID); !errors.Is(err, house.ErrRefillNotNeeded) {
+		t.Errorf("refill with a buy-in registered: %v", err)
+	}
+	if err := r.d.Unregister(ctx, id, poor); err != nil {
+		t.Fatal(err)
+	}
 	for _, bad := range []int64{0, -1, id + 1000, 1 << 62} {
 		if err := r.d.Register(ctx, bad, bob); !errors.Is(err, ErrNoTournament) || !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("register for %d: %v", bad, err)
