@@ -160,6 +160,11 @@ func (h *House) Tournament(ctx context.Context, id int64) (store.Tournament, []s
 	return t, e, err
 }
 
+// TournamentByID returns one tournament's record.
+func (h *House) TournamentByID(ctx context.Context, id int64) (store.Tournament, error) {
+	return h.st.TournamentByID(ctx, id)
+}
+
 // CreateTournament stores a new tournament.
 func (h *House) CreateTournament(ctx context.Context, t store.Tournament) (store.Tournament, error) {
 	return h.st.CreateTournament(ctx, t)

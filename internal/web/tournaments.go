@@ -43,7 +43,7 @@ func (s *Server) tournamentInfo(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err == nil {
 		var in live.Info
-		if in, err = s.tourneys.Info(id, s.viewerID(r)); err == nil {
+		if in, err = s.tourneys.Info(r.Context(), id, s.viewerID(r)); err == nil {
 			s.writeJSON(w, http.StatusOK, in)
 			return
 		}
@@ -62,7 +62,7 @@ func (s *Server) tournamentCall(w http.ResponseWriter, r *http.Request, u store.
 		s.writeError(w, err)
 		return
 	}
-	in, err := s.tourneys.Info(id, u.ID)
+	in, err := s.tourneys.Info(r.Context(), id, u.ID)
 	if err != nil {
 		s.writeError(w, err)
 		return

@@ -109,7 +109,7 @@ func (r *rig) waitState(t *testing.T, id int64, state string, within time.Durati
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		in, err := r.d.Info(id, 0)
+		in, err := r.d.Info(context.Background(), id, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func (s *shover) run() {
 	current := ""
 	watch := -1
 	for {
-		in, err := s.r.d.Info(s.id, 0)
+		in, err := s.r.d.Info(context.Background(), s.id, 0)
 		if err != nil || in.State == store.TourneyFinished || in.State == store.TourneyCancelled {
 			return
 		}

@@ -1,6 +1,8 @@
 package live
 
 import (
+	"context"
+	"errors"
 	"sort"
 	"time"
 
@@ -92,15 +94,45 @@ func (d *Director) List(userID int64) []Info {
 	return out
 }
 
-// Info returns tournament id with its levels, tables and standings.
-func (d *Director) Info(id, userID int64) (Info, error) {
+// Info returns tournament id with its levels, tables and standings; one that
+// ended long ago (no longer kept in memory) is read from the store.
+func (d *Director) Info(ctx context.Context, id, userID int64) (Info, error) {
 	tr, err := d.get(id)
-	if err != nil {
+	if errors.Is(err, ErrNoTournament) && id > 0 {
+		rec, rerr := d.cfg.House.TournamentByID(ctx, id)
+		if rerr != nil {
+			return Info{}, err
+		}
+		if tr, rerr = d.load(ctx, rec, map[int]bool{}); rerr != nil {
+			return Info{}, rerr
+		}
+	} else if err != nil {
 		return Info{}, err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.infoLocked(tr, userID, true), nil
+}
+
+// maxEnded is how many ended tournaments the director keeps in memory.
+const maxEnded = 50
+
+// pruneLocked forgets the ended tournaments beyond the newest maxEnded (the
+// store keeps them). d.mu is held.
+func (d *Director) pruneLocked() {
+	var ended []int64
+	for id, tr := range d.ts {
+		if tr.state == store.TourneyFinished || tr.state == store.TourneyCancelled {
+			ended = append(ended, id)
+		}
+	}
+	if len(ended) <= maxEnded {
+		return
+	}
+	sort.Slice(ended, func(i, j int) bool { return ended[i] > ended[j] })
+	for _, id := range ended[maxEnded:] {
+		delete(d.ts, id)
+	}
 }
 
 func (d *Director) infoLocked(tr *tourney, userID int64, detail bool) Info {

@@ -170,7 +170,7 @@ func TestRegistrationAdversaries(t *testing.T) {
 		if err := r.d.Unregister(ctx, bad, alice); !errors.Is(err, ErrNoTournament) {
 			t.Errorf("unregister from %d: %v", bad, err)
 		}
-		if _, err := r.d.Info(bad, 0); !errors.Is(err, ErrNoTournament) {
+		if _, err := r.d.Info(context.Background(), bad, 0); !errors.Is(err, ErrNoTournament) {
 			t.Errorf("info of %d: %v", bad, err)
 		}
 	}
@@ -218,7 +218,7 @@ func TestRegistrationAdversaries(t *testing.T) {
 		t.Errorf("delete the account mid-tournament: %v", err)
 	}
 	// Nobody can buy into a tournament's table either.
-	in, _ := r.d.Info(id, 0)
+	in, _ := r.d.Info(context.Background(), id, 0)
 	tbl, err := r.lobby.Table(in.Tables[0].Name)
 	if err != nil {
 		t.Fatal(err)

@@ -48,7 +48,7 @@ func (r *rig) watchChips(t *testing.T, id int64, within time.Duration) (Info, in
 	deadline := time.Now().Add(within)
 	most, final := 0, false
 	for {
-		in, err := r.d.Info(id, 0)
+		in, err := r.d.Info(context.Background(), id, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +155,7 @@ func TestTournamentSurvivesARestart(t *testing.T) {
 	// takes the action time), so the tournament is still running at the stop.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		in, _ := r.d.Info(id, 0)
+		in, _ := r.d.Info(context.Background(), id, 0)
 		if in.Remaining < in.Entrants || time.Now().After(deadline) {
 			break
 		}
@@ -183,7 +183,7 @@ func TestTournamentSurvivesARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	r2 := startRig(t, st, h2, nil)
-	in, err := r2.d.Info(id, 0)
+	in, err := r2.d.Info(context.Background(), id, 0)
 	if err != nil || in.State != store.TourneyRunning || in.Remaining != alive || len(in.Tables) == 0 {
 		t.Fatalf("resumed: %+v %v", in, err)
 	}
@@ -268,5 +268,42 @@ func TestBotsFillASitAndGo(t *testing.T) {
 	}
 	if err := r3.d.FillWithBots(ctx, id3, bob); !errors.Is(err, ErrNoBots) {
 		t.Errorf("fill without bots: %v", err)
+	}
+}
+
+// TestEndedTournamentsArePruned: the director keeps the newest ended
+// tournaments in memory; an older one is still shown, from the store.
+func TestEndedTournamentsArePruned(t *testing.T) {
+	r := newRig(t, storetest.SQLite(t), nil)
+	ctx := context.Background()
+	var first int64
+	for i := 0; i <= maxEnded; i++ {
+		spec := mtt()
+		spec.Start = time.Now()
+		id, err := r.d.Create(ctx, spec) // nobody registers: cancelled at once
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = id
+		}
+		r.waitState(t, id, store.TourneyCancelled, 5*time.Second)
+	}
+	r.d.mu.Lock()
+	_, kept := r.d.ts[first]
+	n := len(r.d.ts)
+	r.d.mu.Unlock()
+	if kept || n != maxEnded {
+		t.Errorf("kept the oldest: %v, %d in memory", kept, n)
+	}
+	if err := r.d.saver.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	in, err := r.d.Info(ctx, first, 0)
+	if err != nil || in.State != store.TourneyCancelled || in.Name != "Nightly" {
+		t.Errorf("an old tournament: %+v %v", in, err)
+	}
+	if len(r.d.List(0)) != 10 {
+		t.Errorf("list: %d", len(r.d.List(0)))
 	}
 }

@@ -307,6 +307,7 @@ func (d *Director) cancel(tr *tourney) {
 	d.mu.Lock()
 	tr.state, tr.rec.State, tr.rec.FinishedAt = store.TourneyCancelled, store.TourneyCancelled, time.Now()
 	d.saver.save(tr.ref, tr.rec, nil)
+	d.pruneLocked()
 	d.mu.Unlock()
 	d.log.Info("tournament cancelled", "tournament", tr.id, "entrants", len(entrants))
 }

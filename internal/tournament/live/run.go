@@ -167,6 +167,7 @@ func (d *Director) finishLocked(tr *tourney, changed map[string]*entrant) ([]tab
 		}
 	}
 	tr.state, tr.rec.State, tr.rec.FinishedAt, tr.remaining = store.TourneyFinished, store.TourneyFinished, time.Now(), 0
+	d.pruneLocked()
 	var closes []*table.Table
 	for no, run := range tr.tables {
 		closes = append(closes, run.t)
