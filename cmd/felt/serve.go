@@ -18,6 +18,7 @@ import (
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/tournament/live"
 	"github.com/felt-poker/felt/internal/web"
 )
 
@@ -129,7 +130,14 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	if httpConns == 0 {
 		httpConns = -1 // the file's 0 is no bound; web's is its default
 	}
-	srv, err := web.New(hn.webConfig(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP,
+	tourneys, err := hc.Tournaments.director(c.NoBots)
+	if err != nil {
+		return usageError("config: %v", err)
+	}
+	if hn != nil { // tournaments run on a single-node house for now (docs/scaling.md)
+		tourneys = live.Config{}
+	}
+	srv, err := web.New(hn.webConfig(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP, Tournaments: tourneys,
 		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables, PublicMetrics: hc.Metrics == "public",
 		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}}))
 	if err != nil {
@@ -148,6 +156,9 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 		}
 		if restored > 0 {
 			log.Info("opened again the tables players had open", "tables", restored)
+		}
+		if err := srv.RestoreTournaments(ctx); err != nil {
+			return err
 		}
 	}
 	hn.run(ctx)

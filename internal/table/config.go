@@ -120,6 +120,9 @@ type Config struct {
 	// WatchAnyone otherwise.
 	Watchers string
 
+	// Tourney makes the table a tournament's (see Tourney); nil for a cash table.
+	Tourney *Tourney
+
 	// RefPrefix starts the ledger reference of the table (default "table:"); the
 	// reference is RefPrefix, the name and a random suffix, so that a name used
 	// again later is another table in the ledger.

@@ -29,6 +29,8 @@ type Info struct {
 	Spectators    int      `json:"spectators"`
 	// Private tables are left out of the lobby's list.
 	Private bool `json:"-"`
+	// Tournament is the id of the tournament the table belongs to (0: none).
+	Tournament int64 `json:"tournament,omitempty"`
 }
 
 // StateMsg is the {"type":"state"} message.

@@ -129,6 +129,8 @@ type Table struct {
 	botAt      time.Time
 
 	chipsIn, chipsOut int64
+	// tSmall, tBig and tAnte are a tournament's blinds now (Config.Tourney).
+	tSmall, tBig, tAnte int64
 
 	limiter *chat.Limiter
 	chatLog *chat.Log
@@ -196,6 +198,20 @@ func New(cfg Config) (*Table, error) {
 			}
 			return nil, err
 		}
+	}
+	if cfg.Tourney != nil {
+		if len(cfg.Tourney.Seats)+len(cfg.Bots) > cfg.Seats {
+			return nil, invalid("seats", "%d players at %d seats", len(cfg.Tourney.Seats)+len(cfg.Bots), cfg.Seats)
+		}
+		for i, s := range cfg.Tourney.Seats {
+			if err := t.seatTourney(len(cfg.Bots)+i, s); err != nil {
+				if t.models != nil {
+					t.models.close()
+				}
+				return nil, err
+			}
+		}
+		t.tourneyBlinds(time.Now())
 	}
 	t.ledger = newLedger(t)
 	go t.run()
@@ -332,9 +348,10 @@ func (t *Table) step(now time.Time) {
 				break
 			}
 			t.botAct(s)
-		} else if st.left {
-			// A player who left is folded at once; one whose connection
-			// dropped keeps the whole clock and time bank (Config.Grace).
+		} else if st.left || (st.sittingOut && t.tourney()) {
+			// A player who left is folded at once, and one who sits out at a
+			// tournament's table (blinded out); one whose connection dropped
+			// keeps the whole clock and time bank (Config.Grace).
 			t.autoAct(s)
 		} else if !now.Before(t.deadline()) {
 			t.timeout(s)
@@ -441,6 +458,9 @@ func (t *Table) timeout(s int) {
 
 func (t *Table) activeSeat(i int) bool {
 	st := &t.seats[i]
+	if t.tourney() {
+		return st.occupied && st.stack >= t.cfg.minStack()
+	}
 	return st.occupied && !st.sittingOut && !st.leaving && !st.left && st.stack >= t.cfg.minStack()
 }
 
@@ -471,7 +491,7 @@ func (t *Table) startHand(now time.Time) bool {
 			n++
 		}
 	}
-	if n < 2 || !t.present() {
+	if n < 2 || (!t.present() && !t.tourney()) {
 		return false
 	}
 	for b := t.button + 1; ; b++ {
@@ -489,6 +509,9 @@ func (t *Table) startHand(now time.Time) bool {
 		Variant: v, Structure: s, Stacks: make([]int64, len(t.seats)),
 		SmallBlind: t.cfg.SmallBlind << t.level, BigBlind: t.cfg.BigBlind << t.level, Ante: t.cfg.Ante << t.level,
 		Button: t.button, Seed: cards.RandomSeed(),
+	}
+	if t.tourney() {
+		cfg.SmallBlind, cfg.BigBlind, cfg.Ante = t.tourneyBlinds(now)
 	}
 	t.handPlayers = make([]Player, len(t.seats))
 	for i := range t.seats {
@@ -535,6 +558,9 @@ func (t *Table) startHand(now time.Time) bool {
 }
 
 func (t *Table) levelAt(now time.Time) int {
+	if t.tourney() {
+		return t.level
+	}
 	lvl := 0
 	if h := t.cfg.Schedule.EveryHands; h > 0 {
 		lvl = int(t.handNo / int64(h))
@@ -547,7 +573,9 @@ func (t *Table) levelAt(now time.Time) int {
 
 func (t *Table) finishHand(now time.Time) {
 	r := t.hand.Result()
+	started := make([]int64, len(t.seats))
 	for i := range t.seats {
+		started[i] = t.seats[i].stack
 		if t.seats[i].inHand {
 			t.seats[i].stack = r.Stacks[i]
 		}
@@ -573,6 +601,10 @@ func (t *Table) finishHand(now time.Time) {
 	}
 	if t.cfg.Hooks.HandDone != nil {
 		t.cfg.Hooks.HandDone()
+	}
+	if t.tourney() {
+		t.finishTourneyHand(started)
+		return
 	}
 	broke := false
 	stake := t.cfg.BotStack
@@ -632,7 +664,7 @@ func (t *Table) record(r engine.Result) {
 		bb = t.handCfg.Ante
 	}
 	hand := store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players,
-		Private: t.cfg.Watchers == WatchPlayers}
+		Private: t.cfg.Watchers == WatchPlayers, Tournament: t.tourney()}
 	handNo := t.handNo
 	if a, ok := t.cfg.Bank.(AsyncRecorder); ok && t.cfg.HandLog == nil {
 		// The table deals on; the id shows in the state once the hand is stored.
@@ -729,9 +761,12 @@ func (t *Table) closeTable(reason string) {
 	}
 	for i := range t.seats {
 		t.seats[i].inHand = false
-		if t.seats[i].occupied {
+		if t.seats[i].occupied && !t.tourney() {
 			t.cashOut(i, "cashed_out")
 		}
+	}
+	if t.tourney() {
+		t.clearTourney()
 	}
 	for _, w := range t.watchers {
 		if b, err := json.Marshal(NoticeMsg{Type: "notice", Table: t.cfg.Name, Code: "table_closed", Text: reason}); err == nil {
@@ -753,6 +788,9 @@ func (st *seat) sitOut(now time.Time) {
 // checkSittingOut stands up the players who have sat out longer than
 // Config.SitOutLimit: their stacks go back to their credits.
 func (t *Table) checkSittingOut(now time.Time) {
+	if t.tourney() {
+		return
+	}
 	for i := range t.seats {
 		st := &t.seats[i]
 		if st.occupied && st.bot == nil && st.sittingOut && !st.inHand && !st.left && !st.leaving &&
@@ -768,6 +806,15 @@ func (t *Table) checkGrace(now time.Time) {
 	for i := range t.seats {
 		st := &t.seats[i]
 		if st.occupied && st.away && !st.left && !now.Before(st.awaySince.Add(t.cfg.Grace)) {
+			if t.tourney() {
+				// A tournament's seat stays, and is blinded out.
+				if !st.sittingOut {
+					t.log.Info("grace expired: sitting out", "seat", i, "player", st.p.Name)
+					st.sitOut(now)
+					t.version++
+				}
+				continue
+			}
 			t.log.Info("grace expired", "seat", i, "player", st.p.Name)
 			t.leaveSeat(i)
 		}
@@ -775,7 +822,7 @@ func (t *Table) checkGrace(now time.Time) {
 }
 
 func (t *Table) checkIdle(now time.Time) {
-	if t.cfg.Permanent || t.handLive {
+	if t.cfg.Permanent || t.handLive || t.tourney() {
 		t.emptySince = time.Time{}
 		return
 	}
@@ -896,6 +943,9 @@ func (t *Table) info() Info {
 		MinBuyIn: t.cfg.MinBuyIn, MaxBuyIn: t.cfg.MaxBuyIn, Level: t.level, Schedule: t.cfg.Schedule,
 		ActionSeconds: int(t.cfg.ActionTime / time.Second), Showcase: t.cfg.Permanent, HeadsUp: t.cfg.HeadsUp,
 		Private: t.cfg.Private,
+	}
+	if t.tourney() {
+		in.SmallBlind, in.BigBlind, in.Ante, in.Tournament = t.tSmall, t.tBig, t.tAnte, t.cfg.Tourney.ID
 	}
 	for i := range t.seats {
 		if t.seats[i].occupied {

@@ -41,6 +41,7 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/tables", s.authed(s.createTable))
 	mux.HandleFunc("POST /api/headsup", s.authed(s.headsUp))
 	mux.HandleFunc("GET /api/bots", s.bots)
+	s.tournamentRoutes(mux)
 
 	mux.HandleFunc("GET /api/rankings", s.rankings)
 	mux.HandleFunc("GET /api/players/{name}", s.player)
