@@ -232,6 +232,7 @@ var errorKinds = []errorKind{
 	{[]error{errBadJSON}, http.StatusBadRequest, "bad_json", "the request is not the JSON expected (docs/protocol.md)"},
 	{[]error{house.ErrBadCredentials}, http.StatusUnauthorized, "unauthorized", "wrong username or password"},
 	{[]error{house.ErrNoSession}, http.StatusUnauthorized, "unauthorized", "your session has ended: log in again"},
+	{[]error{house.ErrBadToken}, http.StatusUnauthorized, "unauthorized", "that API token is not valid: it was revoked or mistyped"},
 	{[]error{table.ErrAnonymous, errLogin}, http.StatusUnauthorized, "unauthorized", "log in first"},
 	{[]error{table.ErrPrivate}, http.StatusForbidden, "forbidden", "this table is private: only its players may watch or chat"},
 	{[]error{house.ErrForbidden}, http.StatusForbidden, "forbidden", "you may not do that"},

@@ -91,7 +91,12 @@ func (c *conn) close(code websocket.StatusCode, reason string) {
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	var p table.Player
 	guest, session := false, ""
-	if u, err := s.user(r); err == nil {
+	u, err := s.playerOf(r)
+	if _, bot := bearer(r); bot && err != nil {
+		s.writeError(w, err) // a bad token is refused, not taken as nobody
+		return
+	}
+	if err == nil {
 		p, guest = table.Player{ID: u.ID, Name: u.Username}, u.Guest
 		if ck, err := r.Cookie(CookieName); err == nil {
 			session = ck.Value
