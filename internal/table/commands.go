@@ -316,3 +316,32 @@ func (t *Table) Info(ctx context.Context) (Info, error) {
 	err := t.call(ctx, func() error { in = t.info(); return nil })
 	return in, err
 }
+
+// Options are a seated player's choices at a table whose settings allow them;
+// a nil field is left as it is.
+type Options struct {
+	// Straddle: post a straddle when under the gun (Config.Straddle).
+	Straddle *bool
+	// RunTwice: agree to run the board twice (Config.RunItTwice).
+	RunTwice *bool
+}
+
+// SetOptions sets p's choices from the next hand on. A choice the table does
+// not allow is a *house.FieldError naming it; without a seat, ErrNotSeated.
+func (t *Table) SetOptions(ctx context.Context, p Player, o Options) error {
+	if o.Straddle != nil && *o.Straddle && !t.cfg.Straddle {
+		return invalid("straddle", "this table has no straddle")
+	}
+	if o.RunTwice != nil && *o.RunTwice && !t.cfg.RunItTwice {
+		return invalid("run_twice", "this table does not run it twice")
+	}
+	return t.seated(ctx, p, func(_ int, st *seat) error {
+		if o.Straddle != nil {
+			st.straddle = *o.Straddle
+		}
+		if o.RunTwice != nil {
+			st.runTwice = *o.RunTwice
+		}
+		return nil
+	})
+}

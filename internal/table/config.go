@@ -108,6 +108,14 @@ type Config struct {
 	// bot.StoreModels over its store. Nil keeps the models in memory.
 	BotModels bot.ModelStore
 
+	// Straddle lets the player under the gun straddle (no-limit and pot-limit
+	// Hold'em), when they chose to (SetOptions); RunItTwice lets the players run
+	// the board twice when all in before the river and every one still in
+	// agreed (Hold'em). Bots never straddle and always agree to run it twice.
+	// docs/rules.md, "Straddle" and "Run it twice".
+	Straddle   bool
+	RunItTwice bool
+
 	// Permanent tables (bot showcases, the house's default tables) never close
 	// for lack of humans.
 	Permanent bool
@@ -195,6 +203,12 @@ func (c *Config) Validate() error {
 		}
 	default:
 		return invalid("variant", "must be nlhe, plhe, flhe or stud3")
+	}
+	if c.Straddle && c.Variant != NoLimit && c.Variant != PotLimit {
+		return invalid("straddle", "only in no-limit and pot-limit Hold'em")
+	}
+	if c.RunItTwice && c.Variant == StudThree {
+		return invalid("run_it_twice", "only in Hold'em")
 	}
 	if c.Seats < engine.MinSeats || c.Seats > engine.MaxSeats {
 		return invalid("seats", "must be %d to %d", engine.MinSeats, engine.MaxSeats)

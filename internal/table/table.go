@@ -81,6 +81,8 @@ type seat struct {
 	// topUp is chips bought in during a hand the seat plays (TopUp), added to
 	// the stack when the hand ends; booking is a top-up being booked.
 	topUp, booking int64
+	// straddle and runTwice are the player's choices (Options).
+	straddle, runTwice bool
 }
 
 type watcher struct {
@@ -483,6 +485,12 @@ func (t *Table) startHand(now time.Time) bool {
 		if st.inHand {
 			cfg.Stacks[i] = st.stack
 			t.handPlayers[i] = st.p
+			if t.cfg.Straddle && st.straddle && st.bot == nil {
+				cfg.Straddlers |= 1 << i
+			}
+			if t.cfg.RunItTwice && (st.runTwice || st.bot != nil) {
+				cfg.RunTwice |= 1 << i
+			}
 		}
 	}
 	var err error
@@ -863,7 +871,7 @@ func (t *Table) info() Info {
 		SmallBlind: t.cfg.SmallBlind << t.level, BigBlind: t.cfg.BigBlind << t.level, Ante: t.cfg.Ante << t.level,
 		MinBuyIn: t.cfg.MinBuyIn, MaxBuyIn: t.cfg.MaxBuyIn, Level: t.level, Schedule: t.cfg.Schedule,
 		ActionSeconds: int(t.cfg.ActionTime / time.Second), Showcase: t.cfg.Permanent, HeadsUp: t.cfg.HeadsUp,
-		Private: t.cfg.Private,
+		Private: t.cfg.Private, Straddle: t.cfg.Straddle, RunItTwice: t.cfg.RunItTwice,
 	}
 	for i := range t.seats {
 		if t.seats[i].occupied {
@@ -906,7 +914,8 @@ func (t *Table) state(vs int, now time.Time) *State {
 	s.Spectators = s.Info.Spectators
 	if vs >= 0 {
 		st := &t.seats[vs]
-		s.You = &You{Seat: vs, Status: t.status(vs), TimeBankMS: st.bank.Milliseconds(), SittingOut: st.sittingOut, Leaving: st.leaving || st.left}
+		s.You = &You{Seat: vs, Status: t.status(vs), TimeBankMS: st.bank.Milliseconds(), SittingOut: st.sittingOut, Leaving: st.leaving || st.left,
+			Straddle: st.straddle, RunTwice: st.runTwice}
 	}
 	// The hand shown (in play, or the last one) is seen from vs only if the
 	// player in seat vs was dealt that hand; a newcomer to the seat sees it as a
@@ -956,6 +965,9 @@ func (t *Table) state(vs int, now time.Time) *State {
 	}
 	if t.handCfg.Variant == engine.StudThree {
 		h.SmallBlind, h.BigBlind = 0, 0
+	}
+	if b := t.hand.SecondBoard(); b != nil {
+		h.SecondBoard = cardsText(b)
 	}
 	for _, p := range v.Pots {
 		h.Pots = append(h.Pots, PotInfo{Amount: p.Amount, Seats: p.Eligible.Seats()})

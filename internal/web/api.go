@@ -260,6 +260,8 @@ type tableRequest struct {
 	ActionSeconds int            `json:"action_seconds"`
 	Bots          []string       `json:"bots"`
 	Showcase      bool           `json:"showcase"`
+	Straddle      bool           `json:"straddle,omitempty"`
+	RunItTwice    bool           `json:"run_it_twice,omitempty"`
 }
 
 func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.User) {
@@ -300,7 +302,7 @@ func (s *Server) openPlayerTable(owner int64, maxOwned int, req tableRequest) (*
 	cfg := s.TableDefaults(table.Config{
 		Name: req.Name, Variant: req.Variant, Seats: req.Seats, SmallBlind: req.SmallBlind, BigBlind: req.BigBlind,
 		Ante: req.Ante, MinBuyIn: req.MinBuyIn, MaxBuyIn: req.MaxBuyIn, Schedule: req.Schedule,
-		ActionTime: action, Bots: req.Bots, Permanent: req.Showcase,
+		ActionTime: action, Bots: req.Bots, Permanent: req.Showcase, Straddle: req.Straddle, RunItTwice: req.RunItTwice,
 	})
 	return s.lobby.OpenBy(owner, maxOwned, cfg)
 }

@@ -26,6 +26,9 @@ type clientMsg struct {
 	BuyIn  int64           `json:"buy_in,omitempty"`
 	Action string          `json:"action,omitempty"`
 	Amount int64           `json:"amount,omitempty"`
+	// Straddle and RunTwice are the choices of an "options" message.
+	Straddle *bool `json:"straddle,omitempty"`
+	RunTwice *bool `json:"run_twice,omitempty"`
 }
 
 type reply struct {
@@ -268,7 +271,7 @@ func (c *conn) handle(m *clientMsg) error {
 	}
 	if m.Table == "" {
 		switch m.Type {
-		case "watch", "unwatch", "sit", "sit_out", "sit_in", "stand", "leave", "act", "top_up":
+		case "watch", "unwatch", "sit", "sit_out", "sit_in", "stand", "leave", "act", "top_up", "options":
 			return &house.FieldError{Field: "table", Message: "table: is required", Err: house.ErrInvalid}
 		}
 		return &house.FieldError{Field: "type", Message: fmt.Sprintf("type: unknown message type %q", m.Type), Err: house.ErrInvalid}
@@ -312,6 +315,8 @@ func (c *conn) handle(m *clientMsg) error {
 		return t.Stand(ctx, c.p)
 	case "top_up":
 		return t.TopUp(ctx, c.p, m.Amount)
+	case "options":
+		return t.SetOptions(ctx, c.p, table.Options{Straddle: m.Straddle, RunTwice: m.RunTwice})
 	case "leave":
 		if err := t.Leave(ctx, c.p); err != nil && !errors.Is(err, table.ErrNotSeated) {
 			return err

@@ -24,7 +24,8 @@ function drawTables() {
     const seated = user && (t.players || []).includes(user.name);
     const full = t.taken >= t.seats;
     body.append(el("tr", { dataset: { table: t.name } },
-      el("th", { scope: "row" }, el("a", { href: `/table/${encodeURIComponent(t.name)}` }, t.name), t.showcase ? el("span", { class: "tag" }, "showcase") : null),
+      el("th", { scope: "row" }, el("a", { href: `/table/${encodeURIComponent(t.name)}` }, t.name), t.showcase ? el("span", { class: "tag" }, "showcase") : null,
+        t.straddle ? el("span", { class: "tag" }, "straddle") : null, t.run_it_twice ? el("span", { class: "tag" }, "run it twice") : null),
       el("td", { class: "game-col" }, VARIANTS[t.variant] || t.variant),
       el("td", { title: VARIANTS[t.variant] || t.variant }, el("span", { class: "game-short" }, `${SHORT[t.variant] || t.variant} `), stakes(t)),
       el("td", { class: full ? "full" : "" }, `${t.taken}/${t.seats}`),
@@ -154,6 +155,8 @@ function createRequest() {
     action_seconds: num("ct-action_seconds"),
     bots,
     showcase: $("ct-showcase").checked,
+    straddle: $("ct-straddle").checked,
+    run_it_twice: $("ct-run_it_twice").checked,
   };
 }
 

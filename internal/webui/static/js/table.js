@@ -81,6 +81,7 @@ function draw() {
     const tags = [];
     if (hand && hand.small_blind_seat === s.seat && info.variant !== "stud3") tags.push(el("span", { class: "blind sb", title: "Small blind" }, "SB"));
     if (hand && hand.big_blind_seat === s.seat && info.variant !== "stud3") tags.push(el("span", { class: "blind bb", title: "Big blind" }, "BB"));
+    if (hand && (hand.events || []).some((e) => e.kind === "straddle" && e.seat === s.seat)) tags.push(el("span", { class: "blind str", title: "Straddle" }, "STR"));
     const status = s.status === "away" ? "disconnected" : s.status === "sitting_out" ? "sitting out" : s.status === "waiting" ? "next hand" : s.status === "leaving" ? "leaving" : s.all_in ? "all-in" : s.folded ? "folded" : "";
     const hole = el("div", { class: "hole" });
     if (s.cards?.length && (!s.folded || (you && you.seat === s.seat))) for (const c of s.cards) hole.append(card(c, "sm"));
@@ -110,6 +111,10 @@ function draw() {
   // Board, pots.
   const board = $("board");
   board.replaceChildren(...(hand?.board || []).map((c) => card(c, "md")));
+  // A board run twice: the second run under the first.
+  const second = hand?.second_board;
+  board.classList.toggle("twice", !!second);
+  if (second) board.append(el("div", { class: "second-board", id: "second-board", "aria-label": "Second run" }, second.map((c) => card(c, "md"))));
   const pots = $("pots");
   pots.replaceChildren();
   if (hand) {
@@ -474,7 +479,7 @@ function drawSeatControls() {
   const { you, info } = state;
   const stack = you ? state.seats[you.seat]?.stack ?? 0 : 0;
   const room = you ? Math.max(0, info.max_buy_in - stack) : 0;
-  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in, room > 0]);
+  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in, room > 0, you?.straddle, you?.run_twice]);
   const up = $("top-up-amount");
   if (up) up.max = room;
   if (box.dataset.key === key) return;
@@ -500,11 +505,29 @@ function drawSeatControls() {
       : el("button", { type: "button", id: "stand", onclick: () => command("stand", () => note("You stand up after this hand; your chips go back to your credits.")) }, "Stand up"),
     el("button", { type: "button", id: "leave", class: "danger", onclick: () => command("leave", toLobby, ["table_closed", "not_seated", "not_found"]) }, "Leave table"),
   );
+  if (info.straddle) box.append(option("opt-straddle", "straddle", you.straddle, "Straddle"));
+  if (info.run_it_twice) box.append(option("opt-run-twice", "run_twice", you.run_twice, "Run it twice"));
   if (room > 0 && !you.leaving) {
     box.append(el("label", { for: "top-up-amount", class: "visually-hidden" }, "Chips to add"),
       el("input", { id: "top-up-amount", type: "number", min: 1, max: room, value: room }),
       el("button", { type: "button", id: "top-up", onclick: topUp }, "Top up"));
   }
+}
+
+/** option is a checkbox for one of the player's choices at the table (the
+ * "options" message): straddle when under the gun, agree to run it twice. */
+function option(id, field, on, label) {
+  const box = el("input", { id, type: "checkbox", checked: !!on });
+  box.addEventListener("change", async () => {
+    try {
+      await conn.send({ type: "options", table: tableName, [field]: box.checked });
+      note(`${label}: ${box.checked ? "on" : "off"} from the next hand.`);
+    } catch (e) {
+      box.checked = !box.checked;
+      note(e.message, "error");
+    }
+  });
+  return el("label", { class: "option", for: id }, box, label);
 }
 
 /** topUp adds chips from the credits to the stack, up to the maximum buy-in:
@@ -549,10 +572,14 @@ function eventLine(e, h) {
     case "ante": return [`${who} antes ${chips(e.amount)}${allIn}.`];
     case "small_blind": return [`${who} posts the small blind ${chips(e.amount)}${allIn}.`];
     case "big_blind": return [`${who} posts the big blind ${chips(e.amount)}${allIn}.`];
+    case "straddle": return [`${who} straddles ${chips(e.amount)}.`];
+    case "second_run": return ["The board is run a second time."];
     case "hole_cards": return (e.cards || []).some((c) => c !== "??") ? [`Dealt to ${who}: `, cardsText(e.cards)] : null;
     case "up_card": return [`${who} gets `, cardsText(e.cards)];
     case "street": return e.street === "showdown" ? ["Showdown."] : null;
     case "board": {
+      const run2 = (h.events || []).find((x) => x.kind === "second_run");
+      if (run2 && e.i > run2.i) return ["Second run: ", cardsText(e.cards)];
       const before = (h.events || []).filter((x) => x.kind === "board" && x.i < e.i).reduce((a, x) => a + (x.cards || []).length, 0);
       return [`${{ 0: "Flop", 3: "Turn", 4: "River" }[before] || "Board"}: `, cardsText(e.cards)];
     }

@@ -1,0 +1,94 @@
+package webui_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/felt-poker/felt/internal/browsertest"
+)
+
+// TestBrowserStraddleAndRunTwice opens a table with both settings from the
+// lobby's form, ticks Straddle and Run it twice at the seat, plays calling
+// until the player straddles under the gun (the STR tag and the log line),
+// then goes all in before the flop against two calling bots: the board is run
+// twice and both boards are shown. A spectator sees the second board too. The
+// table with two boards is photographed at the three screen sizes.
+func TestBrowserStraddleAndRunTwice(t *testing.T) {
+	browsertest.Need(t)
+	base := startHouse(t, 100*time.Millisecond, 2500*time.Millisecond)
+	browser := browsertest.New(t)
+	a := profile(t, browser)
+	register(t, a, base, "alice")
+	do(t, a, "the lobby's form", chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible("#create-form"),
+		fill("#ct-name", "Twice"), fill("#ct-seats", "3"))
+	eval[any](t, a, `(() => { const i = document.querySelector('#ct-bots input[data-bot="call"]'); i.value = 2; i.dispatchEvent(new Event('input', {bubbles: true})); return null; })()`)
+	do(t, a, "create", chromedp.Click("#ct-straddle"), chromedp.Click("#ct-run_it_twice"),
+		chromedp.Click(`#create-form button[type=submit]`), chromedp.WaitVisible("#sit"))
+	do(t, a, "sit", chromedp.Click("#sit"), chromedp.WaitVisible(".seat.me"), chromedp.WaitVisible("#opt-straddle"))
+	do(t, a, "choose", chromedp.Click("#opt-straddle"))
+	waitJS[bool](t, a, "straddle on", `document.getElementById('opt-straddle').checked && document.getElementById('seat-note')?.textContent.includes('Straddle: on')`, 5*time.Second)
+	do(t, a, "agree", chromedp.Click("#opt-run-twice"))
+	waitJS[bool](t, a, "run twice on", `document.getElementById('opt-run-twice').checked && document.getElementById('seat-note')?.textContent.includes('Run it twice: on')`, 5*time.Second)
+
+	// Calling until alice straddles (she is under the gun one hand in three).
+	for i := 0; ; i++ {
+		if eval[bool](t, a, `!!document.querySelector('.seat.me .blind.str')`) {
+			break
+		}
+		if i > 300 {
+			failShot(t, a, "no straddle")
+			t.Fatal("alice never straddled")
+		}
+		step := eval[string](t, a, nextStep)
+		if step == "check" || step == "call" {
+			do(t, a, "click "+step, chromedp.Click(`#action-buttons [data-act="`+step+`"]:not([hidden])`))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	waitJS[bool](t, a, "the straddle in the log", `document.body.textContent.includes('alice straddles 40')`, 5*time.Second)
+
+	// A spectator, then all in at alice's next turn before the flop.
+	s := profile(t, browser)
+	do(t, s, "watch", chromedp.Navigate(base+"/table/Twice"), chromedp.WaitVisible("#felt"))
+	for i := 0; ; i++ {
+		if eval[bool](t, a, `!!document.getElementById('second-board')`) {
+			break
+		}
+		if i > 600 {
+			failShot(t, a, "no second run")
+			t.Fatal("the board was never run twice")
+		}
+		turn := eval[string](t, a, `(() => { const b = document.querySelector('#action-buttons [data-act="allin"]:not([hidden])'); return b && !b.disabled ? 'allin' : ''; })()`)
+		if turn == "allin" {
+			do(t, a, "all in", chromedp.Click(`#action-buttons [data-act="allin"]`))
+		} else if step := eval[string](t, a, nextStep); step == "check" || step == "call" {
+			do(t, a, "click "+step, chromedp.Click(`#action-buttons [data-act="`+step+`"]:not([hidden])`))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := eval[int](t, a, `document.querySelectorAll('#second-board .card').length`); n != 5 {
+		t.Fatalf("the second board shows %d cards", n)
+	}
+	waitJS[bool](t, s, "the spectator's second board", `document.querySelectorAll('#second-board .card').length === 5`, 5*time.Second)
+	if log := eval[string](t, a, `document.body.textContent`); !strings.Contains(log, "second run") && !strings.Contains(log, "Second run") {
+		t.Fatal("the hand log does not say the board ran twice")
+	}
+	for _, sc := range screens {
+		shotTable(t, a, sc, "runtwice-"+sc.name+".png")
+	}
+}
+
+// shotTable photographs the table at sc's size.
+func shotTable(t *testing.T, ctx context.Context, sc screen, name string) {
+	opts := []chromedp.EmulateViewportOption{}
+	if sc.phone {
+		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	}
+	do(t, ctx, "window "+sc.name, chromedp.EmulateViewport(sc.width, sc.height, opts...))
+	eval[any](t, ctx, `(document.getElementById('felt').scrollIntoView({block: 'start'}), null)`)
+	windowShot(t, ctx, name)
+}
