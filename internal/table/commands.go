@@ -21,8 +21,8 @@ import (
 func (t *Table) Watch(ctx context.Context, p Player, sink Sink) (int, error) {
 	var id int
 	err := t.call(ctx, func() error {
-		if !t.mayWatch(p) {
-			return ErrPrivate
+		if err := t.mayEnter(p); err != nil {
+			return err
 		}
 		id = t.nextWatcher
 		t.nextWatcher++
@@ -124,6 +124,9 @@ func (t *Table) reserve(ctx context.Context, p Player, seatNo int, buyIn int64) 
 		}
 		if t.seatOf(p.ID) >= 0 {
 			return ErrSeated
+		}
+		if t.cfg.Lock != nil && !t.admitted[p.ID] {
+			return ErrLocked
 		}
 		for _, id := range t.reserved {
 			if id == p.ID {
@@ -235,8 +238,8 @@ func (t *Table) Chat(ctx context.Context, p Player, text string) error {
 		if p.ID == 0 {
 			return ErrAnonymous
 		}
-		if !t.mayWatch(p) {
-			return ErrPrivate
+		if err := t.mayEnter(p); err != nil {
+			return err
 		}
 		text, err := chat.Clean(text)
 		if err != nil {
@@ -342,6 +345,27 @@ func (t *Table) SetOptions(ctx context.Context, p Player, o Options) error {
 		if o.RunTwice != nil {
 			st.runTwice = *o.RunTwice
 		}
+		return nil
+	})
+}
+
+// Admit lets p in at a locked table (Config.Lock) if key is its password or
+// invitation token: p may then watch, sit and chat there until the table
+// closes. A wrong key is ErrLocked; anonymous players are not admitted (they
+// log in first: ErrAnonymous). At a table without a lock it does nothing.
+func (t *Table) Admit(ctx context.Context, p Player, key string) error {
+	l := t.cfg.Lock
+	if l == nil {
+		return nil
+	}
+	if p.ID == 0 {
+		return ErrAnonymous
+	}
+	if !l.Opens(key) {
+		return ErrLocked
+	}
+	return t.call(ctx, func() error {
+		t.admitted[p.ID] = true
 		return nil
 	})
 }

@@ -123,6 +123,10 @@ type Config struct {
 	HeadsUp bool
 	// Private tables are not listed in the lobby.
 	Private bool
+	// Lock, when set, keeps the table to the players who gave its key (Admit):
+	// a password (the table is listed as locked) or an invitation (the table
+	// is not listed). See lock.go.
+	Lock *Lock
 	// Watchers says who may watch the table: WatchAnyone, or WatchPlayers (only
 	// the people seated at it). The default is WatchPlayers for a Private table,
 	// WatchAnyone otherwise.
@@ -162,9 +166,12 @@ func (c *Config) DefaultTimes() {
 	if c.Variant == StudThree && c.Ante == 0 {
 		c.Ante = engine.DefaultStudAnte
 	}
+	if c.Lock != nil && c.Lock.Kind == LockInvite {
+		c.Private = true // an invitation's table is not listed
+	}
 	if c.Watchers == "" {
 		c.Watchers = WatchAnyone
-		if c.Private {
+		if c.Private && c.Lock == nil { // a lock's key lets watchers in
 			c.Watchers = WatchPlayers
 		}
 	}
@@ -246,6 +253,9 @@ func (c *Config) Validate() error {
 		if err := bot.Check(b); err != nil {
 			return invalid("bots", "%v", err)
 		}
+	}
+	if c.Lock != nil && !c.Lock.valid() {
+		return invalid("lock", "is not a lock the house made")
 	}
 	if c.Watchers != WatchAnyone && c.Watchers != WatchPlayers {
 		return invalid("watchers", "must be %q or %q", WatchPlayers, WatchAnyone)

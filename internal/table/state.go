@@ -32,6 +32,9 @@ type Info struct {
 	RunItTwice bool `json:"run_it_twice,omitempty"`
 	// Private tables are left out of the lobby's list.
 	Private bool `json:"-"`
+	// Locked is the kind of the table's lock (LockPassword; an invitation's
+	// table is not listed), or "".
+	Locked string `json:"locked,omitempty"`
 }
 
 // StateMsg is the {"type":"state"} message.

@@ -106,7 +106,8 @@ type Table struct {
 	// Everything below belongs to the table's goroutine.
 	closed      bool
 	seats       []seat
-	reserved    map[int]int64 // seat -> the player buying in for it (Sit)
+	reserved    map[int]int64  // seat -> the player buying in for it (Sit)
+	admitted    map[int64]bool // players who gave a locked table's key (Admit)
 	watchers    map[int]*watcher
 	nextWatcher int
 
@@ -162,6 +163,7 @@ func New(cfg Config) (*Table, error) {
 		done:      make(chan struct{}),
 		seats:     make([]seat, cfg.Seats),
 		reserved:  make(map[int]int64),
+		admitted:  make(map[int64]bool),
 		watchers:  make(map[int]*watcher),
 		button:    -1,
 		clockSeat: -1,
@@ -432,6 +434,23 @@ func (t *Table) activeSeat(i int) bool {
 	return st.occupied && !st.sittingOut && !st.leaving && !st.left && st.stack >= t.cfg.minStack()
 }
 
+// mayEnter returns why p may not watch, sit or chat at the table, or nil:
+// ErrPrivate for a stranger to a table kept to its players, ErrLocked for
+// one who has not given a locked table's key, ErrAnonymous for anyone not
+// logged in at a locked table.
+func (t *Table) mayEnter(p Player) error {
+	if !t.mayWatch(p) {
+		return ErrPrivate
+	}
+	if t.cfg.Lock != nil && p.ID == 0 {
+		return ErrAnonymous // a key admits a player: log in first
+	}
+	if t.cfg.Lock != nil && t.seatOf(p.ID) < 0 && !t.admitted[p.ID] {
+		return ErrLocked
+	}
+	return nil
+}
+
 // mayWatch reports whether p may watch the table (Config.Watchers): anyone may
 // watch an open table; only its seated players a private one.
 func (t *Table) mayWatch(p Player) bool {
@@ -613,7 +632,7 @@ func (t *Table) record(r engine.Result) {
 		bb = t.handCfg.Ante
 	}
 	hand := store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players,
-		Private: t.cfg.Watchers == WatchPlayers}
+		Private: t.cfg.Watchers == WatchPlayers || t.cfg.Lock != nil}
 	handNo := t.handNo
 	if a, ok := t.cfg.Bank.(AsyncRecorder); ok {
 		// The table deals on; the id shows in the state once the hand is stored.
@@ -872,6 +891,9 @@ func (t *Table) info() Info {
 		MinBuyIn: t.cfg.MinBuyIn, MaxBuyIn: t.cfg.MaxBuyIn, Level: t.level, Schedule: t.cfg.Schedule,
 		ActionSeconds: int(t.cfg.ActionTime / time.Second), Showcase: t.cfg.Permanent, HeadsUp: t.cfg.HeadsUp,
 		Private: t.cfg.Private, Straddle: t.cfg.Straddle, RunItTwice: t.cfg.RunItTwice,
+	}
+	if t.cfg.Lock != nil {
+		in.Locked = t.cfg.Lock.Kind
 	}
 	for i := range t.seats {
 		if t.seats[i].occupied {

@@ -262,6 +262,45 @@ type tableRequest struct {
 	Showcase      bool           `json:"showcase"`
 	Straddle      bool           `json:"straddle,omitempty"`
 	RunItTwice    bool           `json:"run_it_twice,omitempty"`
+	// Access is who may come in: "" (anyone), "password" (who gives Password;
+	// the table is listed as locked) or "invite" (who opens the link with the
+	// invitation the reply gives; the table is not listed).
+	Access   string `json:"access,omitempty"`
+	Password string `json:"password,omitempty"`
+	// Lock is what the house keeps of the password or invitation, written
+	// when the table is kept (never sent by a client, nor the password kept).
+	Lock *table.Lock `json:"lock,omitempty"`
+}
+
+// createdTable is the reply to POST /api/tables: the table's listing and, for
+// a table by invitation, the invitation (shown this once).
+type createdTable struct {
+	table.Info
+	Invite string `json:"invite,omitempty"`
+}
+
+// lockTable sets req.Lock from req.Access and req.Password and forgets the
+// password; it returns the invitation token of a table by invitation.
+func lockTable(req *tableRequest) (string, error) {
+	if req.Lock != nil {
+		return "", &house.FieldError{Field: "lock", Message: "lock: is set by the house", Err: house.ErrInvalid}
+	}
+	var invite string
+	var err error
+	switch req.Access {
+	case "":
+		if req.Password != "" {
+			return "", &house.FieldError{Field: "access", Message: `access: must be "password" with a password`, Err: house.ErrInvalid}
+		}
+	case table.LockPassword:
+		req.Lock, err = table.NewPasswordLock(req.Password)
+	case table.LockInvite:
+		req.Lock, invite = table.NewInviteLock()
+	default:
+		return "", &house.FieldError{Field: "access", Message: `access: must be "", "password" or "invite"`, Err: house.ErrInvalid}
+	}
+	req.Password = ""
+	return invite, err
 }
 
 func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.User) {
@@ -270,7 +309,20 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 		s.writeError(w, err)
 		return
 	}
+	key := req.Password
+	invite, err := lockTable(&req)
+	if invite != "" {
+		key = invite
+	}
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
 	t, err := s.openPlayerTable(u.ID, s.cfg.MaxTablesPerPlayer, req)
+	if err == nil {
+		// The creator is let in without typing the key they chose.
+		err = t.Admit(r.Context(), table.Player{ID: u.ID, Name: u.Username}, key)
+	}
 	if err == nil {
 		err = s.keepPlayerTable(r.Context(), u.ID, req)
 		if err != nil {
@@ -282,7 +334,12 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 		return
 	}
 	s.log.Info("table opened", "table", t.Name(), "by", u.Username)
-	s.replyInfo(w, r, t)
+	in, err := t.Info(r.Context())
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.writeJSON(w, http.StatusCreated, createdTable{Info: in, Invite: invite})
 }
 
 // openPlayerTable checks req and opens its table for the player whose ID is
@@ -303,6 +360,7 @@ func (s *Server) openPlayerTable(owner int64, maxOwned int, req tableRequest) (*
 		Name: req.Name, Variant: req.Variant, Seats: req.Seats, SmallBlind: req.SmallBlind, BigBlind: req.BigBlind,
 		Ante: req.Ante, MinBuyIn: req.MinBuyIn, MaxBuyIn: req.MaxBuyIn, Schedule: req.Schedule,
 		ActionTime: action, Bots: req.Bots, Permanent: req.Showcase, Straddle: req.Straddle, RunItTwice: req.RunItTwice,
+		Lock: req.Lock,
 	})
 	return s.lobby.OpenBy(owner, maxOwned, cfg)
 }

@@ -235,6 +235,7 @@ var errorKinds = []errorKind{
 	{[]error{house.ErrBadToken}, http.StatusUnauthorized, "unauthorized", "that API token is not valid: it was revoked or mistyped"},
 	{[]error{table.ErrAnonymous, errLogin}, http.StatusUnauthorized, "unauthorized", "log in first"},
 	{[]error{table.ErrPrivate}, http.StatusForbidden, "forbidden", "this table is private: only its players may watch or chat"},
+	{[]error{table.ErrLocked}, http.StatusForbidden, "locked", "this table is locked: give its password, or open its invitation link"},
 	{[]error{house.ErrForbidden}, http.StatusForbidden, "forbidden", "you may not do that"},
 	{[]error{house.ErrWrongPassword}, http.StatusForbidden, "wrong_password", "that is not your password"},
 	{[]error{house.ErrHoldsSeat}, http.StatusConflict, "holds_seat", "leave your tables first"},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,6 +27,8 @@ type clientMsg struct {
 	BuyIn  int64           `json:"buy_in,omitempty"`
 	Action string          `json:"action,omitempty"`
 	Amount int64           `json:"amount,omitempty"`
+	// Key is a locked table's password or invitation, with "watch" or "sit".
+	Key string `json:"key,omitempty"`
 	// Straddle and RunTwice are the choices of an "options" message.
 	Straddle *bool `json:"straddle,omitempty"`
 	RunTwice *bool `json:"run_twice,omitempty"`
@@ -63,9 +66,11 @@ type conn struct {
 	// session is the session token the connection was opened with ("" for
 	// nobody logged in), so that ending a session ends its connections.
 	session string
-	out     chan []byte
-	ctx     context.Context
-	cancel  context.CancelFunc
+	// ip is the client's address (clientIP), for the limits on guesses.
+	ip     string
+	out    chan []byte
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	closeOnce sync.Once
 
@@ -121,7 +126,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(maxWSMessage)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
-	c := &conn{s: s, ws: ws, p: p, guest: guest, session: session, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel,
+	c := &conn{s: s, ws: ws, p: p, guest: guest, session: session, ip: ip, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel,
 		watches: map[string]watch{}, limiter: chat.NewLimiter(wsRateN, wsRateWindow)}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
@@ -284,6 +289,11 @@ func (c *conn) handle(m *clientMsg) error {
 		}
 		return err
 	}
+	if m.Key != "" && (m.Type == "watch" || m.Type == "sit") {
+		if err := c.admit(ctx, t, m.Key); err != nil {
+			return err
+		}
+	}
 	switch m.Type {
 	case "watch":
 		return c.watch(ctx, t)
@@ -351,4 +361,12 @@ func (c *conn) watch(ctx context.Context, t *table.Table) error {
 	}
 	c.watches[t.Name()] = watch{t: t, id: id}
 	return nil
+}
+
+// admit gives t the key of a locked table, a guess counted against the
+// client's address as failed logins are (house.Guess).
+func (c *conn) admit(ctx context.Context, t *table.Table, key string) error {
+	return c.s.house.Guess("table:"+strings.ToLower(t.Name()), c.ip, table.ErrLocked, func() error {
+		return t.Admit(ctx, c.p, key)
+	})
 }

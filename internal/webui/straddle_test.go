@@ -78,17 +78,18 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 		t.Fatal("the hand log does not say the board ran twice")
 	}
 	for _, sc := range screens {
-		shotTable(t, a, sc, "runtwice-"+sc.name+".png")
+		shotTable(t, a, sc, "runtwice-"+sc.name+".png", "felt")
 	}
 }
 
-// shotTable photographs the table at sc's size.
-func shotTable(t *testing.T, ctx context.Context, sc screen, name string) {
+// shotTable photographs the table at sc's size, scrolled to the element whose
+// id is top.
+func shotTable(t *testing.T, ctx context.Context, sc screen, name, top string) {
 	opts := []chromedp.EmulateViewportOption{}
 	if sc.phone {
 		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	}
 	do(t, ctx, "window "+sc.name, chromedp.EmulateViewport(sc.width, sc.height, opts...))
-	eval[any](t, ctx, `(document.getElementById('felt').scrollIntoView({block: 'start'}), null)`)
+	eval[any](t, ctx, `(document.getElementById('`+top+`').scrollIntoView({block: 'start'}), null)`)
 	windowShot(t, ctx, name)
 }

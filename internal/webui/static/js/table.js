@@ -447,6 +447,7 @@ async function sit(seat) {
     return;
   }
   const msg = { type: "sit", table: tableName, buy_in: buyIn };
+  if (tableKey()) msg.key = tableKey();
   if (seat !== undefined) msg.seat = seat;
   try {
     await conn.send(msg);
@@ -692,11 +693,57 @@ conn.on("tables", (m) => {
   if (!(m.closed || []).includes(tableName)) return;
   note("This table has closed.", "error");
 });
-conn.onOpen(async () => {
+// A locked table's key: the invitation in the link, or the password given
+// (kept for this tab, so that a reload or a reconnection comes back in).
+const keyStore = `felt.key.${tableName.toLowerCase()}`;
+const invite = new URLSearchParams(location.search).get("invite");
+if (invite) sessionStorage.setItem(keyStore, invite);
+const tableKey = () => sessionStorage.getItem(keyStore) || "";
+
+/** askKey shows the form for a locked table's password. */
+function askKey(message) {
+  const box = $("seat-controls");
+  if ($("key-form")) { // asked already: the password given was wrong
+    note(message, "error");
+    $("table-password").select();
+    return;
+  }
+  box.dataset.key = "";
+  const input = el("input", { id: "table-password", type: "password", autocomplete: "off", "aria-label": "The table's password", placeholder: "Password" });
+  const form = el("form", { id: "key-form", class: "key-form" }, input, el("button", { type: "submit", class: "primary" }, "Come in"),
+    el("a", { class: "button", href: "/lobby" }, "Lobby"));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    sessionStorage.setItem(keyStore, input.value);
+    watchTable();
+  });
+  box.replaceChildren(form);
+  note(message, "error");
+  input.focus();
+}
+
+/** showInvite shows the table's invitation link to pass to friends. */
+function showInvite() {
+  if (!invite || $("invite-link")) return;
+  const link = `${location.origin}/table/${encodeURIComponent(tableName)}?invite=${encodeURIComponent(invite)}`;
+  const box = el("p", { class: "invite", id: "invite-box" }, "Invitation link: ",
+    el("input", { id: "invite-link", readonly: true, value: link, "aria-label": "Invitation link", onfocus: (ev) => ev.target.select() }));
+  $("seat-controls").after(box);
+}
+
+async function watchTable() {
   try {
-    await conn.send({ type: "watch", table: tableName });
+    const key = tableKey();
+    await conn.send(key ? { type: "watch", table: tableName, key } : { type: "watch", table: tableName });
+    if ($("key-form")) { $("seat-controls").replaceChildren(); clearNote(); }
+    showInvite();
   } catch (e) {
-    if (e.code === "not_found" || e.code === "table_closed") {
+    if (e.code === "locked" || e.code === "rate_limited" && $("key-form")) {
+      askKey(tableKey() ? e.message : "This table is locked: give its password to come in.");
+    } else if (e.code === "unauthorized") {
+      note("This table is locked: log in, then give its password or open its link.", "error");
+      $("seat-controls").replaceChildren(el("a", { class: "button primary", href: `/login?next=${encodeURIComponent(location.pathname + location.search)}` }, "Log in"));
+    } else if (e.code === "not_found" || e.code === "table_closed") {
       note(`The table ${tableName} is not open.`, "error");
       $("seat-controls").replaceChildren(el("a", { class: "button primary", href: "/lobby" }, "Back to the lobby"));
       conn.closed = true;
@@ -705,7 +752,8 @@ conn.onOpen(async () => {
       note(e.message, "error");
     }
   }
-});
+}
+conn.onOpen(watchTable);
 
 setupActions();
 setupChat();
