@@ -104,6 +104,7 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 		delete(t.reserved, seatNo)
 		t.chipsIn += buyIn
 		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank}
+		t.dropWaiter(p.ID) // seated: off the waiting list
 		t.hadHuman = true
 		t.version++
 		t.log.Info("seated", "seat", seatNo, "player", p.Name, "buy_in", buyIn)
@@ -136,14 +137,9 @@ func (t *Table) reserve(ctx context.Context, p Player, seatNo int, buyIn int64) 
 		if buyIn < t.cfg.MinBuyIn || buyIn > t.cfg.MaxBuyIn {
 			return invalid("buy_in", "must be %d to %d", t.cfg.MinBuyIn, t.cfg.MaxBuyIn)
 		}
-		free := func(i int) bool { _, held := t.reserved[i]; return !t.seats[i].occupied && !held }
+		free := func(i int) bool { return t.seatFree(i, p.ID) }
 		if seatNo == -1 {
-			for i := range t.seats {
-				if free(i) {
-					seatNo = i
-					break
-				}
-			}
+			seatNo = t.freeSeat(p.ID)
 			if seatNo == -1 {
 				return fmt.Errorf("%w: the table is full", ErrSeatTaken)
 			}

@@ -99,6 +99,9 @@ type Config struct {
 	// IdleClose is how long a table with nobody in it (no human seated or watching)
 	// stays open, unless Permanent.
 	IdleClose time.Duration
+	// OfferTime is how long a seat freed at a full table is held for the first
+	// player on its waiting list.
+	OfferTime time.Duration
 
 	// Bots are seated when the table opens, each with BotStack chips (0: MaxBuyIn).
 	Bots     []string
@@ -160,6 +163,7 @@ func (c *Config) DefaultTimes() {
 	def(&c.BotDelay, 700*time.Millisecond)
 	def(&c.HandPause, 3*time.Second)
 	def(&c.IdleClose, time.Minute)
+	def(&c.OfferTime, 30*time.Second)
 	if c.MaxTimeouts == 0 {
 		c.MaxTimeouts = 2
 	}

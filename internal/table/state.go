@@ -27,6 +27,8 @@ type Info struct {
 	Showcase      bool     `json:"showcase"`
 	HeadsUp       bool     `json:"heads_up"`
 	Spectators    int      `json:"spectators"`
+	// Waiting is how many players are on the waiting list.
+	Waiting int `json:"waiting,omitempty"`
 	// Straddle and RunItTwice are the table's settings (Config).
 	Straddle   bool `json:"straddle,omitempty"`
 	RunItTwice bool `json:"run_it_twice,omitempty"`
@@ -62,6 +64,17 @@ type State struct {
 	Seats      []SeatInfo `json:"seats"`
 	Hand       *HandState `json:"hand"`
 	Spectators int        `json:"spectators"`
+	// Waitlist names the players waiting for a seat, first in line first;
+	// Offer is the seat held for the first of them, if any.
+	Waitlist []string `json:"waitlist,omitempty"`
+	Offer    *Offer   `json:"offer,omitempty"`
+}
+
+// Offer is a seat held for the first player on the waiting list.
+type Offer struct {
+	Seat        int    `json:"seat"`
+	Name        string `json:"name"`
+	RemainingMS int64  `json:"remaining_ms"`
 }
 
 // You is the recipient's own seat.

@@ -108,6 +108,8 @@ type Table struct {
 	seats       []seat
 	reserved    map[int]int64  // seat -> the player buying in for it (Sit)
 	admitted    map[int64]bool // players who gave a locked table's key (Admit)
+	waiting     []Player       // the waiting list, first in line first (waitlist.go)
+	offer       *offer         // the seat held for the first in line, or nil
 	watchers    map[int]*watcher
 	nextWatcher int
 
@@ -312,6 +314,7 @@ func (t *Table) run() {
 func (t *Table) step(now time.Time) {
 	t.checkGrace(now)
 	t.checkSittingOut(now)
+	t.checkWaitlist(now)
 	for t.handLive {
 		if t.hand.Over() {
 			t.finishHand(now)
@@ -383,6 +386,9 @@ func (t *Table) nextWake(now time.Time) time.Duration {
 	}
 	if !t.emptySince.IsZero() {
 		earlier(t.emptySince.Add(t.cfg.IdleClose))
+	}
+	if t.offer != nil {
+		earlier(t.offer.until)
 	}
 	return next.Sub(now)
 }
@@ -895,6 +901,7 @@ func (t *Table) info() Info {
 	if t.cfg.Lock != nil {
 		in.Locked = t.cfg.Lock.Kind
 	}
+	in.Waiting = len(t.waiting)
 	for i := range t.seats {
 		if t.seats[i].occupied {
 			in.Taken++
@@ -934,6 +941,12 @@ func (t *Table) status(i int) string {
 func (t *Table) state(vs int, now time.Time) *State {
 	s := &State{Table: t.cfg.Name, Info: t.info(), Seats: make([]SeatInfo, len(t.seats))}
 	s.Spectators = s.Info.Spectators
+	for _, w := range t.waiting {
+		s.Waitlist = append(s.Waitlist, w.Name)
+	}
+	if o := t.offer; o != nil {
+		s.Offer = &Offer{Seat: o.seat, Name: o.p.Name, RemainingMS: max(0, o.until.Sub(now).Milliseconds())}
+	}
 	if vs >= 0 {
 		st := &t.seats[vs]
 		s.You = &You{Seat: vs, Status: t.status(vs), TimeBankMS: st.bank.Milliseconds(), SittingOut: st.sittingOut, Leaving: st.leaving || st.left,

@@ -252,6 +252,7 @@ var errorKinds = []errorKind{
 	{[]error{table.ErrNotSeated}, http.StatusConflict, "not_seated", "you are not seated at this table"},
 	{[]error{table.ErrSeated}, http.StatusConflict, "seated", "you are already seated at this table"},
 	{[]error{table.ErrSeatTaken}, http.StatusConflict, "seat_taken", "that seat is taken"},
+	{[]error{table.ErrSeatFree}, http.StatusConflict, "seat_free", "a seat is free: sit down"},
 	{[]error{engine.ErrNotYourTurn}, http.StatusConflict, "not_your_turn", "it is not your turn"},
 	{[]error{engine.ErrIllegalAction, engine.ErrBadSeat}, http.StatusBadRequest, "illegal_action", "that action is not allowed now"},
 	{[]error{engine.ErrBadAmount}, http.StatusBadRequest, "bad_amount", "that amount is not allowed now"},

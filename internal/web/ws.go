@@ -276,7 +276,7 @@ func (c *conn) handle(m *clientMsg) error {
 	}
 	if m.Table == "" {
 		switch m.Type {
-		case "watch", "unwatch", "sit", "sit_out", "sit_in", "stand", "leave", "act", "top_up", "options":
+		case "watch", "unwatch", "sit", "sit_out", "sit_in", "stand", "leave", "act", "top_up", "options", "wait", "unwait":
 			return &house.FieldError{Field: "table", Message: "table: is required", Err: house.ErrInvalid}
 		}
 		return &house.FieldError{Field: "type", Message: fmt.Sprintf("type: unknown message type %q", m.Type), Err: house.ErrInvalid}
@@ -289,7 +289,7 @@ func (c *conn) handle(m *clientMsg) error {
 		}
 		return err
 	}
-	if m.Key != "" && (m.Type == "watch" || m.Type == "sit") {
+	if m.Key != "" && (m.Type == "watch" || m.Type == "sit" || m.Type == "wait") {
 		if err := c.admit(ctx, t, m.Key); err != nil {
 			return err
 		}
@@ -325,6 +325,14 @@ func (c *conn) handle(m *clientMsg) error {
 		return t.Stand(ctx, c.p)
 	case "top_up":
 		return t.TopUp(ctx, c.p, m.Amount)
+	case "wait":
+		if err := c.watch(ctx, t); err != nil {
+			return err
+		}
+		_, err := t.JoinWaitlist(ctx, c.p)
+		return err
+	case "unwait":
+		return t.LeaveWaitlist(ctx, c.p)
 	case "options":
 		return t.SetOptions(ctx, c.p, table.Options{Straddle: m.Straddle, RunTwice: m.RunTwice})
 	case "leave":

@@ -29,9 +29,9 @@ function drawTables() {
         t.straddle ? el("span", { class: "tag" }, "straddle") : null, t.run_it_twice ? el("span", { class: "tag" }, "run it twice") : null),
       el("td", { class: "game-col" }, VARIANTS[t.variant] || t.variant),
       el("td", { title: VARIANTS[t.variant] || t.variant }, el("span", { class: "game-short" }, `${SHORT[t.variant] || t.variant} `), stakes(t)),
-      el("td", { class: full ? "full" : "" }, `${t.taken}/${t.seats}`),
+      el("td", { class: full ? "full" : "" }, `${t.taken}/${t.seats}`, t.waiting ? el("span", { class: "waiting-count", title: "Players on the waiting list" }, ` +${t.waiting} waiting`) : null),
       el("td", { class: "players-col" }, (t.players || []).join(", ")),
-      el("td", {}, el("a", { class: "button small", href: `/table/${encodeURIComponent(t.name)}` }, seated ? "Back to seat" : full || !user ? "Watch" : "Join")),
+      el("td", {}, el("a", { class: "button small", href: `/table/${encodeURIComponent(t.name)}` }, seated ? "Back to seat" : !user ? "Watch" : full ? "Watch or wait" : "Join")),
     ));
   }
 }

@@ -480,24 +480,29 @@ function drawSeatControls() {
   const { you, info } = state;
   const stack = you ? state.seats[you.seat]?.stack ?? 0 : 0;
   const room = you ? Math.max(0, info.max_buy_in - stack) : 0;
-  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in, room > 0, you?.straddle, you?.run_twice]);
+  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in, room > 0, you?.straddle, you?.run_twice,
+    state.waitlist, state.offer?.name, state.seats.filter((s) => s.status === "empty").length]);
   const up = $("top-up-amount");
   if (up) up.max = room;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
   if (!you) {
-    if (user) {
+    drawWaitlist(box);
+    const empty = state.seats.filter((s) => s.status === "empty").length;
+    const noSeat = empty === 0 || (empty === 1 && state.offer && state.offer.name !== user?.name);
+    if (user && !noSeat) {
       const credits = user.credits ?? info.max_buy_in;
       box.append(el("label", { for: "buy-in" }, "Buy-in"),
         el("input", { id: "buy-in", type: "number", min: info.min_buy_in, max: info.max_buy_in, value: Math.max(info.min_buy_in, Math.min(info.max_buy_in, credits)) }),
         el("button", { type: "button", class: "primary", id: "sit", onclick: () => sit() }, "Sit down"));
-    } else {
+    } else if (!user) {
       box.append(el("a", { class: "button primary", href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Log in to play"));
     }
     box.append(el("a", { class: "button", href: "/lobby" }, "Lobby"));
     return;
   }
+  $("waitlist-box")?.remove();
   box.append(
     you.sitting_out
       ? el("button", { type: "button", id: "sit-in", onclick: () => command("sit_in", () => note("You are dealt in from the next hand.")) }, "Sit in")
@@ -512,6 +517,41 @@ function drawSeatControls() {
     box.append(el("label", { for: "top-up-amount", class: "visually-hidden" }, "Chips to add"),
       el("input", { id: "top-up-amount", type: "number", min: 1, max: room, value: room }),
       el("button", { type: "button", id: "top-up", onclick: topUp }, "Top up"));
+  }
+}
+
+/** drawWaitlist shows the waiting list of a full table to a player without a
+ * seat: the button to join it or leave it, their place, the seat offered. */
+function drawWaitlist(box) {
+  const list = state.waitlist || [];
+  const place = user ? list.indexOf(user.name) + 1 : 0;
+  const empty = state.seats.filter((s) => s.status === "empty").length;
+  const full = empty === 0 || (empty === 1 && state.offer && state.offer.name !== user?.name);
+  $("waitlist-box")?.remove();
+  const line = el("p", { id: "waitlist-box", class: "waitlist" });
+  if (state.offer && user && state.offer.name === user.name) {
+    line.append(el("b", {}, `Seat ${state.offer.seat + 1} is yours: sit down within ${Math.ceil(state.offer.remaining_ms / 1000)} s.`), " ");
+  } else if (place) {
+    line.append(`You are number ${place} on the waiting list. `);
+  } else if (list.length) {
+    line.append(`Waiting for a seat: ${list.join(", ")}. `);
+  }
+  if (user && place) {
+    line.append(el("button", { type: "button", id: "unwait", class: "small", onclick: () => command("unwait", () => note("You have left the waiting list.")) }, "Leave the list"));
+  } else if (user && full) {
+    line.append(el("button", { type: "button", id: "wait", class: "small", onclick: () => join() }, "Join the waiting list"));
+  }
+  if (line.childNodes.length) box.after(line);
+}
+
+/** join puts the player on the waiting list of the full table. */
+async function join() {
+  const key = tableKey();
+  try {
+    await conn.send(key ? { type: "wait", table: tableName, key } : { type: "wait", table: tableName });
+    note("You are on the waiting list: a free seat is offered to you in turn.");
+  } catch (e) {
+    note(e.message, "error");
   }
 }
 
