@@ -45,6 +45,7 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/tables", s.authed(s.createTable))
 	mux.HandleFunc("POST /api/headsup", s.authed(s.headsUp))
 	mux.HandleFunc("GET /api/bots", s.bots)
+	mux.HandleFunc("GET /api/houses", s.houses)
 
 	mux.HandleFunc("GET /api/rankings", s.rankings)
 	mux.HandleFunc("GET /api/players/{name}", s.player)
@@ -682,4 +683,25 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, u store.User) {
 	}
 	p.Author = u.Username
 	s.writeJSON(w, http.StatusCreated, postOf(p))
+}
+
+// houseReply is a house heard on the local network, as GET /api/houses lists it.
+type houseReply struct {
+	Name    string `json:"name"`
+	URL     string `json:"url"`
+	Tables  int    `json:"tables"`
+	Players int    `json:"players"`
+	Seated  int    `json:"seated"`
+}
+
+// houses lists the other houses on the local network (Config.Houses);
+// "listening" is false when the house does not listen for them.
+func (s *Server) houses(w http.ResponseWriter, r *http.Request) {
+	out := []houseReply{}
+	if s.cfg.Houses != nil {
+		for _, h := range s.cfg.Houses() {
+			out = append(out, houseReply{Name: h.Name, URL: h.URL, Tables: h.Tables, Players: h.Players, Seated: h.Seated})
+		}
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"listening": s.cfg.Houses != nil, "houses": out})
 }

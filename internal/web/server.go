@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/felt-poker/felt/internal/announce"
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/engine"
@@ -60,6 +61,9 @@ type Config struct {
 	// on the machine itself (a loopback address) reads it, as the figures tell
 	// an attacker how a flood is going.
 	PublicMetrics bool
+	// Houses, when set, lists the other felt houses heard on the local network
+	// (announce.Directory), for GET /api/houses and the lobby.
+	Houses func() []announce.House
 	// MaxTablesPerPlayer bounds the tables one player may have open at once,
 	// heads-up games included (0: no bound).
 	MaxTablesPerPlayer int

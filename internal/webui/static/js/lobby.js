@@ -301,7 +301,21 @@ conn.on("online", (m) => {
 conn.on("chat", (m) => { if (!m.table) addChat(m); });
 conn.on("notice", (m) => { if (m.credits !== undefined) { setCredits(m.credits); const c = $("credits"); if (c) c.textContent = chips(m.credits); } });
 
+/** drawHouses lists the other felt houses heard on the local network
+ * (GET /api/houses), again every 10 s; the panel shows only when there are some. */
+async function drawHouses() {
+  try {
+    const { houses } = await api("GET", "/api/houses");
+    $("houses").replaceChildren(...houses.map((h) => el("li", { dataset: { url: h.url } },
+      el("a", { href: h.url, rel: "noopener" }, h.name), " ",
+      el("span", { class: "muted" }, `${h.url.replace(/^https?:\/\//, "")} · ${h.tables} table${h.tables === 1 ? "" : "s"} · ${h.players} online`))));
+    $("houses-panel").hidden = houses.length === 0;
+  } catch { /* the house is away: keep the list */ }
+}
+
 setupCreate();
+drawHouses();
+setInterval(drawHouses, 10_000);
 setupBots();
 setupHeadsUp();
 setupChat(conn);
