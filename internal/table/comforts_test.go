@@ -126,3 +126,52 @@ func TestOptionsRefused(t *testing.T) {
 		}
 	})
 }
+
+// TestLockedTable: a table with a password lets in only players who gave it
+// (watch, sit, chat), never anonymous ones, and records its hands private.
+func TestLockedTable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBank(1, 2)
+		cfg := testConfig(b, "call")
+		var err error
+		if cfg.Lock, err = NewPasswordLock("open sesame"); err != nil {
+			t.Fatal(err)
+		}
+		tb := mustNew(t, cfg)
+		alice, bob, c := Player{1, "alice"}, Player{2, "bob"}, &client{}
+		if _, err := tb.Watch(t.Context(), alice, c); !errors.Is(err, ErrLocked) {
+			t.Fatalf("watch without the password: %v", err)
+		}
+		if err := tb.Sit(t.Context(), alice, -1, 1000); !errors.Is(err, ErrLocked) {
+			t.Fatalf("sit without the password: %v", err)
+		}
+		if err := tb.Chat(t.Context(), alice, "hi"); !errors.Is(err, ErrLocked) {
+			t.Fatalf("chat without the password: %v", err)
+		}
+		if err := tb.Admit(t.Context(), bob, "open says me"); !errors.Is(err, ErrLocked) {
+			t.Fatalf("a wrong password: %v", err)
+		}
+		if err := tb.Admit(t.Context(), Player{}, "open sesame"); !errors.Is(err, ErrAnonymous) {
+			t.Fatalf("an anonymous player: %v", err)
+		}
+		if _, err := tb.Watch(t.Context(), Player{}, &client{}); !errors.Is(err, ErrAnonymous) {
+			t.Fatalf("an anonymous spectator: %v", err)
+		}
+		if err := tb.Admit(t.Context(), alice, "open sesame"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tb.Watch(t.Context(), alice, c); err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.Sit(t.Context(), alice, -1, 1000); err != nil {
+			t.Fatal(err)
+		}
+		playWith(t, tb, b, 1, map[Player]*client{alice: c}, checkFold)
+		if len(b.hands) == 0 || !b.hands[0].Private {
+			t.Fatal("a locked table's hand was recorded public")
+		}
+		if in := c.last(t).Info; in.Locked != LockPassword {
+			t.Fatalf("listed as locked %q", in.Locked)
+		}
+	})
+}
