@@ -2,6 +2,7 @@ package webui_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,11 +13,12 @@ import (
 )
 
 // TestBrowserStraddleAndRunTwice opens a table with both settings from the
-// lobby's form, ticks Straddle and Run it twice at the seat, plays calling
-// until the player straddles under the gun (the STR tag and the log line),
-// then goes all in before the flop against two calling bots: the board is run
-// twice and both boards are shown. A spectator sees the second board too. The
-// table with two boards is photographed at the three screen sizes.
+// lobby's form, ticks Straddle and Run it twice at the seat, and plays calling
+// until the player straddles under the gun (the STR tag and the log line);
+// then, at a two-seat table, goes all in before the flop against a calling
+// bot: the board is run twice and both boards are shown, to a spectator too,
+// and the stored hand replays both runs. The table with two boards is
+// photographed at the three screen sizes.
 func TestBrowserStraddleAndRunTwice(t *testing.T) {
 	browsertest.Need(t)
 	base := startHouse(t, 100*time.Millisecond, 2500*time.Millisecond)
@@ -51,9 +53,21 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 	}
 	waitJS[bool](t, a, "the straddle in the log", `document.body.textContent.includes('alice straddles 40')`, 5*time.Second)
 
-	// A spectator, then all in at alice's next turn before the flop.
+	// Run it twice at a two-seat table: any all in before the river runs the
+	// board out (at three seats, two calling bots with chips behind would bet
+	// on). A spectator watches.
+	do(t, a, "leave", chromedp.Click("#leave"), chromedp.WaitVisible("#me-body .big-credits"))
+	do(t, a, "a heads-up ring table", chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible("#create-form"),
+		fill("#ct-name", "Twice2"), fill("#ct-seats", "2"))
+	eval[any](t, a, `(() => { const i = document.querySelector('#ct-bots input[data-bot="call"]'); i.value = 1; i.dispatchEvent(new Event('input', {bubbles: true})); return null; })()`)
+	do(t, a, "create", chromedp.Click("#ct-run_it_twice"), chromedp.Click(`#create-form button[type=submit]`), chromedp.WaitVisible("#sit"))
+	do(t, a, "sit", chromedp.Click("#sit"), chromedp.WaitVisible("#opt-run-twice"), chromedp.Click("#opt-run-twice"))
+	waitJS[bool](t, a, "run twice on", `document.getElementById('opt-run-twice').checked && document.getElementById('seat-note')?.textContent.includes('Run it twice: on')`, 5*time.Second)
+	// The choice counts from the next hand.
+	const handNo = `Number((document.getElementById('hand-no')?.textContent.match(/\d+/) || [0])[0])`
+	agreed := eval[int](t, a, handNo)
 	s := profile(t, browser)
-	do(t, s, "watch", chromedp.Navigate(base+"/table/Twice"), chromedp.WaitVisible("#felt"))
+	do(t, s, "watch", chromedp.Navigate(base+"/table/Twice2"), chromedp.WaitVisible("#felt"))
 	for i := 0; ; i++ {
 		if eval[bool](t, a, `!!document.getElementById('second-board')`) {
 			break
@@ -63,7 +77,7 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 			t.Fatal("the board was never run twice")
 		}
 		turn := eval[string](t, a, `(() => { const b = document.querySelector('#action-buttons [data-act="allin"]:not([hidden])'); return b && !b.disabled ? 'allin' : ''; })()`)
-		if turn == "allin" {
+		if turn == "allin" && eval[int](t, a, handNo) > agreed+1 { // a hand dealt after the choice
 			do(t, a, "all in", chromedp.Click(`#action-buttons [data-act="allin"]`))
 		} else if step := eval[string](t, a, nextStep); step == "check" || step == "call" {
 			do(t, a, "click "+step, chromedp.Click(`#action-buttons [data-act="`+step+`"]:not([hidden])`))
@@ -80,6 +94,14 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 	for _, sc := range screens {
 		shotTable(t, a, sc, "runtwice-"+sc.name+".png", "felt")
 	}
+	// The stored hand replays with its straddle and both runs.
+	id := waitJS[float64](t, a, "the hand stored", `fetch('/api/players/alice/hands?limit=1').then(r => r.json()).then(j => j.hands.length && j.hands[0].id || 0)`, 10*time.Second)
+	do(t, a, "the hand's page", chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/hands/"+strconv.Itoa(int(id))), chromedp.WaitVisible("#last"),
+		chromedp.Click("#last"))
+	waitJS[bool](t, a, "the second run replayed", `[...document.querySelectorAll('#steps li')].some(li => li.textContent.includes('run a second time')) && document.getElementById('phh').textContent.includes('_second_board')`, 5*time.Second)
+	waitJS[bool](t, a, "a stored hand with alice's straddle", `fetch('/api/players/alice/hands?limit=50').then(r => r.json())
+	  .then(j => Promise.all(j.hands.map(h => fetch('/api/hands/' + h.id).then(r => r.json()))))
+	  .then(hs => hs.some(h => /blinds_or_straddles = \[\d+, \d+, 40\b/.test(h.phh)))`, 10*time.Second)
 }
 
 // shotTable photographs the table at sc's size, scrolled to the element whose
