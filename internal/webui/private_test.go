@@ -2,6 +2,7 @@ package webui_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +17,8 @@ import (
 func createTable(t *testing.T, ctx context.Context, base, name, access, password string) {
 	t.Helper()
 	do(t, ctx, "the lobby's form", chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible("#create-form"), fill("#ct-name", name))
-	eval[any](t, ctx, `(() => { const i = document.querySelector('#ct-bots input[data-bot="call"]'); i.value = 1; i.dispatchEvent(new Event('input', {bubbles: true}));
-	  const a = document.getElementById('ct-access'); a.value = '`+access+`'; a.dispatchEvent(new Event('change', {bubbles: true})); return null; })()`)
+	callBots(t, ctx, 1)
+	eval[any](t, ctx, `(() => { const a = document.getElementById('ct-access'); a.value = '`+access+`'; a.dispatchEvent(new Event('change', {bubbles: true})); return null; })()`)
 	if password != "" {
 		do(t, ctx, "password", fill("#ct-password", password))
 	}
@@ -67,4 +68,12 @@ func TestBrowserPrivateTables(t *testing.T) {
 	for _, sc := range screens {
 		shotTable(t, a, sc, "invite-"+sc.name+".png", "table-title")
 	}
+}
+
+// callBots asks the lobby's form for n calling bots, once the form lists the
+// bots (it fetches them).
+func callBots(t *testing.T, ctx context.Context, n int) {
+	t.Helper()
+	do(t, ctx, "the bots listed", chromedp.WaitReady(`#ct-bots input[data-bot="call"]`))
+	eval[any](t, ctx, fmt.Sprintf(`(() => { const i = document.querySelector('#ct-bots input[data-bot="call"]'); i.value = %d; i.dispatchEvent(new Event('input', {bubbles: true})); return null; })()`, n))
 }

@@ -27,7 +27,7 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 	register(t, a, base, "alice")
 	do(t, a, "the lobby's form", chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible("#create-form"),
 		fill("#ct-name", "Twice"), fill("#ct-seats", "3"))
-	eval[any](t, a, `(() => { const i = document.querySelector('#ct-bots input[data-bot="call"]'); i.value = 2; i.dispatchEvent(new Event('input', {bubbles: true})); return null; })()`)
+	callBots(t, a, 2)
 	do(t, a, "create", chromedp.Click("#ct-straddle"), chromedp.Click("#ct-run_it_twice"),
 		chromedp.Click(`#create-form button[type=submit]`), chromedp.WaitVisible("#sit"))
 	do(t, a, "sit", chromedp.Click("#sit"), chromedp.WaitVisible(".seat.me"), chromedp.WaitVisible("#opt-straddle"))
@@ -59,7 +59,7 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 	do(t, a, "leave", chromedp.Click("#leave"), chromedp.WaitVisible("#me-body .big-credits"))
 	do(t, a, "a heads-up ring table", chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible("#create-form"),
 		fill("#ct-name", "Twice2"), fill("#ct-seats", "2"))
-	eval[any](t, a, `(() => { const i = document.querySelector('#ct-bots input[data-bot="call"]'); i.value = 1; i.dispatchEvent(new Event('input', {bubbles: true})); return null; })()`)
+	callBots(t, a, 1)
 	do(t, a, "create", chromedp.Click("#ct-run_it_twice"), chromedp.Click(`#create-form button[type=submit]`), chromedp.WaitVisible("#sit"))
 	do(t, a, "sit", chromedp.Click("#sit"), chromedp.WaitVisible("#opt-run-twice"), chromedp.Click("#opt-run-twice"))
 	waitJS[bool](t, a, "run twice on", `document.getElementById('opt-run-twice').checked && document.getElementById('seat-note')?.textContent.includes('Run it twice: on')`, 5*time.Second)

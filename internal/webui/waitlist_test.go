@@ -21,7 +21,7 @@ func TestBrowserWaitingList(t *testing.T) {
 	register(t, b, base, "bob")
 	register(t, c, base, "carol")
 	do(t, a, "the lobby's form", chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible("#create-form"), fill("#ct-name", "Full"), fill("#ct-seats", "2"))
-	eval[any](t, a, `(() => { const i = document.querySelector('#ct-bots input[data-bot="call"]'); i.value = 1; i.dispatchEvent(new Event('input', {bubbles: true})); return null; })()`)
+	callBots(t, a, 1)
 	do(t, a, "create", chromedp.Click(`#create-form button[type=submit]`), chromedp.WaitVisible("#sit"))
 	do(t, a, "alice sits", chromedp.Click("#sit"), chromedp.WaitVisible(".seat.me"))
 
