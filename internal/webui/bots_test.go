@@ -33,6 +33,10 @@ func TestBrowserBots(t *testing.T) {
 		t.Fatalf("token %q", token)
 	}
 	waitJS[bool](t, a, "the bot listed", `!!document.querySelector('#bots-list li[data-bot="bot_crusher"] [data-act=revoke]')`, 5*time.Second)
+	for _, sc := range screens { // the token, shown this once
+		shotBots(t, a, sc)
+	}
+	do(t, a, "window", chromedp.EmulateViewport(1280, 720))
 
 	// The program plays a hand while alice watches its table.
 	if name, err := chromedp.Run(a, chromedp.Evaluate[string](`fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "BotsOnly", variant: "nlhe", seats: 2, small_blind: 10, big_blind: 20, min_buy_in: 400, max_buy_in: 2000, bots: ["call"]})}).then(r => r.json()).then(j => j.name)`, chromedp.EvalAwaitPromise)); err != nil || name != "BotsOnly" {
@@ -52,9 +56,6 @@ func TestBrowserBots(t *testing.T) {
 	waitJS[bool](t, a, "the bot's seat seen", `document.body.textContent.includes('bot_crusher')`, 10*time.Second)
 
 	do(t, a, "back to the profile", chromedp.Navigate(base+"/profile"), chromedp.WaitVisible(`#bots-list li[data-bot="bot_crusher"]`))
-	for _, sc := range screens {
-		shotBots(t, a, sc)
-	}
 	do(t, a, "revoke", chromedp.Click(`#bots-list li[data-bot="bot_crusher"] [data-act=revoke]`))
 	waitJS[bool](t, a, "revoked", `document.querySelector('#bots-list li[data-bot="bot_crusher"]').textContent.includes('no token')`, 5*time.Second)
 	_, err = feltclient.Dial(ctx, base, token)
