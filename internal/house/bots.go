@@ -171,7 +171,12 @@ func (h *House) NewBotToken(ctx context.Context, owner store.User, name string) 
 	if err != nil {
 		return store.User{}, "", err
 	}
-	token, err := h.putToken(ctx, h.st, b.ID)
+	var token string
+	err = h.st.InTx(ctx, func(q store.Queries) error { // the old token goes with the new one's coming
+		var err error
+		token, err = h.putToken(ctx, q, b.ID)
+		return err
+	})
 	if err != nil {
 		return store.User{}, "", fmt.Errorf("new token of %q: %w", b.Username, err)
 	}
