@@ -102,7 +102,9 @@ type tableConfig struct {
 		EveryHands   int `toml:"every_hands"`
 		EveryMinutes int `toml:"every_minutes"`
 	} `toml:"schedule"`
-	Bots []string `toml:"bots"`
+	Bots       []string `toml:"bots"`
+	Straddle   bool     `toml:"straddle"`
+	RunItTwice bool     `toml:"run_it_twice"`
 }
 
 // duration is a time.Duration written as "24h", "90m".
@@ -265,7 +267,7 @@ func (c *houseConfig) table(i int, bank table.Bank) (table.Config, error) {
 		Name: tc.Name, Variant: tc.Variant, Seats: tc.Seats, SmallBlind: tc.SmallBlind, BigBlind: tc.BigBlind,
 		Ante: tc.Ante, MinBuyIn: tc.MinBuyIn, MaxBuyIn: tc.MaxBuyIn, ActionTime: action,
 		Schedule: table.Schedule{EveryHands: tc.Schedule.EveryHands, EveryMinutes: tc.Schedule.EveryMinutes},
-		Bots:     tc.Bots, Permanent: true, Bank: bank,
+		Bots:     tc.Bots, Permanent: true, Bank: bank, Straddle: tc.Straddle, RunItTwice: tc.RunItTwice,
 	}
 	check := cfg
 	check.DefaultTimes()

@@ -12,6 +12,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/felt-poker/felt/internal/announce"
@@ -139,7 +140,7 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	}
 	srv, err := web.New(hn.webConfig(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP, Tournaments: tourneys,
 		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables, PublicMetrics: hc.Metrics == "public",
-		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}}))
+		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}, Houses: neighbours(ctx, log, &hc, ln.Addr().String())}))
 	if err != nil {
 		return err
 	}
@@ -207,6 +208,29 @@ func announceHouse(ctx context.Context, log *slog.Logger, hc *houseConfig, srv *
 			log.Warn("not announced on the local network", "err", err)
 		}
 	}()
+}
+
+// neighboursKeep is how long a house silent on the network stays listed.
+const neighboursKeep = 10 * time.Second
+
+// neighbours listens, while ctx lasts, for the other houses announced to the
+// multicast group the house announces itself to, and returns the function
+// listing them (this house left out) for the lobby; nil when the house does
+// not announce to a multicast group or cannot listen to it.
+func neighbours(ctx context.Context, log *slog.Logger, hc *houseConfig, addr string) func() []announce.House {
+	ua, err := net.ResolveUDPAddr("udp", hc.Announce)
+	if hc.Announce == "" || hc.Announce == "off" || err != nil || !ua.IP.IsMulticast() {
+		return nil
+	}
+	c, err := announce.Listen(hc.Announce)
+	if err != nil {
+		log.Warn("not listening for other houses on the local network", "err", err)
+		return nil
+	}
+	d := announce.Watch(ctx, c, neighboursKeep)
+	return func() []announce.House {
+		return slices.DeleteFunc(d.Houses(), func(h announce.House) bool { return h.Name == hc.Name && h.Addr == addr })
+	}
 }
 
 // openHouse opens the database, claims it for this house alone (refusing while

@@ -36,6 +36,18 @@ type User struct {
 	CreatedAt        time.Time
 	// DeletedAt is when the player deleted the account; zero while it is in use.
 	DeletedAt time.Time
+	// OwnerID is, for a player's own bot (docs/house.md, "Bring your own bot"),
+	// the ID of the player who made it; 0 for every other account.
+	OwnerID int64
+}
+
+// APIToken is a bot account's API token as stored: its public ID and the
+// SHA-256 of its secret (the token itself is never stored).
+type APIToken struct {
+	ID         string
+	UserID     int64
+	SecretHash []byte
+	CreatedAt  time.Time
 }
 
 // Session is a logged-in session. Only the SHA-256 of its token is stored.
@@ -447,9 +459,24 @@ type TournamentStore interface {
 	TournamentRankings(ctx context.Context, limit, offset int) ([]TournamentRanked, error)
 }
 
+// TokenStore holds the API tokens of players' bots, one per bot account.
+type TokenStore interface {
+	// PutAPIToken stores t as its user's token, replacing any they had.
+	PutAPIToken(ctx context.Context, t APIToken) error
+	// APIToken returns the token whose ID is id, or ErrNotFound.
+	APIToken(ctx context.Context, id string) (APIToken, error)
+	// APITokenOf returns the token of user userID, or ErrNotFound.
+	APITokenOf(ctx context.Context, userID int64) (APIToken, error)
+	// DeleteAPIToken removes the token of user userID, if any.
+	DeleteAPIToken(ctx context.Context, userID int64) error
+	// BotsOf lists the bot accounts owned by user ownerID, oldest first.
+	BotsOf(ctx context.Context, ownerID int64) ([]User, error)
+}
+
 // Queries is everything the store can read and write, inside a transaction or not.
 type Queries interface {
 	TournamentStore
+	TokenStore
 	UserStore
 	SessionStore
 	LedgerStore

@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/felt-poker/felt/internal/announce"
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/engine"
@@ -61,6 +62,9 @@ type Config struct {
 	// on the machine itself (a loopback address) reads it, as the figures tell
 	// an attacker how a flood is going.
 	PublicMetrics bool
+	// Houses, when set, lists the other felt houses heard on the local network
+	// (announce.Directory), for GET /api/houses and the lobby.
+	Houses func() []announce.House
 	// MaxTablesPerPlayer bounds the tables one player may have open at once,
 	// heads-up games included (0: no bound).
 	MaxTablesPerPlayer int
@@ -259,8 +263,10 @@ var errorKinds = []errorKind{
 	{[]error{errBadJSON}, http.StatusBadRequest, "bad_json", "the request is not the JSON expected (docs/protocol.md)"},
 	{[]error{house.ErrBadCredentials}, http.StatusUnauthorized, "unauthorized", "wrong username or password"},
 	{[]error{house.ErrNoSession}, http.StatusUnauthorized, "unauthorized", "your session has ended: log in again"},
+	{[]error{house.ErrBadToken}, http.StatusUnauthorized, "unauthorized", "that API token is not valid: it was revoked or mistyped"},
 	{[]error{table.ErrAnonymous, errLogin}, http.StatusUnauthorized, "unauthorized", "log in first"},
 	{[]error{table.ErrPrivate}, http.StatusForbidden, "forbidden", "this table is private: only its players may watch or chat"},
+	{[]error{table.ErrLocked}, http.StatusForbidden, "locked", "this table is locked: give its password, or open its invitation link"},
 	{[]error{house.ErrForbidden}, http.StatusForbidden, "forbidden", "you may not do that"},
 	{[]error{house.ErrWrongPassword}, http.StatusForbidden, "wrong_password", "that is not your password"},
 	{[]error{house.ErrHoldsSeat}, http.StatusConflict, "holds_seat", "leave your tables first"},
@@ -282,6 +288,7 @@ var errorKinds = []errorKind{
 	{[]error{live.ErrClosed}, http.StatusConflict, "registration_closed", "registration is closed: the tournament has started"},
 	{[]error{live.ErrFull}, http.StatusConflict, "full", "the tournament is full"},
 	{[]error{live.ErrNoBots}, http.StatusForbidden, "forbidden", "this house does not seat bots in tournaments"},
+	{[]error{table.ErrSeatFree}, http.StatusConflict, "seat_free", "a seat is free: sit down"},
 	{[]error{engine.ErrNotYourTurn}, http.StatusConflict, "not_your_turn", "it is not your turn"},
 	{[]error{engine.ErrIllegalAction, engine.ErrBadSeat}, http.StatusBadRequest, "illegal_action", "that action is not allowed now"},
 	{[]error{engine.ErrBadAmount}, http.StatusBadRequest, "bad_amount", "that amount is not allowed now"},

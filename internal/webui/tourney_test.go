@@ -8,7 +8,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/felt-poker/felt/internal/browsertest"
-	"github.com/felt-poker/felt/internal/table"
 	"github.com/felt-poker/felt/internal/tournament"
 	"github.com/felt-poker/felt/internal/web"
 )
@@ -21,8 +20,7 @@ import (
 // screens at 1280x720 and 390x844 go to $FELT_SCREENSHOTS.
 func TestBrowserTournament(t *testing.T) {
 	browsertest.Need(t)
-	base := startHouseWith(t, func(c *web.Config) {
-		c.Tables = table.Config{BotDelay: 300 * time.Millisecond, HandPause: 800 * time.Millisecond}
+	base := startHouseWith(t, 300*time.Millisecond, 800*time.Millisecond, func(c *web.Config) {
 		c.Tournaments.SitAndGos = []tournament.Spec{{Name: "Heads-up turbo", Seats: 2, BuyIn: 100, Stack: 1500, LevelTime: 3 * time.Minute}}
 	})
 	browser := browsertest.New(t)
