@@ -164,3 +164,34 @@ func TestMatchSeed001Format(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchControlVariate: --cv adds the estimate with the control variate and how
+// much it narrows the interval, in text and JSON; stud has no value function.
+func TestMatchControlVariate(t *testing.T) {
+	var out bytes.Buffer
+	if err := runMatch(context.Background(), []string{"maniac", "chart:samples=20", "--hands", "200", "--seed", "3", "--cv", "--no-progress"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "maniac with the control variate: ") || !strings.Contains(out.String(), "× narrower)") {
+		t.Errorf("no control variate line:\n%s", out.String())
+	}
+	out.Reset()
+	if err := runMatch(context.Background(), []string{"maniac", "chart:samples=20", "--hands", "200", "--seed", "3", "--cv", "--json", "--no-progress"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		CI95 float64 `json:"ci95"`
+		CV   *struct {
+			CI95      float64 `json:"ci95"`
+			Narrowing float64 `json:"narrowing"`
+		} `json:"cv"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || got.CV == nil || got.CV.CI95 <= 0 || got.CV.Narrowing <= 1 {
+		t.Errorf("--json --cv: %v, %+v:\n%s", err, got, out.String())
+	}
+	err := runMatch(context.Background(), []string{"call", "call", "--hands", "20", "--variant", "stud", "--cv", "--no-progress"}, &out, io.Discard)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 {
+		t.Errorf("--cv in stud: %v, want a usage error", err)
+	}
+}
