@@ -39,7 +39,16 @@ func TestGauntletCommand(t *testing.T) {
 			t.Errorf("text output lacks %q:\n%s", want, out.String())
 		}
 	}
-	for _, args := range [][]string{{"nobody"}, {"fold", "--hands", "2"}, {"fold", "--trace"}, {"neural:weights=/no/such"}} {
+	out.Reset()
+	if err := runGauntlet(context.Background(), []string{"fold", "--hands", "100", "--seed", "5", "--cv", "--no-progress"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"with the control variate", "(judged with the control variate)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--cv output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, args := range [][]string{{"nobody"}, {"fold", "--hands", "2"}, {"fold", "--trace"}, {"neural:weights=/no/such"}, {"fold", "--variant", "stud", "--cv"}} {
 		err := runGauntlet(context.Background(), append(args, "--no-progress"), io.Discard, io.Discard)
 		var e *exitError
 		if !errors.As(err, &e) || e.code != 2 {
