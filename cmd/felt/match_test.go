@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"testing"
 )
@@ -53,7 +54,7 @@ func TestMatchJSONDeterministic(t *testing.T) {
 	if a["hands"] != 200.0 || a["seed"] != 11.0 || a["variant"] != "limit" || a["a"] != "montecarlo:samples=50" {
 		t.Errorf("JSON %v", a)
 	}
-	if bb, ci := a["bb_per_100"].(float64), a["ci95"].(float64); ci <= 0 || bb*10 != a["mbb_per_game"].(float64) {
+	if bb, ci := a["bb_per_100"].(float64), a["ci95"].(float64); ci <= 0 || math.Abs(bb*10-a["mbb_per_game"].(float64)) > 1e-9 {
 		t.Errorf("bb/100 %v ± %v, mbb/g %v", bb, ci, a["mbb_per_game"])
 	}
 }
