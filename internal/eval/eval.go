@@ -62,7 +62,8 @@ var Empty = Hand{key: suitBias}
 const (
 	suitBias   = 0x3333 // each suit counter starts at 3, so 5 cards set its bit 3
 	flushCheck = 0x8888
-	sumShift   = 39 // the rank sum, under 2^25, fills the top 25 bits of the key
+	suitOne    = 0x1111 // one card of each suit, added to the counters
+	sumShift   = 39     // the rank sum, under 2^25, fills the top 25 bits of the key
 )
 
 // rankMul[r] is what a card of rank r adds to the rank sum. The numbers were found by

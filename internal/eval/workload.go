@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -31,25 +32,30 @@ func RandomSevens(n int, seed uint64) []Seven {
 	return out
 }
 
-// RankSevens evaluates every hand from its seven cards (seven Adds and a Rank each) and
-// returns the sum of the ranks, so that no work can be optimised away.
+// RankSevens evaluates every hand from its seven cards and returns the sum of the
+// ranks, so that no work can be optimised away. It adds up the seven cards' keys and
+// builds the card mask only when the suit counters show a flush (about 3% of random
+// hands): the mask is most of what Hand.Add does, and a hand without a flush never
+// reads it. The loop body is written out here, as no call of it would be inlined.
 func RankSevens(hands []Seven) uint64 {
 	var sum uint64
 	for i := range hands {
-		sum += uint64(hands[i].hand().Rank())
+		s := &hands[i]
+		key := suitBias + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]]
+		if f := key & flushCheck; f != 0 {
+			sum += uint64(s.flushRank(f))
+			continue
+		}
+		sum += uint64(rankOfKey(key))
 	}
 	return sum
 }
 
-// hand returns the Hand of the seven cards: what seven Adds to Empty make (the sum of
-// their cardKeys, the union of their bits), written as one expression, which Go keeps in
-// registers. Two hands interleaved card by card ran out of registers and spilled to the
-// stack: 8% slower (docs/performance.md).
-func (s *Seven) hand() Hand {
-	return Hand{
-		key:  suitBias + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]],
-		mask: 1<<(s[0]&63) | 1<<(s[1]&63) | 1<<(s[2]&63) | 1<<(s[3]&63) | 1<<(s[4]&63) | 1<<(s[5]&63) | 1<<(s[6]&63),
-	}
+// flushRank returns the rank of the seven cards, which hold a flush; f is their suit
+// counters' flush bits.
+func (s *Seven) flushRank(f uint64) Rank {
+	mask := uint64(1)<<(s[0]&63) | 1<<(s[1]&63) | 1<<(s[2]&63) | 1<<(s[3]&63) | 1<<(s[4]&63) | 1<<(s[5]&63) | 1<<(s[6]&63)
+	return flushRank[suitRanks(mask, uint(bits.TrailingZeros64(f))>>2)]
 }
 
 // EnumerateSevens ranks all 133,784,560 seven-card hands, adding one card per level of
@@ -91,18 +97,73 @@ func listFives(out []five, h2 Hand, b cards.Card) []five {
 }
 
 // rankLastTwo returns the sum of the ranks of each hand in fives with two more cards
-// above its last.
+// above its last. Two cards make a flush only of a suit the five cards already hold three
+// times (then six cards only of a suit they hold four times); everywhere else the rank
+// sum alone decides, and the inner loops add keys and look them up without the card
+// mask or the flush test (most 5-card and 6-card hands here, as OMPEval's evaluator
+// skips the test when it knows no flush can come).
 func rankLastTwo(fives []five) uint64 {
 	var sum uint64
 	for _, f := range fives {
+		if (f.h.key+2*suitOne)&flushCheck == 0 {
+			sum += lastTwoNoFlush(f.h.key, f.last)
+			continue
+		}
 		for g := f.last + 1; g < 52; g++ {
 			h6 := f.h.Add(g)
+			if (h6.key+suitOne)&flushCheck == 0 {
+				sum += lastOneNoFlush(h6.key, g)
+				continue
+			}
 			for k := g + 1; k < 52; k++ {
 				sum += uint64(h6.Add(k).Rank())
 			}
 		}
 	}
 	return sum
+}
+
+// lastTwoNoFlush returns the sum of the ranks of a hand with key key plus every two
+// cards above last, none of which can make a flush: one flat loop over the two cards'
+// rank sums, listed once (pairKeys).
+func lastTwoNoFlush(key uint64, last cards.Card) uint64 {
+	var sum uint64
+	for _, p := range pairKeys[pairStart[last]:] {
+		sum += uint64(rankOfKey(key + p))
+	}
+	return sum
+}
+
+// lastOneNoFlush returns the sum of the ranks of a hand with key key plus each card
+// above last, none of which can make a flush.
+func lastOneNoFlush(key uint64, last cards.Card) uint64 {
+	var sum uint64
+	for _, k := range cardKey[last+1 : cards.NumCards] {
+		sum += uint64(rankOfKey(key + k))
+	}
+	return sum
+}
+
+// pairKeys lists, for every two cards g < k ordered by g, the rank sum they add to a
+// key (without their suits, which lastTwoNoFlush does not read); pairStart[c] is where
+// the pairs with g above c begin.
+var (
+	pairKeys  [cards.NumCards * (cards.NumCards - 1) / 2]uint64
+	pairStart [256]int
+)
+
+func init() {
+	i := 0
+	for g := cards.Card(0); g < cards.NumCards; g++ {
+		for k := g + 1; k < cards.NumCards; k++ {
+			pairKeys[i] = (rankMul[g.Rank()] + rankMul[k.Rank()]) << sumShift
+			i++
+		}
+		pairStart[g] = i // the pairs of g's successors begin here
+	}
+	for c := int(cards.NumCards); c < len(pairStart); c++ {
+		pairStart[c] = len(pairKeys)
+	}
 }
 
 // NumSevens is the number of 7-card hands, C(52,7).
