@@ -117,6 +117,11 @@ func (h Hand) Rank() Rank {
 	return rankOfKey(h.key)
 }
 
+// MayFlushWith reports whether n more cards (0 to 4) could give the hand five cards of
+// one suit: whether it holds some suit at least 5-n times. When it reports false, Rank
+// and RankNoFlush agree on the hand with any n more cards.
+func (h Hand) MayFlushWith(n int) bool { return (h.key+uint64(n)*suitOne)&flushCheck != 0 }
+
 // RankNoFlush returns the value of the hand's best five cards with suits ignored: what
 // Rank returns for a hand of the same ranks with no five cards of one suit. Like Rank it
 // needs 5, 6 or 7 cards. Exact equity uses it on boards where no one can make a flush.
