@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"math/bits"
 	"math/rand/v2"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -39,23 +38,37 @@ func RandomSevens(n int, seed uint64) []Seven {
 // reads it. The loop body is written out here, as no call of it would be inlined.
 func RankSevens(hands []Seven) uint64 {
 	var sum uint64
-	for i := range hands {
-		s := &hands[i]
-		key := suitBias + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]]
-		if f := key & flushCheck; f != 0 {
-			sum += uint64(s.flushRank(f))
+	for ; len(hands) >= 2; hands = hands[2:] {
+		s, t := &hands[0], &hands[1]
+		ks := suitBias + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]]
+		kt := suitBias + cardKey[t[0]] + cardKey[t[1]] + cardKey[t[2]] + cardKey[t[3]] + cardKey[t[4]] + cardKey[t[5]] + cardKey[t[6]]
+		if (ks|kt)&flushCheck != 0 {
+			sum += uint64(s.rank(ks)) + uint64(t.rank(kt))
 			continue
 		}
-		sum += uint64(rankOfKey(key))
+		sum += uint64(rankOfKey(ks)) + uint64(rankOfKey(kt))
+	}
+	for i := range hands {
+		s := &hands[i]
+		k := suitBias + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]]
+		sum += uint64(s.rank(k))
 	}
 	return sum
+}
+
+// rank returns the rank of the seven cards, whose key is key.
+func (s *Seven) rank(key uint64) Rank {
+	if f := key & flushCheck; f != 0 {
+		return s.flushRank(f)
+	}
+	return rankOfKey(key)
 }
 
 // flushRank returns the rank of the seven cards, which hold a flush; f is their suit
 // counters' flush bits.
 func (s *Seven) flushRank(f uint64) Rank {
 	mask := uint64(1)<<(s[0]&63) | 1<<(s[1]&63) | 1<<(s[2]&63) | 1<<(s[3]&63) | 1<<(s[4]&63) | 1<<(s[5]&63) | 1<<(s[6]&63)
-	return flushRank[suitRanks(mask, uint(bits.TrailingZeros64(f))>>2)]
+	return flushRankOf(mask, f)
 }
 
 // EnumerateSevens ranks all 133,784,560 seven-card hands, adding one card per level of
@@ -156,7 +169,7 @@ func init() {
 	i := 0
 	for g := cards.Card(0); g < cards.NumCards; g++ {
 		for k := g + 1; k < cards.NumCards; k++ {
-			pairKeys[i] = (rankMul[g.Rank()] + rankMul[k.Rank()]) << sumShift
+			pairKeys[i] = (rankKey(g.Rank()) + rankKey(k.Rank())) << sumShift
 			i++
 		}
 		pairStart[g] = i // the pairs of g's successors begin here
