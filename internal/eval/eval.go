@@ -62,32 +62,16 @@ var Empty = Hand{key: suitBias}
 const (
 	suitBias   = 0x3333 // each suit counter starts at 3, so 5 cards set its bit 3
 	flushCheck = 0x8888
-	suitOne    = 0x1111       // one card of each suit, added to the counters
-	sumShift   = 64 - sumBits // the (scrambled) rank sum fills the top 25 bits of the key
+	suitOne    = 0x1111 // one card of each suit, added to the counters
+	sumShift   = 39     // the rank sum, under 2^25, fills the top 25 bits of the key
 )
 
-// rankMul[r] numbers rank r. The numbers were found by a greedy search (for each rank
-// in turn, the smallest number above the last one that keeps the sums of all multisets
-// of at most seven ranks, none more than four times, apart), so the sum of the numbers
-// of 5, 6 or 7 cards names their ranks exactly; the largest 7-card sum is 18,393,157,
-// under 2^25. TestRankSumsDistinct checks it.
+// rankMul[r] is what a card of rank r adds to the rank sum. The numbers were found by
+// a greedy search (for each rank in turn, the smallest number above the last one that
+// keeps the sums of all multisets of at most seven ranks, none more than four times,
+// apart), so the rank sum of 5, 6 or 7 cards names their ranks exactly; the largest
+// 7-card sum is 18,393,157. TestRankSumsDistinct checks it.
 var rankMul = [cards.NumRanks]uint64{1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520}
-
-// A hand's key holds its rank sum times sumMul, modulo 2^25 (sumBits): its top 25 bits,
-// which wrap by themselves. sumMul is odd, so this maps distinct sums to distinct
-// values; and where the sums crowd into the low rows of the rank table's row
-// displacement (two thirds of its 4,096-wide rows below 2^25 were empty, and the table
-// packed into 224,533 slots, 449 KB), their images fall evenly over all 8,192 rows, which
-// pack into 81,220 slots (162 KB; plus 32 KB of row offsets): a quarter of the memory a
-// random lookup strays over, in the second-level cache either way, but with fewer misses
-// of the first. sumMul is the best of 16 odd numbers tried (docs/performance.md).
-const (
-	sumMul  = 16441483
-	sumBits = 25
-)
-
-// rankKey returns what a card of rank r adds to the key's top 25 bits.
-func rankKey(r cards.Rank) uint64 { return rankMul[r] * sumMul & (1<<sumBits - 1) }
 
 // cardKey[c] is what adding card c adds to Hand.key (zero past the 52 cards). It is
 // indexed by any byte, so that Add needs no bounds check.
@@ -95,7 +79,7 @@ var cardKey [256]uint64
 
 func init() {
 	for c := cards.Card(0); c < cards.NumCards; c++ {
-		cardKey[c] = rankKey(c.Rank())<<sumShift | 1<<(4*uint(c.Suit()))
+		cardKey[c] = rankMul[c.Rank()]<<sumShift | 1<<(4*uint(c.Suit()))
 	}
 }
 

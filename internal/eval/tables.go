@@ -13,7 +13,7 @@ import (
 // where its sums fall on free slots). Built once at init.
 const (
 	rowShift  = 12
-	tableSize = 1 << 17
+	tableSize = 1 << 18
 )
 
 var (
@@ -183,14 +183,13 @@ func forEachMultiset(n int, f func(*[cards.NumRanks]int)) {
 	rec(0, n)
 }
 
-// rankSumOf returns the rank sum of a multiset of ranks as the key holds it (see
-// sumMul): under 2^25.
+// rankSumOf returns the rank sum (see rankMul) of a multiset of ranks.
 func rankSumOf(counts *[cards.NumRanks]int) uint64 {
 	var sum uint64
 	for r, k := range counts {
-		sum += uint64(k) * rankKey(cards.Rank(r))
+		sum += uint64(k) * rankMul[r]
 	}
-	return sum & (1<<sumBits - 1)
+	return sum
 }
 
 // nonFlushKeys returns the rank sums of every multiset of 5, 6 and 7 ranks and, when

@@ -169,7 +169,7 @@ func init() {
 	i := 0
 	for g := cards.Card(0); g < cards.NumCards; g++ {
 		for k := g + 1; k < cards.NumCards; k++ {
-			pairKeys[i] = (rankKey(g.Rank()) + rankKey(k.Rank())) << sumShift
+			pairKeys[i] = (rankMul[g.Rank()] + rankMul[k.Rank()]) << sumShift
 			i++
 		}
 		pairStart[g] = i // the pairs of g's successors begin here
