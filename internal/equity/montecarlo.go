@@ -44,7 +44,7 @@ const chunkSize = 1 << 12
 // Monte Carlo gives up on the ranges.
 const maxRejects = 1_000_000
 
-// draws hands out small random numbers, several per 64-bit word of a ChaCha8 stream:
+// draws hands out small random numbers, several per 64-bit word of a random stream:
 // Monte Carlo spends much of its time drawing cards. A number below n is the high word
 // of the 128-bit product of the word and n, and the low word is kept for the next draw
 // (it is as random as the bits not yet used); a word serves until the product of the n
@@ -52,7 +52,9 @@ const maxRejects = 1_000_000
 // (under 3.1e-7 for the 1,326 combos, 1.3e-8 for a card), far below any standard error
 // a run reaches.
 //
-// Cards dealt from the deck come from the same stream six bits at a time (cards).
+// Cards dealt from a deck that is the same every deal come from the same stream sixteen
+// bits at a time (deal), other cards six bits at a time (cards). The words come from the
+// chunk's xoroshiro128++ (uint64); the weighted ranges' floats from its ChaCha8.
 type draws struct {
 	src *rand.ChaCha8
 	rng *rand.Rand // for the rare float draw of a weighted range
