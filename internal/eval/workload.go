@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -128,9 +129,7 @@ func rankLastTwo(fives []five) uint64 {
 				sum += lastOneNoFlush(h6.key, g)
 				continue
 			}
-			for k := g + 1; k < 52; k++ {
-				sum += uint64(h6.Add(k).Rank())
-			}
+			sum += lastOneMayFlush(h6, g)
 		}
 	}
 	return sum
@@ -143,6 +142,30 @@ func lastTwoNoFlush(key uint64, last cards.Card) uint64 {
 	var sum uint64
 	for _, p := range pairKeys[pairStart[last]:] {
 		sum += uint64(rankOfKey(key + p))
+	}
+	return sum
+}
+
+// lastOneMayFlush returns the sum of the ranks of h6, which holds some suit four times
+// or more, plus each card above last. Whether a card makes the flush is what the
+// processor could not predict (about one card in five does), so each hand's rank is
+// read from both tables and the right one chosen without a branch: the flush suit's
+// ranks are gathered once for h6, and a card of that suit adds its rank bit to them.
+func lastOneMayFlush(h6 Hand, last cards.Card) uint64 {
+	s := uint(bits.TrailingZeros64((h6.key+suitOne)&flushCheck)) >> 2 // the one suit held 4+ times
+	fm := suitRanks(h6.mask, s)
+	var sum uint64
+	for k := last + 1; k < cards.NumCards; k++ {
+		key := h6.key + cardKey[k]
+		var in uint64
+		if uint(k.Suit()) == s {
+			in = 1
+		}
+		r, fr := rankOfKey(key), flushRank[(fm|in<<k.Rank())&uint64(len(flushRank)-1)]
+		if key&flushCheck != 0 {
+			r = fr
+		}
+		sum += uint64(r)
 	}
 	return sum
 }
