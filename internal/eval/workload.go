@@ -111,94 +111,108 @@ func listFives(out []five, h2 Hand, b cards.Card) []five {
 }
 
 // rankLastTwo returns the sum of the ranks of each hand in fives with two more cards
-// above its last. Two cards make a flush only of a suit the five cards already hold three
-// times (then six cards only of a suit they hold four times); everywhere else the rank
-// sum alone decides, and the inner loops add keys and look them up without the card
-// mask or the flush test (most 5-card and 6-card hands here, as OMPEval's evaluator
-// skips the test when it knows no flush can come).
+// above its last, each hand looked up by one flat loop over the pairs of cards above
+// (pairs, pairsBy): the pair's rank sum added to the five cards' key, or, where the
+// pair makes a flush, the flush suit's ranks with the pair's cards of that suit. Five
+// cards hold at most one suit three times or more, and two more cards make a flush
+// only of that suit: of three, with both cards of it; of four, with either; of five,
+// always. So no hand needs the card mask or a flush test (OMPEval's evaluator skips the
+// test where it knows no flush can come; here every pair's class is known in advance).
 func rankLastTwo(fives []five) uint64 {
 	var sum uint64
 	for _, f := range fives {
-		if (f.h.key+2*suitOne)&flushCheck == 0 {
-			sum += lastTwoNoFlush(f.h.key, f.last)
+		f3 := (f.h.key + 2*suitOne) & flushCheck // the suit held three times or more
+		if f3 == 0 {
+			sum += pairsNoFlush(f.h.key, pairs.above(f.last))
 			continue
 		}
-		for g := f.last + 1; g < 52; g++ {
-			h6 := f.h.Add(g)
-			if (h6.key+suitOne)&flushCheck == 0 {
-				sum += lastOneNoFlush(h6.key, g)
-				continue
-			}
-			sum += lastOneMayFlush(h6, g)
+		s := uint(bits.TrailingZeros64(f3)) >> 2
+		n := f.h.key>>(4*s)&15 - 3 // how many cards of suit s the five hold
+		fm := suitRanks(f.h.mask, s)
+		l := &pairsBy[s&3]
+		switch n {
+		case 3:
+			sum += pairsNoFlush(f.h.key, l[0].above(f.last)) + pairsNoFlush(f.h.key, l[1].above(f.last)) +
+				pairsFlush(fm, l[2].suited(f.last))
+		case 4:
+			sum += pairsNoFlush(f.h.key, l[0].above(f.last)) + pairsFlush(fm, l[1].suited(f.last)) +
+				pairsFlush(fm, l[2].suited(f.last))
+		default:
+			sum += pairsFlush(fm, l[0].suited(f.last)) + pairsFlush(fm, l[1].suited(f.last)) +
+				pairsFlush(fm, l[2].suited(f.last))
 		}
 	}
 	return sum
 }
 
-// lastTwoNoFlush returns the sum of the ranks of a hand with key key plus every two
-// cards above last, none of which can make a flush: one flat loop over the two cards'
-// rank sums, listed once (pairKeys).
-func lastTwoNoFlush(key uint64, last cards.Card) uint64 {
+// pairList lists pairs of cards g < k, ordered by g: the rank sum each adds to a key,
+// and the rank bits of its cards of one suit.
+type pairList struct {
+	keys  []uint64
+	ranks []uint16
+	start [256]int // start[c]: the first pair whose cards are both above c
+}
+
+func (l *pairList) above(c cards.Card) []uint64  { return l.keys[l.start[c]:] }
+func (l *pairList) suited(c cards.Card) []uint16 { return l.ranks[l.start[c]:] }
+
+// pairsNoFlush returns the sum of the ranks of the hand with key key plus each pair
+// whose rank sum is in ps, none of which makes a flush.
+func pairsNoFlush(key uint64, ps []uint64) uint64 {
 	var sum uint64
-	for _, p := range pairKeys[pairStart[last]:] {
+	for _, p := range ps {
 		sum += uint64(rankOfKey(key + p))
 	}
 	return sum
 }
 
-// lastOneMayFlush returns the sum of the ranks of h6, which holds some suit four times
-// or more, plus each card above last. Whether a card makes the flush is what the
-// processor could not predict (about one card in five does), so each hand's rank is
-// read from both tables and the right one chosen without a branch: the flush suit's
-// ranks are gathered once for h6, and a card of that suit adds its rank bit to them.
-func lastOneMayFlush(h6 Hand, last cards.Card) uint64 {
-	s := uint(bits.TrailingZeros64((h6.key+suitOne)&flushCheck)) >> 2 // the one suit held 4+ times
-	fm := suitRanks(h6.mask, s)
+// pairsFlush returns the sum of the ranks of flushes whose suit holds the ranks fm and
+// each of rs.
+func pairsFlush(fm uint64, rs []uint16) uint64 {
 	var sum uint64
-	for k := last + 1; k < cards.NumCards; k++ {
-		key := h6.key + cardKey[k]
-		var in uint64
-		if uint(k.Suit()) == s {
-			in = 1
-		}
-		r, fr := rankOfKey(key), flushRank[(fm|in<<k.Rank())&uint64(len(flushRank)-1)]
-		if key&flushCheck != 0 {
-			r = fr
-		}
-		sum += uint64(r)
+	for _, r := range rs {
+		sum += uint64(flushRank[(fm|uint64(r))&uint64(len(flushRank)-1)])
 	}
 	return sum
 }
 
-// lastOneNoFlush returns the sum of the ranks of a hand with key key plus each card
-// above last, none of which can make a flush.
-func lastOneNoFlush(key uint64, last cards.Card) uint64 {
-	var sum uint64
-	for _, k := range cardKey[last+1 : cards.NumCards] {
-		sum += uint64(rankOfKey(key + k))
-	}
-	return sum
-}
-
-// pairKeys lists, for every two cards g < k ordered by g, the rank sum they add to a
-// key (without their suits, which lastTwoNoFlush does not read); pairStart[c] is where
-// the pairs with g above c begin.
+// pairs lists every pair of cards, pairsBy[s][i] the pairs with i cards of suit s.
 var (
-	pairKeys  [cards.NumCards * (cards.NumCards - 1) / 2]uint64
-	pairStart [256]int
+	pairs   pairList
+	pairsBy [cards.NumSuits][3]pairList
 )
 
 func init() {
-	i := 0
+	pairs.build(func(g, k cards.Card) (bool, uint16) { return true, 0 })
+	for s := range pairsBy {
+		for n := range pairsBy[s] {
+			pairsBy[s][n].build(func(g, k cards.Card) (bool, uint16) {
+				var in int
+				var r uint16
+				for _, c := range [2]cards.Card{g, k} {
+					if int(c.Suit()) == s {
+						in, r = in+1, r|1<<c.Rank()
+					}
+				}
+				return in == n, r
+			})
+		}
+	}
+}
+
+// build lists the pairs g < k for which keep reports true, with the rank bits it gives.
+func (l *pairList) build(keep func(g, k cards.Card) (bool, uint16)) {
 	for g := cards.Card(0); g < cards.NumCards; g++ {
 		for k := g + 1; k < cards.NumCards; k++ {
-			pairKeys[i] = (rankMul[g.Rank()] + rankMul[k.Rank()]) << sumShift
-			i++
+			if ok, r := keep(g, k); ok {
+				l.keys = append(l.keys, (rankMul[g.Rank()]+rankMul[k.Rank()])<<sumShift)
+				l.ranks = append(l.ranks, r)
+			}
 		}
-		pairStart[g] = i // the pairs of g's successors begin here
+		l.start[g] = len(l.keys) // the pairs of g's successors begin here
 	}
-	for c := int(cards.NumCards); c < len(pairStart); c++ {
-		pairStart[c] = len(pairKeys)
+	for c := int(cards.NumCards); c < len(l.start); c++ {
+		l.start[c] = len(l.keys)
 	}
 }
 
