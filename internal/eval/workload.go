@@ -36,7 +36,8 @@ func RandomSevens(n int, seed uint64) []Seven {
 // ranks, so that no work can be optimised away. It adds up the seven cards' keys and
 // builds the card mask only when the suit counters show a flush (about 3% of random
 // hands): the mask is most of what Hand.Add does, and a hand without a flush never
-// reads it. The loop body is written out here, as no call of it would be inlined.
+// reads it. The loop body is written out here, as no call of it would be inlined, and
+// takes two hands a step, with one flush test for both.
 func RankSevens(hands []Seven) uint64 {
 	var sum uint64
 	for ; len(hands) >= 2; hands = hands[2:] {
