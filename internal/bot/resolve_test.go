@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/engine"
@@ -221,5 +222,25 @@ func TestResolveStrategyMatchesAct(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+	}
+}
+
+// TestResolveBudgetOption: budget= takes a duration within bounds, and a player may
+// ask for at most MaxUntrustedBudget.
+func TestResolveBudgetOption(t *testing.T) {
+	if err := CheckUntrusted("resolve:budget=1s"); err != nil {
+		t.Errorf("1s from a player: %v", err)
+	}
+	for _, bad := range []string{"resolve:budget=3s", "resolve:budget=x", "resolve:budget=10ms"} {
+		if err := CheckUntrusted(bad); err == nil {
+			t.Errorf("CheckUntrusted(%q) accepted", bad)
+		}
+	}
+	if _, err := New("resolve:budget=10ms", Options{}); err == nil {
+		t.Error("a 10ms budget was accepted")
+	}
+	b, err := New("resolve:budget=30s", Options{})
+	if err != nil || b.(*resolveBot).budget != 30*time.Second {
+		t.Errorf("operator's 30s budget: %v", err)
 	}
 }
