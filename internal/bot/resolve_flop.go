@@ -174,8 +174,8 @@ func readFlop(st *pubStreet, k int) (flopSpot, int) {
 // hand with equity eq against the opponent's range and place q in its own range:
 // with nothing to call it bets its best third and its worst eighth (bluffs in the
 // ratio a two-thirds-pot bet allows) and checks the rest; facing a bet it raises its
-// best tenth and calls when its equity beats the price or the hand is in the best
-// 1 - price share of its range.
+// best tenth and calls when its equity beats the price or the hand is within the
+// minimum defence of its range.
 func flopPlan(sp flopSpot, eq, q float64) (fold, call, raise float64) {
 	if sp.toCall == 0 {
 		raise = ramp(q, 0.3) + ramp(1-q, 0.12)
@@ -189,9 +189,11 @@ func flopPlan(sp flopSpot, eq, q float64) (fold, call, raise float64) {
 		raise = ramp(q, 0.1/float64(sp.raises))
 	}
 	// Continue with the hands whose equity beats the price, and in any case with
-	// the best 1 - price share of the range (the minimum defence: a bettor who
-	// bluffs with anything then gains nothing).
-	call = math.Max(1/(1+math.Exp(-(eq-price)/0.02)), ramp(q, 1-price-0.02))
+	// the minimum defence, the share of the range that keeps a bluff from gaining:
+	// what the bettor wins over everything in (a pot-size bet: a half; a bet of
+	// forty pots: a fortieth).
+	mdf := float64(sp.pot-sp.toCall) / float64(sp.pot)
+	call = math.Max(1/(1+math.Exp(-(eq-price)/0.02)), ramp(q, mdf-0.02))
 	call = math.Max(0, math.Min(1-raise, call))
 	return math.Max(0, 1-call-raise), call, raise
 }
