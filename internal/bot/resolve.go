@@ -50,7 +50,38 @@ type resolveBot struct {
 	other  *chartBot
 	cache  map[string]*plan
 	starts map[string]*[2]belief // beliefs at a round's start, by the history's key then
-	buf    []ActionProb
+	kept   keptSolve
+}
+
+// keptSolve is the bot's last re-solve, kept so that the end of its round (the
+// answer to its last action, which adds no size to the tree) needs no new one.
+type keptSolve struct {
+	start string   // the history's key when the round began
+	acts  []pubAct // the round's actions it was solved for
+	s     *solver.Solver
+}
+
+// covers reports whether the kept solve has round st, begun at key start, in its
+// tree: solved for a first part of its actions, the rest only checks, calls, folds
+// and the bets of role me (the bot's own, taken from that tree).
+func (k *keptSolve) covers(start string, st *pubStreet, me int) bool {
+	if k.s == nil || k.start != start || len(k.acts) > len(st.acts) {
+		return false
+	}
+	for i, a := range st.acts {
+		if i < len(k.acts) && a != k.acts[i] || i >= len(k.acts) && a.aggressive() && a.role != me {
+			return false
+		}
+	}
+	return true
+}
+
+// keep replaces the kept solve by s.
+func (k *keptSolve) keep(start string, st *pubStreet, s *solver.Solver) {
+	if k.s != nil {
+		k.s.Close()
+	}
+	*k = keptSolve{start: start, acts: append([]pubAct(nil), st.acts...), s: s}
 }
 
 // plan is what the bot does at one public decision: the actions and, for each hand,
@@ -231,7 +262,7 @@ func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 		b.playRound(ctx, h, len(h.streets)-1, &now, len(st.acts))
 		p = chartPlan(h, st, len(st.acts), &now)
 	default:
-		p = b.solvePlan(ctx, st, bel, h.me)
+		p = b.solvePlan(ctx, h, st, bel)
 	}
 	if p != nil {
 		b.cache[h.key] = p
@@ -278,7 +309,10 @@ func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[
 		}
 		return true
 	}
-	s, err := b.roundSolver(ctx, st, bel)
+	if start := h.key[:st.keyAt]; b.kept.covers(start, st, h.me) {
+		return advance(b.kept.s, st, bel, h.me) == nil
+	}
+	s, err := b.roundSolver(ctx, st, bel, h.me)
 	if err != nil {
 		return false
 	}
@@ -315,8 +349,8 @@ func (p *plan) prob(x int, a pubAct) float64 {
 
 // roundSolver builds and solves round st from the beliefs at its start, with the
 // bet sizes of its actions so far in the tree.
-func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]belief) (*solver.Solver, error) {
-	s, err := newRoundSolver(st, bel)
+func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]belief, me int) (*solver.Solver, error) {
+	s, err := newRoundSolver(st, bel, me)
 	if err != nil {
 		return nil, err
 	}
@@ -330,12 +364,13 @@ func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]bel
 }
 
 // solvePlan re-solves round st and reads the strategy at its current decision.
-func (b *resolveBot) solvePlan(ctx context.Context, st *pubStreet, bel *[2]belief, me int) *plan {
-	s, err := b.roundSolver(ctx, st, bel)
+func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet, bel *[2]belief) *plan {
+	s, err := b.roundSolver(ctx, st, bel, h.me)
 	if err != nil {
 		return nil
 	}
-	defer s.Close()
+	b.kept.keep(h.key[:st.keyAt], st, s)
+	me := h.me
 	path, err := pathOf(s, st, len(st.acts))
 	if err != nil {
 		return nil

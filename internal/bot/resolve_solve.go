@@ -31,7 +31,7 @@ var errTooBig = errors.New("subgame too big to re-solve")
 // before the solve converges, costly), plus every bet and raise size already made
 // in this round, so that the opponent's actual sizes are in the tree instead of
 // being rounded to the nearest one.
-func roundTree(st *pubStreet) solver.Tree {
+func roundTree(st *pubStreet, me int) solver.Tree {
 	t := solver.Tree{AllInThreshold: 0.9, RaiseCap: 3}
 	root := solver.Street(st.street - engine.Flop)
 	spr := float64(st.effective()) / float64(st.pot)
@@ -47,23 +47,25 @@ func roundTree(st *pubStreet) solver.Tree {
 	if root == solver.Turn {
 		t.RaiseCap = 2
 	}
-	insertSizes(&t, st, root)
+	insertSizes(&t, st, root, me)
 	return t
 }
 
-// insertSizes adds the size of each bet and raise made so far in round st to the
-// bettor's sizes on that street, in the solver's terms (percent of the pot, or of
-// the pot after calling for a raise).
-func insertSizes(t *solver.Tree, st *pubStreet, s solver.Street) {
+// insertSizes adds the size of each bet and raise the opponent of role me made so
+// far in round st to its sizes on that street, in the solver's terms (percent of the
+// pot, or of the pot after calling for a raise). The bot's own bets came from the
+// tree and are matched to it.
+func insertSizes(t *solver.Tree, st *pubStreet, s solver.Street, me int) {
 	half := float64(st.pot) / 2
 	var bet [2]float64
 	for _, a := range st.acts {
 		p := solverPlayer(a.role)
 		z := &t.Sizes[p][s]
-		switch a.kind {
-		case engine.EvBet:
+		switch {
+		case a.role == me:
+		case a.kind == engine.EvBet:
 			z.Bet = addSize(z.Bet, float64(a.to)/float64(st.pot)*100)
-		case engine.EvRaise:
+		case a.kind == engine.EvRaise:
 			c := half + bet[1-p]
 			z.Raise = addSize(z.Raise, (half+float64(a.to)-c)/(2*c)*100)
 		}
@@ -89,12 +91,12 @@ func addSize(list []float64, v float64) []float64 {
 }
 
 // newRoundSolver builds the solver of round st from the beliefs at its start.
-func newRoundSolver(st *pubStreet, b *[2]belief) (*solver.Solver, error) {
+func newRoundSolver(st *pubStreet, b *[2]belief, me int) (*solver.Solver, error) {
 	var dead cards.Set
 	for _, c := range st.board {
 		dead = dead.Add(c)
 	}
-	spot := solver.Spot{Pot: float64(st.pot), Stack: float64(st.effective()), Board: st.board, Tree: roundTree(st)}
+	spot := solver.Spot{Pot: float64(st.pot), Stack: float64(st.effective()), Board: st.board, Tree: roundTree(st, me)}
 	for r := range 2 {
 		rg, ok := b[r].rangeOf(dead)
 		if !ok {

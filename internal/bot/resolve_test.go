@@ -244,3 +244,26 @@ func TestResolveBudgetOption(t *testing.T) {
 		t.Errorf("operator's 30s budget: %v", err)
 	}
 }
+
+// TestResolveKeptSolveGivesSameBeliefs: the ranges at the river's start are the same
+// whether they come from the bot's kept turn re-solve or from a new one.
+func TestResolveKeptSolveGivesSameBeliefs(t *testing.T) {
+	b := newTestResolve(t, 4)
+	v := onItsOwnLine(t, b, "TcQh")
+	h, _ := readHistory(&v)
+	river := h.key[:h.cur().keyAt]
+	if !b.kept.covers(h.key[:h.streets[2].keyAt], &h.streets[2], roleSB) {
+		t.Fatalf("the kept solve is not the turn's: %q %v, turn %q %v", b.kept.start, b.kept.acts, h.key[:h.streets[2].keyAt], h.streets[2].acts)
+	}
+	if _, ok := b.Strategy(&v, nil); !ok {
+		t.Fatal("no strategy")
+	}
+	fresh := newTestResolve(t, 4)
+	if _, ok := fresh.Strategy(&v, nil); !ok {
+		t.Fatal("no strategy")
+	}
+	x, y := b.starts[river], fresh.starts[river]
+	if x == nil || y == nil || *x != *y {
+		t.Fatalf("river beliefs differ (kept %v, new %v)", x != nil, y != nil)
+	}
+}
