@@ -95,10 +95,11 @@ func loadGame(name string) (*acpc.GameDef, error) {
 
 // botCmd is "felt bot": connect a felt bot to a dealer.
 type botCmd struct {
-	ACPC string `name:"acpc" required:"" placeholder:"HOST:PORT" help:"ACPC dealer to play on."`
-	Game string `default:"holdem.limit.2p.reverse_blinds" help:"Game definition file or built-in name (as felt acpc)."`
-	Bot  string `default:"chart" help:"The felt bot to play (see internal/bot; stud is for Casino Day only)."`
-	Seed uint64 `help:"Seed of the bot's random choices."`
+	ACPC   string        `name:"acpc" required:"" placeholder:"HOST:PORT" help:"ACPC dealer to play on."`
+	Game   string        `default:"holdem.limit.2p.reverse_blinds" help:"Game definition file or built-in name (as felt acpc)."`
+	Bot    string        `default:"chart" help:"The felt bot to play (see internal/bot; stud is for Casino Day only)."`
+	Seed   uint64        `help:"Seed of the bot's random choices."`
+	Budget time.Duration `help:"Time the bot may take per decision (e.g. 1s; 0: none but the bot's own). Keep it within the dealer's time limits."`
 }
 
 // Run is called by kong.
@@ -118,7 +119,7 @@ func (c *botCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("bot: %w", err)
 	}
-	cl := acpc.Client{Game: g, Bot: b}
+	cl := acpc.Client{Game: g, Bot: b, Budget: c.Budget}
 	n, err := cl.Play(ctx, conn)
 	fmt.Printf("%s played %d hands\n", c.Bot, n)
 	return err
