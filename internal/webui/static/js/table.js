@@ -530,7 +530,8 @@ function drawWaitlist(box) {
   $("waitlist-box")?.remove();
   const line = el("p", { id: "waitlist-box", class: "waitlist" });
   if (state.offer && user && state.offer.name === user.name) {
-    line.append(el("b", {}, `Seat ${state.offer.seat + 1} is yours: sit down within ${Math.ceil(state.offer.remaining_ms / 1000)} s.`), " ");
+    offerEnds = Date.now() + state.offer.remaining_ms;
+    line.append(el("b", {}, `Seat ${state.offer.seat + 1} is yours: sit down within `, el("span", { id: "offer-left" }, `${Math.ceil(state.offer.remaining_ms / 1000)}`), " s."), " ");
   } else if (place) {
     line.append(`You are number ${place} on the waiting list. `);
   } else if (list.length) {
@@ -543,6 +544,13 @@ function drawWaitlist(box) {
   }
   if (line.childNodes.length) box.after(line);
 }
+
+// The seconds left to take a seat offered, counted down on the page.
+let offerEnds = 0;
+setInterval(() => {
+  const left = $("offer-left");
+  if (left) left.textContent = String(Math.max(0, Math.ceil((offerEnds - Date.now()) / 1000)));
+}, 500);
 
 /** join puts the player on the waiting list of the full table. */
 async function join() {
