@@ -222,7 +222,7 @@ function drawActions() {
   if (!l) {
     const h = state?.hand;
     const full = state && !state.seats.some((s) => s.status === "empty");
-    if (!state?.you) prompt(!user ? "You are watching. Log in to play." : full ? "You are watching. The table is full: join the waiting list for a seat." : "You are watching. Take an empty seat to play.");
+    if (!state?.you) prompt(!user ? "You are watching. Log in to play." : full ? ((state.waitlist || []).includes(user.name) ? "You are watching, on the waiting list for a seat." : "You are watching. The table is full: join the waiting list for a seat.") : "You are watching. Take an empty seat to play.");
     else if (state.you.sitting_out) prompt("You are sitting out.");
     else if (h && !h.over && h.to_act >= 0 && h.to_act !== state.you.seat) prompt(`Waiting for ${nameOf(h.to_act)}…`);
     else if (h?.over) prompt("Hand over. The next one starts in a moment.");
