@@ -45,6 +45,8 @@ type houseConfig struct {
 	HandsPublicAfter duration `toml:"hands_public_after"`
 	// SitOutLimit is table.Config.SitOutLimit for every table of the house.
 	SitOutLimit duration `toml:"sit_out_limit"`
+	// Tournaments are the house's sit-and-goes and scheduled tournaments.
+	Tournaments tournamentsConfig `toml:"tournaments"`
 }
 
 // limitsConfig is the [limits] table: failed logins, new accounts per address
@@ -133,6 +135,7 @@ func defaultHouseConfig() houseConfig {
 			{Name: "Stud", Variant: table.StudThree, Seats: 5, Ante: 1, MinBuyIn: 20, MaxBuyIn: 200, Bots: []string{"chart", "random"}},
 		},
 		HandsPublicAfter: duration(h.HandsPublicAfter), SitOutLimit: duration(5 * time.Minute),
+		Tournaments: defaultTournaments(),
 	}
 }
 
@@ -148,12 +151,20 @@ func loadHouseConfig(path string) (houseConfig, error) {
 		return c, fmt.Errorf("config: %w", err)
 	}
 	c.Tables = nil
+	c.Tournaments.SitAndGo, c.Tournaments.Scheduled = nil, nil
 	md, err := toml.Decode(string(data), &c)
 	if err != nil {
 		return c, fmt.Errorf("config %s: %w", path, err)
 	}
 	if !md.IsDefined("tables") {
 		c.Tables = defaultHouseConfig().Tables
+	}
+	def := defaultHouseConfig().Tournaments
+	if !md.IsDefined("tournaments", "sit_and_go") {
+		c.Tournaments.SitAndGo = def.SitAndGo
+	}
+	if !md.IsDefined("tournaments", "scheduled") {
+		c.Tournaments.Scheduled = def.Scheduled
 	}
 	if u := md.Undecoded(); len(u) > 0 {
 		return c, fmt.Errorf("config %s: %s: unknown field", path, u[0])
@@ -211,6 +222,9 @@ func (c *houseConfig) check() error {
 		if _, _, err := net.SplitHostPort(a); err != nil {
 			return fieldErr("announce", "%q is not HOST:PORT (or \"off\")", a)
 		}
+	}
+	if _, err := c.Tournaments.director(false); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for i, tc := range c.Tables {

@@ -123,6 +123,9 @@ func (t *Table) reserve(ctx context.Context, p Player, seatNo int, buyIn int64) 
 		if p.ID == 0 {
 			return ErrAnonymous
 		}
+		if t.tourney() {
+			return ErrTourneySeat
+		}
 		if t.seatOf(p.ID) >= 0 {
 			return ErrSeated
 		}
@@ -181,9 +184,13 @@ func (t *Table) SitIn(ctx context.Context, p Player) error {
 
 // Stand frees p's seat after the hand in play (now if they are not in it) and
 // returns their stack to their credits (booked by the table's ledger worker:
-// the "cashed_out" notice follows).
+// the "cashed_out" notice follows). At a tournament's table it sits p out.
 func (t *Table) Stand(ctx context.Context, p Player) error {
 	return t.seated(ctx, p, func(i int, st *seat) error {
+		if t.tourney() {
+			st.sitOut(time.Now())
+			return nil
+		}
 		if t.handLive && st.inHand {
 			st.leaving = true
 			return nil
@@ -194,9 +201,17 @@ func (t *Table) Stand(ctx context.Context, p Player) error {
 }
 
 // Leave takes p out at once: a hand in play is folded (an all-in hand stays
-// live) and the stack returns to their credits when it ends.
+// live) and the stack returns to their credits when it ends. At a tournament's
+// table it sits p out: they are blinded out until they sit in or bust.
 func (t *Table) Leave(ctx context.Context, p Player) error {
-	return t.seated(ctx, p, func(i int, _ *seat) error { t.leaveSeat(i); return nil })
+	return t.seated(ctx, p, func(i int, st *seat) error {
+		if t.tourney() {
+			st.sitOut(time.Now())
+			return nil
+		}
+		t.leaveSeat(i)
+		return nil
+	})
 }
 
 // Act plays p's action: kind Fold, Check, Call, Bet or Raise; amount is the total
@@ -214,7 +229,7 @@ func (t *Table) Act(ctx context.Context, p Player, kind engine.ActionKind, amoun
 		if kind > engine.Raise {
 			return fmt.Errorf("%w: %s", engine.ErrIllegalAction, kind)
 		}
-		if err := t.hand.Apply(engine.Action{Seat: i, Kind: kind, Amount: amount}); err != nil {
+		if err := t.apply(engine.Action{Seat: i, Kind: kind, Amount: amount}); err != nil {
 			return err
 		}
 		st := &t.seats[i]

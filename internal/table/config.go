@@ -135,6 +135,9 @@ type Config struct {
 	// WatchAnyone otherwise.
 	Watchers string
 
+	// Tourney makes the table a tournament's (see Tourney); nil for a cash table.
+	Tourney *Tourney
+
 	// RefPrefix starts the ledger reference of the table (default "table:"); the
 	// reference is RefPrefix, the name and a random suffix, so that a name used
 	// again later is another table in the ledger.
@@ -143,6 +146,13 @@ type Config struct {
 	Bank  Bank
 	Hooks Hooks
 	Log   *slog.Logger
+
+	// HandLog, when not nil, receives every hand ahead of play (handlog.go):
+	// a house on several nodes. Hands are then recorded before the next is
+	// dealt, so that the store's seats follow the log.
+	HandLog HandLog
+	// Resume, when not nil, opens the table as another node left it (handlog.go).
+	Resume *Resume
 }
 
 // DefaultTimes fills the zero durations and counts of c with the defaults: 20 s to

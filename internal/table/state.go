@@ -34,6 +34,8 @@ type Info struct {
 	RunItTwice bool `json:"run_it_twice,omitempty"`
 	// Private tables are left out of the lobby's list.
 	Private bool `json:"-"`
+	// Tournament is the id of the tournament the table belongs to (0: none).
+	Tournament int64 `json:"tournament,omitempty"`
 	// Locked is the kind of the table's lock (LockPassword; an invitation's
 	// table is not listed), or "".
 	Locked string `json:"locked,omitempty"`

@@ -45,6 +45,7 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/tables", s.authed(s.createTable))
 	mux.HandleFunc("POST /api/headsup", s.authed(s.headsUp))
 	mux.HandleFunc("GET /api/bots", s.bots)
+	s.tournamentRoutes(mux)
 	mux.HandleFunc("GET /api/houses", s.houses)
 
 	mux.HandleFunc("GET /api/rankings", s.rankings)
@@ -57,6 +58,8 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/boards/{slug}/topics", s.authed(s.createTopic))
 	mux.HandleFunc("GET /api/topics/{id}", s.topic)
 	mux.HandleFunc("POST /api/topics/{id}/posts", s.authed(s.reply))
+
+	s.studyRoutes(mux) // study.go
 
 	cop := http.NewCrossOriginProtection()
 	s.handler = s.withClient(secureHeaders(cop.Handler(mux)))
@@ -76,6 +79,13 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("health check: the database does not answer", "err", err)
 		http.Error(w, "the database does not answer", http.StatusServiceUnavailable)
 		return
+	}
+	for name, check := range s.cfg.Checks {
+		if err := check(ctx); err != nil {
+			s.log.Warn("health check failed", "check", name, "err", err)
+			http.Error(w, name+" does not answer", http.StatusServiceUnavailable)
+			return
+		}
 	}
 	_, _ = io.WriteString(w, "ok\n")
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -73,6 +74,11 @@ type conn struct {
 	cancel context.CancelFunc
 
 	closeOnce sync.Once
+	// id names the connection to the other nodes of a house on several nodes
+	// (Relay); a shadow (HandleRemote) has no ws and handles one message at a
+	// time under shadowMu.
+	id       string
+	shadowMu sync.Mutex
 
 	// Owned by the reader goroutine.
 	watches map[string]watch
@@ -91,7 +97,9 @@ func (c *conn) Send(msg []byte) {
 
 func (c *conn) close(code websocket.StatusCode, reason string) {
 	c.closeOnce.Do(func() {
-		go func() { _ = c.ws.Close(code, reason) }()
+		if c.ws != nil {
+			go func() { _ = c.ws.Close(code, reason) }()
+		}
 		c.cancel()
 	})
 }
@@ -127,7 +135,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	ws.SetReadLimit(maxWSMessage)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	c := &conn{s: s, ws: ws, p: p, guest: guest, session: session, ip: ip, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel,
-		watches: map[string]watch{}, limiter: chat.NewLimiter(wsRateN, wsRateWindow)}
+		watches: map[string]watch{}, limiter: chat.NewLimiter(wsRateN, wsRateWindow), id: rand.Text()}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.wg.Add(1)
@@ -157,6 +165,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	defer stop()
 	for _, wt := range c.watches {
 		_ = wt.t.Unwatch(bg, wt.id)
+	}
+	if s.cfg.Relay != nil {
+		s.cfg.Relay.Closed(c.id)
 	}
 	s.lobby.Unsubscribe(p, sub)
 }
@@ -269,6 +280,9 @@ func (c *conn) handle(m *clientMsg) error {
 			return c.s.lobby.Chat(c.p, m.Text)
 		}
 		t, err := c.s.lobby.Table(m.Table)
+		if c.relayed(err) {
+			return c.forward(ctx, m)
+		}
 		if err != nil {
 			return err
 		}
@@ -282,6 +296,9 @@ func (c *conn) handle(m *clientMsg) error {
 		return &house.FieldError{Field: "type", Message: fmt.Sprintf("type: unknown message type %q", m.Type), Err: house.ErrInvalid}
 	}
 	t, err := c.s.lobby.Table(m.Table)
+	if c.relayed(err) {
+		return c.forward(ctx, m)
+	}
 	if err != nil {
 		if _, ok := c.watches[m.Table]; ok && m.Type == "unwatch" { // the table has closed
 			delete(c.watches, m.Table)

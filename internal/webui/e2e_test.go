@@ -85,6 +85,9 @@ func startHouseWith(t *testing.T, botDelay, pause time.Duration, edit func(*web.
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := srv.RestoreTournaments(ctx); err != nil {
+		t.Fatal(err)
+	}
 	srv.SetReady()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

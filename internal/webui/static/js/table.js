@@ -7,6 +7,7 @@ import { VARIANTS, stakes } from "./format.js";
 import { toCall, canPreAct, stillHolds, resolve } from "./preact.js";
 import { ChatView } from "./chatmute.js";
 import { play, soundOn, setSound } from "./sounds.js";
+import { startLevelClock } from "./tourneyclock.js";
 
 const tableName = param;
 let state = null;
@@ -488,6 +489,10 @@ function drawSeatControls() {
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
+  if (info.tournament) {
+    tournamentControls(box, you);
+    return;
+  }
   if (!you) {
     drawWaitlist(box);
     const empty = state.seats.filter((s) => s.status === "empty").length;
@@ -519,6 +524,20 @@ function drawSeatControls() {
       el("input", { id: "top-up-amount", type: "number", min: 1, max: room, value: room }),
       el("button", { type: "button", id: "top-up", onclick: topUp }, "Top up"));
   }
+}
+
+/** tournamentControls are a tournament table's: its players sit out or in (a
+ * seat sitting out is blinded out), nobody buys in, stands up or tops up. */
+function tournamentControls(box, you) {
+  if (you) {
+    box.append(you.sitting_out
+      ? el("button", { type: "button", id: "sit-in", onclick: () => command("sit_in", () => note("You are dealt in from the next hand.")) }, "Sit in")
+      : el("button", { type: "button", id: "sit-out", onclick: () => command("sit_out", () => note("You sit out: you are dealt in and blinded out until you sit in.")) }, "Sit out"));
+  }
+  box.append(el("span", { id: "t-level", class: "note", role: "timer" }),
+    el("a", { class: "button", href: `/tournaments/${state.info.tournament}` }, "Tournament"),
+    el("a", { class: "button", href: "/lobby" }, "Lobby"));
+  startLevelClock(state.info.tournament);
 }
 
 /** drawWaitlist shows the waiting list of a full table to a player without a
