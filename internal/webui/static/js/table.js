@@ -262,15 +262,26 @@ function drawActions() {
 }
 
 let shownTurn = "";
-/** showActions scrolls the action buttons into the window once at each turn,
- * if any part of them is outside it (a short window, a phone). */
+/** showActions scrolls the action buttons into the window at each turn, if
+ * any part of them is outside it (a short window, a phone), and keeps them
+ * there while the page above them grows during the turn (controls drawn after
+ * a slow reply), until the player scrolls by hand. */
 function showActions() {
   if (shownTurn === turnKey()) return;
   shownTurn = turnKey();
+  keptTurn = shownTurn;
   play("turn");
+  revealActions();
+}
+
+let keptTurn = "";
+/** revealActions scrolls the action buttons into the window if they are not. */
+function revealActions() {
   const box = $("actions").getBoundingClientRect();
   if (box.top < 0 || box.bottom > window.innerHeight) $("actions").scrollIntoView({ block: "end", behavior: "instant" });
 }
+new ResizeObserver(() => { if (keptTurn && keptTurn === turnKey()) revealActions(); }).observe(document.body);
+for (const ev of ["wheel", "touchmove"]) addEventListener(ev, () => { keptTurn = ""; }, { passive: true });
 
 // --- acting in advance (preact.js) ------------------------------------------------
 
