@@ -41,6 +41,7 @@ type Tables struct {
 
 	mu    sync.Mutex
 	owned map[string]*owned // by cluster.TableKey
+	stop  context.CancelFunc // ends Run (HandOver)
 	wg    sync.WaitGroup
 }
 
@@ -87,6 +88,11 @@ func (ts *Tables) Start(ctx context.Context) error {
 // Run keeps the node's leases and lobby entries and adopts the tables of lost
 // nodes, until ctx is done.
 func (ts *Tables) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ts.mu.Lock()
+	ts.stop = cancel
+	ts.mu.Unlock()
 	go ts.listAll(ctx)
 	go ts.mirrorLobby(ctx)
 	return ts.cfg.Cluster.Run(ctx, ts.adopt, ts.lost)
@@ -268,6 +274,11 @@ func (ts *Tables) Owned() []string {
 // their leases up, for the other nodes to take them up from their logs at
 // once: a node leaving on purpose (SIGTERM, a rolling upgrade).
 func (ts *Tables) HandOver(ctx context.Context) error {
+	ts.mu.Lock()
+	if ts.stop != nil {
+		ts.stop() // the node adopts nothing more, not even what it releases now
+	}
+	ts.mu.Unlock()
 	var errs []error
 	for _, o := range ts.ownedTables() {
 		errs = append(errs, o.t.HandOver(ctx, "its node is leaving the house"))
