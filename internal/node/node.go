@@ -40,7 +40,7 @@ type Tables struct {
 	cfg Config
 
 	mu    sync.Mutex
-	owned map[string]*owned // by cluster.TableKey
+	owned map[string]*owned  // by cluster.TableKey
 	stop  context.CancelFunc // ends Run (HandOver)
 	wg    sync.WaitGroup
 }
