@@ -146,7 +146,7 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease) error {
 		return err
 	}
 	if hl != nil {
-		if cfg.Resume, err = ts.resume(ctx, hl); err != nil {
+		if cfg.Resume, err = ts.resume(ctx, hl, l.Token()); err != nil {
 			return err
 		}
 	}
@@ -154,6 +154,12 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease) error {
 	t, err := ts.cfg.Lobby.Open(cfg)
 	if err != nil {
 		return err
+	}
+	if hl == nil { // a new table: its reference is new too, and fenced now
+		if err := ts.cfg.House.Fence(ctx, t.Ref(), int64(l.Token())); err != nil {
+			_ = t.HandOver(ctx, "not fenced")
+			return err
+		}
 	}
 	ts.cfg.Cluster.Own(l)
 	ts.mu.Lock()
@@ -168,10 +174,15 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease) error {
 // resume reads what the table's log left: the seats from the store, the hand
 // in play rebuilt, and the buy-ins of players the lost owner had not seated
 // returned to their credits.
-func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog) (*table.Resume, error) {
+func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64) (*table.Resume, error) {
 	var r table.Resume
 	if err := json.Unmarshal(hl.State, &r.State); err != nil {
 		return nil, fmt.Errorf("the log's table state: %w", err)
+	}
+	// The database's writes for the table are fenced first: a former owner's
+	// writes begun before are in, and none comes after.
+	if err := ts.cfg.House.Fence(ctx, r.State.Ref, int64(token)); err != nil {
+		return nil, err
 	}
 	stacks, err := ts.cfg.House.TableStacks(ctx, r.State.Ref)
 	if err != nil {
