@@ -12,12 +12,14 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/felt-poker/felt/internal/announce"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/tournament/live"
 	"github.com/felt-poker/felt/internal/web"
 )
 
@@ -129,9 +131,16 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	if httpConns == 0 {
 		httpConns = -1 // the file's 0 is no bound; web's is its default
 	}
-	srv, err := web.New(hn.webConfig(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP,
+	tourneys, err := hc.Tournaments.director(c.NoBots)
+	if err != nil {
+		return usageError("config: %v", err)
+	}
+	if hn != nil { // tournaments run on a single-node house for now (docs/scaling.md)
+		tourneys = live.Config{}
+	}
+	srv, err := web.New(hn.webConfig(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP, Tournaments: tourneys,
 		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables, PublicMetrics: hc.Metrics == "public",
-		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}}))
+		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}, Houses: neighbours(ctx, log, &hc, ln.Addr().String())}))
 	if err != nil {
 		return err
 	}
@@ -148,6 +157,9 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 		}
 		if restored > 0 {
 			log.Info("opened again the tables players had open", "tables", restored)
+		}
+		if err := srv.RestoreTournaments(ctx); err != nil {
+			return err
 		}
 	}
 	hn.run(ctx)
@@ -196,6 +208,29 @@ func announceHouse(ctx context.Context, log *slog.Logger, hc *houseConfig, srv *
 			log.Warn("not announced on the local network", "err", err)
 		}
 	}()
+}
+
+// neighboursKeep is how long a house silent on the network stays listed.
+const neighboursKeep = 10 * time.Second
+
+// neighbours listens, while ctx lasts, for the other houses announced to the
+// multicast group the house announces itself to, and returns the function
+// listing them (this house left out) for the lobby; nil when the house does
+// not announce to a multicast group or cannot listen to it.
+func neighbours(ctx context.Context, log *slog.Logger, hc *houseConfig, addr string) func() []announce.House {
+	ua, err := net.ResolveUDPAddr("udp", hc.Announce)
+	if hc.Announce == "" || hc.Announce == "off" || err != nil || !ua.IP.IsMulticast() {
+		return nil
+	}
+	c, err := announce.Listen(hc.Announce)
+	if err != nil {
+		log.Warn("not listening for other houses on the local network", "err", err)
+		return nil
+	}
+	d := announce.Watch(ctx, c, neighboursKeep)
+	return func() []announce.House {
+		return slices.DeleteFunc(d.Houses(), func(h announce.House) bool { return h.Name == hc.Name && h.Addr == addr })
+	}
 }
 
 // openHouse opens the database, claims it for this house alone (refusing while

@@ -65,6 +65,11 @@ type Options struct {
 	Net *Net
 	// Strategy is the cfr bot's strategy file (the option strategy=FILE).
 	Strategy string
+	// NoDraws, NoUpdate and Thresholds switch the Bayesian bot's parts for seed
+	// 001's experiments (the options draws=false, update=false and
+	// thresholds=tight|normal|loose; "" is normal).
+	NoDraws, NoUpdate bool
+	Thresholds        string
 }
 
 // DefaultSamples is the number of deals a Monte Carlo bot simulates per decision
@@ -211,7 +216,8 @@ type param struct{ key, value string }
 
 // paramKeys are the options a bot's name may carry, each with whether its value
 // names a file.
-var paramKeys = map[string]bool{"samples": false, "bluff": false, "state": true, "weights": true, "strategy": true}
+var paramKeys = map[string]bool{"samples": false, "bluff": false, "state": true, "weights": true, "strategy": true,
+	"draws": false, "update": false, "thresholds": false}
 
 // file reports whether p's value names a file.
 func (p param) file() bool { return paramKeys[p.key] }
@@ -238,7 +244,7 @@ func parseName(name string) (int, []param, error) {
 		isFile, known := paramKeys[k]
 		switch {
 		case !known:
-			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, state, weights, strategy): %w", base, k, ErrBadOption)
+			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, state, weights, strategy, draws, update, thresholds): %w", base, k, ErrBadOption)
 		case isFile && v == "":
 			return 0, nil, fmt.Errorf("bot %s: %s= needs a file name: %w", base, k, ErrBadOption)
 		case !isFile:
@@ -266,6 +272,21 @@ func (p param) apply(o *Options) error {
 			return fmt.Errorf("bluff=%q: %w", p.value, ErrBadOption)
 		}
 		o.NoBluff = !b
+	case "draws", "update":
+		b, err := strconv.ParseBool(p.value)
+		if err != nil {
+			return fmt.Errorf("%s=%q: %w", p.key, p.value, ErrBadOption)
+		}
+		if p.key == "draws" {
+			o.NoDraws = !b
+		} else {
+			o.NoUpdate = !b
+		}
+	case "thresholds":
+		if _, ok := bayesThresholdSets[p.value]; !ok {
+			return fmt.Errorf("thresholds=%q: tight, normal or loose: %w", p.value, ErrBadOption)
+		}
+		o.Thresholds = p.value
 	case "state":
 		o.Models = FileModels(p.value)
 	case "weights":

@@ -133,15 +133,21 @@ func (h *House) Refill(ctx context.Context, userID int64) (int64, error) {
 		if err != nil {
 			return err
 		}
-		// Chips at tables count: parking them there does not earn a refill.
+		// Chips at tables count: parking them there does not earn a refill; nor
+		// do buy-ins for tournaments not started (an unregistration returns them).
 		seated, err := q.ChipsAtTables(ctx, userID)
 		if err != nil {
 			return err
 		}
+		registered, err := q.RegisteredBuyIns(ctx, userID)
+		if err != nil {
+			return err
+		}
+		seated += registered
 		if credits+seated >= h.cfg.RefillBelow {
 			msg := fmt.Sprintf("you have %d credits: a refill is for players with fewer than %d", credits, h.cfg.RefillBelow)
 			if seated > 0 {
-				msg = fmt.Sprintf("you have %d credits and %d chips at tables: a refill is for players with fewer than %d in all", credits, seated, h.cfg.RefillBelow)
+				msg = fmt.Sprintf("you have %d credits and %d chips at tables or in tournament buy-ins: a refill is for players with fewer than %d in all", credits, seated, h.cfg.RefillBelow)
 			}
 			return &PlayerError{Message: msg, Err: ErrRefillNotNeeded}
 		}
