@@ -35,6 +35,13 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 	waitJS[bool](t, a, "straddle on", `document.getElementById('opt-straddle').checked && document.getElementById('seat-note')?.textContent.includes('Straddle: on')`, 5*time.Second)
 	do(t, a, "agree", chromedp.Click("#opt-run-twice"))
 	waitJS[bool](t, a, "run twice on", `document.getElementById('opt-run-twice').checked && document.getElementById('seat-note')?.textContent.includes('Run it twice: on')`, 5*time.Second)
+	for _, sc := range screens {
+		shotTable(t, a, sc, "options-"+sc.name+".png", "table-title")
+		if bad := notInWindow(t, a, "#opt-straddle, #opt-run-twice"); len(bad) > 0 {
+			t.Errorf("at %s the choices are outside the window: %v", sc.name, bad)
+		}
+	}
+	do(t, a, "window", chromedp.EmulateViewport(1280, 720))
 
 	// Calling until alice straddles (she is under the gun one hand in three).
 	for i := 0; ; i++ {
