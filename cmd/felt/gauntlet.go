@@ -14,6 +14,7 @@ import (
 // gauntletCmd is "felt gauntlet": one bot against every exploiter.
 type gauntletCmd struct {
 	Bot string `arg:"" name:"bot" help:"The bot to measure (as for felt match)."`
+	CV  bool   `name:"cv" help:"Estimate every match with the control variate too (see felt match --cv) and judge by it."`
 	arenaFlags
 }
 
@@ -30,7 +31,7 @@ allows.
 ` + arenaHelp() + `
 
 --json prints one object: "bot", "variant", "hands" (per match), "seed", "matches"
-([{"exploiter", "bot", "bb_per_100", "ci95", "mbb_per_game", "chips"}]), "worst" (an
+([{"exploiter", "bot", "bb_per_100", "ci95", "mbb_per_game", "chips", with --cv "cv"}]), "worst" (an
 index into matches), "survives" and "elapsed_ns".`
 }
 
@@ -53,12 +54,13 @@ func runGauntlet(ctx context.Context, args []string, stdout, stderr io.Writer) e
 
 // gauntletMatch is one line of "felt gauntlet --json".
 type gauntletMatch struct {
-	Exploiter  string  `json:"exploiter"`
-	Bot        string  `json:"bot"`
-	BBPer100   float64 `json:"bb_per_100"`
-	CI95       float64 `json:"ci95"`
-	MBBPerGame float64 `json:"mbb_per_game"`
-	Chips      int64   `json:"chips"`
+	Exploiter  string    `json:"exploiter"`
+	Bot        string    `json:"bot"`
+	BBPer100   float64   `json:"bb_per_100"`
+	CI95       float64   `json:"ci95"`
+	MBBPerGame float64   `json:"mbb_per_game"`
+	Chips      int64     `json:"chips"`
+	CV         *cvOutput `json:"cv,omitempty"`
 }
 
 // gauntletOutput is what "felt gauntlet --json" prints.
@@ -81,10 +83,15 @@ func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if c.CV {
+		if err := arena.CheckControlVariate(s.game); err != nil {
+			return usageError("--cv: %v", err)
+		}
+	}
 	start := time.Now()
 	bar := c.progress(stderr, int64(len(arena.Exploiters)*2*((c.Hands+1)/2)), c.Bot+" gauntlet")
 	g, err := arena.PlayGauntlet(ctx, arena.GauntletConfig{Bot: c.Bot, Game: s.game, Hands: c.Hands, Seed: s.seed,
-		Workers: c.Workers, Progress: bar.add})
+		Workers: c.Workers, Progress: bar.add, ControlVariate: c.CV})
 	bar.finish()
 	if err != nil {
 		return err
@@ -94,7 +101,7 @@ func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	for k, r := range g.Matches {
 		out.Hands = r.Hands
 		out.Matches = append(out.Matches, gauntletMatch{Exploiter: arena.Exploiters[k].Name, Bot: r.B,
-			BBPer100: r.BBPer100, CI95: r.CI95, MBBPerGame: r.MBBPerGame, Chips: r.Chips})
+			BBPer100: r.BBPer100, CI95: r.CI95, MBBPerGame: r.MBBPerGame, Chips: r.Chips, CV: newCVOutput(r.CV)})
 	}
 	if c.JSON {
 		return writeArenaJSON(stdout, out)
@@ -107,9 +114,18 @@ func writeGauntlet(w io.Writer, out gauntletOutput) error {
 	fmt.Fprintf(w, "gauntlet: %s, %s, %s hands per match (duplicate), seed %d; bb/100 of %s, ± 95%%\n\n",
 		out.Bot, arenaGameName(out.Variant), thousands(int64(out.Hands)), out.Seed, out.Bot)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "exploiter\tbot\tbb/100\t± 95%\t")
+	cv := out.Matches[0].CV != nil
+	if cv {
+		fmt.Fprintln(tw, "exploiter\tbot\tbb/100\t± 95%\twith the control variate\t± 95%\t")
+	} else {
+		fmt.Fprintln(tw, "exploiter\tbot\tbb/100\t± 95%\t")
+	}
 	for _, m := range out.Matches {
-		fmt.Fprintf(tw, "%s\t%s\t%+.1f\t%.1f\t\n", m.Exploiter, m.Bot, m.BBPer100, m.CI95)
+		fmt.Fprintf(tw, "%s\t%s\t%+.1f\t%.1f\t", m.Exploiter, m.Bot, m.BBPer100, m.CI95)
+		if cv {
+			fmt.Fprintf(tw, "%+.1f\t%.1f\t", m.CV.BBPer100, m.CV.CI95)
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -119,6 +135,11 @@ func writeGauntlet(w io.Writer, out gauntletOutput) error {
 	if !out.Survives {
 		verdict = "does not survive: it loses to the " + worst.Exploiter
 	}
-	_, err := fmt.Fprintf(w, "\nworst: %s %+.1f ± %.1f bb/100; %s %s\n", worst.Exploiter, worst.BBPer100, worst.CI95, out.Bot, verdict)
+	rate, ci := worst.BBPer100, worst.CI95
+	if cv {
+		rate, ci = worst.CV.BBPer100, worst.CV.CI95
+		verdict += " (judged with the control variate)"
+	}
+	_, err := fmt.Fprintf(w, "\nworst: %s %+.1f ± %.1f bb/100; %s %s\n", worst.Exploiter, rate, ci, out.Bot, verdict)
 	return err
 }

@@ -6,10 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/felt-poker/felt/internal/arena"
+	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/engine"
 )
 
 // felt gauntlet plays every exploiter and names the worst; fold does not survive.
@@ -39,7 +43,16 @@ func TestGauntletCommand(t *testing.T) {
 			t.Errorf("text output lacks %q:\n%s", want, out.String())
 		}
 	}
-	for _, args := range [][]string{{"nobody"}, {"fold", "--hands", "2"}, {"fold", "--trace"}, {"neural:weights=/no/such"}} {
+	out.Reset()
+	if err := runGauntlet(context.Background(), []string{"fold", "--hands", "100", "--seed", "5", "--cv", "--no-progress"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"with the control variate", "(judged with the control variate)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--cv output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, args := range [][]string{{"nobody"}, {"fold", "--hands", "2"}, {"fold", "--trace"}, {"neural:weights=/no/such"}, {"fold", "--variant", "stud", "--cv"}} {
 		err := runGauntlet(context.Background(), append(args, "--no-progress"), io.Discard, io.Discard)
 		var e *exitError
 		if !errors.As(err, &e) || e.code != 2 {
@@ -69,5 +82,26 @@ func TestLeagueGauntletColumn(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "gauntlet") {
 		t.Error("a league without --gauntlet shows it")
+	}
+}
+
+// felt league --fold-model pools how every player of the league's hands acted.
+func TestLeagueFoldModel(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "model.json")
+	if err := runLeague(context.Background(), []string{"fold", "raise", "--hands", "40", "--seed", "2", "--fold-model", path, "--no-progress"}, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m bot.OpponentModel
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	// Every hand: raise shoves or folds meets a shove, so fold faces a bet and
+	// folds before the flop in each of the 40 hands; raise never folds.
+	if m.Hands != 80 || m.Faced[engine.Preflop] < 40 || m.Folded[engine.Preflop] != 40 || m.Raised[engine.Preflop] < 20 {
+		t.Errorf("pooled model %+v", m)
 	}
 }

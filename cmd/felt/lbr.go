@@ -35,11 +35,13 @@ check and call to the end: wp·pot − (1−wp)·call for a call, fp·pot + (1�
 bet + answer) − bet) for a bet (fp the range's chance to fold to it, wp the equity
 against the hands that do not). Every deal is played twice, LBR in each seat. Reports
 LBR's win in mbb/g (thousandths of a big blind per hand) and bb/100, ± the 95%
-half-width; a lower bound on what a best response wins against the bot.
+half-width; a lower bound on what a best response wins against the bot. It also
+reports the same win with the control variate of felt match --cv (the luck of the
+cards and of a strategist bot's dice taken out): the same mean, a narrower interval.
 
 --json prints one object: "bot", "hands", "deals", "seed", "sizes", "samples",
 "runouts", "preflop", "chips", "mbb_per_game", "mbb_ci95", "bb_per_100", "ci95",
-"misses" (bot actions the sampled range could not explain), "workers", "elapsed_ns".`
+"cv" (as felt match --cv prints it), "misses" (bot actions the sampled range could not explain), "workers", "elapsed_ns".`
 }
 
 // Run is called by kong.
@@ -59,22 +61,23 @@ func runLBR(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 
 // lbrOutput is what "felt lbr --json" prints.
 type lbrOutput struct {
-	Bot        string   `json:"bot"`
-	Hands      int      `json:"hands"`
-	Deals      int      `json:"deals"`
-	Seed       uint64   `json:"seed"`
-	Sizes      []string `json:"sizes"`
-	Samples    int      `json:"samples"`
-	Runouts    int      `json:"runouts"`
-	Preflop    bool     `json:"preflop"`
-	Chips      int64    `json:"chips"`
-	MBBPerGame float64  `json:"mbb_per_game"`
-	MBBCI95    float64  `json:"mbb_ci95"`
-	BBPer100   float64  `json:"bb_per_100"`
-	CI95       float64  `json:"ci95"`
-	Misses     int64    `json:"misses"`
-	Workers    int      `json:"workers"`
-	ElapsedNS  int64    `json:"elapsed_ns"`
+	Bot        string    `json:"bot"`
+	Hands      int       `json:"hands"`
+	Deals      int       `json:"deals"`
+	Seed       uint64    `json:"seed"`
+	Sizes      []string  `json:"sizes"`
+	Samples    int       `json:"samples"`
+	Runouts    int       `json:"runouts"`
+	Preflop    bool      `json:"preflop"`
+	Chips      int64     `json:"chips"`
+	MBBPerGame float64   `json:"mbb_per_game"`
+	MBBCI95    float64   `json:"mbb_ci95"`
+	BBPer100   float64   `json:"bb_per_100"`
+	CI95       float64   `json:"ci95"`
+	CV         *cvOutput `json:"cv"`
+	Misses     int64     `json:"misses"`
+	Workers    int       `json:"workers"`
+	ElapsedNS  int64     `json:"elapsed_ns"`
 }
 
 func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
@@ -101,7 +104,7 @@ func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	out := lbrOutput{Bot: r.Bot, Hands: r.Hands, Deals: r.Deals, Seed: r.Seed, Samples: c.Samples, Runouts: c.Runouts,
 		Preflop: c.Preflop, Chips: r.Chips, MBBPerGame: r.MBBPerGame, MBBCI95: r.MBBCI95, BBPer100: r.BBPer100, CI95: r.CI95,
-		Misses: r.Misses, Workers: r.Workers, ElapsedNS: r.Elapsed.Nanoseconds()}
+		CV: newCVOutput(r.CV), Misses: r.Misses, Workers: r.Workers, ElapsedNS: r.Elapsed.Nanoseconds()}
 	for _, z := range sizes {
 		out.Sizes = append(out.Sizes, z.String())
 	}
@@ -118,6 +121,7 @@ func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		out.Sizes, c.Samples, c.Runouts, preflop)
 	fmt.Fprintf(stdout, "LBR wins %+.0f mbb/g ± %.0f (95%%), %+.1f bb/100 ± %.1f, %s chips\n",
 		r.MBBPerGame, r.MBBCI95, r.BBPer100, r.CI95, signedThousands(r.Chips))
+	cvLine(stdout, "LBR", r.MBBCI95, r.CV)
 	if r.Misses > 0 {
 		fmt.Fprintf(stdout, "%d actions of the bot its sampled range could not explain (range kept)\n", r.Misses)
 	}

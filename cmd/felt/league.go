@@ -10,13 +10,24 @@ import (
 	"time"
 
 	"github.com/felt-poker/felt/internal/arena"
+	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/engine"
 )
 
+// writeJSONFile writes v to path as indented JSON.
+func writeJSONFile(path string, v any) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	return errors.Join(writeArenaJSON(f, v), f.Close())
+}
+
 // leagueCmd is "felt league": every bot against every other.
 type leagueCmd struct {
-	Bots     []string `arg:"" name:"bot" help:"Two or more bots (as for felt match)."`
-	Gauntlet bool     `help:"Also play each bot through the gauntlet (felt gauntlet, same hands and seed) and show its worst case beside its rank."`
+	Bots      []string `arg:"" name:"bot" help:"Two or more bots (as for felt match)."`
+	Gauntlet  bool     `help:"Also play each bot through the gauntlet (felt gauntlet, same hands and seed) and show its worst case beside its rank."`
+	FoldModel string   `placeholder:"FILE" help:"Write to FILE, as JSON, the opponent model (bayes) of every player of every hand pooled: decisions, bets and raises, bets faced and folds, per street (plays each match on one worker). bayes's default model was made so."`
 	arenaFlags
 }
 
@@ -32,7 +43,11 @@ against all the others.
 --json prints one object: "variant", "hands" (per pairing), "seed", "bots", "table"
 (table[i][j]: {"bb_per_100", "ci95", "mbb_per_game", "chips"} of bot i against bot j,
 null on the diagonal) and "ranking" ([{"bot", "bb_per_100", "ci95"}], best first; with
---gauntlet each also has "gauntlet": the worst case {"exploiter", "bb_per_100", "ci95"}).`
+--gauntlet each also has "gauntlet": the worst case {"exploiter", "bb_per_100", "ci95"}).
+
+--fold-model FILE counts how every player of the league's hands acts, pooled into one
+bot.OpponentModel: the data of the Bayesian bot's default opponent model
+(internal/bot/bayes_default.json; docs/bots.md gives the command that made it).`
 }
 
 // Run is called by kong.
@@ -98,9 +113,20 @@ func (c *leagueCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	pairs := n * (n - 1) / 2
 	bar := c.progress(stderr, int64(pairs*2*((c.Hands+1)/2)), "league")
 	start := time.Now()
-	l, err := c.playLeague(ctx, c.Bots, s, stdout, bar)
+	var pooled *bot.OpponentModel
+	var observe func(h *engine.Hand)
+	if c.FoldModel != "" {
+		pooled = new(bot.OpponentModel)
+		observe = func(h *engine.Hand) { pooled.ObserveAll(h.SpectatorView()) }
+	}
+	l, err := c.playLeague(ctx, c.Bots, s, stdout, bar, observe)
 	if err != nil {
 		return err
+	}
+	if pooled != nil {
+		if err := writeJSONFile(c.FoldModel, pooled); err != nil {
+			return err
+		}
 	}
 	worst, err := c.gauntlets(ctx, s, stderr)
 	if err != nil {
@@ -183,16 +209,23 @@ func (c *leagueCmd) gauntlets(ctx context.Context, s arenaSettings, stderr io.Wr
 }
 
 // playLeague plays the league the flags describe, tracing and writing the hands as
-// --trace and --history ask, and removes the progress bar.
-func (f *arenaFlags) playLeague(ctx context.Context, bots []string, s arenaSettings, stdout io.Writer, bar arenaBar) (arena.League, error) {
+// --trace and --history ask and showing each finished hand to observe (when not
+// nil), and removes the progress bar.
+func (f *arenaFlags) playLeague(ctx context.Context, bots []string, s arenaSettings, stdout io.Writer, bar arenaBar, observe func(h *engine.Hand)) (arena.League, error) {
 	log, err := f.handLog(stdout)
 	if err != nil {
 		bar.finish()
 		return arena.League{}, err
 	}
 	lc := arena.LeagueConfig{Bots: bots, Game: s.game, Hands: f.Hands, Seed: s.seed, Workers: f.Workers, Progress: bar.add}
-	if log != nil {
+	if log != nil || observe != nil {
 		lc.Hand = func(i, j int, cfg engine.Config, h *engine.Hand, players []string) error {
+			if observe != nil {
+				observe(h)
+			}
+			if log == nil {
+				return nil
+			}
 			return log.hand(pairingFile(bots[i], bots[j]), "felt league "+bots[i]+" vs "+bots[j], cfg, h, players)
 		}
 	}

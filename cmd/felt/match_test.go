@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"strings"
 	"testing"
 )
@@ -53,7 +54,7 @@ func TestMatchJSONDeterministic(t *testing.T) {
 	if a["hands"] != 200.0 || a["seed"] != 11.0 || a["variant"] != "limit" || a["a"] != "montecarlo:samples=50" {
 		t.Errorf("JSON %v", a)
 	}
-	if bb, ci := a["bb_per_100"].(float64), a["ci95"].(float64); ci <= 0 || bb*10 != a["mbb_per_game"].(float64) {
+	if bb, ci := a["bb_per_100"].(float64), a["ci95"].(float64); ci <= 0 || math.Abs(bb*10-a["mbb_per_game"].(float64)) > 1e-9 {
 		t.Errorf("bb/100 %v ± %v, mbb/g %v", bb, ci, a["mbb_per_game"])
 	}
 }
@@ -162,5 +163,36 @@ func TestMatchSeed001Format(t *testing.T) {
 		if !errors.As(err, &e) || e.code != 2 {
 			t.Errorf("%v: %v, want exit code 2", bad, err)
 		}
+	}
+}
+
+// TestMatchControlVariate: --cv adds the estimate with the control variate and how
+// much it narrows the interval, in text and JSON; stud has no value function.
+func TestMatchControlVariate(t *testing.T) {
+	var out bytes.Buffer
+	if err := runMatch(context.Background(), []string{"maniac", "chart:samples=20", "--hands", "200", "--seed", "3", "--cv", "--no-progress"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "maniac with the control variate: ") || !strings.Contains(out.String(), "× narrower)") {
+		t.Errorf("no control variate line:\n%s", out.String())
+	}
+	out.Reset()
+	if err := runMatch(context.Background(), []string{"maniac", "chart:samples=20", "--hands", "200", "--seed", "3", "--cv", "--json", "--no-progress"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		CI95 float64 `json:"ci95"`
+		CV   *struct {
+			CI95      float64 `json:"ci95"`
+			Narrowing float64 `json:"narrowing"`
+		} `json:"cv"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || got.CV == nil || got.CV.CI95 <= 0 || got.CV.Narrowing <= 1 {
+		t.Errorf("--json --cv: %v, %+v:\n%s", err, got, out.String())
+	}
+	err := runMatch(context.Background(), []string{"call", "call", "--hands", "20", "--variant", "stud", "--cv", "--no-progress"}, &out, io.Discard)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != 2 {
+		t.Errorf("--cv in stud: %v, want a usage error", err)
 	}
 }

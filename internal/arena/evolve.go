@@ -31,6 +31,16 @@ type EvolveConfig struct {
 	// network also plays. A network's fitness is its mean bb/100 over these matches.
 	Rivals, Champions int
 	Against           []string
+	// Gauntlet makes every network also play every exploiter (Exploiters); its
+	// fitness is then the mean of its mean bb/100 above and its worst result
+	// against the exploiters, so that a network with a leak an exploiter finds
+	// (all-in with any two cards) cannot win the evolution.
+	Gauntlet bool
+	// Judge, when not nil, scores each generation's best (felt evolve --lbr: minus
+	// what Local Best Response wins from it, in bb/100); the champion is then the
+	// generation best with the highest score plus its gauntlet worst case (with
+	// Gauntlet), instead of the best against the benchmarks.
+	Judge func(ctx context.Context, net *bot.Net) (float64, error)
 	// Elite networks pass unchanged to the next generation; the rest are children of
 	// two parents chosen by tournaments of three, mutated (each weight with
 	// probability MutationRate, by normal noise of deviation Sigma).
@@ -104,6 +114,9 @@ func (ec EvolveConfig) TotalHands() int64 {
 	var total int64
 	for g := range ec.Generations {
 		matches := ec.Rivals + min(ec.Champions, g) + len(ec.Against)
+		if ec.Gauntlet {
+			matches += len(Exploiters)
+		}
 		total += int64(ec.Population*matches)*hands + int64(len(ec.Benchmarks))*bench
 	}
 	return total
@@ -117,6 +130,9 @@ type Generation struct {
 	Best                     *bot.Net
 	// Bench holds the best network's results against each benchmark bot.
 	Bench []Result
+	// Worst is the best network's worst result against the exploiters, in
+	// bb/100 (with EvolveConfig.Gauntlet), Score what EvolveConfig.Judge gave it.
+	Worst, Score float64
 }
 
 // Evolution is the outcome of Evolve.
@@ -144,10 +160,10 @@ func Evolve(ctx context.Context, ec EvolveConfig, onGeneration func(Generation))
 	}
 	var ev Evolution
 	ev.First = slices.Clone(pop)
-	bestBench := 0.0
+	bestScore := 0.0
 	for g := range ec.Generations {
 		gr := rand.New(rand.NewPCG(ec.Seed, uint64(g)+1))
-		fit, err := ec.fitness(ctx, gr, g, pop, ev.HallOfFame)
+		fit, worst, err := ec.fitness(ctx, gr, g, pop, ev.HallOfFame)
 		if err != nil {
 			return ev, fmt.Errorf("generation %d: %w", g, err)
 		}
@@ -156,24 +172,17 @@ func Evolve(ctx context.Context, ec EvolveConfig, onGeneration func(Generation))
 			order[i] = i
 		}
 		slices.SortStableFunc(order, func(a, b int) int { return -cmpFloat(fit[a], fit[b]) })
-		gen := Generation{Index: g, BestFitness: fit[order[0]], Best: pop[order[0]].Clone()}
+		gen := Generation{Index: g, BestFitness: fit[order[0]], Best: pop[order[0]].Clone(), Worst: worst[order[0]]}
 		for _, f := range fit {
 			gen.MeanFitness += f / float64(len(fit))
 		}
 		ev.HallOfFame = append(ev.HallOfFame, gen.Best)
-		if len(ec.Benchmarks) > 0 {
-			if gen.Bench, err = ec.bench(ctx, gen.Best); err != nil {
-				return ev, fmt.Errorf("generation %d: %w", g, err)
-			}
-			var mean float64
-			for _, b := range gen.Bench {
-				mean += b.BBPer100 / float64(len(gen.Bench))
-			}
-			if ev.Champion == nil || mean > bestBench {
-				ev.Champion, bestBench = gen.Best, mean
-			}
-		} else {
-			ev.Champion = gen.Best
+		score, err := ec.score(ctx, &gen)
+		if err != nil {
+			return ev, fmt.Errorf("generation %d: %w", g, err)
+		}
+		if ev.Champion == nil || score > bestScore {
+			ev.Champion, bestScore = gen.Best, score
 		}
 		ev.Generations = append(ev.Generations, gen)
 		if onGeneration != nil {
@@ -182,6 +191,33 @@ func Evolve(ctx context.Context, ec EvolveConfig, onGeneration func(Generation))
 		pop = ec.breed(gr, pop, fit, order)
 	}
 	return ev, nil
+}
+
+// score measures a generation's best against the benchmarks and by the judge, and
+// returns what the champion is chosen by: the judge's score plus the gauntlet's
+// worst case, else the mean against the benchmarks, else the generation's index
+// (the last best is the champion).
+func (ec *EvolveConfig) score(ctx context.Context, gen *Generation) (float64, error) {
+	var err error
+	var mean float64
+	if len(ec.Benchmarks) > 0 {
+		if gen.Bench, err = ec.bench(ctx, gen.Best); err != nil {
+			return 0, err
+		}
+		for _, b := range gen.Bench {
+			mean += b.BBPer100 / float64(len(gen.Bench))
+		}
+	}
+	switch {
+	case ec.Judge != nil:
+		if gen.Score, err = ec.Judge(ctx, gen.Best); err != nil {
+			return 0, err
+		}
+		return gen.Score + gen.Worst, nil
+	case len(ec.Benchmarks) > 0:
+		return mean, nil
+	}
+	return float64(gen.Index), nil
 }
 
 // breed returns the next generation: the elite, then mutated children of parents
@@ -216,10 +252,14 @@ const netPrefix = "@"
 type job struct {
 	a, b string
 	who  int // the network whose fitness it counts for (-1: none)
+	// exploiter marks a gauntlet match, which counts for the worst case.
+	exploiter bool
 }
 
-// fitness plays every network's matches for generation g and returns their mean bb/100.
-func (ec *EvolveConfig) fitness(ctx context.Context, r *rand.Rand, g int, pop, hof []*bot.Net) ([]float64, error) {
+// fitness plays every network's matches for generation g and returns their
+// fitness (mean bb/100, with the gauntlet's worst case mixed in) and each one's
+// worst result against the exploiters (0 without Gauntlet).
+func (ec *EvolveConfig) fitness(ctx context.Context, r *rand.Rand, g int, pop, hof []*bot.Net) (fit, worst []float64, err error) {
 	nets := slices.Concat(pop, hof)
 	var jobs []job
 	for i := range pop {
@@ -228,38 +268,52 @@ func (ec *EvolveConfig) fitness(ctx context.Context, r *rand.Rand, g int, pop, h
 			if j >= i {
 				j++
 			}
-			jobs = append(jobs, job{me, netPrefix + strconv.Itoa(j), i})
+			jobs = append(jobs, job{me, netPrefix + strconv.Itoa(j), i, false})
 		}
 		if len(hof) > 0 {
 			for _, k := range r.Perm(len(hof))[:min(ec.Champions, len(hof))] {
-				jobs = append(jobs, job{me, netPrefix + strconv.Itoa(len(pop)+k), i})
+				jobs = append(jobs, job{me, netPrefix + strconv.Itoa(len(pop)+k), i, false})
 			}
 		}
 		for _, name := range ec.Against {
-			jobs = append(jobs, job{me, name, i})
+			jobs = append(jobs, job{me, name, i, false})
+		}
+		if ec.Gauntlet {
+			for _, e := range Exploiters {
+				jobs = append(jobs, job{me, e.Bot, i, true})
+			}
 		}
 	}
 	results, err := ec.play(ctx, nets, jobs, ec.Hands, mix(ec.Seed, uint64(g)), 1)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	fit := make([]float64, len(pop))
+	fit, worst = make([]float64, len(pop)), make([]float64, len(pop))
 	count := make([]int, len(pop))
+	played := make([]bool, len(pop))
 	for k, j := range jobs {
-		fit[j.who] += results[k].BBPer100
-		count[j.who]++
+		x := results[k].BBPer100
+		if !j.exploiter {
+			fit[j.who] += x
+			count[j.who]++
+		} else if !played[j.who] || x < worst[j.who] {
+			worst[j.who], played[j.who] = x, true
+		}
 	}
 	for i := range fit {
 		fit[i] /= float64(max(count[i], 1))
+		if ec.Gauntlet {
+			fit[i] = (fit[i] + worst[i]) / 2
+		}
 	}
-	return fit, nil
+	return fit, worst, nil
 }
 
 // bench plays net against every benchmark bot with a seed that never changes.
 func (ec *EvolveConfig) bench(ctx context.Context, net *bot.Net) ([]Result, error) {
 	var jobs []job
 	for _, name := range ec.Benchmarks {
-		jobs = append(jobs, job{netPrefix + "0", name, -1})
+		jobs = append(jobs, job{netPrefix + "0", name, -1, false})
 	}
 	return ec.play(ctx, []*bot.Net{net}, jobs, ec.BenchHands, mix(ec.Seed, 1<<40), ec.Workers)
 }

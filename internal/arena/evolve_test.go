@@ -2,6 +2,7 @@ package arena
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/felt-poker/felt/internal/bot"
@@ -57,5 +58,42 @@ func TestEvolveImproves(t *testing.T) {
 		if gen.BestFitness != ev.Generations[i].BestFitness || gen.Bench[0].Chips != ev.Generations[i].Bench[0].Chips {
 			t.Fatalf("generation %d differs with one worker: %+v against %+v", i, gen, ev.Generations[i])
 		}
+	}
+}
+
+// shover is a network whose output is always 1: it raises the pot at every turn,
+// all-in before the flop with any two cards.
+func shover() *bot.Net {
+	n := bot.RandomNet(rand.New(rand.NewPCG(1, 1)), 2)
+	n.W2 = []float64{0, 0}
+	n.B2 = 50
+	return n
+}
+
+// TestGauntletFitnessSinksTheShover: a population of networks that shove any two
+// cards nets 0 against itself (every duplicate pair cancels), which the league's
+// fitness would let win; with the gauntlet its fitness is half its loss to the
+// exploiter that beats it, and the worst case is that loss exactly.
+func TestGauntletFitnessSinksTheShover(t *testing.T) {
+	g, _ := ParseGame("nl")
+	ec, err := EvolveConfig{Population: 4, Generations: 1, Hands: 400, Game: g, Seed: 5, Rivals: 1, Gauntlet: true}.withDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pop := []*bot.Net{shover(), shover(), shover(), shover()}
+	r := rand.New(rand.NewPCG(5, 1))
+	fit, worst, err := ec.fitness(context.Background(), r, 0, pop, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ec.Gauntlet = false
+	plain, _, err := ec.fitness(context.Background(), rand.New(rand.NewPCG(5, 1)), 0, pop, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("shover: fitness %+.0f with the gauntlet (worst %+.0f), %+.0f without", fit[0], worst[0], plain[0])
+	if plain[0] != 0 || !(worst[0] < 0) || fit[0] != worst[0]/2 {
+		t.Errorf("shover: fitness %+.0f with the gauntlet, worst %+.0f, %+.0f without; want 0 without, worst < 0 and half of it with",
+			fit[0], worst[0], plain[0])
 	}
 }

@@ -93,14 +93,16 @@ func (f Format) String() string {
 // tally accumulates a match's results by blind level, as integers (chips), so
 // that the total does not depend on the order deals finish in: the deal pairs'
 // results and each hand's.
+// With the control variate, cv holds the deal pairs' estimates in 1/cvScale chips.
 type tally struct {
-	pairs, hands [maxLevels]sums
+	pairs, hands, cv [maxLevels]sums
 }
 
 func (t *tally) add(o *tally) {
 	for l := range t.pairs {
 		t.pairs[l].add(o.pairs[l])
 		t.hands[l].add(o.hands[l])
+		t.cv[l].add(o.cv[l])
 	}
 }
 

@@ -36,6 +36,9 @@ type GauntletConfig struct {
 	Workers  int
 	Progress func(hands int)
 	NewBot   func(name string, o bot.Options) (bot.Bot, error)
+	// ControlVariate estimates every match with the control variate too, and
+	// judges by it (MatchConfig.ControlVariate).
+	ControlVariate bool
 }
 
 // Gauntlet is the outcome of a gauntlet, from the bot's side.
@@ -47,12 +50,25 @@ type Gauntlet struct {
 	Worst int
 }
 
+// Judged returns the win rate and 95% half-width (bb/100) a gauntlet judges a
+// match by: the control variate's when the match has it, else the plain ones.
+func Judged(r Result) (rate, ci float64) {
+	if r.CV != nil {
+		return r.CV.BBPer100, r.CV.CI95
+	}
+	return r.BBPer100, r.CI95
+}
+
 // Survives reports whether the bot lost to no exploiter by more than the 95%
 // interval of the match allows (its win rate plus the half-width is not below
 // zero).
 func (g Gauntlet) Survives() bool {
-	w := g.Matches[g.Worst]
-	return w.BBPer100+w.CI95 >= 0
+	for _, r := range g.Matches {
+		if rate, ci := Judged(r); rate+ci < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // PlayGauntlet plays the bot against every exploiter in turn, each match on all
@@ -61,12 +77,13 @@ func PlayGauntlet(ctx context.Context, gc GauntletConfig) (Gauntlet, error) {
 	g := Gauntlet{Bot: gc.Bot}
 	for k, e := range Exploiters {
 		r, err := Match(ctx, MatchConfig{A: gc.Bot, B: e.Bot, Game: gc.Game, Hands: gc.Hands, Seed: gc.Seed,
-			Workers: gc.Workers, Progress: gc.Progress, NewBot: gc.NewBot})
+			Workers: gc.Workers, Progress: gc.Progress, NewBot: gc.NewBot, ControlVariate: gc.ControlVariate})
 		if err != nil {
 			return Gauntlet{}, fmt.Errorf("%s against the %s: %w", gc.Bot, e.Name, err)
 		}
 		g.Matches = append(g.Matches, r)
-		if r.BBPer100 < g.Matches[g.Worst].BBPer100 {
+		rate, _ := Judged(r)
+		if worst, _ := Judged(g.Matches[g.Worst]); rate < worst {
 			g.Worst = k
 		}
 	}

@@ -34,3 +34,20 @@ func TestGauntlet(t *testing.T) {
 		t.Errorf("fold against always all-in: %+.1f bb/100", w.BBPer100)
 	}
 }
+
+// TestSurvivesJudgesEveryMatch: the lowest rate may have the widest interval; a
+// bot that loses clearly to another exploiter does not survive, and with the
+// control variate the verdict goes by its narrower interval.
+func TestSurvivesJudgesEveryMatch(t *testing.T) {
+	g := Gauntlet{Matches: []Result{{BBPer100: -100, CI95: 300}, {BBPer100: -50, CI95: 20}}, Worst: 0}
+	if g.Survives() {
+		t.Error("survives a loss of 50 ± 20 bb/100 because a worse mean had a wide interval")
+	}
+	g = Gauntlet{Matches: []Result{{BBPer100: -50, CI95: 80, CV: &CVRate{BBPer100: -45, CI95: 30}}}}
+	if g.Survives() {
+		t.Error("survives a loss of 45 ± 30 bb/100 with the control variate")
+	}
+	if rate, ci := Judged(g.Matches[0]); rate != -45 || ci != 30 {
+		t.Errorf("judged by %v ± %v, want the control variate's -45 ± 30", rate, ci)
+	}
+}

@@ -44,6 +44,12 @@ type MatchConfig struct {
 	// is then played on one worker, so that the order is fixed. An error from Hand
 	// stops the match.
 	Hand func(cfg engine.Config, h *engine.Hand, players []string) error
+	// ControlVariate also estimates A's win rate with the control variate
+	// (ControlVariate, Hold'em only), reported beside the plain one.
+	ControlVariate bool
+	// Budget is the time each bot may take per decision (0: no deadline). It
+	// reaches bots that are bot.ContextActors, which answer by then.
+	Budget time.Duration
 }
 
 // MinHands is the fewest hands a match may have: two duplicate deals, the least
@@ -69,6 +75,8 @@ type Result struct {
 	// deviation of one hand's result (seed 001 reported its figures so). With
 	// doubling blinds every result counts in big blinds of its own hand.
 	BBPerHand, BBSpread float64
+	// CV is the estimate with the control variate, when MatchConfig asked for it.
+	CV *CVRate
 	// Format is how the hands were dealt.
 	Format  Format
 	Workers int
@@ -92,6 +100,11 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	}
 	if err := mc.Format.Check(mc.Game); err != nil {
 		return Result{}, fmt.Errorf("match format: %w", err)
+	}
+	if mc.ControlVariate {
+		if err := CheckControlVariate(mc.Game); err != nil {
+			return Result{}, err
+		}
 	}
 	for _, name := range []string{mc.A, mc.B} {
 		if _, err := mc.NewBot(name, bot.Options{}); err != nil {
@@ -132,6 +145,9 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	r.BBPer100, r.CI95 = total.rate(mc.Game.Unit, 100)
 	r.MBBPerGame, r.MBBCI95 = total.rate(mc.Game.Unit, 1000)
 	r.BBPerHand, r.BBSpread = total.spread(mc.Game.Unit)
+	if mc.ControlVariate {
+		r.CV = total.cvRate(mc.Game.Unit, r.CI95)
+	}
 	return r, nil
 }
 
@@ -177,10 +193,14 @@ type worker struct {
 	names    [2]string   // the players' names by seat, for the Seaters
 	view     engine.View // reused for every decision (engine.Hand.ViewInto)
 	level    int         // the blind level cfg is for
+	cv       *ControlVariate
 }
 
 func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int64, out *tally) error {
 	w := worker{mc: mc, h: new(engine.Hand)}
+	if mc.ControlVariate {
+		w.cv = new(ControlVariate)
+	}
 	for k, name := range []string{mc.A, mc.B} {
 		w.srcs[k] = rand.NewPCG(0, 0)
 		b, err := mc.NewBot(name, bot.Options{Rand: rand.New(w.srcs[k])})
@@ -202,12 +222,16 @@ func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int
 		hi := min(lo+chunk, deals)
 		for d := lo; d < hi; d++ {
 			l := mc.Format.level(mc.Game, d)
-			hands, err := w.deal(d, l)
+			hands, corr, err := w.deal(d, l)
 			if err != nil {
 				return err
 			}
 			x := hands[0] + hands[1]
 			out.pairs[l].add(sums{1, x, x * x})
+			if w.cv != nil {
+				y := cvFixed(x, corr)
+				out.cv[l].add(sums{1, y, y * y})
+			}
 			for _, y := range hands {
 				out.hands[l].add(sums{1, y, y * y})
 			}
@@ -219,9 +243,11 @@ func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int
 }
 
 // deal plays deal d at blind level l twice, bot A in seat 0 and then in seat 1,
-// and returns A's net chips in each hand.
-func (w *worker) deal(d, l int) ([2]int64, error) {
+// and returns A's net chips in each hand and the sum of the control variate's
+// corrections (0 without it).
+func (w *worker) deal(d, l int) ([2]int64, float64, error) {
 	var net [2]int64
+	var corr float64
 	seed := mix(w.mc.Seed, uint64(d))
 	if w.cfg.Stacks == nil || l != w.level {
 		w.cfg, w.level = w.mc.Format.config(w.mc.Game, l), l
@@ -238,11 +264,14 @@ func (w *worker) deal(d, l int) ([2]int64, error) {
 		}
 		x, err := w.hand(seats)
 		if err != nil {
-			return net, fmt.Errorf("deal %d (seed %d), %s in seat %d: %w", d, w.mc.Seed, w.mc.A, seats[0], err)
+			return net, 0, fmt.Errorf("deal %d (seed %d), %s in seat %d: %w", d, w.mc.Seed, w.mc.A, seats[0], err)
 		}
 		net[swap] = x
+		if w.cv != nil {
+			corr += w.cv.Correction()
+		}
 	}
-	return net, nil
+	return net, corr, nil
 }
 
 // hand plays one hand with bot k in seat seats[k] and returns A's net chips.
@@ -259,12 +288,27 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 			s.SeatNames(w.names[:])
 		}
 	}
+	if w.cv != nil {
+		if err := w.cv.Begin(h, seats[0]); err != nil {
+			return 0, err
+		}
+	}
 	for h.ToAct() != engine.NoSeat {
 		seat := h.ToAct()
 		h.ViewInto(seat, &w.view)
-		a := bySeat[seat].Act(&w.view)
+		ctx, cancel := bot.WithBudget(context.Background(), w.mc.Budget)
+		a := bot.Decide(ctx, bySeat[seat], &w.view)
+		cancel()
+		if w.cv != nil {
+			w.cv.Decision(w.view.Legal, a, bySeat[seat], &w.view)
+		}
 		if err := h.Apply(a); err != nil {
 			return 0, fmt.Errorf("bot in seat %d played %v: %w", seat, a, err)
+		}
+		if w.cv != nil {
+			if err := w.cv.Dealt(h); err != nil {
+				return 0, err
+			}
 		}
 	}
 	a, b := h.Net(seats[0]), h.Net(seats[1])

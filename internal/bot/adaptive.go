@@ -68,14 +68,18 @@ func (b *adaptiveBot) Act(v *engine.View) engine.Action {
 	b.s.read(v)
 	rr := rateOfReturn(b.sim.equityVsRange(b.r, v, &b.s, b.samples), &b.s)
 	l := v.Legal
+	raiseAt, war := b.st.RaiseThreshold, facingRaise(v)
+	if war {
+		raiseAt = max(raiseAt, warRR) // its bet was raised: raise again only far ahead, as montecarlo
+	}
 	switch {
-	case rr >= b.st.RaiseThreshold+0.7:
+	case rr >= raiseAt+0.7:
 		return raiseTo(l, potRaise(l, b.s.pot, 1, 1))
-	case rr >= b.st.RaiseThreshold:
+	case rr >= raiseAt:
 		return raiseTo(l, potRaise(l, b.s.pot, 2, 3))
 	case rr >= adaptiveFold:
 		return checkOrCall(l)
-	case b.bluff && b.r.IntN(100) < 5:
+	case b.bluff && !war && b.r.IntN(100) < 5:
 		return raiseTo(l, potRaise(l, b.s.pot, 2, 3))
 	}
 	return checkOrFold(l)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"fmt"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -18,12 +19,19 @@ const numStreets = int(engine.StudTwo) + 1
 // Bayesian bot trusts its model of it rather than the default fold ratios.
 const ModelHands = 25
 
-// defaultFold is the fold ratio per street the Bayesian bot assumes of an opponent it
-// has not yet seen in ModelHands hands, and the prior its observations are mixed with.
-var defaultFold = [numStreets]float64{
-	engine.Preflop: 0.3, engine.Flop: 0.35, engine.Turn: 0.3, engine.River: 0.25,
-	engine.StudOne: 0.3, engine.StudTwo: 0.25,
-}
+// fallbackFold and fallbackRaise are the fold and raise ratios per street the
+// Bayesian bot assumes where felt's league hands (defaultFold, defaultRaise) saw
+// too few decisions.
+var (
+	fallbackFold = [numStreets]float64{
+		engine.Preflop: 0.3, engine.Flop: 0.35, engine.Turn: 0.3, engine.River: 0.25,
+		engine.StudOne: 0.3, engine.StudTwo: 0.25,
+	}
+	fallbackRaise = [numStreets]float64{
+		engine.Preflop: 0.3, engine.Flop: 0.3, engine.Turn: 0.25, engine.River: 0.25,
+		engine.StudOne: 0.3, engine.StudTwo: 0.25,
+	}
+)
 
 // foldPrior is the weight, in observations, of defaultFold once a model is trusted.
 const foldPrior = 4
@@ -36,6 +44,10 @@ type OpponentModel struct {
 	// Folded[s] the times it then folded.
 	Faced  [numStreets]int64 `json:"faced"`
 	Folded [numStreets]int64 `json:"folded"`
+	// Acted[s] counts the opponent's own decisions on street s, Raised the bets
+	// and raises among them.
+	Acted  [numStreets]int64 `json:"acted"`
+	Raised [numStreets]int64 `json:"raised"`
 }
 
 // FoldRatio returns the chance that the opponent folds to a bet on street s: the
@@ -51,8 +63,31 @@ func (m *OpponentModel) FoldRatio(s engine.Street) float64 {
 	return (float64(m.Folded[s]) + foldPrior*defaultFold[s]) / (float64(m.Faced[s]) + foldPrior)
 }
 
+// ObserveAll counts every seat of a finished hand (a spectator's view of it) in m,
+// as Observe does for one: a model of all the players pooled.
+func (m *OpponentModel) ObserveAll(v engine.View) {
+	for seat := range v.Seats {
+		if v.Seats[seat].InHand {
+			m.Observe(&v, seat)
+		}
+	}
+}
+
+// RaiseRatio returns the share of its decisions on street s in which the
+// opponent bets or raises, as FoldRatio does for folds.
+func (m *OpponentModel) RaiseRatio(s engine.Street) float64 {
+	if int(s) >= numStreets {
+		return 0
+	}
+	if m.Hands < ModelHands {
+		return defaultRaise[s]
+	}
+	return (float64(m.Raised[s]) + foldPrior*defaultRaise[s]) / (float64(m.Acted[s]) + foldPrior)
+}
+
 // Observe counts, from the events of a finished hand (a view of it), each time seat
-// acted facing a bet and whether it folded, and one more hand seen.
+// acted (and whether it bet or raised), each time it acted facing a bet (and
+// whether it folded), and one more hand seen.
 func (m *OpponentModel) Observe(v *engine.View, seat int) {
 	m.Hands++
 	street := engine.Preflop
@@ -72,6 +107,12 @@ func (m *OpponentModel) Observe(v *engine.View, seat int) {
 		case engine.EvSmallBlind, engine.EvBigBlind:
 			bet[e.Seat], current = e.To, max(current, e.To)
 		case engine.EvFold, engine.EvCheck, engine.EvCall, engine.EvBet, engine.EvRaise:
+			if int(e.Seat) == seat && !e.Forced && int(street) < numStreets {
+				m.Acted[street]++
+				if e.Kind == engine.EvBet || e.Kind == engine.EvRaise {
+					m.Raised[street]++
+				}
+			}
 			if int(e.Seat) == seat && current > bet[e.Seat] && !e.Forced && int(street) < numStreets {
 				m.Faced[street]++
 				if e.Kind == engine.EvFold {
@@ -85,15 +126,17 @@ func (m *OpponentModel) Observe(v *engine.View, seat int) {
 	}
 }
 
-// bayesBot plays rules on hand ranks with randomness before the flop and a small
-// decision network after it (and in stud):
+// bayesBot is seed 001's Bayesian bot: rules on the starting hands' EV ranks with
+// randomness before the flop and a small decision network after it (and in stud):
 //
-//   - belief: the chance of winning at showdown from the bucket of the hand type
-//     made (high card, low or top pair, two pair, ...; a hand the board alone makes
-//     counts as high card), raised by the outs of partial straights and flushes
-//     before the river, raised to the power of the opponents in, and lowered by
-//     their fold ratios on this street (who stays in against a folder is strong);
-//     in stud the belief is the simulated equity, spade rule included;
+//   - belief: the chance of winning at showdown from the bucket of the hand made,
+//     one of 25 hand types (handBucketOf: high card by overcards, five kinds of
+//     pair, overpairs, three kinds of two pair, trips and sets, straights, flushes
+//     and full houses by the hole cards they use, quads, straight flushes) whose
+//     beliefs were measured on random deals (bayesData), raised by the outs of
+//     partial straights and flushes before the river (draws), raised to the power
+//     of the opponents in, and lowered by their fold ratios on this street (who
+//     stays in against a folder is strong; update); in stud the simulated equity;
 //   - utility: the expected chips of folding (0), checking or calling, and betting
 //     or raising half the pot, the pot and twice the pot, where a bet wins the pot
 //     when everyone folds (each opponent by its fold ratio, more against bigger
@@ -102,8 +145,13 @@ func (m *OpponentModel) Observe(v *engine.View, seat int) {
 //     rather than always when betting is best, slow-plays a share of its monsters
 //     and calls by the same curve, so that its bets do not reveal its hand.
 //
-// Opponent models (OpponentModel) are kept per opponent name (see Seater) in
-// memory and, after each hand, in its ModelStore if it has one.
+// Opponent models (OpponentModel) start from a default counted from felt's own
+// league hands and are kept per opponent name (see Seater) in memory and, after
+// each hand, in its ModelStore if it has one. Its options switch its parts off
+// for seed 001's experiments: draws=false (no partial draws), update=false (no
+// belief updating: no opponent models learnt, the belief not lowered by the
+// betting) and thresholds=tight|normal|loose (the pre-flop thresholds and the
+// curves' width). Its decisions are probabilities it states (bot.Strategist).
 type bayesBot struct {
 	r      *rand.Rand
 	models ModelStore
@@ -112,10 +160,42 @@ type bayesBot struct {
 	sim    simulator
 	s      situation
 	warned bool
+	draws  bool
+	update bool
+	th     *bayesThresholds
+	probs  []ActionProb
+}
+
+// bayesThresholds is one threshold set of the Bayesian bot: the EV ranks (0..1)
+// at which it plays each way before the flop, and the width of its curves.
+type bayesThresholds struct {
+	// Premium hands raise (85%) or call anything; Good ones raise first in half
+	// the time and call raises of up to six big blinds; Play ones limp or call
+	// two big blinds and raise 10%; AllIn is the least rank that calls a raise of
+	// a third of its stack or more.
+	Premium, Good, Play, AllIn float64
+	// Width is the curves' width, in pots.
+	Width float64
+}
+
+// bayesThresholdSets are the threshold sets by name.
+var bayesThresholdSets = map[string]*bayesThresholds{
+	"tight":  {Premium: 0.95, Good: 0.87, Play: 0.72, AllIn: 0.96, Width: 0.08},
+	"normal": {Premium: 0.93, Good: 0.8, Play: 0.6, AllIn: 0.94, Width: 0.12},
+	"loose":  {Premium: 0.88, Good: 0.65, Play: 0.45, AllIn: 0.88, Width: 0.18},
 }
 
 func newBayes(o Options) (Bot, error) {
-	return &bayesBot{r: o.Rand, models: o.Models, known: map[string]*OpponentModel{}}, nil
+	th, ok := bayesThresholdSets[o.Thresholds]
+	switch {
+	case o.Thresholds == "":
+		th = bayesThresholdSets["normal"]
+	case !ok:
+		return nil, fmt.Errorf("thresholds=%q: tight, normal or loose: %w", o.Thresholds, ErrBadOption)
+	}
+	bayesData() // measured once, before any decision
+	return &bayesBot{r: o.Rand, models: o.Models, known: map[string]*OpponentModel{},
+		draws: !o.NoDraws, update: !o.NoUpdate, th: th}, nil
 }
 
 // SeatNames notes who sits where for the next hand.
@@ -144,8 +224,12 @@ func (b *bayesBot) Model(name string) *OpponentModel {
 	return m
 }
 
-// HandEnd updates the model of every opponent dealt in and saves the models.
+// HandEnd updates the model of every opponent dealt in and saves the models
+// (unless belief updating is off).
 func (b *bayesBot) HandEnd(v *engine.View, _ *engine.Result) {
+	if !b.update {
+		return
+	}
 	for i := range v.Seats {
 		if i == v.Viewer || !v.Seats[i].InHand {
 			continue
@@ -160,68 +244,124 @@ func (b *bayesBot) HandEnd(v *engine.View, _ *engine.Result) {
 	}
 }
 
-// Act decides by the pre-flop rules or the decision network.
+// Act draws its action from the probabilities of Strategy (in stud, where the
+// belief is simulated, from those of the simulation it has just run).
 func (b *bayesBot) Act(v *engine.View) engine.Action {
+	probs := b.strategy(v)
+	x := b.r.Float64()
+	for _, p := range probs {
+		if x -= p.Prob; x < 0 {
+			return p.Action
+		}
+	}
+	return probs[len(probs)-1].Action
+}
+
+// Strategy states the probabilities of its actions at v (in Hold'em; in stud its
+// belief is a simulation, and it declines).
+func (b *bayesBot) Strategy(v *engine.View, out []ActionProb) ([]ActionProb, bool) {
+	if v.Variant != engine.Holdem {
+		return out[:0], false
+	}
+	return append(out[:0], b.strategy(v)...), true
+}
+
+// strategy returns the actions it may take at v with their probabilities, in
+// b.probs.
+func (b *bayesBot) strategy(v *engine.View) []ActionProb {
 	b.s.read(v)
+	b.probs = b.probs[:0]
 	if b.s.preflop {
-		return b.preflop(v)
+		b.preflop(v)
+		return b.probs
 	}
 	var belief float64
 	if b.s.holdem {
-		belief = holdemBelief(b.s.mine[0], b.s.mine[1], v.Board, b.s.opps, b.s.known)
+		belief = b.holdemBelief(v, b.s.mine[0], b.s.mine[1], b.s.opps, b.s.known)
 	} else {
 		belief = b.sim.equity(b.r, v, &b.s, DefaultSamples/2)
 	}
-	return b.decide(v, belief)
+	b.decide(v, belief)
+	return b.probs
 }
 
-// preflop plays Hold'em's first round by the hand's chart group, with randomness:
-// groups 1-2 raise (sometimes just call), 3-4 raise when nobody has yet (half the
-// time) and call a raise of up to six big blinds, 5-6 limp or call two big blinds,
-// now and then raising; the rest check or fold, bluff-raising now and then late.
-func (b *bayesBot) preflop(v *engine.View) engine.Action {
-	l := v.Legal
-	g := startingGroup(b.s.mine[0], b.s.mine[1])
-	bb, raises := preflopBets(v)
-	bb = max(bb, 1)
-	x := b.r.IntN(100)
-	raise := raiseTo(l, max(3*l.CurrentBet, l.CurrentBet+2*bb))
-	switch {
-	case g <= 2:
-		if x < 85 {
-			return raise
-		}
-		return checkOrCall(l)
-	case g <= 4:
-		if raises == 0 && x < 50 {
-			return raise
-		}
-		if b.s.toCall <= 6*bb {
-			return checkOrCall(l)
-		}
-	case g <= 6:
-		if x < 10 {
-			return raise
-		}
-		if b.s.toCall <= 2*bb {
-			return checkOrCall(l)
-		}
-	default:
-		if raises == 0 && b.s.position == posLate && x < 8 {
-			return raise
+// add puts action a with probability p among b.probs, merged with an equal one
+// (a raise that cannot be made is a call, say).
+func (b *bayesBot) add(a engine.Action, p float64) {
+	if p <= 0 {
+		return
+	}
+	for i := range b.probs {
+		if q := &b.probs[i]; q.Action == a {
+			q.Prob += p
+			return
 		}
 	}
-	return checkOrFold(l)
+	b.probs = append(b.probs, ActionProb{a, p})
 }
 
-// The decision network's constants: how much staying in against a folder lowers the
-// belief (foldDamp), how much callers of a bet are stronger (callDamp), the width of
-// the sigmoid curves in pots (curveWidth) and the share of very strong hands
-// slow-played (slowPlay, above slowPlayAt).
+// preflop plays Hold'em's first round by the hand's EV rank, with randomness:
+// premium hands raise 85% of the time (else call), good ones raise half the time
+// when nobody has and call a raise of up to six big blinds, playable ones limp or
+// call two big blinds and raise 10%; the rest check or fold, bluff-raising 8% of
+// the time late when first in. Facing a raise of a third of its stack or more it
+// calls only from the AllIn rank up, and raises back only with premium hands.
+func (b *bayesBot) preflop(v *engine.View) {
+	l, th := v.Legal, b.th
+	p := evRank(b.s.mine[0], b.s.mine[1])
+	bb, raises := preflopBets(v)
+	bb = max(bb, 1)
+	raise := raiseTo(l, max(3*l.CurrentBet, l.CurrentBet+2*bb))
+	call, fold := checkOrCall(l), checkOrFold(l)
+	if b.s.toCall*3 >= l.Stack+l.Committed { // an all-in, or near it, to call
+		switch {
+		case p >= th.Premium:
+			b.add(raise, 0.5)
+			b.add(call, 0.5)
+		case p >= th.AllIn:
+			b.add(call, 1)
+		default:
+			b.add(fold, 1)
+		}
+		return
+	}
+	switch {
+	case p >= th.Premium:
+		b.add(raise, 0.85)
+		b.add(call, 0.15)
+	case p >= th.Good:
+		first := 0.0
+		if raises == 0 {
+			first = 0.5
+		}
+		b.add(raise, first)
+		if b.s.toCall <= 6*bb {
+			b.add(call, 1-first)
+		} else {
+			b.add(fold, 1-first)
+		}
+	case p >= th.Play:
+		b.add(raise, 0.1)
+		if b.s.toCall <= 2*bb {
+			b.add(call, 0.9)
+		} else {
+			b.add(fold, 0.9)
+		}
+	default:
+		bluff := 0.0
+		if raises == 0 && b.s.position == posLate {
+			bluff = 0.08
+		}
+		b.add(raise, bluff)
+		b.add(fold, 1-bluff)
+	}
+}
+
+// The decision network's constants: how much callers of a bet are stronger
+// (callDamp) and the share of very strong hands slow-played (slowPlay, above
+// slowPlayAt).
 const (
-	foldDamp   = 0.3
 	callDamp   = 0.4
-	curveWidth = 0.12
 	slowPlay   = 0.25
 	slowPlayAt = 0.9
 )
@@ -230,28 +370,16 @@ const (
 // pot after calling.
 var betSizes = [...]float64{0.5, 1, 2}
 
-// decide builds the utility table for belief and draws the action by the sigmoid curves.
-func (b *bayesBot) decide(v *engine.View, belief float64) engine.Action {
+// decide builds the utility table for belief and sets the actions' probabilities
+// by the sigmoid curves.
+func (b *bayesBot) decide(v *engine.View, belief float64) {
 	l := v.Legal
 	pot, toCall := float64(b.s.pot), float64(b.s.toCall)
-	// The opponents' fold ratios on this street: all fold with foldAll, and the
-	// belief is lowered by their mean.
-	foldAll, mean, n := 1.0, 0.0, 0
-	for i := range v.Seats {
-		if o := &v.Seats[i]; i != v.Viewer && o.InHand && !o.Folded && !o.AllIn {
-			f := b.Model(b.nameOf(i)).FoldRatio(v.Street)
-			foldAll *= f
-			mean += f
-			n++
-		}
+	foldAll := b.foldAll(v)
+	damp := 0.0
+	if b.update {
+		damp = callDamp
 	}
-	if n > 0 {
-		mean /= float64(n)
-	} else {
-		foldAll = 0
-	}
-	belief *= 1 - foldDamp*mean
-
 	passive := belief*(pot+toCall) - toCall // check or call
 	best, bestTo := math.Inf(-1), int64(0)
 	if l.Can(engine.Bet) || l.Can(engine.Raise) {
@@ -260,68 +388,88 @@ func (b *bayesBot) decide(v *engine.View, belief float64) engine.Action {
 			to = min(max(to, l.MinTo), l.MaxTo)
 			r := float64(to - l.CurrentBet) // added over the call
 			f := min(foldAll*(0.7+0.3*frac), 0.95)
-			called := belief * (1 - callDamp*f)
+			called := belief * (1 - damp*f)
 			u := f*pot + (1-f)*(called*(pot+toCall+r*float64(1+b.s.opps))-(toCall+r))
 			if u > best {
 				best, bestTo = u, to
 			}
 		}
 	}
-	scale := curveWidth * max(pot, 1)
+	scale := b.th.Width * max(pot, 1)
+	bet := 0.0
 	if bestTo > 0 {
-		p := sigmoid((best - max(passive, 0)) / scale)
+		bet = sigmoid((best - max(passive, 0)) / scale)
 		if belief > slowPlayAt {
-			p *= 1 - slowPlay
+			bet *= 1 - slowPlay
 		}
-		if b.r.Float64() < p {
-			return raiseTo(l, bestTo)
+		b.add(raiseTo(l, bestTo), bet)
+	}
+	stay := 1.0
+	if toCall > 0 {
+		stay = sigmoid(passive / scale)
+	}
+	b.add(checkOrCall(l), (1-bet)*stay)
+	b.add(checkOrFold(l), (1-bet)*(1-stay))
+}
+
+// foldAll returns the chance that every opponent still in folds to a bet on this
+// street (0 with nobody to bet at).
+func (b *bayesBot) foldAll(v *engine.View) float64 {
+	all, n := 1.0, 0
+	for i := range v.Seats {
+		if o := &v.Seats[i]; i != v.Viewer && o.InHand && !o.Folded && !o.AllIn {
+			all *= b.Model(b.nameOf(i)).FoldRatio(v.Street)
+			n++
 		}
 	}
-	if toCall == 0 || b.r.Float64() < sigmoid(passive/scale) {
-		return checkOrCall(l)
+	if n == 0 {
+		return 0
 	}
-	return checkOrFold(l)
+	return all
+}
+
+// updated returns the belief w (the chance of beating one random hand) updated
+// by Bayes' rule on each bet, raise and call of the opponents in this hand so
+// far. The model: an opponent's hand beats a share u of hands, uniform on [0,1];
+// it bets or raises on street s when u is above 1 − RaiseRatio(s), and calls a bet
+// when u is above FoldRatio(s). Our hand beats it when u < w, so knowing u > t the
+// belief becomes (w − t)/(1 − t), or 0 when w ≤ t. Raises by a maniac (a raise
+// ratio near 1) teach nothing; calls by a calling station neither.
+func (b *bayesBot) updated(v *engine.View, w float64) float64 {
+	for i := range v.Events {
+		e := &v.Events[i]
+		seat := int(e.Seat)
+		if seat == v.Viewer || seat < 0 || seat >= len(v.Seats) || e.Forced {
+			continue
+		}
+		m := b.Model(b.nameOf(seat))
+		var t float64
+		switch e.Kind {
+		case engine.EvBet, engine.EvRaise:
+			t = 1 - m.RaiseRatio(e.Street)
+		case engine.EvCall:
+			t = m.FoldRatio(e.Street)
+		default:
+			continue
+		}
+		if t > 0 && t < 1 {
+			w = max(w-t, 0) / (1 - t)
+		}
+	}
+	return w
 }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
-// handBucket is the belief of winning at showdown against one opponent for each
-// hand type: high card, a pair below the board's top card, top pair or an
-// overpair, two pair, three of a kind, straight, flush, full house, quads, straight
-// flush.
-var handBucket = [...]float64{0.15, 0.4, 0.62, 0.76, 0.85, 0.9, 0.93, 0.97, 0.99, 1}
-
-// holdemBelief returns the bucket belief of winning at showdown with hole on board
-// against opps opponents, raised by the outs of partial straights and flushes before
-// the river; known holds every card seen.
-func holdemBelief(a, c cards.Card, board []cards.Card, opps int, known cards.Set) float64 {
-	h := eval.HandOf(a, c).Add(board[0])
-	for _, x := range board[1:] {
-		h = h.Add(x)
-	}
-	cat := h.Rank().Category()
-	var boardRanks [cards.NumRanks]int
-	top := cards.Two
-	for _, x := range board {
-		boardRanks[x.Rank()]++
-		top = max(top, x.Rank())
-	}
-	if boardCategory(boardRanks) >= cat {
-		cat = eval.HighCard // the board plays
-	}
-	var belief float64
-	switch cat {
-	case eval.HighCard:
-		belief = handBucket[0] + 0.01*float64(max(a.Rank(), c.Rank())-cards.Ten)
-	case eval.OnePair:
-		belief = handBucket[1]
-		if a.Rank() == c.Rank() && a.Rank() > top || boardRanks[a.Rank()] > 0 && a.Rank() == top || boardRanks[c.Rank()] > 0 && c.Rank() == top {
-			belief = handBucket[2]
-		}
-	default:
-		belief = handBucket[int(cat-eval.TwoPair)+3]
-	}
-	if len(board) < 5 {
+// holdemBelief returns the belief of winning at showdown with hole cards a, c
+// on v's board against opps opponents: its bucket's measured chance against one
+// random hand, updated by the opponents' betting (when updating is on), raised by
+// the outs of partial straights and flushes before the river (when draws are
+// on); known holds every card seen.
+func (b *bayesBot) holdemBelief(v *engine.View, a, c cards.Card, opps int, known cards.Set) float64 {
+	board := v.Board
+	belief := bayesData().win[len(board)-3][handBucketOf(a, c, board)]
+	if b.draws && len(board) < 5 {
 		outs := drawOuts(a, c, board)
 		unseen := float64(cards.NumCards - known.Len())
 		miss := (unseen - float64(outs)) / unseen
@@ -329,6 +477,9 @@ func holdemBelief(a, c cards.Card, board []cards.Card, opps int, known cards.Set
 			miss *= (unseen - 1 - float64(outs)) / (unseen - 1)
 		}
 		belief += (1 - belief) * (1 - miss) * 0.8 // a made draw is not always best
+	}
+	if b.update {
+		belief = b.updated(v, min(belief, 1))
 	}
 	return math.Pow(min(belief, 1), float64(max(opps, 1)))
 }

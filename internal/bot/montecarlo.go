@@ -52,20 +52,48 @@ func (b *monteCarloBot) Act(v *engine.View) engine.Action {
 			break
 		}
 	}
-	fold := row.fold
-	if !b.bluff && row.fold > 0 {
-		fold = 100 - row.call // bluff raises become folds
+	fold, call := row.fold, row.call
+	war := facingRaise(v)
+	switch {
+	case row.fold > 0 && (!b.bluff || war):
+		fold = 100 - call // bluff raises become folds; no bluff into a raise
+	case war && rr < warRR:
+		call = 100 - fold // re-raise a raise of its own bet only when far ahead
 	}
 	l := v.Legal
 	switch x := b.r.IntN(100); {
 	case x < fold:
 		return checkOrFold(l)
-	case x < fold+row.call:
+	case x < fold+call:
 		return checkOrCall(l)
 	case rr >= 2:
 		return raiseTo(l, potRaise(l, b.s.pot, 1, 1))
 	}
 	return raiseTo(l, potRaise(l, b.s.pot, 2, 3))
+}
+
+// warRR is the rate of return the Monte Carlo bot needs to raise again when its
+// own bet or raise has been raised: below it, it calls or folds by the table.
+const warRR = 2
+
+// facingRaise reports whether an opponent has bet or raised on this street after
+// the viewer put chips in voluntarily: a bet that answers the viewer's own, which
+// a bluff does not fold.
+func facingRaise(v *engine.View) bool {
+	in, raised := false, false
+	for i := range v.Events {
+		e := &v.Events[i]
+		if e.Street != v.Street {
+			continue
+		}
+		switch {
+		case int(e.Seat) == v.Viewer && (e.Kind == engine.EvCall || e.Kind == engine.EvBet || e.Kind == engine.EvRaise):
+			in, raised = true, false
+		case int(e.Seat) != v.Viewer && in && (e.Kind == engine.EvBet || e.Kind == engine.EvRaise):
+			raised = true
+		}
+	}
+	return raised
 }
 
 // rateOfReturn is the equity over the pot odds, or over the fair share of the pot

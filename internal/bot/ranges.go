@@ -49,7 +49,9 @@ func readRange(v *engine.View) oppRange {
 		}
 	}
 	switch {
-	case preRaises >= 2:
+	case preRaises >= 3: // a raise war: what keeps raising is a premium pair or ace-king
+		rg.group = 1
+	case preRaises == 2:
 		rg.group = 3
 	case preRaises == 1:
 		rg.group = 6

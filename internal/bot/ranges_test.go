@@ -84,3 +84,51 @@ func TestRangeHands(t *testing.T) {
 		t.Error("4-5-6-7 is an open straight draw")
 	}
 }
+
+// TestNoRaiseWar: the raise wars in which montecarlo and adaptive used to lose
+// their stacks to tag (felt gauntlet, seed 21): pocket tens open, re-raised, raise
+// again and are re-raised by a tight player whose range is then ace-king and the
+// big pairs. The rate of return of about 1.5 made the old bots raise again (70% of
+// the time, and always for adaptive's threshold 1.3), and the next raise was all-in.
+// Now they raise their own raised bet only at a rate of return of warRR.
+func TestNoRaiseWar(t *testing.T) {
+	for _, name := range []string{"montecarlo:samples=300", "adaptive:samples=300"} {
+		raises := 0
+		for seed := range uint64(40) {
+			h := headsUp(t, "TdTh", "KcAc", "2c7h4d6d8h")
+			play(t, h, "r6", "r18", "r54", "r150")
+			b, err := New(name, Options{Rand: rand.New(rand.NewPCG(seed, 1))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := h.View(0)
+			if a := b.Act(&v); a.Kind == engine.Raise {
+				raises++
+			}
+		}
+		if raises > 0 {
+			t.Errorf("%s raised a re-raise of its re-raise with tens %d times in 40", name, raises)
+		}
+	}
+}
+
+// TestNoBluffIntoARaise: with nothing (7-2 on a board it misses) and its river
+// bet raised, montecarlo folds or calls: its 5% bluff raise is for first bets.
+func TestNoBluffIntoARaise(t *testing.T) {
+	raises := 0
+	for seed := range uint64(400) {
+		h := headsUp(t, "7c2d", "KcQc", "AhKd9s5c3h")
+		play(t, h, "c", "k", "k", "k", "k", "k", "r10", "r40")
+		b, err := New("montecarlo:samples=100", Options{Rand: rand.New(rand.NewPCG(seed, 1))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := h.View(1)
+		if a := b.Act(&v); a.Kind == engine.Raise {
+			raises++
+		}
+	}
+	if raises > 0 {
+		t.Errorf("montecarlo bluff-raised a raise %d times in 400", raises)
+	}
+}

@@ -129,6 +129,9 @@ type Result struct {
 	// MBBPerGame is LBR's win rate in thousandths of a big blind per hand, MBBCI95
 	// the half-width of its 95% interval; BBPer100 and CI95 the same in bb/100.
 	MBBPerGame, MBBCI95, BBPer100, CI95 float64
+	// CV is LBR's win estimated with the control variate (arena.ControlVariate):
+	// the same mean, a narrower interval.
+	CV *arena.CVRate
 	// Misses counts the bot's actions the range could not explain (a sampled
 	// model that never saw the action): the range was then left unchanged.
 	Misses  int64
@@ -181,6 +184,7 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	start := time.Now()
 	var next atomic.Int64
 	stats := make([]arena.PairStats, workers)
+	cvStats := make([]arena.PairStats, workers)
 	misses := make([]int64, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
@@ -188,23 +192,25 @@ func Run(ctx context.Context, c Config) (Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			misses[w], errs[w] = runWorker(ctx, &c, deals, &next, &stats[w])
+			misses[w], errs[w] = runWorker(ctx, &c, deals, &next, &stats[w], &cvStats[w])
 		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return Result{}, err
 	}
-	var total arena.PairStats
+	var total, cvTotal arena.PairStats
 	r := Result{Bot: c.Bot, Seed: c.Seed, Deals: deals, Hands: 2 * deals, Workers: workers, Elapsed: time.Since(start)}
 	for w := range stats {
 		total.Add(stats[w])
+		cvTotal.Add(cvStats[w])
 		r.Misses += misses[w]
 	}
 	game := nlGame()
 	r.Chips = total.Sum
 	r.MBBPerGame, r.MBBCI95 = total.Rate(game.Unit, 1000)
 	r.BBPer100, r.CI95 = total.Rate(game.Unit, 100)
+	r.CV = cvTotal.CVRate(game.Unit, r.CI95)
 	return r, nil
 }
 
@@ -229,9 +235,10 @@ type worker struct {
 	p       player
 	view    engine.View
 	names   [2]string
+	cv      arena.ControlVariate
 }
 
-func runWorker(ctx context.Context, c *Config, deals int, next *atomic.Int64, out *arena.PairStats) (int64, error) {
+func runWorker(ctx context.Context, c *Config, deals int, next *atomic.Int64, out, cvOut *arena.PairStats) (int64, error) {
 	w := &worker{c: c, h: new(engine.Hand), cfg: nlGame().HandConfig(), botSrc: rand.NewPCG(0, 0), lbrSrc: rand.NewPCG(0, 0)}
 	b, err := c.NewBot(c.Bot, bot.Options{Rand: rand.New(w.botSrc)})
 	if err != nil {
@@ -252,11 +259,12 @@ func runWorker(ctx context.Context, c *Config, deals int, next *atomic.Int64, ou
 		}
 		hi := min(lo+chunk, deals)
 		for d := lo; d < hi; d++ {
-			x, err := w.deal(d)
+			x, corr, err := w.deal(d)
 			if err != nil {
 				return w.p.misses, err
 			}
 			out.Add(arena.PairStats{N: 1, Sum: x, SumSq: x * x})
+			cvOut.Add(arena.CVPair(x, corr))
 		}
 		if c.Progress != nil {
 			c.Progress(2 * (hi - lo))
@@ -265,22 +273,24 @@ func runWorker(ctx context.Context, c *Config, deals int, next *atomic.Int64, ou
 }
 
 // deal plays deal d twice, LBR in seat 0 and then in seat 1, and returns LBR's
-// net chips over both hands.
-func (w *worker) deal(d int) (int64, error) {
+// net chips over both hands and the control variate's corrections.
+func (w *worker) deal(d int) (int64, float64, error) {
 	seed := arena.Mix(w.c.Seed, uint64(d))
 	w.cfg.Seed = cards.SeedFromUint64(seed)
 	w.cfg.Button = d % 2
 	var net int64
+	var corr float64
 	for seat := range 2 {
 		w.lbrSrc.Seed(arena.Mix(seed, uint64(2*seat)), uint64(d))
 		w.botSrc.Seed(arena.Mix(seed, uint64(2*seat+1)), uint64(d))
 		x, err := w.hand(seat)
 		if err != nil {
-			return 0, fmt.Errorf("deal %d (seed %d), LBR in seat %d: %w", d, w.c.Seed, seat, err)
+			return 0, 0, fmt.Errorf("deal %d (seed %d), LBR in seat %d: %w", d, w.c.Seed, seat, err)
 		}
 		net += x
+		corr += w.cv.Correction()
 	}
-	return net, nil
+	return net, corr, nil
 }
 
 // hand plays one hand with LBR in seat lbr and returns LBR's net chips.
@@ -295,17 +305,25 @@ func (w *worker) hand(lbr int) (int64, error) {
 		w.seater.SeatNames(w.names[:])
 	}
 	w.p.reset(lbr, h)
+	if err := w.cv.Begin(h, lbr); err != nil {
+		return 0, err
+	}
 	for h.ToAct() != engine.NoSeat {
 		var a engine.Action
 		if h.ToAct() == lbr {
 			a = w.p.decide(h)
+			w.cv.Decision(h.Legal(), a, nil, nil) // LBR's choice is pure: no correction
 		} else {
 			h.ViewInto(bs, &w.view)
 			a = w.b.Act(&w.view)
+			w.cv.Decision(w.view.Legal, a, w.b, &w.view)
 			w.p.observe(&w.view, a)
 		}
 		if err := h.Apply(a); err != nil {
 			return 0, fmt.Errorf("seat %d played %v: %w", h.ToAct(), a, err)
+		}
+		if err := w.cv.Dealt(h); err != nil {
+			return 0, err
 		}
 	}
 	x, y := h.Net(lbr), h.Net(bs)

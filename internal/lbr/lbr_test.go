@@ -24,6 +24,11 @@ func TestFoldLosesTheBlinds(t *testing.T) {
 	if r.Chips != 150*int64(r.Deals) || r.MBBPerGame != 750 || r.BBPer100 != 75 || r.MBBCI95 != 0 {
 		t.Fatalf("against fold: %+v; want 150 chips a deal, 750 mbb/g ± 0", r)
 	}
+	// The control variate stays unbiased where nothing is left to take out (its
+	// flop corrections, where LBR bets into the folder, only add noise).
+	if cv := r.CV; cv == nil || cv.MBBPerGame < 750-cv.MBBCI95 || cv.MBBPerGame > 750+cv.MBBCI95 {
+		t.Fatalf("against fold with the control variate: %+v; want 750 within the interval", cv)
+	}
 }
 
 // A calling station never folds, so LBR bets only for value, with its equity
@@ -32,6 +37,14 @@ func TestCallLosesALot(t *testing.T) {
 	r := run(t, Config{Bot: "call", Hands: 200, Seed: 2})
 	if r.MBBPerGame-r.MBBCI95 < 2000 {
 		t.Fatalf("against call: %.0f ± %.0f mbb/g; want well above 2,000", r.MBBPerGame, r.MBBCI95)
+	}
+	// The control variate counts LBR's value bets called down at their equity:
+	// the same win within the interval, the interval no wider (most of what is
+	// left is which flops LBR gets, which a check-down value cannot see).
+	cv := r.CV
+	t.Logf("against call: %.0f ± %.0f mbb/g, with the control variate %.0f ± %.0f", r.MBBPerGame, r.MBBCI95, cv.MBBPerGame, cv.MBBCI95)
+	if cv.MBBPerGame < r.MBBPerGame-r.MBBCI95 || cv.MBBPerGame > r.MBBPerGame+r.MBBCI95 || cv.Narrowing < 1 {
+		t.Fatalf("against call with the control variate: %+v; want %.0f ± %.0f narrowed", cv, r.MBBPerGame, r.MBBCI95)
 	}
 }
 
