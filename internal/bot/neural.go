@@ -47,6 +47,12 @@ type Net struct {
 	Bet, Raise float64
 }
 
+// The built-in network, evolved against the gauntlet and judged by LBR (about two
+// CPU-minutes on two cores; docs/bots.md, "felt evolve"). Rebuild it with:
+//
+//	felt evolve --population 24 --generations 40 --hands 600 --seed 7 --gauntlet --lbr 1000 \
+//	  --out internal/bot/neural_default.json --chart docs/bots-evolve.svg
+//
 //go:embed neural_default.json
 var defaultNetJSON []byte
 
