@@ -45,6 +45,8 @@ type houseConfig struct {
 	HandsPublicAfter duration `toml:"hands_public_after"`
 	// SitOutLimit is table.Config.SitOutLimit for every table of the house.
 	SitOutLimit duration `toml:"sit_out_limit"`
+	// Tournaments are the house's sit-and-goes and scheduled tournaments.
+	Tournaments tournamentsConfig `toml:"tournaments"`
 }
 
 // limitsConfig is the [limits] table: failed logins, new accounts per address
@@ -100,7 +102,9 @@ type tableConfig struct {
 		EveryHands   int `toml:"every_hands"`
 		EveryMinutes int `toml:"every_minutes"`
 	} `toml:"schedule"`
-	Bots []string `toml:"bots"`
+	Bots       []string `toml:"bots"`
+	Straddle   bool     `toml:"straddle"`
+	RunItTwice bool     `toml:"run_it_twice"`
 }
 
 // duration is a time.Duration written as "24h", "90m".
@@ -131,6 +135,7 @@ func defaultHouseConfig() houseConfig {
 			{Name: "Stud", Variant: table.StudThree, Seats: 5, Ante: 1, MinBuyIn: 20, MaxBuyIn: 200, Bots: []string{"chart", "random"}},
 		},
 		HandsPublicAfter: duration(h.HandsPublicAfter), SitOutLimit: duration(5 * time.Minute),
+		Tournaments: defaultTournaments(),
 	}
 }
 
@@ -146,12 +151,20 @@ func loadHouseConfig(path string) (houseConfig, error) {
 		return c, fmt.Errorf("config: %w", err)
 	}
 	c.Tables = nil
+	c.Tournaments.SitAndGo, c.Tournaments.Scheduled = nil, nil
 	md, err := toml.Decode(string(data), &c)
 	if err != nil {
 		return c, fmt.Errorf("config %s: %w", path, err)
 	}
 	if !md.IsDefined("tables") {
 		c.Tables = defaultHouseConfig().Tables
+	}
+	def := defaultHouseConfig().Tournaments
+	if !md.IsDefined("tournaments", "sit_and_go") {
+		c.Tournaments.SitAndGo = def.SitAndGo
+	}
+	if !md.IsDefined("tournaments", "scheduled") {
+		c.Tournaments.Scheduled = def.Scheduled
 	}
 	if u := md.Undecoded(); len(u) > 0 {
 		return c, fmt.Errorf("config %s: %s: unknown field", path, u[0])
@@ -210,6 +223,9 @@ func (c *houseConfig) check() error {
 			return fieldErr("announce", "%q is not HOST:PORT (or \"off\")", a)
 		}
 	}
+	if _, err := c.Tournaments.director(false); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for i, tc := range c.Tables {
 		if _, err := c.table(i, nopBank{}); err != nil {
@@ -251,7 +267,7 @@ func (c *houseConfig) table(i int, bank table.Bank) (table.Config, error) {
 		Name: tc.Name, Variant: tc.Variant, Seats: tc.Seats, SmallBlind: tc.SmallBlind, BigBlind: tc.BigBlind,
 		Ante: tc.Ante, MinBuyIn: tc.MinBuyIn, MaxBuyIn: tc.MaxBuyIn, ActionTime: action,
 		Schedule: table.Schedule{EveryHands: tc.Schedule.EveryHands, EveryMinutes: tc.Schedule.EveryMinutes},
-		Bots:     tc.Bots, Permanent: true, Bank: bank,
+		Bots:     tc.Bots, Permanent: true, Bank: bank, Straddle: tc.Straddle, RunItTwice: tc.RunItTwice,
 	}
 	check := cfg
 	check.DefaultTimes()

@@ -43,6 +43,8 @@ big_blind = 20
 min_buy_in = 400
 max_buy_in = 2000
 schedule = { every_hands = 10 }
+straddle = true
+run_it_twice = true
 bots = ["hsppot"]
 
 [[tables]]
@@ -75,7 +77,7 @@ func TestHouseConfig(t *testing.T) {
 		t.Fatalf("%+v", c)
 	}
 	tc, err := c.table(1, nopBank{})
-	if err != nil || tc.Name != "Turbo" || tc.Schedule.EveryHands != 10 || !tc.Permanent || tc.ActionTime != 0 {
+	if err != nil || tc.Name != "Turbo" || tc.Schedule.EveryHands != 10 || !tc.Permanent || tc.ActionTime != 0 || !tc.Straddle || !tc.RunItTwice {
 		t.Fatalf("table 1: %+v %v", tc, err)
 	}
 	// No action_seconds: the table package's default, as for a player's table.
@@ -125,6 +127,7 @@ func TestHouseConfig(t *testing.T) {
 		{strings.Replace(table(""), "\"A\"", "\"Lobby\"", 1), "tables[0].name:"},
 		{table("bots = [\"nobody\"]\n"), "tables[0].bots:"},
 		{table("action_seconds = 1\n"), "tables[0].action_seconds:"},
+		{strings.Replace(table("straddle = true\n"), "nlhe", "flhe", 1), "tables[0].straddle:"},
 		{"name = ", "house.toml"},
 	} {
 		_, err := loadHouseConfig(writeConfig(t, tc.text))

@@ -12,12 +12,14 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/felt-poker/felt/internal/announce"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/tournament/live"
 	"github.com/felt-poker/felt/internal/web"
 )
 
@@ -37,6 +39,7 @@ type serveCmd struct {
 	LogLevel     string   `name:"log-level" default:"info" enum:"debug,info,warn,error" env:"FELT_LOG_LEVEL" help:"The least important log lines written: debug, info, warn or error."`
 	LogFormat    string   `name:"log-format" default:"text" enum:"text,json" env:"FELT_LOG_FORMAT" help:"Log lines as text (key=value) or JSON, one object a line."`
 	CheckConfig  bool     `name:"check-config" help:"Check the flags and the --config file, say what is wrong or \"configuration ok\", and exit (2 on an error) without opening anything."`
+	clusterFlags
 }
 
 // logger returns the house's logger on w, as --log-level and --log-format say.
@@ -64,6 +67,9 @@ func (c *serveCmd) checkConfig(w io.Writer) error {
 	}
 	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
 		return usageError("--addr %q: %v", c.Addr, err)
+	}
+	if err := c.checkCluster(c.DB); err != nil {
+		return err
 	}
 	_, err = fmt.Fprintf(w, "configuration ok: house %q, %d tables of its own\n", hc.Name, len(hc.Tables))
 	return err
@@ -102,12 +108,20 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	if err != nil {
 		return err
 	}
+	if err := c.checkCluster(c.DB); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", c.Addr)
 	if err != nil {
 		return usageError("listen on %s: %v", c.Addr, err)
 	}
 	defer ln.Close()
-	st, h, err := c.openHouse(ctx, log, &hc)
+	hn, err := c.joinCluster(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer hn.close()
+	st, h, err := c.openHouse(ctx, log, &hc, hn)
 	if err != nil {
 		return err
 	}
@@ -117,30 +131,38 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	if httpConns == 0 {
 		httpConns = -1 // the file's 0 is no bound; web's is its default
 	}
-	srv, err := web.New(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP,
+	tourneys, err := hc.Tournaments.director(c.NoBots)
+	if err != nil {
+		return usageError("config: %v", err)
+	}
+	if hn != nil { // tournaments run on a single-node house for now (docs/scaling.md)
+		tourneys = live.Config{}
+	}
+	srv, err := web.New(hn.webConfig(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP, Tournaments: tourneys,
 		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables, PublicMetrics: hc.Metrics == "public",
-		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}})
+		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}, Houses: neighbours(ctx, log, &hc, ln.Addr().String())}))
 	if err != nil {
 		return err
 	}
-	if !c.NoBots {
-		for i := range hc.Tables {
-			tc, err := hc.table(i, h)
-			if err != nil {
-				return usageError("config: %v", err)
-			}
-			if _, err := srv.Lobby().Open(srv.TableDefaults(tc)); err != nil {
-				return fmt.Errorf("default table %s: %w", tc.Name, err)
-			}
+	if err := hn.serveRelay(ctx, srv); err != nil {
+		return err
+	}
+	if err := hn.openTables(ctx, &hc, h, srv, c.NoBots); err != nil {
+		return err
+	}
+	if hn == nil { // a node of several does not open players' tables again (docs/scaling.md)
+		restored, err := srv.RestoreTables(ctx)
+		if err != nil {
+			return err
+		}
+		if restored > 0 {
+			log.Info("opened again the tables players had open", "tables", restored)
+		}
+		if err := srv.RestoreTournaments(ctx); err != nil {
+			return err
 		}
 	}
-	restored, err := srv.RestoreTables(ctx)
-	if err != nil {
-		return err
-	}
-	if restored > 0 {
-		log.Info("opened again the tables players had open", "tables", restored)
-	}
+	hn.run(ctx)
 	hs := srv.HTTPServer(slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	served := make(chan error, 1)
 	scheme := "http"
@@ -163,7 +185,7 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	log.Info("shutting down: cancelling hands in play and returning every stack")
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err = srv.Shutdown(sctx)
+	err = errors.Join(hn.handOver(sctx), srv.Shutdown(sctx))
 	if herr := hs.Shutdown(sctx); herr != nil && !errors.Is(herr, http.ErrServerClosed) {
 		err = errors.Join(err, herr)
 	}
@@ -188,18 +210,41 @@ func announceHouse(ctx context.Context, log *slog.Logger, hc *houseConfig, srv *
 	}()
 }
 
+// neighboursKeep is how long a house silent on the network stays listed.
+const neighboursKeep = 10 * time.Second
+
+// neighbours listens, while ctx lasts, for the other houses announced to the
+// multicast group the house announces itself to, and returns the function
+// listing them (this house left out) for the lobby; nil when the house does
+// not announce to a multicast group or cannot listen to it.
+func neighbours(ctx context.Context, log *slog.Logger, hc *houseConfig, addr string) func() []announce.House {
+	ua, err := net.ResolveUDPAddr("udp", hc.Announce)
+	if hc.Announce == "" || hc.Announce == "off" || err != nil || !ua.IP.IsMulticast() {
+		return nil
+	}
+	c, err := announce.Listen(hc.Announce)
+	if err != nil {
+		log.Warn("not listening for other houses on the local network", "err", err)
+		return nil
+	}
+	d := announce.Watch(ctx, c, neighboursKeep)
+	return func() []announce.House {
+		return slices.DeleteFunc(d.Houses(), func(h announce.House) bool { return h.Name == hc.Name && h.Addr == addr })
+	}
+}
+
 // openHouse opens the database, claims it for this house alone (refusing while
 // another house holds it), and returns to their players the stacks left at
 // tables when a house last stopped without closing them (kill -9, a crash). The
 // caller unclaims the house, then closes the store.
-func (c *serveCmd) openHouse(ctx context.Context, log *slog.Logger, hc *houseConfig) (store.Store, *house.House, error) {
+func (c *serveCmd) openHouse(ctx context.Context, log *slog.Logger, hc *houseConfig, hn *houseNode) (store.Store, *house.House, error) {
 	st, err := c.openStore(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	h, err := house.New(st, hc.houseSettings())
 	if err == nil {
-		err = h.Claim(ctx)
+		err = hn.claim(ctx, h)
 		if errors.Is(err, house.ErrDatabaseInUse) {
 			err = fmt.Errorf("%w: stop it first, or give this one another --data or --db", err)
 		}
@@ -208,7 +253,7 @@ func (c *serveCmd) openHouse(ctx context.Context, log *slog.Logger, hc *houseCon
 		st.Close()
 		return nil, nil, err
 	}
-	if err = h.EnsureBoards(ctx); err == nil {
+	if err = h.EnsureBoards(ctx); err == nil && hn == nil { // a node of several recovers table by table (docs/scaling.md)
 		var refunds []house.Refund
 		refunds, err = h.Recover(ctx)
 		for _, r := range refunds {

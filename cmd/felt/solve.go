@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -19,41 +19,49 @@ import (
 
 // solveCmd is "felt solve": a heads-up no-limit postflop subgame solved by DCFR.
 type solveCmd struct {
-	Input          string        `arg:"" optional:"" help:"A TexasSolver command file (set_pot, set_board, set_range_oop, set_bet_sizes ...) instead of the spot flags." type:"path"`
+	Input          string        `arg:"" optional:"" help:"A spot file instead of the spot flags: felt's TOML (.toml) or JSON (.json), or a TexasSolver command file (set_pot, set_board, set_range_oop, set_bet_sizes ...)." type:"path"`
 	Pot            float64       `help:"Chips in the pot when the spot starts."`
 	Stack          float64       `help:"Effective stack behind, each player."`
-	Board          string        `help:"Board: a turn (4 cards) or a river (5 cards), e.g. QsJh2h8d." placeholder:"CARDS"`
-	OOP            string        `name:"oop" help:"Out-of-position range (\"QQ+,AKs,A5s:0.5\")." placeholder:"RANGE"`
-	IP             string        `name:"ip" help:"In-position range." placeholder:"RANGE"`
+	Board          string        `help:"Board: a flop (3 cards), a turn (4) or a river (5), e.g. QsJh2h8d." placeholder:"CARDS"`
+	OOP            string        `name:"oop" help:"Out-of-position range (\"QQ+,AKs,A5s:0.5\"), or @FILE: 1,326 weights (docs/solver.md)." placeholder:"RANGE"`
+	IP             string        `name:"ip" help:"In-position range, or @FILE." placeholder:"RANGE"`
 	Bet            string        `help:"Bet sizes, % of the pot, both players, every street (\"33,75\")." default:"100" placeholder:"LIST"`
-	Raise          string        `help:"Raise sizes, % of the pot after calling, both players, every street." default:"50" placeholder:"LIST"`
+	Raise          string        `help:"Raise sizes, % of the pot after calling, or multiples of the bet faced (\"50,3x\"), both players, every street." default:"50" placeholder:"LIST"`
 	AllIn          bool          `name:"allin" help:"All-in is always an option." default:"true" negatable:""`
 	Sizes          []string      `sep:"none" help:"TexasSolver-style override, repeatable: player,street,kind[,sizes] (\"oop,river,donk,50\", \"ip,turn,raise,60,100\")." placeholder:"SPEC"`
 	AllInThreshold float64       `name:"allin-threshold" help:"A bet putting in more than this share of the stack becomes all-in (1: off; default 1, or the file's)." placeholder:"X"`
 	RaiseCap       int           `name:"raise-cap" help:"Most bets and raises a street (default 4)." placeholder:"N"`
+	Rake           float64       `help:"Rake, % of the pot taken at showdowns and folds (5 for 5%)." placeholder:"PCT"`
+	RakeCap        float64       `name:"rake-cap" help:"Most rake in chips (0: no cap)." placeholder:"CHIPS"`
 	Accuracy       float64       `help:"Stop at this exploitability, % of the pot (default 0.3 when no limit is given, or the file's)." placeholder:"PCT"`
 	Iterations     int           `help:"Stop after this many iterations (or the file's set_max_iteration)." placeholder:"N"`
 	Time           time.Duration `help:"Stop after this long (30s, 2m)." placeholder:"D"`
 	Workers        int           `help:"Goroutines over the chance cards (default: all cores, or the file's set_thread_num)." placeholder:"N"`
+	Compress       bool          `help:"Keep regrets and strategy sums in 16-bit floats: half the memory of the arrays."`
+	NoIso          bool          `name:"no-isomorphism" help:"Solve every card dealt, even those that are another's with the suits renamed (slower, bigger; for checking)."`
 	MaxMemory      int64         `name:"max-memory" help:"Refuse spots needing more than this many MiB." default:"4096" placeholder:"MIB"`
 	Node           string        `help:"The node to show: actions from the root separated by spaces (\"x b10 c 3c\": check, bet 10, call, river 3c)." placeholder:"PATH"`
 	Hands          bool          `help:"Also list every hand's strategy and EV at the node."`
 	JSON           string        `name:"json" help:"Write the node and the decisions under it on its street as JSON to this file (- for stdout)." placeholder:"FILE"`
 	JSONDepth      int           `name:"json-depth" help:"Actions below the node in the JSON export." default:"4" placeholder:"N"`
+	Save           string        `help:"Save the solve to this file when it stops (at the limit or on Ctrl-C, at an iteration boundary)." placeholder:"FILE"`
+	Load           string        `help:"Load a solve saved by --save instead of a spot: show it, or go on solving with --accuracy, --iterations or --time." placeholder:"FILE"`
+	Curve          string        `help:"Record exploitability against CPU time: FILE.svg or .png draws this solve's curve, FILE.csv appends its points (see --chart)." placeholder:"FILE"`
+	Chart          string        `help:"With a .csv --curve: draw every run in it of the same spot (other solvers' too) to this .svg or .png." placeholder:"FILE"`
 	NoColor        bool          `name:"no-color" help:"Draw the grid without colours."`
 	NoProgress     bool          `help:"Draw no progress line."`
 }
 
 // Help is the long help of "felt solve".
 func (c *solveCmd) Help() string {
-	return `Solves a heads-up no-limit Hold'em spot that starts on the turn or the river by
+	return `Solves a heads-up no-limit Hold'em spot that starts on the flop, turn or river by
 Discounted CFR, then prints the strategy at a node as a 13x13 grid (see docs/solver.md).
 
 The spot comes from the flags (--pot --stack --board --oop --ip, sizes with --bet,
 --raise, --allin and --sizes) or from a TexasSolver command file. Solving stops at
 --accuracy (exploitability, % of the pot: the mean of both players' best-response
 gains), --iterations or --time, whichever comes first; Ctrl-C stops at an iteration
-boundary and still prints the result.
+boundary and still prints the result (and saves it with --save; --load goes on).
 
 Node paths name actions by their labels: x check, c call, f fold, b<chips> bet,
 r<chips> raise to (chips: the player's total on this street), and a card where one is
@@ -85,6 +93,12 @@ func (c *solveCmd) script() (solver.Script, error) {
 			return solver.Script{}, err
 		}
 		defer f.Close()
+		switch strings.ToLower(filepath.Ext(c.Input)) {
+		case ".toml":
+			return solver.ReadSpotFile(f, false)
+		case ".json":
+			return solver.ReadSpotFile(f, true)
+		}
 		return solver.ReadScript(f)
 	}
 	sc := solver.Script{Spot: solver.Spot{Pot: c.Pot, Stack: c.Stack, Tree: solver.Tree{AllInThreshold: 1, RaiseCap: 4}}}
@@ -92,38 +106,44 @@ func (c *solveCmd) script() (solver.Script, error) {
 	if sc.Spot.Board, err = cards.ParseList(c.Board); err != nil {
 		return sc, fmt.Errorf("--board: %v", err)
 	}
-	if sc.Spot.Range[solver.OOP], err = equity.ParseRange(c.OOP); err != nil {
+	if sc.Spot.Range[solver.OOP], err = flagRange(c.OOP); err != nil {
 		return sc, fmt.Errorf("--oop: %v", err)
 	}
-	if sc.Spot.Range[solver.IP], err = equity.ParseRange(c.IP); err != nil {
+	if sc.Spot.Range[solver.IP], err = flagRange(c.IP); err != nil {
 		return sc, fmt.Errorf("--ip: %v", err)
 	}
-	bets, err := sizeList("--bet", c.Bet)
+	bets, _, err := solver.ParseSizes(c.Bet, false)
 	if err != nil {
-		return sc, err
+		return sc, fmt.Errorf("--bet: %v", err)
 	}
-	raises, err := sizeList("--raise", c.Raise)
+	raises, mult, err := solver.ParseSizes(c.Raise, true)
 	if err != nil {
-		return sc, err
+		return sc, fmt.Errorf("--raise: %v", err)
 	}
 	for p := range 2 {
 		for st := range 3 {
-			sc.Spot.Tree.Sizes[p][st] = solver.Sizes{Bet: bets, Raise: raises, AllIn: c.AllIn}
+			sc.Spot.Tree.Sizes[p][st] = solver.Sizes{Bet: bets, Raise: raises, RaiseX: mult, AllIn: c.AllIn}
 		}
 	}
 	return sc, nil
 }
 
-func sizeList(flag, s string) ([]float64, error) {
-	var out []float64
-	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %q is not a number", flag, f)
-		}
-		out = append(out, v)
+// flagRange reads a range flag: a range, or @file for a file of 1,326 weights.
+func flagRange(v string) (equity.Range, error) {
+	name, ok := strings.CutPrefix(v, "@")
+	if !ok {
+		return equity.ParseRange(v)
 	}
-	return out, nil
+	f, err := os.Open(name)
+	if err != nil {
+		return equity.Range{}, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	if err != nil {
+		return equity.Range{}, err
+	}
+	return equity.ParseWeights(string(b))
 }
 
 // apply lays the flags that override the file (or the defaults) over sc.
@@ -138,6 +158,12 @@ func (c *solveCmd) apply(sc *solver.Script) (solver.Limits, error) {
 	}
 	if c.RaiseCap != 0 {
 		sc.Spot.Tree.RaiseCap = c.RaiseCap
+	}
+	if c.Rake != 0 {
+		sc.Spot.Rake = c.Rake
+	}
+	if c.RakeCap != 0 {
+		sc.Spot.RakeCap = c.RakeCap
 	}
 	lim := solver.Limits{Accuracy: sc.Accuracy, MaxIterations: sc.MaxIterations, MaxTime: c.Time}
 	if c.Accuracy != 0 {
@@ -155,56 +181,130 @@ func (c *solveCmd) apply(sc *solver.Script) (solver.Limits, error) {
 	if c.Workers != 0 {
 		sc.Threads = c.Workers
 	}
-	return lim, nil
+	return lim, c.checkCurve()
+}
+
+// checkCurve refuses --curve and --chart files of a kind they cannot write, before
+// anything is solved.
+func (c *solveCmd) checkCurve() error {
+	ext := func(s string) string { return strings.ToLower(filepath.Ext(s)) }
+	switch {
+	case c.Curve != "" && ext(c.Curve) != ".svg" && ext(c.Curve) != ".png" && ext(c.Curve) != ".csv":
+		return fmt.Errorf("--curve %s: want a .svg or .png chart or a .csv file", c.Curve)
+	case c.Chart != "" && ext(c.Curve) != ".csv":
+		return errors.New("--chart draws the runs of a .csv --curve file: give one")
+	case c.Chart != "" && ext(c.Chart) != ".svg" && ext(c.Chart) != ".png":
+		return fmt.Errorf("--chart %s: want a .svg or .png file", c.Chart)
+	}
+	return nil
 }
 
 func (c *solveCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
-	sc, err := c.script()
+	s, sc, lim, err := c.open(stdout)
 	if err != nil {
-		return usageError("%v", err)
+		return err
 	}
-	lim, err := c.apply(&sc)
-	if err != nil {
-		return usageError("%v", err)
-	}
+	defer s.Close()
 	var path []string
 	if c.Node != "" {
 		path = strings.Fields(c.Node)
 	}
-	s, err := solver.New(sc.Spot, solver.Options{Workers: sc.Threads})
-	if err != nil {
-		return usageError("%v", err)
-	}
-	defer s.Close()
-	all, dec := s.Nodes()
-	hands := s.Hands()
-	fmt.Fprintf(stdout, "spot: board %s, pot %g, stack %g; %d hands OOP, %d IP\n", cards.Format(sc.Spot.Board), sc.Spot.Pot, sc.Spot.Stack, hands[0], hands[1])
-	fmt.Fprintf(stdout, "tree: %d nodes, %d decisions; memory about %.1f MiB\n", all, dec, float64(s.Memory())/(1<<20))
-	if s.Memory() > c.MaxMemory<<20 {
-		return usageError("the spot needs about %d MiB, over --max-memory %d", s.Memory()>>20, c.MaxMemory)
-	}
 	cpu0 := processCPU()
-	var report func(solver.Progress)
-	if !c.NoProgress {
-		report = func(p solver.Progress) { fmt.Fprint(stderr, progressLine(p, lim)) }
-	}
-	pr, err := s.Solve(ctx, lim, report)
-	if !c.NoProgress {
-		fmt.Fprintln(stderr)
-	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return err
+	rec := newCurveRecorder(sc.Spot, s.Compressed())
+	pr := solver.Progress{Iterations: s.Iterations()}
+	if c.Load == "" || c.Accuracy != 0 || c.Iterations != 0 || c.Time != 0 {
+		report := func(p solver.Progress) {
+			rec.add(p)
+			if !c.NoProgress {
+				fmt.Fprint(stderr, progressLine(p, lim))
+			}
+		}
+		pr, err = s.Solve(ctx, lim, report)
+		if !c.NoProgress {
+			fmt.Fprintln(stderr)
+		}
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return err
+		}
+	} else {
+		pr.Exploitability = s.Exploitability()
 	}
 	ev := s.EV()
 	fmt.Fprintf(stdout, "solved: %d iterations, exploitability %.3f%% of the pot, %.2fs (CPU %.2fs)\n",
 		pr.Iterations, pr.Exploitability, pr.Elapsed.Seconds(), (processCPU() - cpu0).Seconds())
+	if c.Save != "" {
+		if err := writeFileAtomic(c.Save, s.Save); err != nil {
+			return fmt.Errorf("--save: %w", err)
+		}
+		fmt.Fprintf(stdout, "saved: %s (felt solve --load %s goes on from here)\n", c.Save, c.Save)
+	}
 	fmt.Fprintf(stdout, "EV: OOP %.3f, IP %.3f (chips of the pot of %g each ends with)\n", ev[0]+sc.Spot.Pot/2, ev[1]+sc.Spot.Pot/2, sc.Spot.Pot)
 	info, err := s.Node(path)
 	if err != nil {
 		return usageError("--node: %v", err)
 	}
 	writeNode(stdout, info, c.Hands, !c.NoColor)
+	if c.Curve != "" {
+		if err := rec.write(c.Curve, c.Chart); err != nil {
+			return fmt.Errorf("--curve: %w", err)
+		}
+	}
 	return c.export(s, path, sc.Dump, stdout)
+}
+
+// open builds the solver from the spot (or loads a saved solve), prints the spot and
+// the tree and refuses a solve over --max-memory.
+func (c *solveCmd) open(stdout io.Writer) (*solver.Solver, solver.Script, solver.Limits, error) {
+	var sc solver.Script
+	var s *solver.Solver
+	var err error
+	if c.Load != "" {
+		s, err = c.load()
+		if err != nil {
+			return nil, sc, solver.Limits{}, usageError("%v", err)
+		}
+		sc.Spot = s.Spot()
+	} else if sc, err = c.script(); err != nil {
+		return nil, sc, solver.Limits{}, usageError("%v", err)
+	}
+	lim, err := c.apply(&sc)
+	if err == nil && s == nil {
+		s, err = solver.New(sc.Spot, solver.Options{Workers: sc.Threads, Compress: c.Compress, NoIsomorphism: c.NoIso || sc.NoIsomorphism})
+	}
+	if err != nil {
+		if s != nil {
+			s.Close()
+		}
+		return nil, sc, lim, usageError("%v", err)
+	}
+	all, dec := s.Nodes()
+	hands := s.Hands()
+	fmt.Fprintf(stdout, "spot: board %s, pot %g, stack %g; %d hands OOP, %d IP\n", cards.Format(sc.Spot.Board), sc.Spot.Pot, sc.Spot.Stack, hands[0], hands[1])
+	store := ""
+	if s.Compressed() {
+		store = " (16-bit store)"
+	}
+	fmt.Fprintf(stdout, "tree: %d nodes, %d decisions; memory about %.1f MiB%s\n", all, dec, float64(s.Memory())/(1<<20), store)
+	if s.Memory() > c.MaxMemory<<20 {
+		s.Close()
+		return nil, sc, lim, usageError("the spot needs about %d MiB, over --max-memory %d", s.Memory()>>20, c.MaxMemory)
+	}
+	return s, sc, lim, nil
+}
+
+// load reads the --load file; the spot and its tree are the file's, so flags that
+// would change them are refused.
+func (c *solveCmd) load() (*solver.Solver, error) {
+	if c.Input != "" || c.Pot != 0 || c.Stack != 0 || c.Board != "" || c.OOP != "" || c.IP != "" || len(c.Sizes) > 0 ||
+		c.Rake != 0 || c.RakeCap != 0 || c.AllInThreshold != 0 || c.RaiseCap != 0 || c.Compress || c.NoIso {
+		return nil, errors.New("--load takes the spot, its tree and its store from the file: give no spot, size, rake or store flags")
+	}
+	f, err := os.Open(c.Load)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return solver.Load(f, solver.Options{Workers: c.Workers})
 }
 
 // progressLine draws "[=====     ] it 120  exploitability 0.412% (target 0.3%)  3.2s, 2.1s left".
@@ -248,13 +348,13 @@ func writeNode(w io.Writer, info solver.NodeInfo, hands, colour bool) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "hand\treach\t%s\tEV\t\n", strings.Join(info.Actions, "\t"))
+	fmt.Fprintf(tw, "hand\treach\t%s\tEV\tequity\t\n", strings.Join(info.Actions, "\t"))
 	for _, h := range info.Hands {
 		fmt.Fprintf(tw, "%s\t%.3f\t", h.Hand, h.Reach)
 		for _, f := range h.Strategy {
 			fmt.Fprintf(tw, "%.3f\t", f)
 		}
-		fmt.Fprintf(tw, "%.3f\t\n", h.EV)
+		fmt.Fprintf(tw, "%.3f\t%.3f\t\n", h.EV, h.Equity)
 	}
 	tw.Flush()
 }

@@ -89,6 +89,8 @@ func TestSolveBadInput(t *testing.T) {
 		{[]string{unknown}, `line 6 "solve_now": unknown command`},
 		{append(with("--node", "x"), "--node", "b10 b10"), "--node"},
 		{append(append([]string{}, riverArgs...), "--sizes", "oop,river,jam"), `kind "jam"`},
+		{append(append([]string{}, riverArgs...), "--rake", "150"), "the rake must be from 0 to 100"},
+		{append(append([]string{}, riverArgs...), "--rake-cap=-1"), "the rake cap must be"},
 	} {
 		var out bytes.Buffer
 		err := runSolve(context.Background(), c.args, &out, &out)
@@ -96,5 +98,138 @@ func TestSolveBadInput(t *testing.T) {
 		if !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want exit code 2 mentioning %q", c.args, err, c.want)
 		}
+	}
+}
+
+// TestSolveSpotFiles: felt's TOML and JSON spot files run by their extension, a range
+// flag reads 1,326 weights from @file, and raises may be multiples of the bet.
+func TestSolveSpotFiles(t *testing.T) {
+	dir := t.TempDir()
+	toml := filepath.Join(dir, "river.toml")
+	os.WriteFile(toml, []byte("pot = 10\nstack = 95\nboard = \"QsJh2h8d3c\"\noop = \"AA,KK,AK,JTs\"\nip = \"QQ,JJ,KQ\"\nrake = 5\niterations = 50\n"+
+		"[[sizes]]\nbet = [50]\nraise = \"3x\"\n"), 0o644)
+	js := filepath.Join(dir, "river.json")
+	os.WriteFile(js, []byte(`{"pot": 10, "stack": 95, "board": "QsJh2h8d3c", "oop": "AA,KK,AK,JTs", "ip": "QQ,JJ,KQ", "iterations": 50,
+		"sizes": [{"bet": [50], "raise": "3x"}]}`), 0o644)
+	for _, file := range []string{toml, js} {
+		var out bytes.Buffer
+		if err := runSolve(context.Background(), []string{file, "--no-progress", "--node", "x b5"}, &out, &out); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if !strings.Contains(out.String(), "f ") || !strings.Contains(out.String(), "r15") {
+			t.Errorf("%s: facing a bet of 5, OOP should fold, call or raise to 15 (3x):\n%s", file, out.String())
+		}
+	}
+	weights := make([]string, 1326)
+	for i := range weights {
+		weights[i] = "0"
+	}
+	weights[1325] = "1" // AsAh
+	wf := filepath.Join(dir, "oop.txt")
+	os.WriteFile(wf, []byte(strings.Join(weights, "\n")), 0o644)
+	args := append([]string{}, riverArgs...)
+	args[7] = "@" + wf
+	var out bytes.Buffer
+	if err := runSolve(context.Background(), append(args, "--iterations", "10"), &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "1 hands OOP") {
+		t.Errorf("a weight file with AsAh alone:\n%s", out.String())
+	}
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("pot = 10\nstack = 95\nboard = \"QsJh2h\"\noop = \"AA\"\nip = \"KK\"\nsizes = 3\n"), 0o644)
+	err := runSolve(context.Background(), []string{bad}, &out, &out)
+	var e *exitError
+	if !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), "bad spot file") {
+		t.Errorf("a bad TOML file: %v, want exit code 2 and bad spot file", err)
+	}
+}
+
+// TestSolveCurve: --curve draws the exploitability against time as SVG, or appends
+// it to a CSV file whose runs --chart draws together; a file of another kind is
+// refused before solving.
+func TestSolveCurve(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "curve.svg")
+	args := append(append([]string{}, riverArgs...), "--iterations", "40")
+	var out bytes.Buffer
+	if err := runSolve(context.Background(), append(args, "--curve", svg), &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil || !bytes.Contains(b, []byte("<svg")) || !bytes.Contains(b, []byte("% of the pot")) {
+		t.Fatalf("curve.svg: %v, %d bytes", err, len(b))
+	}
+	csv, chart := filepath.Join(dir, "runs.csv"), filepath.Join(dir, "runs.svg")
+	for _, extra := range [][]string{{}, {"--compress"}} {
+		if err := runSolve(context.Background(), append(append(args, extra...), "--curve", csv, "--chart", chart), &out, &out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ = os.ReadFile(csv)
+	if n := strings.Count(string(b), "\n"); n != 1+2*4 || !strings.Contains(string(b), "felt (16-bit store)") {
+		t.Errorf("runs.csv has %d lines, want a header and 4 checks of 2 runs:\n%s", n, b)
+	}
+	if b, err := os.ReadFile(chart); err != nil || !bytes.Contains(b, []byte("16-bit store")) {
+		t.Errorf("runs.svg: %v, lacks the second run", err)
+	}
+	for _, bad := range [][]string{{"--curve", filepath.Join(dir, "c.txt")}, {"--curve", svg, "--chart", chart}, {"--curve", csv, "--chart", csv}} {
+		err := runSolve(context.Background(), append(append([]string{}, args...), bad...), &out, &out)
+		var e *exitError
+		if !errors.As(err, &e) || e.code != 2 {
+			t.Errorf("%v: %v, want exit code 2", bad, err)
+		}
+	}
+}
+
+// TestSolveSaveLoad: --save writes the solve, also when Ctrl-C stopped it; --load
+// shows it again or goes on solving; flags that would change the spot, and a file
+// that is not a save, are refused.
+func TestSolveSaveLoad(t *testing.T) {
+	dir := t.TempDir()
+	save := filepath.Join(dir, "river.solve")
+	var out bytes.Buffer
+	args := append(append([]string{}, riverArgs...), "--iterations", "20", "--save", save)
+	if err := runSolve(context.Background(), args, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	first := out.String()
+	out.Reset()
+	if err := runSolve(context.Background(), []string{"--load", save, "--no-progress", "--no-color"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	// The reloaded solve shows the same exploitability, EV and grid.
+	after := func(s, from string) string { return s[strings.Index(s, from):] }
+	if !strings.Contains(out.String(), "solved: 20 iterations") || after(out.String(), "EV:") != after(first, "EV:") {
+		t.Errorf("reloaded:\n%s\nsaved:\n%s", out.String(), first)
+	}
+	out.Reset()
+	if err := runSolve(context.Background(), []string{"--load", save, "--iterations", "10", "--save", save, "--no-progress"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "solved: 30 iterations") {
+		t.Errorf("going on from 20 iterations:\n%s", out.String())
+	}
+	// Ctrl-C: the solve stops at an iteration boundary and is saved.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	stopped := filepath.Join(dir, "stopped.solve")
+	if err := runSolve(ctx, append(append([]string{}, riverArgs...), "--save", stopped), &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stopped); err != nil {
+		t.Errorf("Ctrl-C did not save: %v", err)
+	}
+	for _, bad := range [][]string{{"--load", save, "--pot", "10"}, {"--load", save, "--compress"}, {"--load", filepath.Join(dir, "none")}} {
+		err := runSolve(context.Background(), bad, &out, &out)
+		var e *exitError
+		if !errors.As(err, &e) || e.code != 2 {
+			t.Errorf("%v: %v, want exit code 2", bad, err)
+		}
+	}
+	notSave := filepath.Join(dir, "x.solve")
+	os.WriteFile(notSave, []byte("set_pot 10\n"), 0o644)
+	if err := runSolve(context.Background(), []string{"--load", notSave}, &out, &out); err == nil || !strings.Contains(err.Error(), "bad saved solve") {
+		t.Errorf("a command file loaded as a save: %v", err)
 	}
 }

@@ -292,7 +292,7 @@ func (r *trainRun) writeCurve() error {
 			Iterations: r.s.Iterations(), Seconds: r.elapsed.Seconds(), MChips: avg.Exploitability() * 1000})
 	}
 	titles := map[string]string{"kuhn": "Kuhn poker", "leduc": "Leduc Hold'em"}
-	return appendCurve(c.Curve, c.Chart, r.points, titles[c.Game])
+	return appendCurve(c.Curve, c.Chart, r.points, titles[c.Game], "")
 }
 
 // writeFileAtomic writes a file through a temporary file beside it and a rename, so
@@ -586,7 +586,7 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 		if ag != nil {
 			title = fmt.Sprintf("Heads-up limit Hold'em, buckets %v: exact exploitability in the abstract game (chips = small blinds)", a.Sizes())
 		}
-		if err := appendCurve(c.Curve, c.Chart, points, title); err != nil {
+		if err := appendCurve(c.Curve, c.Chart, points, title, ""); err != nil {
 			return err
 		}
 	}
@@ -600,8 +600,9 @@ func (c *trainCmd) runHoldem(ctx context.Context, stdout, stderr io.Writer) erro
 }
 
 // appendCurve appends points to a curve CSV file (with a header if new) and, if
-// chart is set, draws the file's points of the same game.
-func appendCurve(path, chart string, points []curve.Point, title string) error {
+// chart is set, draws the file's points of the same game, the exploitability axis
+// labelled ylabel ("" for milli-chips per game).
+func appendCurve(path, chart string, points []curve.Point, title, ylabel string) error {
 	fresh := true
 	if st, err := os.Stat(path); err == nil && st.Size() > 0 {
 		fresh = false
@@ -635,7 +636,7 @@ func appendCurve(path, chart string, points []curve.Point, title string) error {
 			game = append(game, p)
 		}
 	}
-	return writeFileAtomic(chart, func(w io.Writer) error { return curve.Chart(w, chart, title, game) })
+	return writeFileAtomic(chart, func(w io.Writer) error { return curve.ChartAs(w, chart, title, ylabel, game) })
 }
 
 // printHoldem prints what felt train hulhe did, as JSON or a sentence.

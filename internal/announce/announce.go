@@ -174,6 +174,15 @@ type House struct {
 	From string `json:"from"`
 }
 
+// houseOf reads the datagram b from src as a house's beacon.
+func houseOf(b []byte, src *net.UDPAddr) (House, bool) {
+	bc, err := Parse(b)
+	if err != nil {
+		return House{}, false
+	}
+	return House{Beacon: bc, URL: "http://" + resolve(bc, src.IP), From: src.String()}, true
+}
+
 // Listen opens where beacons arrive: a multicast group address (joined on the
 // system's default interface) or any other UDP address (bound as it is).
 func Listen(addr string) (*net.UDPConn, error) {
@@ -217,12 +226,9 @@ func Collect(ctx context.Context, c *net.UDPConn, wait time.Duration) ([]House, 
 			}
 			return nil, fmt.Errorf("listen for houses: %w", err)
 		}
-		b, err := Parse(buf[:n])
-		if err != nil {
-			continue
+		if h, ok := houseOf(buf[:n], src); ok {
+			seen[h.URL] = h
 		}
-		h := House{Beacon: b, URL: "http://" + resolve(b, src.IP), From: src.String()}
-		seen[h.URL] = h
 	}
 	out := make([]House, 0, len(seen))
 	for _, h := range seen {

@@ -108,6 +108,20 @@ type Config struct {
 	// Button is the dealer button's seat. In Hold'em it must hold chips.
 	Button int
 
+	// Straddlers are the seats that straddle when under the gun: the first seat
+	// left of the big blind, if it is one of them, posts a straddle, a blind
+	// raise to twice the big blind, before the cards, and then acts last before
+	// the flop. No-limit and pot-limit Hold'em only, with at least three seats
+	// dealt in; a seat whose stack is not more than twice the big blind does not
+	// straddle (docs/rules.md, "Straddle").
+	Straddlers SeatSet
+
+	// RunTwice is the seats that agree to run it twice: when the betting closes
+	// before the river with every seat still in the hand among them, the rest of
+	// the board is dealt twice and each pot is split between the two runs
+	// (Hold'em only; docs/rules.md, "Run it twice").
+	RunTwice SeatSet
+
 	// Seed fixes the shuffle; the same seed deals the same cards.
 	Seed cards.Seed
 
@@ -131,6 +145,8 @@ type settings struct {
 	raiseCap     int // 0: none
 	studMax      int64
 	button       int
+	straddlers   SeatSet
+	runTwice     SeatSet
 	seed         cards.Seed
 	deck         []cards.Card
 }
@@ -151,6 +167,7 @@ func (c *Config) settle(s *settings, stacks *[MaxSeats]int64) error {
 	// Field by field rather than one literal, which would be built and copied (see emit).
 	*s = settings{}
 	s.variant, s.structure, s.n, s.button, s.seed = c.Variant, c.Structure, n, c.Button, c.Seed
+	s.straddlers, s.runTwice = c.Straddlers, c.RunTwice
 	s.sb, s.bb, s.ante, s.smallBet, s.bigBet, s.studMax = c.SmallBlind, c.BigBlind, c.Ante, c.SmallBet, c.BigBet, c.StudMaxRaise
 	for i, st := range c.Stacks {
 		if st < 0 {
@@ -181,6 +198,9 @@ func (c *Config) settle(s *settings, stacks *[MaxSeats]int64) error {
 	case Holdem:
 		return c.settleHoldem(s, stacks)
 	case StudThree:
+		if c.Straddlers != 0 || c.RunTwice != 0 {
+			return fmt.Errorf("%w: straddles and running it twice are Hold'em's", ErrBadConfig)
+		}
 		if s.ante == 0 {
 			s.ante = DefaultStudAnte
 		}
@@ -241,6 +261,12 @@ func (c *Config) settleHoldem(s *settings, stacks *[MaxSeats]int64) error {
 	}
 	if s.bb <= 0 {
 		return fmt.Errorf("%w: big blind %d; want more than 0", ErrBadConfig, s.bb)
+	}
+	if c.Straddlers != 0 && c.Structure == FixedLimit {
+		return fmt.Errorf("%w: no straddle in fixed limit", ErrBadConfig)
+	}
+	if (c.RunTwice|c.Straddlers)>>uint(s.n) != 0 {
+		return fmt.Errorf("%w: run-twice seats %v or straddlers %v outside seats 0..%d", ErrBadConfig, c.RunTwice.Seats(), c.Straddlers.Seats(), s.n-1)
 	}
 	if s.sb > s.bb {
 		return fmt.Errorf("%w: small blind %d is larger than the big blind %d", ErrBadConfig, s.sb, s.bb)

@@ -31,6 +31,10 @@ func (h *Hand) startHoldem() {
 	h.lastRaise = h.s.bb
 	h.fullLevel = h.s.bb
 	h.count = 1
+	first := h.bbSeat + 1 // where the action starts
+	if h.s.straddlers != 0 {
+		first = h.postStraddle(first)
+	}
 	h.setOwe()
 
 	// Deal one card at a time, starting left of the button: with n seats dealt in, the
@@ -47,7 +51,25 @@ func (h *Hand) startHoldem() {
 	h.next += 2 * n
 	h.street = Preflop
 	h.emit(EvStreet, NoSeat)
-	h.advance(h.bbSeat + 1)
+	h.advance(first)
+}
+
+// postStraddle has the seat under the gun straddle, if it is one of
+// Config.Straddlers and may,
+// and returns the seat from which the action starts: after the straddler, who
+// then acts last. A straddle is a raise of one big blind, so the least raise
+// over it is to four big blinds.
+func (h *Hand) postStraddle(first int) int {
+	u := h.nextLive(h.bbSeat)
+	if h.liveCount() < 3 || !h.s.straddlers.Has(u) || h.seats[u].stack <= 2*h.s.bb {
+		return first
+	}
+	amt := h.post(u, 2*h.s.bb, true)
+	h.emitChips(EvStraddle, u, amt, amt, false)
+	h.strSeat = u
+	h.currentBet = amt
+	h.lastRaise = amt
+	return u + 1
 }
 
 // nextStreet burns and deals the next Hold'em street and returns the seat from which
@@ -55,6 +77,9 @@ func (h *Hand) startHoldem() {
 func (h *Hand) nextStreet() int {
 	if !h.runOut && !h.bettingOpen() {
 		h.runOut = true
+		// Run it twice when every seat still in agreed.
+		h.twice = h.s.runTwice != 0 && h.live&^h.s.runTwice == 0
+		h.runFrom = h.nBoard
 	}
 	h.street++
 	h.aggressor = NoSeat

@@ -12,4 +12,9 @@
 // ErrHandOver and leaves the hand exactly as it was. Everything that happens is logged as
 // an Event; View and SpectatorView build what one recipient may know, with every card
 // they may not see removed. Result reports chips won and lost when the hand is over.
+//
+// Two optional Hold'em rules are part of the configuration, so that a hand stays
+// fixed by its Config and actions: Straddlers (the seats that straddle when under
+// the gun) and RunTwice (the seats that agree to run the board twice when the
+// betting closes before the river); docs/rules.md gives their rules.
 package engine

@@ -95,12 +95,19 @@ const (
 	EvAward
 	// EvHandEnd: the hand is over.
 	EvHandEnd
+	// EvStraddle: Seat, under the gun, posted a straddle of Amount (twice the
+	// big blind) before the cards (Config.Straddlers).
+	EvStraddle
+	// EvSecondRun: the board is dealt a second time (Config.RunTwice): the
+	// EvBurn and EvBoard events after it are the second run's, whose board is
+	// the cards dealt before the run-out and these.
+	EvSecondRun
 	numEventKinds
 )
 
 var eventNames = [...]string{"hand start", "ante", "small blind", "big blind", "hole cards", "up card", "burn",
 	"street", "board", "fold", "check", "call", "bet", "raise", "leave", "uncalled bet returned", "pot",
-	"show", "muck", "award", "hand end"}
+	"show", "muck", "award", "hand end", "straddle", "second run"}
 
 // String names the event kind.
 func (k EventKind) String() string {
@@ -118,6 +125,8 @@ const (
 	WholePot  Share = iota // the pot (or a split of it) for the best hand
 	PokerHalf              // stud: the half for the best poker hand
 	SpadeHalf              // stud: the half for the highest spade in the hole
+	FirstRun               // run twice: the first run's half of the pot
+	SecondRun              // run twice: the second run's half of the pot
 )
 
 // Event is one thing that happened in a hand. Index numbers the events of a hand from

@@ -59,6 +59,14 @@ type Hand struct {
 	toAct  int
 	sbSeat int
 	bbSeat int
+	// strSeat is the seat that straddled, or NoSeat.
+	strSeat int
+	// twice: the board is run twice (Config.RunTwice); runFrom is how many board
+	// cards were out when the betting closed, board2 the second run's board.
+	twice   bool
+	runFrom int
+	board2  [5]cards.Card
+	nBoard2 int
 
 	currentBet int64   // the bet to match in this round
 	lastRaise  int64   // largest full bet or raise in this round (no limit, pot limit)
@@ -110,6 +118,8 @@ func (h *Hand) Reset(cfg Config) error {
 	need := 2*players + 8 // hole cards, three burns, five board cards
 	if s.variant == StudThree {
 		need = 3 * players
+	} else if s.runTwice != 0 {
+		need += 8 // a second run: up to three burns and five board cards
 	}
 	if s.deck != nil {
 		if len(s.deck) < need {
@@ -151,6 +161,10 @@ func (h *Hand) Reset(cfg Config) error {
 	h.toAct = NoSeat
 	h.sbSeat = NoSeat
 	h.bbSeat = NoSeat
+	h.strSeat = NoSeat
+	h.twice = false
+	h.runFrom = 0
+	h.nBoard2 = 0
 	h.aggressor = NoSeat
 	h.currentBet = 0
 	h.lastRaise = 0

@@ -243,15 +243,59 @@ func (h *Hand) showdown() {
 			h.emit(EvMuck, i)
 		}
 	}
-	if stud {
+	switch {
+	case stud:
 		h.awardStud()
-	} else {
+	case h.twice:
+		h.awardTwice(board)
+	default:
 		for k := h.nPots - 1; k >= 0; k-- {
 			p := &h.pots[k]
 			h.award(k, p.amount, h.bestOf(p.eligible), WholePot)
 		}
 	}
 	h.finish()
+}
+
+// awardTwice awards each pot in two halves: the first run's board (dealt
+// already, and the hands shown on it) wins the larger half, the odd chip, then
+// the rest of the board is dealt again from the cards the betting closed on, and
+// its board wins the other half.
+func (h *Hand) awardTwice(board eval.Hand) {
+	for k := h.nPots - 1; k >= 0; k-- {
+		p := &h.pots[k]
+		h.award(k, p.amount-p.amount/2, h.bestOf(p.eligible), FirstRun)
+	}
+	h.emit(EvSecondRun, NoSeat)
+	copy(h.board2[:], h.board[:h.runFrom])
+	h.nBoard2 = h.runFrom
+	board = eval.Empty
+	for k := 0; k < h.runFrom; k++ {
+		board = board.Add(h.board[k])
+	}
+	for h.nBoard2 < 5 {
+		h.emitCard(EvBurn, NoSeat, h.draw())
+		n := 1
+		if h.nBoard2 == 0 {
+			n = 3
+		}
+		dealt := noCards
+		for j := 0; j < n; j++ {
+			dealt[j] = h.draw()
+			h.board2[h.nBoard2] = dealt[j]
+			h.nBoard2++
+			board = board.Add(dealt[j])
+		}
+		h.emitCards(EvBoard, NoSeat, n, dealt[0], dealt[1], dealt[2])
+	}
+	for m := uint32(h.live); m != 0; m &= m - 1 {
+		s := &h.seats[bits.TrailingZeros32(m)]
+		s.rank = uint16(board.Add(s.cards[0]).Add(s.cards[1]).Rank())
+	}
+	for k := h.nPots - 1; k >= 0; k-- {
+		p := &h.pots[k]
+		h.award(k, p.amount/2, h.bestOf(p.eligible), SecondRun)
+	}
 }
 
 // bestOf returns the shown seats of among with the highest rank.

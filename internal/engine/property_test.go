@@ -68,6 +68,12 @@ func randomConfig(r *rand.Rand) Config {
 			cfg.SmallBet = 1 + r.Int64N(10)
 		}
 	}
+	if cfg.Structure != FixedLimit && r.IntN(4) == 0 {
+		cfg.Straddlers = SeatSet(r.IntN(1 << n))
+	}
+	if r.IntN(4) == 0 {
+		cfg.RunTwice = SeatSet(r.IntN(1 << n))
+	}
 	for {
 		cfg.Button = r.IntN(n)
 		if cfg.Stacks[cfg.Button] > 0 {
@@ -195,7 +201,7 @@ func checkViews(t testing.TB, h *Hand) {
 			t.Fatalf("viewer %d: ViewInto gives %+v, View %+v", viewer, reusedView, v)
 		}
 		var allowed cards.Set
-		for _, c := range h.Board() {
+		for _, c := range append(append([]cards.Card(nil), h.Board()...), h.SecondBoard()...) {
 			allowed = allowed.Add(c)
 		}
 		for i := 0; i < h.s.n; i++ {

@@ -41,12 +41,18 @@ type Result struct {
 	// Shown lists the hands shown, in showdown order; mucked hands are absent.
 	Shown []ShownHand
 	Board []cards.Card
+	// SecondBoard is the second run's board when the board was run twice.
+	SecondBoard []cards.Card
 }
 
 // Result reports the hand's outcome. It is complete once Over reports true; before
 // that the pots and awards are empty.
 func (h *Hand) Result() Result {
 	r := Result{Net: make([]int64, h.s.n), Stacks: make([]int64, h.s.n), Board: append([]cards.Card(nil), h.board[:h.nBoard]...)}
+	r.SecondBoard = append([]cards.Card(nil), h.SecondBoard()...)
+	if len(r.SecondBoard) == 0 {
+		r.SecondBoard = nil
+	}
 	for i := range r.Net {
 		r.Net[i] = h.Net(i)
 		r.Stacks[i] = h.seats[i].stack
@@ -99,6 +105,18 @@ func (h *Hand) Seats() int { return h.s.n }
 
 // Street returns the current betting round, or Showdown once the hand is over.
 func (h *Hand) Street() Street { return h.street }
+
+// SecondBoard returns the second run's board when the board was run twice
+// (Config.RunTwice; the first run's is Board), or nil.
+func (h *Hand) SecondBoard() []cards.Card {
+	if h.nBoard2 == 0 {
+		return nil
+	}
+	return h.board2[:h.nBoard2]
+}
+
+// Straddler returns the seat that straddled (Config.Straddlers), or NoSeat.
+func (h *Hand) Straddler() int { return h.strSeat }
 
 // Board returns the board cards dealt so far. The slice is h's own: do not change it.
 func (h *Hand) Board() []cards.Card { return h.board[:h.nBoard] }

@@ -368,31 +368,38 @@ func (t tally) result(players []Range, method Method) Result {
 }
 
 // winners returns the bit mask of the players whose hole cards make the best hand
-// with board (which must hold 5 cards).
+// with board (which must hold 5 cards). A board holding no suit three times lets no
+// one make a flush, and every player's rank is then read from the rank sum alone.
 func winners(board eval.Hand, holes []eval.Hand) int {
-	var top eval.Rank
-	m := 0
-	for i, h := range holes {
-		r := board.Combine(h).Rank()
-		if r > top {
-			top, m = r, 1<<i
-		} else if r == top {
-			m |= 1 << i
+	var ranks [MaxPlayers]eval.Rank
+	rs := ranks[:len(holes)]
+	if board.MayFlushWith(2) {
+		for i, h := range holes {
+			rs[i] = board.Combine(h).Rank()
+		}
+	} else {
+		for i, h := range holes {
+			rs[i] = board.Combine(h).RankNoFlush()
 		}
 	}
-	return m
+	return best(rs)
 }
 
-// best returns the bit mask of the players holding the highest of ranks.
+// best returns the bit mask of the players holding the highest of ranks. It has no
+// branch on the ranks (which player holds the best hand is what the processor could not
+// predict).
 func best(ranks []eval.Rank) int {
 	var top eval.Rank
+	for _, r := range ranks {
+		top = max(top, r)
+	}
 	m := 0
 	for i, r := range ranks {
-		if r > top {
-			top, m = r, 1<<i
-		} else if r == top {
-			m |= 1 << i
+		eq := 0
+		if r == top {
+			eq = 1
 		}
+		m |= eq << i
 	}
 	return m
 }

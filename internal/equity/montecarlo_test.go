@@ -64,27 +64,69 @@ func TestDrawsCardsUniform(t *testing.T) {
 	}
 }
 
-// The seed and the sample limit fix the result whatever the number of workers: each
-// chunk of showdowns has its own stream, whichever worker takes it.
-func TestMonteCarloSameForAnyWorkers(t *testing.T) {
-	players := ranges("AhAs", "QQ+,AKs:0.5", "random")
-	opts := Options{Method: MonteCarlo, Samples: 3*roundSize + 1234, Seed: cards.SeedFromUint64(9), Workers: 1}
-	one, err := Calculate(players, cards.MustParseList("2c7d9h"), nil, opts)
-	if err != nil {
-		t.Fatal(err)
+// draws.deal deals distinct cards of the deck, each card as often as another, and as
+// often first as another: whatever order the deck was left in by the deal before.
+func TestDrawsDealUniform(t *testing.T) {
+	d := newDraws(cards.SeedFromUint64(6))
+	used := cards.SetOf(cards.MustParseList("AsKd2c")...)
+	var deck [64]cards.Card
+	n := 0
+	for _, c := range (cards.FullSet &^ used).Cards() {
+		deck[n] = c
+		n++
 	}
-	for _, w := range []int{2, 3, 7} {
-		opts.Workers = w
-		res, err := Calculate(players, cards.MustParseList("2c7d9h"), nil, opts)
+	var count, first [cards.NumCards]int
+	const deals, k = 40_000, 17
+	for range deals {
+		d.deal(&deck, n, k)
+		var seen cards.Set
+		for _, c := range deck[:k] {
+			if c >= cards.NumCards || used.Has(c) || seen.Has(c) {
+				t.Fatalf("dealt %v (used %v)", deck[:k], used)
+			}
+			seen = seen.Add(c)
+			count[c]++
+		}
+		first[deck[0]]++
+	}
+	for _, tc := range []struct {
+		what   string
+		counts *[cards.NumCards]int
+		p      float64
+	}{{"dealt", &count, float64(k) / float64(n)}, {"dealt first", &first, 1 / float64(n)}} {
+		mean := deals * tc.p
+		sd := math.Sqrt(mean * (1 - tc.p))
+		for c, x := range tc.counts {
+			if !used.Has(cards.Card(c)) && math.Abs(float64(x)-mean) > 5*sd {
+				t.Errorf("card %v %s %d times, expected %.0f ± %.0f", cards.Card(c), tc.what, x, mean, sd)
+			}
+		}
+	}
+}
+
+// The seed and the sample limit fix the result whatever the number of workers: each
+// chunk of showdowns has its own stream, whichever worker takes it, and a deck dealt
+// from starts each chunk in card order.
+func TestMonteCarloSameForAnyWorkers(t *testing.T) {
+	for _, players := range [][]Range{ranges("AhAs", "QQ+,AKs:0.5", "random"), ranges("AhAs", "random", "random", "random")} {
+		opts := Options{Method: MonteCarlo, Samples: 3*roundSize + 1234, Seed: cards.SeedFromUint64(9), Workers: 1}
+		one, err := Calculate(players, cards.MustParseList("2c7d9h"), nil, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Showdowns != one.Showdowns {
-			t.Fatalf("%d workers: %d showdowns, one worker %d", w, res.Showdowns, one.Showdowns)
-		}
-		for i := range res.Players {
-			if res.Players[i] != one.Players[i] {
-				t.Errorf("%d workers, player %d: %+v; one worker %+v", w, i+1, res.Players[i], one.Players[i])
+		for _, w := range []int{2, 3, 7} {
+			opts.Workers = w
+			res, err := Calculate(players, cards.MustParseList("2c7d9h"), nil, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Showdowns != one.Showdowns {
+				t.Fatalf("%v, %d workers: %d showdowns, one worker %d", players, w, res.Showdowns, one.Showdowns)
+			}
+			for i := range res.Players {
+				if res.Players[i] != one.Players[i] {
+					t.Errorf("%v, %d workers, player %d: %+v; one worker %+v", players, w, i+1, res.Players[i], one.Players[i])
+				}
 			}
 		}
 	}

@@ -62,7 +62,8 @@ var Empty = Hand{key: suitBias}
 const (
 	suitBias   = 0x3333 // each suit counter starts at 3, so 5 cards set its bit 3
 	flushCheck = 0x8888
-	sumShift   = 39 // the rank sum, under 2^25, fills the top 25 bits of the key
+	suitOne    = 0x1111 // one card of each suit, added to the counters
+	sumShift   = 39     // the rank sum, under 2^25, fills the top 25 bits of the key
 )
 
 // rankMul[r] is what a card of rank r adds to the rank sum. The numbers were found by
@@ -111,10 +112,21 @@ func (h Hand) Has(c cards.Card) bool { return cards.Set(h.mask).Has(c) }
 // 5, 6 or 7 cards; for fewer the result means nothing.
 func (h Hand) Rank() Rank {
 	if f := h.key & flushCheck; f != 0 {
-		return flushRank[suitRanks(h.mask, uint(bits.TrailingZeros64(f))>>2)]
+		return flushRankOf(h.mask, f)
 	}
 	return rankOfKey(h.key)
 }
+
+// flushRankOf returns the rank of a flush from the hand's card mask and its flush
+// bits (its key's suit counters masked by flushCheck).
+func flushRankOf(mask, f uint64) Rank {
+	return flushRank[suitRanks(mask, uint(bits.TrailingZeros64(f))>>2)]
+}
+
+// MayFlushWith reports whether n more cards (0 to 4) could give the hand five cards of
+// one suit: whether it holds some suit at least 5-n times. When it reports false, Rank
+// and RankNoFlush agree on the hand with any n more cards.
+func (h Hand) MayFlushWith(n int) bool { return (h.key+uint64(n)*suitOne)&flushCheck != 0 }
 
 // RankNoFlush returns the value of the hand's best five cards with suits ignored: what
 // Rank returns for a hand of the same ranks with no five cards of one suit. Like Rank it

@@ -203,3 +203,28 @@ func TestRankSumsDistinct(t *testing.T) {
 		t.Fatalf("%d sums, table end %d", len(seen), tableEnd)
 	}
 }
+
+// MayFlushWith(n) says whether some suit is held at least 5-n times, for every hand of
+// 0 to 7 cards and n from 0 to 4 up to the hand's room; when it says no, Rank and
+// RankNoFlush agree on the hand with any n more cards.
+func TestMayFlushWith(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 200_000; i++ {
+		cs := randomHand(rng, 7)
+		k := i % 8
+		h := HandOf(cs[:k]...)
+		var perSuit [cards.NumSuits]int
+		for _, c := range cs[:k] {
+			perSuit[c.Suit()]++
+		}
+		for n := 0; n <= 4 && k+n <= 7; n++ {
+			want := slices.Max(perSuit[:]) >= 5-n
+			if got := h.MayFlushWith(n); got != want {
+				t.Fatalf("%s: MayFlushWith(%d) = %v", cards.Format(cs[:k]), n, got)
+			}
+			if full := HandOf(cs[:k+n]...); !want && k+n >= 5 && full.Rank() != full.RankNoFlush() {
+				t.Fatalf("%s: no flush possible, yet Rank %d, RankNoFlush %d", cards.Format(cs[:k+n]), full.Rank(), full.RankNoFlush())
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -31,25 +32,45 @@ func RandomSevens(n int, seed uint64) []Seven {
 	return out
 }
 
-// RankSevens evaluates every hand from its seven cards (seven Adds and a Rank each) and
-// returns the sum of the ranks, so that no work can be optimised away.
+// RankSevens evaluates every hand from its seven cards and returns the sum of the
+// ranks, so that no work can be optimised away. It adds up the seven cards' keys and
+// builds the card mask only when the suit counters show a flush (about 3% of random
+// hands): the mask is most of what Hand.Add does, and a hand without a flush never
+// reads it. The loop body is written out here, as no call of it would be inlined, and
+// takes two hands a step, with one flush test for both.
 func RankSevens(hands []Seven) uint64 {
 	var sum uint64
+	for ; len(hands) >= 2; hands = hands[2:] {
+		s, t := &hands[0], &hands[1]
+		ks := suitBias + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]]
+		kt := suitBias + cardKey[t[0]] + cardKey[t[1]] + cardKey[t[2]] + cardKey[t[3]] + cardKey[t[4]] + cardKey[t[5]] + cardKey[t[6]]
+		if (ks|kt)&flushCheck != 0 {
+			sum += uint64(s.rank(ks)) + uint64(t.rank(kt))
+			continue
+		}
+		sum += uint64(rankOfKey(ks)) + uint64(rankOfKey(kt))
+	}
 	for i := range hands {
-		sum += uint64(hands[i].hand().Rank())
+		s := &hands[i]
+		k := suitBias + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]]
+		sum += uint64(s.rank(k))
 	}
 	return sum
 }
 
-// hand returns the Hand of the seven cards: what seven Adds to Empty make (the sum of
-// their cardKeys, the union of their bits), written as one expression, which Go keeps in
-// registers. Two hands interleaved card by card ran out of registers and spilled to the
-// stack: 8% slower (docs/performance.md).
-func (s *Seven) hand() Hand {
-	return Hand{
-		key:  suitBias + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]],
-		mask: 1<<(s[0]&63) | 1<<(s[1]&63) | 1<<(s[2]&63) | 1<<(s[3]&63) | 1<<(s[4]&63) | 1<<(s[5]&63) | 1<<(s[6]&63),
+// rank returns the rank of the seven cards, whose key is key.
+func (s *Seven) rank(key uint64) Rank {
+	if f := key & flushCheck; f != 0 {
+		return s.flushRank(f)
 	}
+	return rankOfKey(key)
+}
+
+// flushRank returns the rank of the seven cards, which hold a flush; f is their suit
+// counters' flush bits.
+func (s *Seven) flushRank(f uint64) Rank {
+	mask := uint64(1)<<(s[0]&63) | 1<<(s[1]&63) | 1<<(s[2]&63) | 1<<(s[3]&63) | 1<<(s[4]&63) | 1<<(s[5]&63) | 1<<(s[6]&63)
+	return flushRankOf(mask, f)
 }
 
 // EnumerateSevens ranks all 133,784,560 seven-card hands, adding one card per level of
@@ -91,18 +112,109 @@ func listFives(out []five, h2 Hand, b cards.Card) []five {
 }
 
 // rankLastTwo returns the sum of the ranks of each hand in fives with two more cards
-// above its last.
+// above its last, each hand looked up by one flat loop over the pairs of cards above
+// (pairs, pairsBy): the pair's rank sum added to the five cards' key, or, where the
+// pair makes a flush, the flush suit's ranks with the pair's cards of that suit. Five
+// cards hold at most one suit three times or more, and two more cards make a flush
+// only of that suit: of three, with both cards of it; of four, with either; of five,
+// always. So no hand needs the card mask or a flush test (OMPEval's evaluator skips the
+// test where it knows no flush can come; here every pair's class is known in advance).
 func rankLastTwo(fives []five) uint64 {
 	var sum uint64
 	for _, f := range fives {
-		for g := f.last + 1; g < 52; g++ {
-			h6 := f.h.Add(g)
-			for k := g + 1; k < 52; k++ {
-				sum += uint64(h6.Add(k).Rank())
-			}
+		f3 := (f.h.key + 2*suitOne) & flushCheck // the suit held three times or more
+		if f3 == 0 {
+			sum += pairsNoFlush(f.h.key, pairs.above(f.last))
+			continue
+		}
+		s := uint(bits.TrailingZeros64(f3)) >> 2
+		n := f.h.key>>(4*s)&15 - 3 // how many cards of suit s the five hold
+		fm := suitRanks(f.h.mask, s)
+		l := &pairsBy[s&3]
+		switch n {
+		case 3:
+			sum += pairsNoFlush(f.h.key, l[0].above(f.last)) + pairsNoFlush(f.h.key, l[1].above(f.last)) +
+				pairsFlush(fm, l[2].suited(f.last))
+		case 4:
+			sum += pairsNoFlush(f.h.key, l[0].above(f.last)) + pairsFlush(fm, l[1].suited(f.last)) +
+				pairsFlush(fm, l[2].suited(f.last))
+		default:
+			sum += pairsFlush(fm, l[0].suited(f.last)) + pairsFlush(fm, l[1].suited(f.last)) +
+				pairsFlush(fm, l[2].suited(f.last))
 		}
 	}
 	return sum
+}
+
+// pairList lists pairs of cards g < k, ordered by g: the rank sum each adds to a key,
+// and the rank bits of its cards of one suit.
+type pairList struct {
+	keys  []uint64
+	ranks []uint16
+	start [256]int // start[c]: the first pair whose cards are both above c
+}
+
+func (l *pairList) above(c cards.Card) []uint64  { return l.keys[l.start[c]:] }
+func (l *pairList) suited(c cards.Card) []uint16 { return l.ranks[l.start[c]:] }
+
+// pairsNoFlush returns the sum of the ranks of the hand with key key plus each pair
+// whose rank sum is in ps, none of which makes a flush.
+func pairsNoFlush(key uint64, ps []uint64) uint64 {
+	var sum uint64
+	for _, p := range ps {
+		sum += uint64(rankOfKey(key + p))
+	}
+	return sum
+}
+
+// pairsFlush returns the sum of the ranks of flushes whose suit holds the ranks fm and
+// each of rs.
+func pairsFlush(fm uint64, rs []uint16) uint64 {
+	var sum uint64
+	for _, r := range rs {
+		sum += uint64(flushRank[(fm|uint64(r))&uint64(len(flushRank)-1)])
+	}
+	return sum
+}
+
+// pairs lists every pair of cards, pairsBy[s][i] the pairs with i cards of suit s.
+var (
+	pairs   pairList
+	pairsBy [cards.NumSuits][3]pairList
+)
+
+func init() {
+	pairs.build(func(g, k cards.Card) (bool, uint16) { return true, 0 })
+	for s := range pairsBy {
+		for n := range pairsBy[s] {
+			pairsBy[s][n].build(func(g, k cards.Card) (bool, uint16) {
+				var in int
+				var r uint16
+				for _, c := range [2]cards.Card{g, k} {
+					if int(c.Suit()) == s {
+						in, r = in+1, r|1<<c.Rank()
+					}
+				}
+				return in == n, r
+			})
+		}
+	}
+}
+
+// build lists the pairs g < k for which keep reports true, with the rank bits it gives.
+func (l *pairList) build(keep func(g, k cards.Card) (bool, uint16)) {
+	for g := cards.Card(0); g < cards.NumCards; g++ {
+		for k := g + 1; k < cards.NumCards; k++ {
+			if ok, r := keep(g, k); ok {
+				l.keys = append(l.keys, (rankMul[g.Rank()]+rankMul[k.Rank()])<<sumShift)
+				l.ranks = append(l.ranks, r)
+			}
+		}
+		l.start[g] = len(l.keys) // the pairs of g's successors begin here
+	}
+	for c := int(cards.NumCards); c < len(l.start); c++ {
+		l.start[c] = len(l.keys)
+	}
 }
 
 // NumSevens is the number of 7-card hands, C(52,7).

@@ -128,6 +128,12 @@ func FromHand(cfg engine.Config, h *engine.Hand, info Info) (*PHH, error) {
 	if cfg.Variant == engine.Holdem {
 		p.BlindsOrStraddles = make([]int64, n)
 		p.BlindsOrStraddles[0], p.BlindsOrStraddles[1] = lim.sb, lim.bb
+		if h.Straddler() != engine.NoSeat {
+			p.BlindsOrStraddles[2] = 2 * lim.bb // p3 is under the gun
+		}
+		if b := h.SecondBoard(); b != nil {
+			p.SecondBoard = cardText(b)
+		}
 	}
 	if cfg.Deck == nil {
 		p.Seed = cfg.Seed.String()
@@ -188,6 +194,7 @@ func actionLines(events []engine.Event, player []int, winnings *[]int64, burns *
 		}
 	}
 	var burned []cards.Card
+	second := false // past EvSecondRun: the second run's board is _second_board
 	for _, e := range events {
 		if e.Kind != engine.EvHoleCards && e.Kind != engine.EvUpCard {
 			flush()
@@ -204,8 +211,12 @@ func actionLines(events []engine.Event, player []int, winnings *[]int64, burns *
 			dealt[e.Seat] = append(dealt[e.Seat], e.Cards[:e.NCards]...)
 		case engine.EvBurn:
 			burned = append(burned, e.Cards[0])
+		case engine.EvSecondRun:
+			second = true
 		case engine.EvBoard:
-			lines = append(lines, "d db "+cardText(e.Cards[:e.NCards]))
+			if !second {
+				lines = append(lines, "d db "+cardText(e.Cards[:e.NCards]))
+			}
 		case engine.EvFold:
 			if e.Forced {
 				lines = append(lines, fmt.Sprintf("# p%d cannot call and folds", pk+1))

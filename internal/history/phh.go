@@ -77,7 +77,13 @@ type PHH struct {
 	// Seed is the 64-hex-digit deck seed (cards.Seed): with it felt deals the same
 	// cards, burns and undealt cards included.
 	Seed string `toml:"_seed,omitempty"`
-	// Burns lists the burned cards in order, as PHH writes cards ("2c8h??").
+	// SecondBoard is the second run's whole board ("9h7s2d4c4d") of a hand whose
+	// board was run twice (engine.Config.RunTwice): the cards the betting closed
+	// on and the second run's. The actions deal the first run; winnings and
+	// finishing_stacks are the outcome of both (docs/phh.md, "Run it twice").
+	SecondBoard string `toml:"_second_board,omitempty"`
+	// Burns lists the burned cards in order, as PHH writes cards ("2c8h??"),
+	// the second run's last.
 	Burns string `toml:"_burns,omitempty"`
 	// HandKey names the hand in the house that dealt it (its table's reference and
 	// the hand's number); SeedSHA256 is the commitment published before the deal,

@@ -60,6 +60,7 @@ func WritePokerStars(w io.Writer, cfg engine.Config, h *engine.Hand, info Info) 
 		foldedOn   = make(map[int]engine.Street)
 		showdown   bool
 		holeDone   bool
+		second     bool
 	)
 	for _, e := range events {
 		who := ""
@@ -76,6 +77,11 @@ func WritePokerStars(w io.Writer, cfg engine.Config, h *engine.Hand, info Info) 
 			bb = int(e.Seat)
 			currentBet = max(lim.bb, e.To)
 			fmt.Fprintf(b, "%s: posts big blind %d%s\n", who, e.Amount, allIn(e))
+		case engine.EvStraddle:
+			currentBet = e.To
+			fmt.Fprintf(b, "%s: posts straddle %d%s\n", who, e.Amount, allIn(e))
+		case engine.EvSecondRun:
+			second = true
 		case engine.EvHoleCards:
 			if !holeDone {
 				fmt.Fprintln(b, "*** HOLE CARDS ***")
@@ -85,6 +91,10 @@ func WritePokerStars(w io.Writer, cfg engine.Config, h *engine.Hand, info Info) 
 				fmt.Fprintf(b, "Dealt to %s [%s]\n", who, spaced(e.Cards[:e.NCards]))
 			}
 		case engine.EvBoard:
+			if second { // the run-twice board's second run, after the first's showdown
+				fmt.Fprintf(b, "*** SECOND RUN *** [%s]\n", spaced(e.Cards[:e.NCards]))
+				continue
+			}
 			prev := spaced(board)
 			board = append(board, e.Cards[:e.NCards]...)
 			currentBet = 0

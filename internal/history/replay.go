@@ -52,6 +52,17 @@ func (p *PHH) Replay() (engine.Config, *engine.Hand, error) {
 	if err := p.checkOutcome(h, seats); err != nil {
 		return cfg, h, err
 	}
+	if p.SecondBoard != "" {
+		want, err := parseCards(p.SecondBoard)
+		if err != nil {
+			return cfg, h, fmt.Errorf("_second_board: %w", err)
+		}
+		if got := h.SecondBoard(); len(got) != len(want) {
+			return cfg, h, fmt.Errorf("%w: _second_board has %d cards; the engine ran the board twice with %d", ErrMismatch, len(want), len(got))
+		} else if err := sameCards(want, got); err != nil {
+			return cfg, h, fmt.Errorf("_second_board: %w", err)
+		}
+	}
 	return cfg, h, nil
 }
 
@@ -243,10 +254,17 @@ func (p *PHH) config(acts []action) (engine.Config, []int, error) {
 		if len(b) != n {
 			return cfg, nil, fmt.Errorf("%w: blinds_or_straddles needs one entry a player", ErrFormat)
 		}
-		for _, x := range b[2:] {
-			if x != 0 {
-				return unsupported("straddles %v", b)
+		for k, x := range b[2:] {
+			if k == 0 && n >= 3 && x == 2*b[1] && b[1] > 0 {
+				cfg.Straddlers = engine.SeatSet(1)<<engine.MaxSeats - 1 // p3, under the gun, straddles
+				continue
 			}
+			if x != 0 {
+				return unsupported("straddles %v (felt deals one straddle, of p3, twice the big blind)", b)
+			}
+		}
+		if p.SecondBoard != "" {
+			cfg.RunTwice = engine.SeatSet(1)<<engine.MaxSeats - 1 // every seat agreed
 		}
 		// Heads-up the array is applied reversed: p1 (the big blind) posts b[1], the
 		// button b[0]; so b[0] is the small blind and b[1] the big blind either way.
@@ -275,6 +293,8 @@ func (p *PHH) config(acts []action) (engine.Config, []int, error) {
 		cfg.Stacks[s] = st
 	}
 	cfg.Button = button
+	cfg.RunTwice &= engine.SeatSet(1)<<count - 1
+	cfg.Straddlers &= engine.SeatSet(1)<<count - 1
 	if p.Seed != "" {
 		seed, err := cards.ParseSeed(p.Seed)
 		if err != nil {
@@ -402,8 +422,12 @@ func (p *PHH) deck(acts []action, v engine.Variant) ([]cards.Card, error) {
 				return nil, fmt.Errorf("_burns: %w", err)
 			}
 		}
-		if len(board) > 5 || len(burns) > 3 {
-			return nil, fmt.Errorf("%w: %d board cards and %d burns; Hold'em deals 5 and burns 3", ErrFormat, len(board), len(burns))
+		maxBurns := 3
+		if p.SecondBoard != "" {
+			maxBurns = 6
+		}
+		if len(board) > 5 || len(burns) > maxBurns {
+			return nil, fmt.Errorf("%w: %d board cards and %d burns; Hold'em deals 5 and burns 3 (6 with a second run)", ErrFormat, len(board), len(burns))
 		}
 		deck = make([]cards.Card, 0, 2*n+8)
 		for r := 0; r < 2; r++ {
@@ -416,6 +440,13 @@ func (p *PHH) deck(acts []action, v engine.Variant) ([]cards.Card, error) {
 		}
 		deck = append(deck, place(burns, 0), place(board, 0), place(board, 1), place(board, 2),
 			place(burns, 1), place(board, 3), place(burns, 2), place(board, 4))
+		if p.SecondBoard != "" {
+			second, err := p.secondRun(board, burns)
+			if err != nil {
+				return nil, err
+			}
+			deck = append(deck, second...)
+		}
 	}
 	var used cards.Set
 	for _, c := range deck {
@@ -439,4 +470,41 @@ func (p *PHH) deck(acts []action, v engine.Variant) ([]cards.Card, error) {
 		used = used.Add(next)
 	}
 	return deck, nil
+}
+
+// secondRun lays out the deck's cards of a board run twice after the first
+// run's: for each street the betting closed before, a burn (the burns after the
+// first three) and the second run's cards.
+func (p *PHH) secondRun(board, burns []cards.Card) ([]cards.Card, error) {
+	b2, err := parseCards(p.SecondBoard)
+	if err != nil {
+		return nil, fmt.Errorf("_second_board: %w", err)
+	}
+	from := 0 // the cards both runs share
+	for from < len(b2) && from < len(board) && b2[from] == board[from] {
+		from++
+	}
+	if len(b2) != 5 || len(board) != 5 || from != 0 && from != 3 && from != 4 {
+		return nil, fmt.Errorf("%w: _second_board %q does not run out the board %v", ErrFormat, p.SecondBoard, board)
+	}
+	var out []cards.Card
+	burn := 3
+	place := func(c cards.Card) { out = append(out, c) }
+	for k := from; k < 5; {
+		if burn < len(burns) {
+			place(burns[burn])
+		} else {
+			place(cards.NoCard)
+		}
+		burn++
+		n := 1
+		if k == 0 {
+			n = 3
+		}
+		for j := 0; j < n; j++ {
+			place(b2[k+j])
+		}
+		k += n
+	}
+	return out, nil
 }

@@ -25,12 +25,30 @@ var errNotClaimed = errors.New("the house has not claimed its database (House.Cl
 // claim each table they run under a key of its own instead (store.Store.Lock
 // takes any key), and recover only the seats of the tables they claim.
 func (h *House) Claim(ctx context.Context) error {
+	return h.claimAs(ctx, false)
+}
+
+// ClaimNode claims the database for one node of a house on several nodes
+// (felt serve --nats): the store's lock store.HouseKey taken shared, so that
+// any number of nodes share the database but no single-node house (whose
+// Recover would pay out the seats of the nodes' live tables) starts while one
+// runs, nor a node while a single-node house runs. A node does not Recover:
+// each table's seats are its owner's (ReturnSeat, TableStacks). PostgreSQL only.
+func (h *House) ClaimNode(ctx context.Context) error {
+	return h.claimAs(ctx, true)
+}
+
+func (h *House) claimAs(ctx context.Context, node bool) error {
 	h.claimMu.Lock()
 	defer h.claimMu.Unlock()
 	if h.claim != nil {
 		return nil
 	}
-	held, err := h.st.Lock(ctx, store.HouseKey)
+	lock := h.st.Lock
+	if node {
+		lock = h.st.LockShared
+	}
+	held, err := lock(ctx, store.HouseKey)
 	var le *store.LockedError
 	switch {
 	case errors.As(err, &le) && le.Holder != "":
@@ -40,7 +58,7 @@ func (h *House) Claim(ctx context.Context) error {
 	case err != nil:
 		return fmt.Errorf("claim the database: %w", err)
 	}
-	h.claim = held
+	h.claim, h.node = held, node
 	return nil
 }
 
@@ -57,7 +75,16 @@ func (h *House) Unclaim() error {
 	return err
 }
 
+// claimed reports whether the house holds its database alone (Claim).
 func (h *House) claimed() bool {
+	h.claimMu.Lock()
+	defer h.claimMu.Unlock()
+	return h.claim != nil && !h.node
+}
+
+// claimedAny reports whether the house has claimed its database, alone or as
+// a node (ClaimNode).
+func (h *House) claimedAny() bool {
 	h.claimMu.Lock()
 	defer h.claimMu.Unlock()
 	return h.claim != nil

@@ -146,6 +146,7 @@ type House struct {
 
 	claimMu sync.Mutex
 	claim   store.Held // the lock of Claim, or nil; guarded by claimMu
+	node    bool       // the claim is ClaimNode's (shared); guarded by claimMu
 	// logins throttles failed logins; registrations and guests bound the new
 	// accounts per address; hashes bounds the password hashes at once (Limits).
 	logins                *loginThrottle

@@ -123,15 +123,21 @@ func (h *House) Refill(ctx context.Context, userID int64) (int64, error) {
 		if err != nil {
 			return err
 		}
-		// Chips at tables count: parking them there does not earn a refill.
+		// Chips at tables count: parking them there does not earn a refill; nor
+		// do buy-ins for tournaments not started (an unregistration returns them).
 		seated, err := q.ChipsAtTables(ctx, userID)
 		if err != nil {
 			return err
 		}
+		registered, err := q.RegisteredBuyIns(ctx, userID)
+		if err != nil {
+			return err
+		}
+		seated += registered
 		if credits+seated >= h.cfg.RefillBelow {
 			msg := fmt.Sprintf("you have %d credits: a refill is for players with fewer than %d", credits, h.cfg.RefillBelow)
 			if seated > 0 {
-				msg = fmt.Sprintf("you have %d credits and %d chips at tables: a refill is for players with fewer than %d in all", credits, seated, h.cfg.RefillBelow)
+				msg = fmt.Sprintf("you have %d credits and %d chips at tables or in tournament buy-ins: a refill is for players with fewer than %d in all", credits, seated, h.cfg.RefillBelow)
 			}
 			return &PlayerError{Message: msg, Err: ErrRefillNotNeeded}
 		}
@@ -219,28 +225,79 @@ func (h *House) Recover(ctx context.Context) ([]Refund, error) {
 	}
 	var out []Refund
 	for _, s := range seats {
-		err := h.st.InTx(ctx, func(q store.Queries) error {
-			if err := q.LockUser(ctx, s.UserID); err != nil {
-				return err
-			}
-			if s.Stack > 0 {
-				e := store.Entry{UserID: s.UserID, Kind: store.KindCashOut, Amount: s.Stack, TableRef: s.TableRef,
-					Note: "returned at start: the house stopped during play", CreatedAt: h.now()}
-				if _, err := q.AddEntry(ctx, e); err != nil {
-					return err
-				}
-			}
-			if err := q.AddStats(ctx, s.UserID, store.Stats{GamesPlayed: 1}); err != nil {
-				return err
-			}
-			return q.DeleteSeat(ctx, s.TableRef, s.UserID)
-		})
-		if err != nil {
+		if err := h.returnSeat(ctx, s, "returned at start: the house stopped during play"); err != nil {
 			return out, fmt.Errorf("recover seat of user %d at %s: %w", s.UserID, s.TableRef, err)
 		}
 		out = append(out, Refund{TableRef: s.TableRef, UserID: s.UserID, Amount: s.Stack})
 	}
 	return out, nil
+}
+
+// returnSeat pays a seat's stack back to its player's credits and deletes the
+// seat, in one transaction: a seat already deleted (the table's own cash-out
+// came first) fails with store.ErrNotFound and books nothing.
+func (h *House) returnSeat(ctx context.Context, s store.Seat, note string) error {
+	return h.st.InTx(ctx, func(q store.Queries) error {
+		if err := q.LockUser(ctx, s.UserID); err != nil {
+			return err
+		}
+		if err := q.DeleteSeat(ctx, s.TableRef, s.UserID); err != nil {
+			return err
+		}
+		if s.Stack > 0 {
+			e := store.Entry{UserID: s.UserID, Kind: store.KindCashOut, Amount: s.Stack, TableRef: s.TableRef, Note: note, CreatedAt: h.now()}
+			if _, err := q.AddEntry(ctx, e); err != nil {
+				return err
+			}
+		}
+		return q.AddStats(ctx, s.UserID, store.Stats{GamesPlayed: 1})
+	})
+}
+
+// TableStacks returns the stacks the store holds at table ref, by player: what
+// a node taking the table over seats them with (table.Resume). The caller must
+// own the table (its lease) and have claimed the database (Claim, ClaimNode).
+func (h *House) TableStacks(ctx context.Context, ref string) (map[int64]int64, error) {
+	if !h.claimedAny() {
+		return nil, fmt.Errorf("table stacks: %w", errNotClaimed)
+	}
+	if err := h.flushTable(ctx, ref); err != nil {
+		return nil, err
+	}
+	seats, err := h.st.Seats(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("table stacks of %s: %w", ref, err)
+	}
+	out := map[int64]int64{}
+	for _, s := range seats {
+		if s.TableRef == ref {
+			out[s.UserID] = s.Stack
+		}
+	}
+	return out, nil
+}
+
+// ReturnSeat pays back to user's credits the stack the store holds for them at
+// table ref, and deletes the seat: a node taking a table over returns so the
+// buy-ins of players its lost owner had not seated yet (table.Resume.Orphans).
+// A seat already gone books nothing (store.ErrNotFound). The caller must own
+// the table (its lease) and have claimed the database.
+func (h *House) ReturnSeat(ctx context.Context, ref string, user int64) (Refund, error) {
+	if !h.claimedAny() {
+		return Refund{}, fmt.Errorf("return seat: %w", errNotClaimed)
+	}
+	stacks, err := h.TableStacks(ctx, ref)
+	if err != nil {
+		return Refund{}, err
+	}
+	stack, ok := stacks[user]
+	if !ok {
+		return Refund{}, fmt.Errorf("return seat of user %d at %s: %w", user, ref, store.ErrNotFound)
+	}
+	if err := h.returnSeat(ctx, store.Seat{TableRef: ref, UserID: user, Stack: stack}, "returned: the table's node was lost before seating the player"); err != nil {
+		return Refund{}, fmt.Errorf("return seat of user %d at %s: %w", user, ref, err)
+	}
+	return Refund{TableRef: ref, UserID: user, Amount: stack}, nil
 }
 
 // Totals are a player's credits and running totals.

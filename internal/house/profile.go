@@ -106,9 +106,11 @@ func (h *House) ChangePassword(ctx context.Context, u store.User, current, next,
 
 // DeleteAccount deletes a registered player's account once their password is
 // confirmed. A player with chips at a table (a seat the house holds for them)
-// must stand up first: ErrHoldsSeat, and nothing changes. Otherwise, in one
+// must stand up first, and one entered in a tournament not over must
+// unregister or play it out: ErrHoldsSeat, and nothing changes. Otherwise, in one
 // transaction, their credits go to zero by an adjustment entry, the account is
-// anonymised and every session of theirs ends.
+// anonymised, every session of theirs ends and their bots' API tokens are
+// revoked.
 func (h *House) DeleteAccount(ctx context.Context, u store.User, password, from string) error {
 	if err := h.confirmPassword(ctx, u, "password", password, from); err != nil {
 		return err
@@ -125,6 +127,11 @@ func (h *House) DeleteAccount(ctx context.Context, u store.User, password, from 
 			name, _, _ := strings.Cut(seats[i].TableRef, "#")
 			return &PlayerError{Message: "you have chips at the table " + name + ": leave it (your chips go back to your credits) before deleting your account", Err: ErrHoldsSeat}
 		}
+		if n, err := q.TournamentsEntered(ctx, u.ID); err != nil {
+			return err
+		} else if n > 0 {
+			return &PlayerError{Message: "you are in a tournament: unregister, or play it out, before deleting your account", Err: ErrHoldsSeat}
+		}
 		credits, err := q.Balance(ctx, u.ID)
 		if err != nil {
 			return err
@@ -132,6 +139,16 @@ func (h *House) DeleteAccount(ctx context.Context, u store.User, password, from 
 		now := h.now()
 		if credits != 0 {
 			if _, err := q.AddEntry(ctx, store.Entry{UserID: u.ID, Kind: store.KindAdjustment, Amount: -credits, Note: "account deleted", CreatedAt: now}); err != nil {
+				return err
+			}
+		}
+		// The player's bots stop playing: their tokens are revoked.
+		bots, err := q.BotsOf(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		for _, b := range bots {
+			if err := q.DeleteAPIToken(ctx, b.ID); err != nil {
 				return err
 			}
 		}

@@ -251,10 +251,14 @@ func saveHand(ctx context.Context, q store.Queries, hand store.Hand) (int64, err
 		if p.UserID == 0 {
 			continue
 		}
-		if err := q.AddStats(ctx, p.UserID, handStats(p, hand.BigBlind)); err != nil {
+		d := handStats(p, hand.BigBlind)
+		if hand.Tournament {
+			d.NetWon, d.BBWonMilli = 0, 0
+		}
+		if err := q.AddStats(ctx, p.UserID, d); err != nil {
 			return 0, err
 		}
-		if p.Net != 0 {
+		if p.Net != 0 && !hand.Tournament {
 			if err := q.AddToSeat(ctx, hand.TableRef, p.UserID, p.Net, false); err != nil {
 				return 0, err
 			}

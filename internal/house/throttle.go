@@ -228,3 +228,26 @@ func (b *buckets) shrink(now time.Time) {
 		}
 	}
 }
+
+// Guess runs check, a guess at a secret other than a password (a locked
+// table's password or invitation, docs/security.md "Private tables"), counted
+// as the logins are (Limits): a check that fails with an error wrapping wrong
+// is a failed login of what (for this address alone, so that a guesser does not
+// lock others out of it) and of the address from. While either is locked out,
+// check is not run and the guess is refused with ErrTooManyLogins.
+func (h *House) Guess(what, from string, wrong error, check func() error) error {
+	address := addressKey(from)
+	account := "guess:" + what + "@" + address
+	if wait, locked := h.logins.begin(account, address, h.now()); locked {
+		return retryError(ErrTooManyLogins, "too many wrong guesses", wait)
+	} else if wait > 0 {
+		return retryError(ErrTooManyLogins, "too many guesses at once", wait)
+	}
+	err := check()
+	counted := err
+	if errors.Is(err, wrong) {
+		counted = ErrBadCredentials
+	}
+	h.logins.end(account, address, counted, h.now())
+	return err
+}

@@ -91,6 +91,9 @@ type Lobby struct {
 	opening map[string]bool
 	owners  map[string]int64
 	onClose func(key string)
+	// remote marks the listings in infos of tables that run on other nodes of
+	// the house (remote.go), by key, under mu.
+	remote map[string]bool
 
 	// Changes waiting for the next push (under mu): listings by key, the names
 	// of closed public tables, and players whose presence changed (by ID).
@@ -123,7 +126,7 @@ func New(log *slog.Logger, handDone func()) *Lobby {
 		online: map[int64]*presence{}, chatLog: chat.NewLog(chatHistory),
 		limiter: chat.NewLimiter(chatLines, chatWindow), subs: map[int]table.Sink{}, handDone: handDone,
 		dirty: map[string]bool{}, closed: map[string]string{}, presence: map[int64]string{},
-		opening: map[string]bool{}, owners: map[string]int64{},
+		opening: map[string]bool{}, owners: map[string]int64{}, remote: map[string]bool{},
 	}
 }
 
@@ -267,6 +270,7 @@ func (l *Lobby) tableChanged(key string, in table.Info) {
 		return
 	}
 	old, had := l.infos[key]
+	delete(l.remote, key) // the table runs here now
 	l.infos[key] = in
 	if in.Private {
 		return
@@ -529,8 +533,10 @@ func (l *Lobby) Seated() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0
-	for _, in := range l.infos {
-		n += in.Taken
+	for key, in := range l.infos {
+		if !l.remote[key] {
+			n += in.Taken
+		}
 	}
 	return n
 }

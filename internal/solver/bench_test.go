@@ -30,3 +30,21 @@ func BenchmarkIterateTurn2Workers(b *testing.B)  { benchIterate(b, "QsJh2h8d", 2
 func BenchmarkExploitabilityRiver(b *testing.B)  { benchBR(b, "QsJh2h8d3c", 1) }
 func BenchmarkExploitabilityTurn(b *testing.B)   { benchBR(b, "QsJh2h8d", 1) }
 func BenchmarkExploitabilityTurn2W(b *testing.B) { benchBR(b, "QsJh2h8d", 2) }
+
+func benchIterateOpts(b *testing.B, board string, opts Options) {
+	s, err := New(benchSpot(board), opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(s.Close)
+	s.Iterate()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		s.Iterate()
+	}
+}
+
+func BenchmarkIterateTurnCompressed(b *testing.B) {
+	benchIterateOpts(b, "QsJh2h8d", Options{Workers: 1, Compress: true})
+}

@@ -20,20 +20,29 @@ const (
 type worker struct {
 	reach, vals, sigma [][]float64 // [depth][action*maxH + hand]
 	sum                []float64   // per hand
+	r32                [][]float32 // compressed store: per depth, a decision's decoded regrets
+	s32                []float32   // compressed store: a decision's decoded strategy sums
 	cs                 [cards.NumCards]float64
 	cs2                [cards.NumCards]float64
 }
 
 func (s *Solver) scratchBytes() int64 {
-	return int64(s.maxDepth+1) * int64(3*s.maxA*s.maxH) * 8
+	m := int64(s.maxDepth+1)*int64(3*s.maxA*s.maxH)*8 + int64(s.maxA*s.maxH)*4
+	if s.compress {
+		m += int64(s.maxDepth+1) * int64(s.maxA*s.maxH) * 4
+	}
+	return m
 }
 
 func (s *Solver) newWorker() *worker {
-	w := &worker{sum: make([]float64, s.maxH)}
+	w := &worker{sum: make([]float64, s.maxH), s32: make([]float32, s.maxA*s.maxH)}
 	for range s.maxDepth + 1 {
 		w.reach = append(w.reach, make([]float64, s.maxA*s.maxH))
 		w.vals = append(w.vals, make([]float64, s.maxA*s.maxH))
 		w.sigma = append(w.sigma, make([]float64, s.maxA*s.maxH))
+		if s.compress {
+			w.r32 = append(w.r32, make([]float32, s.maxA*s.maxH))
+		}
 	}
 	return w
 }
@@ -49,9 +58,15 @@ type job struct {
 
 // start allocates the arrays and the workers the first time it is called.
 func (s *Solver) start() {
-	if s.regret == nil {
-		s.regret = make([]float32, s.strategySize)
-		s.strat = make([]float32, s.strategySize)
+	if s.main == nil {
+		if s.compress {
+			s.regret16 = make([]uint16, s.strategySize)
+			s.strat16 = make([]uint16, s.strategySize)
+			s.scale = make([]float32, 2*len(s.off))
+		} else {
+			s.regret = make([]float32, s.strategySize)
+			s.strat = make([]float32, s.strategySize)
+		}
 		s.main = s.newWorker()
 	}
 	if s.pool == nil && s.workers > 1 {
@@ -93,12 +108,14 @@ func (s *Solver) visit(w *worker, ni int32, depth int, m mode, trav int, self, o
 		x := n.payoff
 		if int(n.player) == trav {
 			x = -x
+		} else {
+			x -= s.spot.rake(2 * n.payoff)
 		}
 		for h := range out {
 			out[h] *= x
 		}
 	case showdownNode:
-		s.showdown(w, &s.boards[n.board], trav, opp, out, n.payoff)
+		s.rakedShowdown(w, n, trav, opp, out)
 	case chanceNode:
 		s.chance(w, n, depth, m, trav, self, opp, out, par)
 	default:
@@ -107,6 +124,22 @@ func (s *Solver) visit(w *worker, ni int32, depth int, m mode, trav int, self, o
 		} else {
 			s.evalAction(w, n, depth, m, trav, opp, out, par)
 		}
+	}
+}
+
+// rakedShowdown sets out to the traverser's showdown values at n: x = each player's
+// chips in, rake r, a win is worth x − r, a loss −x, a tie −r/2; that is (x − r/2) times
+// (wins − losses) − r/2 times every hand it can meet.
+func (s *Solver) rakedShowdown(w *worker, n *node, trav int, opp, out []float64) {
+	r := s.spot.rake(2 * n.payoff)
+	s.showdown(w, &s.boards[n.board], trav, opp, out, n.payoff-r/2)
+	if r == 0 {
+		return
+	}
+	compat := w.sum[:len(out)]
+	s.compatible(trav, opp, compat, &w.cs)
+	for h, c := range compat {
+		out[h] -= r / 2 * c
 	}
 }
 
@@ -144,24 +177,33 @@ func (s *Solver) showdown(w *worker, b *board, trav int, opp, out []float64, x f
 
 // chance sums the values of every card the node can deal, each with the hands holding
 // that card removed from both ranges. For any two hands and the board, the same number
-// of cards can come, so each outcome weighs 1/that number.
+// of cards can come, so each outcome weighs 1/that number. Only representatives are
+// traversed; each is added, then the cards isomorphic to it through the permutation,
+// in the same order whatever the number of workers.
 func (s *Solver) chance(w *worker, n *node, depth int, m mode, trav int, self, opp, out []float64, par bool) {
 	clear(out)
+	kids, perm := s.children(n), s.kidPerm[n.kids:n.kids+int32(n.nkids)]
 	if par && s.pool != nil {
 		p := s.pool
-		p.wg.Add(len(n.children))
-		for i := range n.children {
-			p.jobs <- job{n: n, i: i, depth: depth, trav: trav, mode: m, self: self, opp: opp}
+		for i := range kids {
+			if perm[i] == 0 {
+				p.wg.Add(1)
+				p.jobs <- job{n: n, i: i, depth: depth, trav: trav, mode: m, self: self, opp: opp}
+			}
 		}
 		p.wg.Wait()
-		for i := range n.children {
-			addTo(out, p.out[i*s.maxH:i*s.maxH+len(out)])
+		for i := range kids {
+			if perm[i] == 0 {
+				s.addClass(n, i, trav, out, p.out[i*s.maxH:i*s.maxH+len(out)])
+			}
 		}
 	} else {
 		vals := w.vals[depth][:len(out)]
-		for i := range n.children {
-			s.outcome(w, job{n: n, i: i, depth: depth, trav: trav, mode: m, self: self, opp: opp}, vals)
-			addTo(out, vals)
+		for i := range kids {
+			if perm[i] == 0 {
+				s.outcome(w, job{n: n, i: i, depth: depth, trav: trav, mode: m, self: self, opp: opp}, vals)
+				s.addClass(n, i, trav, out, vals)
+			}
 		}
 	}
 	scale := 1 / float64(cards.NumCards-s.boards[n.board].set.Len()-4)
@@ -170,9 +212,24 @@ func (s *Solver) chance(w *worker, n *node, depth int, m mode, trav int, self, o
 	}
 }
 
+// addClass adds to out the values of the representative child i of chance node n and
+// those of the cards isomorphic to it: vals read through each one's permutation.
+func (s *Solver) addClass(n *node, i, trav int, out, vals []float64) {
+	addTo(out, vals)
+	perm, from := s.kidPerm[n.kids:n.kids+int32(n.nkids)], s.kidFrom[n.kids:n.kids+int32(n.nkids)]
+	for k := i + 1; k < len(perm); k++ {
+		if perm[k] == 0 || int(from[k]) != i {
+			continue
+		}
+		for h, o := range s.handMap[perm[k]][trav] {
+			out[h] += vals[o]
+		}
+	}
+}
+
 // outcome computes one chance child's values into vals, zero for hands holding the card.
 func (s *Solver) outcome(w *worker, j job, vals []float64) {
-	c := j.n.deal[j.i]
+	c := s.kidCard[j.n.kids+int32(j.i)]
 	nt, no := len(s.hands[j.trav]), len(s.hands[1-j.trav])
 	buf := w.reach[j.depth]
 	opp := buf[s.maxH : s.maxH+no]
@@ -189,7 +246,7 @@ func (s *Solver) outcome(w *worker, j job, vals []float64) {
 		}
 	}
 	vals = vals[:nt]
-	s.visit(w, j.n.children[j.i], j.depth+1, j.mode, j.trav, self, opp, vals, false)
+	s.visit(w, s.children(j.n)[j.i], j.depth+1, j.mode, j.trav, self, opp, vals, false)
 	for _, h := range s.withCard[j.trav][c] {
 		vals[h] = 0
 	}
@@ -204,11 +261,16 @@ func addTo(dst, src []float64) {
 // cfrAction is a decision node in a CFR traversal.
 func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, out []float64, par bool) {
 	p := int(n.player)
-	na, nh, nt := len(n.actions), len(s.hands[p]), len(out)
+	na, nh, nt := int(n.nkids), len(s.hands[p]), len(out)
 	sigma := w.sigma[depth][:na*nh]
-	regret := s.regret[n.off : n.off+na*nh]
+	var buf []float32
+	if s.compress {
+		buf = w.r32[depth]
+	}
+	regret := s.regrets(n, buf) // decoded once, kept at this depth for the update
 	regretMatch(regret, na, nh, sigma, w.sum)
 	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
+	kids := s.children(n)
 	if p != trav {
 		clear(out)
 		// No pruning where the opponent's reach is zero: the regrets there would not
@@ -219,7 +281,7 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 				child[h] = r * sigma[a*nh+h]
 			}
 			v := vals[a*H : a*H+nt]
-			s.visit(w, n.children[a], depth+1, modeCFR, trav, self, child, v, par)
+			s.visit(w, kids[a], depth+1, modeCFR, trav, self, child, v, par)
 			addTo(out, v)
 		}
 		return
@@ -229,7 +291,7 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 		for h, r := range self {
 			child[h] = r * sigma[a*nh+h]
 		}
-		s.visit(w, n.children[a], depth+1, modeCFR, trav, child, opp, vals[a*H:a*H+nh], par)
+		s.visit(w, kids[a], depth+1, modeCFR, trav, child, opp, vals[a*H:a*H+nh], par)
 	}
 	clear(out)
 	for a := range na {
@@ -237,20 +299,19 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 			out[h] += sigma[a*nh+h] * vals[a*H+h]
 		}
 	}
-	s.update(n, vals, sigma, self, out)
+	s.update(w, n, regret, vals, sigma, self, out)
 }
 
 // update adds the instantaneous regrets to the discounted ones (positive regrets times
 // t^1.5/(t^1.5+1), negative ones halved) and the reach-weighted strategy to the
 // strategy sums, discounted by (t/(t+1))^2.
-func (s *Solver) update(n *node, vals, sigma, self, out []float64) {
-	na, nh, H := len(n.actions), len(self), s.maxH
+func (s *Solver) update(w *worker, n *node, regret []float32, vals, sigma, self, out []float64) {
+	na, nh, H := int(n.nkids), len(self), s.maxH
 	t := float64(s.iter)
 	ta := math.Pow(t, 1.5)
 	pos, neg := float32(ta/(ta+1)), float32(0.5)
 	g := float32(t / (t + 1) * t / (t + 1))
-	regret := s.regret[n.off : n.off+na*nh]
-	strat := s.strat[n.off : n.off+na*nh]
+	strat := s.sums(n, w.s32)
 	for a := range na {
 		r := regret[a*nh : (a+1)*nh]
 		st := strat[a*nh : (a+1)*nh]
@@ -265,6 +326,7 @@ func (s *Solver) update(n *node, vals, sigma, self, out []float64) {
 			st[h] = st[h]*g + float32(self[h]*sg[h])
 		}
 	}
+	s.keep(n, regret, strat)
 }
 
 // regretMatch sets sigma (action-major) to the positive regrets, normalized per hand;
@@ -311,10 +373,11 @@ func normalize(weights []float32, na, nh int, sigma, sum []float64, pos bool) {
 // evalAction is a decision node in a best-response or average-strategy traversal.
 func (s *Solver) evalAction(w *worker, n *node, depth int, m mode, trav int, opp, out []float64, par bool) {
 	p := int(n.player)
-	na, nh, nt := len(n.actions), len(s.hands[p]), len(out)
+	na, nh, nt := int(n.nkids), len(s.hands[p]), len(out)
 	sigma := w.sigma[depth][:na*nh]
-	normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, w.sum, false)
+	normalize(s.sums(n, w.s32), na, nh, sigma, w.sum, false)
 	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
+	kids := s.children(n)
 	if p != trav {
 		clear(out)
 		for a := range na {
@@ -328,13 +391,13 @@ func (s *Solver) evalAction(w *worker, n *node, depth int, m mode, trav int, opp
 				continue
 			}
 			v := vals[a*H : a*H+nt]
-			s.visit(w, n.children[a], depth+1, m, trav, nil, child, v, par)
+			s.visit(w, kids[a], depth+1, m, trav, nil, child, v, par)
 			addTo(out, v)
 		}
 		return
 	}
 	for a := range na {
-		s.visit(w, n.children[a], depth+1, m, trav, nil, opp, vals[a*H:a*H+nh], par)
+		s.visit(w, kids[a], depth+1, m, trav, nil, opp, vals[a*H:a*H+nh], par)
 	}
 	for h := range nh {
 		best := 0.0
@@ -364,9 +427,15 @@ func (s *Solver) value(m mode, p int) float64 {
 }
 
 // Exploitability returns the mean of both players' best-response gains against the
-// average strategy, in percent of the starting pot.
+// average strategy, in percent of the starting pot. With rake the game is not
+// zero-sum, so each gain is measured from the player's value when both play the
+// average strategy.
 func (s *Solver) Exploitability() float64 {
-	return (s.value(modeBR, OOP) + s.value(modeBR, IP)) / 2 / s.spot.Pot * 100
+	gain := s.value(modeBR, OOP) + s.value(modeBR, IP)
+	if s.spot.Rake > 0 {
+		gain -= s.value(modeEV, OOP) + s.value(modeEV, IP)
+	}
+	return gain / 2 / s.spot.Pot * 100
 }
 
 // EV returns each player's expected chips won when both play the average strategy

@@ -1,6 +1,7 @@
-// Package solver solves heads-up no-limit Hold'em subgames that start on the turn or
-// the river (the flop is built the same way, only bigger): a pot, an effective stack,
-// a board, two weighted ranges and a bet tree.
+// Package solver solves heads-up no-limit Hold'em subgames that start on the flop, the
+// turn or the river: a pot, an effective stack, a board, two weighted ranges and a bet
+// tree. Cards at chance nodes that are isomorphic under a renaming of the suits share
+// one subtree.
 //
 // It runs Discounted CFR (alpha 1.5, beta 0, gamma 2) over vectors of hands: every
 // decision node keeps a regret and a strategy sum per hand and action, one traversal
@@ -10,8 +11,9 @@
 // strength once per board, and one pass with running sums per card (the blocker
 // correction) gives every hand the opponent reach it beats and loses to.
 //
-// Payoffs are zero-sum: each player has put half the starting pot in. The
-// exploitability is the mean of both players' exact best-response gains against the
-// average strategy, in percent of the starting pot, as TexasSolver and PioSOLVER
-// report it.
+// Payoffs count half the starting pot as each player's; without rake they are
+// zero-sum, with rake (a share of the called pot, capped) the winner gets the pot less
+// the rake. The exploitability is the mean of both players' exact best-response gains
+// against the average strategy, in percent of the starting pot, as TexasSolver and
+// PioSOLVER report it.
 package solver

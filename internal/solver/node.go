@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -17,6 +18,9 @@ type HandStrategy struct {
 	Reach    float64   `json:"reach"`    // its weight at the node: range weight times its own earlier actions
 	Strategy []float64 `json:"strategy"` // the average strategy, one frequency per action
 	EV       float64   `json:"ev"`       // chips it wins from the node on, plus its half of the starting pot
+	// Equity is its share of the pot at a showdown after every runout against the
+	// opponent's range at the node (wins and half the ties).
+	Equity float64 `json:"equity"`
 }
 
 // NodeInfo is what a node path leads to.
@@ -38,15 +42,17 @@ type NodeInfo struct {
 type walk struct {
 	ni    int32
 	depth int
-	reach [2][]float64
+	reach [2][]float64 // per hand of the tree's suits
 	board []cards.Card // as dealt
+	perm  suitPerm     // from the tree's suits to the dealt ones (after isomorphic cards);
+	// it fixes the spot, so hands map to hands (Solver.handMap)
 }
 
 // follow walks the tokens (action labels, or a card at a chance node) from the root,
 // multiplying each player's reach by its average strategy along the way.
 func (s *Solver) follow(path []string) (walk, error) {
 	s.start()
-	wk := walk{ni: 0, depth: 1, board: append([]cards.Card{}, s.spot.Board...)}
+	wk := walk{ni: 0, depth: 1, board: append([]cards.Card{}, s.spot.Board...), perm: perms[0]}
 	for p := range 2 {
 		wk.reach[p] = append([]float64(nil), s.weights[p]...)
 	}
@@ -66,18 +72,19 @@ func (s *Solver) follow(path []string) (walk, error) {
 func (s *Solver) step(n *node, tok string, wk *walk) (int32, error) {
 	switch n.kind {
 	case actionNode:
-		labels := make([]string, len(n.actions))
-		for a, act := range n.actions {
+		acts := s.actions(n)
+		labels := make([]string, len(acts))
+		for a, act := range acts {
 			labels[a] = act.Label()
 			if strings.EqualFold(tok, labels[a]) {
 				p := int(n.player)
-				na, nh := len(n.actions), len(s.hands[p])
+				na, nh := len(acts), len(s.hands[p])
 				sigma := make([]float64, na*nh)
-				normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, make([]float64, nh), false)
+				normalize(s.sums(n, make([]float32, na*nh)), na, nh, sigma, make([]float64, nh), false)
 				for h := range nh {
 					wk.reach[p][h] *= sigma[a*nh+h]
 				}
-				return n.children[a], nil
+				return s.children(n)[a], nil
 			}
 		}
 		return 0, fmt.Errorf("no such action here: want one of %s", strings.Join(labels, " "))
@@ -86,20 +93,42 @@ func (s *Solver) step(n *node, tok string, wk *walk) (int32, error) {
 		if err != nil {
 			return 0, fmt.Errorf("a card is dealt here: %v", err)
 		}
-		for i, d := range n.deal {
-			if d == c {
-				for p := range 2 {
-					for _, h := range s.withCard[p][c] {
-						wk.reach[p][h] = 0
-					}
-				}
+		deal := s.kidCard[n.kids : n.kids+int32(n.nkids)]
+		tc := wk.perm.inverse().card(c) // the card in the tree's suits
+		for i, d := range deal {
+			if d == tc {
+				s.dealTo(n, i, wk)
 				wk.board = append(wk.board, c)
-				return n.children[i], nil
+				return s.children(n)[i], nil
 			}
 		}
 		return 0, fmt.Errorf("card %s is on the board", c)
 	}
 	return 0, errors.New("the hand is over at this node")
+}
+
+// dealTo moves wk's reach to chance node n's child i. An isomorphic card leads to its
+// representative's subtree: the reach is carried into that subtree's suits and wk.perm
+// remembers how to name its hands and cards.
+func (s *Solver) dealTo(n *node, i int, wk *walk) {
+	pi := s.kidPerm[n.kids+int32(i)]
+	c := s.kidCard[n.kids+int32(i)]
+	if pi != 0 {
+		back := permIndex(perms[pi].inverse())
+		for p := range 2 {
+			old := slices.Clone(wk.reach[p])
+			for h, o := range s.handMap[back][p] {
+				wk.reach[p][h] = old[o]
+			}
+		}
+		c = perms[pi].card(c)
+		wk.perm = perms[pi].inverse().then(wk.perm)
+	}
+	for p := range 2 {
+		for _, h := range s.withCard[p][c] {
+			wk.reach[p][h] = 0
+		}
+	}
 }
 
 // Node describes the node at the end of path (nil or empty: the root): for a decision,
@@ -115,8 +144,8 @@ func (s *Solver) Node(path []string) (NodeInfo, error) {
 	switch n.kind {
 	case chanceNode:
 		info.Kind = "chance"
-		for _, c := range n.deal {
-			info.Deals = append(info.Deals, c.String())
+		for _, c := range s.kidCard[n.kids : n.kids+int32(n.nkids)] {
+			info.Deals = append(info.Deals, wk.perm.card(c).String())
 		}
 	case foldNode:
 		info.Kind, info.Board = "fold", ""
@@ -133,26 +162,29 @@ func (s *Solver) Node(path []string) (NodeInfo, error) {
 func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo) {
 	p := int(n.player)
 	info.Player = [2]string{"OOP", "IP"}[p]
-	na, nh := len(n.actions), len(s.hands[p])
-	for _, a := range n.actions {
+	na, nh := int(n.nkids), len(s.hands[p])
+	for _, a := range s.actions(n) {
 		info.Actions = append(info.Actions, a.Label())
 		info.AllIn = append(info.AllIn, a.AllIn)
 	}
 	sigma := make([]float64, na*nh)
-	normalize(s.strat[n.off:n.off+na*nh], na, nh, sigma, make([]float64, nh), false)
+	normalize(s.sums(n, make([]float32, na*nh)), na, nh, sigma, make([]float64, nh), false)
 	ev := make([]float64, nh)
 	s.visit(s.main, wk.ni, wk.depth, modeEV, p, nil, wk.reach[1-p], ev, true)
 	compat := make([]float64, nh)
 	s.compatible(p, wk.reach[1-p], compat, &s.main.cs2)
+	eq := s.handEquity(p, s.boards[n.board].set, wk.reach[1-p])
 	info.Totals = make([]float64, na)
 	sum := 0.0
-	for h, hd := range s.hands[p] {
+	toTree := s.handMap[permIndex(wk.perm.inverse())][p] // each dealt hand's index in the tree's suits
+	for real, hd := range s.hands[p] {
+		h := int(toTree[real])
 		r := wk.reach[p][h]
 		if r == 0 || compat[h] == 0 {
 			continue
 		}
 		hs := HandStrategy{Hand: hd.c[0].String() + hd.c[1].String(), Reach: r, Strategy: make([]float64, na),
-			EV: ev[h]/compat[h] + s.spot.Pot/2}
+			EV: ev[h]/compat[h] + s.spot.Pot/2, Equity: eq[h]}
 		for a := range na {
 			hs.Strategy[a] = sigma[a*nh+h]
 			info.Totals[a] += r * sigma[a*nh+h]

@@ -14,6 +14,12 @@ type Options struct {
 	// Workers is how many goroutines share the chance nodes (default: all cores).
 	// Results do not depend on it: chance outcomes are summed in a fixed order.
 	Workers int
+	// NoIsomorphism solves every card a chance node deals, even those whose subgame
+	// is another card's with the suits renamed.
+	NoIsomorphism bool
+	// Compress stores regrets and strategy sums in 16 bits each (with one scale per
+	// decision node and array) instead of 32: half the memory, a little accuracy.
+	Compress bool
 }
 
 // hand is one of a player's combos on the starting board.
@@ -42,15 +48,29 @@ type Solver struct {
 	norm     float64 // sum of the weights of every pair of hands that can meet
 
 	nodes    []node
+	acts     []Action     // the actions of every decision node, node after node
+	kids     []int32      // the children of every node, node after node
+	kidCard  []cards.Card // chance: the card the child deals
+	kidPerm  []uint8      // chance: the suit permutation (index into perms) to the representative; 0 for one
+	kidFrom  []uint8      // chance: the representative's position among the node's children
+	off      []int        // per decision: offset of its regrets and strategy sums
 	boards   []board
 	boardIdx map[cards.Set]int32
 	maxDepth int
 	maxH     int
 	maxA     int
 
+	handMap    [][2][]int32 // per suit permutation fixing the spot: each hand's image
+	symmetries []uint8      // the permutations (indices into perms) fixing the spot
+
 	strategySize int
-	regret       []float32 // allocated by the first iteration
+	compress     bool
+	noIso        bool      // Options.NoIsomorphism
+	regret       []float32 // allocated by the first iteration, unless compressed
 	strat        []float32
+	regret16     []uint16  // compressed: the regrets over scale[2*dec], half floats
+	strat16      []uint16  // compressed: the strategy sums over scale[2*dec+1], half floats
+	scale        []float32 // compressed: per decision, the regrets' and the sums' scales
 	iter         int
 
 	workers int
@@ -65,14 +85,17 @@ func New(spot Spot, opts Options) (*Solver, error) {
 		return nil, err
 	}
 	spot.Board = slices.Clone(spot.Board)
-	s := &Solver{spot: spot, boardIdx: map[cards.Set]int32{}, workers: opts.Workers}
+	s := &Solver{spot: spot, boardIdx: map[cards.Set]int32{}, workers: opts.Workers, compress: opts.Compress, noIso: opts.NoIsomorphism}
 	if s.workers <= 0 {
 		s.workers = runtime.GOMAXPROCS(0)
 	}
 	s.listHands()
+	s.findSymmetries(opts.NoIsomorphism)
 	s.buildTree()
 	for _, n := range s.nodes {
-		s.maxA = max(s.maxA, len(n.actions))
+		if n.kind == actionNode {
+			s.maxA = max(s.maxA, int(n.nkids))
+		}
 	}
 	s.maxA = max(s.maxA, 2)
 	return s, nil
@@ -177,11 +200,14 @@ func sortByRank(order []int32, rank []uint16) {
 }
 
 // Memory is the solver's estimated size in bytes once iterating: the regrets and
-// strategy sums (4 bytes per hand and action each), the tree, the boards and the
-// workers' scratch.
+// strategy sums (4 bytes per hand and action each, 2 compressed), the tree, the
+// boards and the workers' scratch.
 func (s *Solver) Memory() int64 {
 	m := int64(s.strategySize) * 8
-	m += int64(len(s.nodes)) * 160
+	if s.compress {
+		m = int64(s.strategySize)*4 + int64(len(s.off))*8
+	}
+	m += int64(len(s.nodes))*nodeSize + int64(len(s.kids))*kidSize + int64(len(s.acts))*16 + int64(len(s.off))*8
 	for _, b := range s.boards {
 		m += 64 + int64(len(b.order[0])+len(b.order[1]))*8
 	}
@@ -202,6 +228,12 @@ func (s *Solver) Nodes() (all, decisions int) {
 
 // Hands returns the number of live hands of each player.
 func (s *Solver) Hands() [2]int { return [2]int{len(s.hands[0]), len(s.hands[1])} }
+
+// Spot returns the spot being solved.
+func (s *Solver) Spot() Spot { return s.spot }
+
+// Compressed reports whether regrets and strategy sums are kept in 16 bits.
+func (s *Solver) Compressed() bool { return s.compress }
 
 // Iterations returns the number of iterations run.
 func (s *Solver) Iterations() int { return s.iter }

@@ -255,3 +255,27 @@ func TestShowdownMatchesBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestHandEquityMatchesEnumeration: the equity the node output gives each hand at the
+// root is the one internal/equity enumerates for that hand against the opponent's
+// weighted range, on the turn (the river dealt) and on the river.
+func TestHandEquityMatchesEnumeration(t *testing.T) {
+	for _, board := range []string{"QsJh2h8d", "QsJh2h8d3c"} {
+		sp := benchSpot(board)
+		s := mustSolver(t, sp, 1)
+		root, err := s.Node(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, i := range []int{0, len(root.Hands) / 3, len(root.Hands) - 1} {
+			h := root.Hands[i]
+			res, err := equity.Calculate([]equity.Range{equity.MustParseRange(h.Hand), sp.Range[IP]}, sp.Board, nil, equity.Options{Method: equity.Exact, Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := res.Players[0].Equity; math.Abs(h.Equity-want) > 1e-9 {
+				t.Errorf("%s %s: equity %.12f, enumeration %.12f", board, h.Hand, h.Equity, want)
+			}
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/equity"
@@ -47,8 +49,11 @@ const (
 type Sizes struct {
 	Bet   []float64 // first bet of the street, % of the pot
 	Raise []float64 // raise, % of the pot after calling (plus the call)
-	Donk  []float64 // OOP's first bet when IP bet the street before; Bet when empty
-	AllIn bool      // all-in is always an option
+	// RaiseX are raises as multiples of the bet faced: 3 raises a bet of 10 to 30 (the
+	// player's total on the street).
+	RaiseX []float64
+	Donk   []float64 // OOP's first bet when IP bet the street before; Bet when empty
+	AllIn  bool      // all-in is always an option
 }
 
 // Tree is the bet tree: the sizes per player and street and the limits on betting.
@@ -68,6 +73,20 @@ type Spot struct {
 	Board []cards.Card // 3, 4 or 5 cards
 	Range [2]equity.Range
 	Tree  Tree
+	// Rake is the house's share of the pot when the hand ends, in percent, at most
+	// RakeCap chips when RakeCap > 0. It is taken at showdowns and folds from the pot
+	// both players put in (a bet folded to goes back whole), the starting pot included.
+	Rake    float64
+	RakeCap float64
+}
+
+// rake returns the rake of a hand that ends with pot chips called.
+func (s *Spot) rake(pot float64) float64 {
+	r := pot * s.Rake / 100
+	if s.RakeCap > 0 {
+		r = min(r, s.RakeCap)
+	}
+	return r
 }
 
 // street returns the street the spot starts on.
@@ -87,6 +106,10 @@ func (s *Spot) Validate() error {
 		return bad("the board has %d cards: want 3 (flop), 4 (turn) or 5 (river)", len(s.Board))
 	case !(s.Tree.AllInThreshold > 0 && s.Tree.AllInThreshold <= 1):
 		return bad("the all-in threshold must be above 0 and at most 1, not %v", s.Tree.AllInThreshold)
+	case !(s.Rake >= 0 && s.Rake <= 100):
+		return bad("the rake must be from 0 to 100 (%% of the pot), not %v", s.Rake)
+	case !(s.RakeCap >= 0) || math.IsInf(s.RakeCap, 0):
+		return bad("the rake cap must be 0 (none) or more chips, not %v", s.RakeCap)
 	case s.Tree.RaiseCap < 1 || s.Tree.RaiseCap > 20:
 		return bad("the raise cap must be from 1 to 20, not %d", s.Tree.RaiseCap)
 	}
@@ -114,6 +137,14 @@ func (s *Spot) Validate() error {
 }
 
 func (z Sizes) check() error {
+	if len(z.Raise)+len(z.RaiseX) > 8 {
+		return errors.New("at most 8 raise sizes")
+	}
+	for _, x := range z.RaiseX {
+		if !(x > 1 && x <= 100) {
+			return fmt.Errorf("raise %vx must be above 1 and at most 100 times the bet", x)
+		}
+	}
 	for _, list := range [][]float64{z.Bet, z.Raise, z.Donk} {
 		if len(list) > 8 {
 			return errors.New("at most 8 sizes per kind")
@@ -136,4 +167,26 @@ func liveCombos(r equity.Range, dead cards.Set) []equity.Combo {
 		}
 	}
 	return out
+}
+
+// ParseSizes reads a list of sizes separated by commas or spaces: numbers are % of the
+// pot ("33, 75"); for raises a number followed by x is a multiple of the bet faced
+// ("2.5x"). An empty list is no size.
+func ParseSizes(list string, raise bool) (pct, mult []float64, err error) {
+	for _, f := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		num, x := strings.CutSuffix(strings.ToLower(f), "x")
+		if x && !raise {
+			return nil, nil, fmt.Errorf("size %q: multiples of the bet are for raises; bets are %% of the pot", f)
+		}
+		v, err := strconv.ParseFloat(num, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, nil, fmt.Errorf("size %q is not a number (%% of the pot, or for a raise 3x)", f)
+		}
+		if x {
+			mult = append(mult, v)
+		} else {
+			pct = append(pct, v)
+		}
+	}
+	return pct, mult, nil
 }

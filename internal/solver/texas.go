@@ -22,6 +22,7 @@ type Script struct {
 	MaxIterations int     // set_max_iteration
 	Threads       int     // set_thread_num
 	Dump          string  // dump_result: the file to write the result to
+	NoIsomorphism bool    // set_use_isomorphism 0
 }
 
 // DefaultTree is the tree a command file starts from: no sizes, TexasSolver's all-in
@@ -36,8 +37,8 @@ func DefaultTree() Tree { return Tree{AllInThreshold: 0.67, RaiseCap: 4} }
 //	set_allin_threshold 0.67        set_raise_limit 4   set_accuracy 0.3
 //	set_max_iteration 200           set_thread_num 2    dump_result out.json
 //
-// build_tree, start_solve, set_print_interval, set_use_isomorphism and
-// set_dump_rounds are accepted and have nothing to set; blank lines and lines starting
+// set_use_isomorphism 0 turns suit isomorphism off. build_tree, start_solve,
+// set_print_interval and set_dump_rounds are accepted and have nothing to set; blank lines and lines starting
 // with # are skipped. Any other command is an error naming its line.
 func ReadScript(r io.Reader) (Script, error) {
 	sc := Script{Spot: Spot{Tree: DefaultTree()}}
@@ -95,7 +96,11 @@ func (sc *Script) apply(cmd, arg string) error {
 		sc.Threads, err = strconv.Atoi(arg)
 	case "dump_result":
 		sc.Dump = arg
-	case "build_tree", "start_solve", "set_print_interval", "set_use_isomorphism", "set_dump_rounds":
+	case "set_use_isomorphism":
+		var on int
+		on, err = strconv.Atoi(arg)
+		sc.NoIsomorphism = on == 0
+	case "build_tree", "start_solve", "set_print_interval", "set_dump_rounds":
 	default:
 		return errors.New("unknown command")
 	}
@@ -111,7 +116,8 @@ func number(s string) (float64, error) {
 }
 
 // SetSizes reads "oop,turn,bet,50,100": a player, a street, a kind (bet, raise, donk or
-// allin) and, but for allin, the sizes in % of the pot (none clears them).
+// allin) and, but for allin, the sizes in % of the pot (none clears them); raises may
+// also be multiples of the bet faced ("oop,flop,raise,50,3x", a felt extension).
 func (t *Tree) SetSizes(arg string) error {
 	f := strings.Split(strings.ReplaceAll(arg, " ", ""), ",")
 	if len(f) < 3 {
@@ -130,27 +136,18 @@ func (t *Tree) SetSizes(arg string) error {
 		return err
 	}
 	z := &t.Sizes[p][st]
-	var list *[]float64
+	list := strings.Join(f[3:], ",")
 	switch f[2] {
 	case "allin":
 		z.AllIn = true
-		return nil
 	case "bet":
-		list = &z.Bet
+		z.Bet, _, err = ParseSizes(list, false)
 	case "raise":
-		list = &z.Raise
+		z.Raise, z.RaiseX, err = ParseSizes(list, true)
 	case "donk":
-		list = &z.Donk
+		z.Donk, _, err = ParseSizes(list, false)
 	default:
 		return fmt.Errorf("kind %q: want bet, raise, donk or allin", f[2])
 	}
-	*list = nil
-	for _, s := range f[3:] {
-		v, err := number(s)
-		if err != nil {
-			return err
-		}
-		*list = append(*list, v)
-	}
-	return nil
+	return err
 }

@@ -54,19 +54,31 @@ const (
 	showdownNode
 )
 
-// node is one node of the game tree. The tree is a slice; children are indices.
+// node is one node of the game tree: 40 bytes. The tree is a slice; a node's
+// children are n.nkids consecutive entries of Solver.kids from n.kids (with, at a
+// chance node, the card each deals in Solver.kidCard), its actions as many entries of
+// Solver.acts from n.acts.
 type node struct {
-	kind     nodeKind
-	player   uint8   // action: the player to act; fold: the player who folded
-	street   Street  // the street the node is on
-	board    int32   // index of the node's board in Solver.boards
-	payoff   float64 // fold: the folder's chips in; showdown: each player's chips in
-	pot      float64 // chips in the pot at the node
-	actions  []Action
-	children []int32
-	deal     []cards.Card // chance: the card each child deals
-	off      int          // action: offset of its regrets and strategy sums
+	kind   nodeKind
+	player uint8  // action: the player to act; fold: the player who folded
+	street Street // the street the node is on
+	nkids  uint8
+	board  int32   // index of the node's board in Solver.boards
+	kids   int32   // first child in Solver.kids
+	acts   int32   // action: first action in Solver.acts
+	dec    int32   // action: the decision's number, for Solver.off and Solver.scale
+	payoff float64 // fold: the folder's chips in; showdown: each player's chips in
+	pot    float64 // chips in the pot at the node
 }
+
+// children returns the indices of n's children.
+func (s *Solver) children(n *node) []int32 { return s.kids[n.kids : n.kids+int32(n.nkids)] }
+
+// actions returns the choices at decision node n.
+func (s *Solver) actions(n *node) []Action { return s.acts[n.acts : n.acts+int32(n.nkids)] }
+
+// nodeSize is the size of a node and of a child's entries in bytes, for Memory.
+const nodeSize, kidSize = 40, 4 + 3
 
 // state is where the builder is in a hand.
 type state struct {
@@ -112,13 +124,32 @@ func (b *builder) add(n node, depth int) int32 {
 	return int32(len(b.s.nodes) - 1)
 }
 
+// setKids stores the children of node idx (and, at a chance node, what each deals).
+func (b *builder) setKids(idx int32, kids []int32, deal []cards.Card, perm, from []uint8) {
+	s := b.s
+	s.nodes[idx].kids, s.nodes[idx].nkids = int32(len(s.kids)), uint8(len(kids))
+	s.kids = append(s.kids, kids...)
+	if deal == nil {
+		deal, perm, from = make([]cards.Card, len(kids)), make([]uint8, len(kids)), make([]uint8, len(kids))
+		for i := range from {
+			from[i] = uint8(i)
+		}
+	}
+	s.kidCard = append(s.kidCard, deal...)
+	s.kidPerm = append(s.kidPerm, perm...)
+	s.kidFrom = append(s.kidFrom, from...)
+}
+
 // decision builds the node where st.toAct acts, and everything under it.
 func (b *builder) decision(st state) int32 {
 	p := st.toAct
 	acts := b.actions(st)
-	idx := b.add(node{kind: actionNode, player: uint8(p), street: st.street, board: b.s.boardIndex(st.board),
-		pot: st.commit[0] + st.commit[1], actions: acts, off: b.s.strategySize}, st.depth)
-	b.s.strategySize += len(acts) * len(b.s.hands[p])
+	s := b.s
+	idx := b.add(node{kind: actionNode, player: uint8(p), street: st.street, board: s.boardIndex(st.board),
+		pot: st.commit[0] + st.commit[1], acts: int32(len(s.acts)), nkids: uint8(len(acts)), dec: int32(len(s.off))}, st.depth)
+	s.acts = append(s.acts, acts...)
+	s.off = append(s.off, s.strategySize)
+	s.strategySize += len(acts) * len(s.hands[p])
 	kids := make([]int32, len(acts))
 	for i, a := range acts {
 		next := st
@@ -146,21 +177,23 @@ func (b *builder) decision(st state) int32 {
 			kids[i] = b.decision(next)
 		}
 	}
-	b.s.nodes[idx].children = kids
+	b.setKids(idx, kids, nil, nil, nil)
 	return idx
 }
 
 // endStreet builds what follows a street's last action: a showdown on the river, else
-// a chance node dealing the next card.
+// a chance node dealing the next card. Cards isomorphic to a smaller one share its
+// subtree.
 func (b *builder) endStreet(st state) int32 {
 	if st.street == River {
 		return b.add(node{kind: showdownNode, street: River, board: b.s.boardIndex(st.board), payoff: st.commit[0], pot: st.commit[0] + st.commit[1]}, st.depth)
 	}
 	idx := b.add(node{kind: chanceNode, street: st.street, board: b.s.boardIndex(st.board), pot: st.commit[0] + st.commit[1]}, st.depth)
-	var deal []cards.Card
-	var kids []int32
-	for c := cards.Card(0); c < cards.NumCards; c++ {
-		if st.board.Has(c) {
+	deal, perm, from := b.s.dealClasses(st.board)
+	kids := make([]int32, len(deal))
+	for i, c := range deal {
+		if perm[i] != 0 {
+			kids[i] = kids[from[i]]
 			continue
 		}
 		next := st
@@ -169,14 +202,13 @@ func (b *builder) endStreet(st state) int32 {
 		next.depth++
 		next.start = st.commit[0]
 		next.bets, next.checked, next.toAct = 0, false, OOP
-		deal = append(deal, c)
 		if st.allInRun {
-			kids = append(kids, b.endStreet(next))
+			kids[i] = b.endStreet(next)
 		} else {
-			kids = append(kids, b.decision(next))
+			kids[i] = b.decision(next)
 		}
 	}
-	b.s.nodes[idx].deal, b.s.nodes[idx].children = deal, kids
+	b.setKids(idx, kids, deal, perm, from)
 	return idx
 }
 
@@ -187,7 +219,7 @@ func (b *builder) actions(st state) []Action {
 	if st.commit[1-p] > st.commit[p] {
 		acts := []Action{{Kind: Fold}, {Kind: Call}}
 		if st.bets < b.s.spot.Tree.RaiseCap && st.commit[1-p] < b.max {
-			for _, to := range b.amounts(st, sizes.Raise, sizes.AllIn, true) {
+			for _, to := range b.amounts(st, sizes.Raise, sizes.RaiseX, sizes.AllIn, true) {
 				acts = append(acts, Action{Kind: Raise, Chips: to - st.start, AllIn: to >= b.max})
 			}
 		}
@@ -198,23 +230,31 @@ func (b *builder) actions(st state) []Action {
 	if p == OOP && st.donk && len(sizes.Donk) > 0 {
 		list = sizes.Donk
 	}
-	for _, to := range b.amounts(st, list, sizes.AllIn, false) {
+	for _, to := range b.amounts(st, list, nil, sizes.AllIn, false) {
 		acts = append(acts, Action{Kind: Bet, Chips: to - st.start, AllIn: to >= b.max})
 	}
 	return acts
 }
 
-// amounts turns sizes in % of the pot into the bettor's chips in after the bet, with
-// the all-in threshold applied, sorted and without duplicates.
-func (b *builder) amounts(st state, pct []float64, allIn, raise bool) []float64 {
+// amounts turns sizes in % of the pot (and raises as multiples of the bet faced) into
+// the bettor's chips in after the bet, with the all-in threshold applied, sorted and
+// without duplicates.
+func (b *builder) amounts(st state, pct, mult []float64, allIn, raise bool) []float64 {
 	p := st.toAct
 	const eps = 1e-9
-	var out []float64
+	var tos []float64
 	for _, v := range pct {
 		to := st.commit[p] + v/100*(st.commit[0]+st.commit[1])
 		if raise {
 			to = st.commit[1-p] + v/100*2*st.commit[1-p]
 		}
+		tos = append(tos, to)
+	}
+	for _, x := range mult {
+		tos = append(tos, st.start+x*(st.commit[1-p]-st.start))
+	}
+	var out []float64
+	for _, to := range tos {
 		if to-b.half > b.s.spot.Tree.AllInThreshold*b.s.spot.Stack+eps || to > b.max-eps {
 			to = b.max
 		}

@@ -1,7 +1,6 @@
 package solver
 
 import (
-	"math"
 	"testing"
 )
 
@@ -18,35 +17,37 @@ func TestTurnExploitability(t *testing.T) {
 }
 
 // TestWorkersAgree: the chance outcomes are summed in the same order whatever the
-// number of workers, so one and two workers give the same strategy.
+// number of workers, so one and two workers give the same strategies: on the turn, on
+// a flop (its turn cards spread over the workers, isomorphic ones read through their
+// permutation) and with the compressed store.
 func TestWorkersAgree(t *testing.T) {
-	one := mustSolver(t, benchSpot("QsJh2h8d"), 1)
-	two := mustSolver(t, benchSpot("QsJh2h8d"), 2)
-	for range 20 {
-		one.Iterate()
-		two.Iterate()
+	cases := []struct {
+		name  string
+		spot  Spot
+		opts  Options
+		paths [][]string
+	}{
+		{"turn", benchSpot("QsJh2h8d"), Options{}, [][]string{nil, {"x"}, {"x", "b10", "c", "3c"}}},
+		{"flop", smallFlop(), Options{}, [][]string{nil, {"x", "x", "4d", "x"}, {"b7.5", "c", "9c", "x", "x", "Td"}}},
+		{"turn compressed", benchSpot("QsJh2h8h"), Options{Compress: true}, [][]string{nil, {"x", "b10", "c", "3d"}}},
 	}
-	for _, path := range [][]string{nil, {"x"}, {"x", "b10", "c", "3c"}} {
-		a, err := one.Node(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := two.Node(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(a.Hands) != len(b.Hands) || len(a.Hands) == 0 {
-			t.Fatalf("%v: %d and %d hands", path, len(a.Hands), len(b.Hands))
-		}
-		for i := range a.Hands {
-			for k := range a.Hands[i].Strategy {
-				if d := math.Abs(a.Hands[i].Strategy[k] - b.Hands[i].Strategy[k]); d > 1e-9 {
-					t.Fatalf("%v %s action %d: %v with one worker, %v with two", path, a.Hands[i].Hand, k, a.Hands[i].Strategy[k], b.Hands[i].Strategy[k])
-				}
+	for _, tc := range cases {
+		var s [2]*Solver
+		for i := range s {
+			opts := tc.opts
+			opts.Workers = i + 1
+			var err error
+			if s[i], err = New(tc.spot, opts); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(s[i].Close)
+			for range 12 {
+				s[i].Iterate()
 			}
 		}
-	}
-	if a, b := one.Exploitability(), two.Exploitability(); math.Abs(a-b) > 1e-9 {
-		t.Errorf("exploitability %v with one worker, %v with two", a, b)
+		sameStrategies(t, s[0], s[1], tc.paths, 1e-12)
+		if a, b := s[0].Exploitability(), s[1].Exploitability(); a != b {
+			t.Errorf("%s: exploitability %v with one worker, %v with two", tc.name, a, b)
+		}
 	}
 }

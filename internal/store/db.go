@@ -264,12 +264,25 @@ func (s *sqlStore) Lock(ctx context.Context, key string) (Held, error) {
 	}
 	switch {
 	case s.d.name == "postgres":
-		return lockPostgres(ctx, s.db, key)
+		return lockPostgres(ctx, s.db, key, false)
 	case s.lockPath == "":
 		return &fileLock{}, nil
 	default:
 		return lockFile(s.lockPath+"."+key+".lock", key)
 	}
+}
+
+// ErrSharedLockUnsupported refuses LockShared on SQLite.
+var ErrSharedLockUnsupported = errors.New("store: shared locks need PostgreSQL")
+
+func (s *sqlStore) LockShared(ctx context.Context, key string) (Held, error) {
+	if err := checkLockKey(key); err != nil {
+		return nil, err
+	}
+	if s.d.name != "postgres" {
+		return nil, ErrSharedLockUnsupported
+	}
+	return lockPostgres(ctx, s.db, key, true)
 }
 
 func (s *sqlStore) Ping(ctx context.Context) error {

@@ -119,10 +119,11 @@ func lockFile(path, key string) (Held, error) {
 // pgLock is a session-level advisory lock, held by one connection set aside for
 // it until Release.
 type pgLock struct {
-	once sync.Once
-	conn *sql.Conn
-	id   int64
-	err  error
+	once   sync.Once
+	conn   *sql.Conn
+	id     int64
+	unlock string // the query that releases it
+	err    error
 }
 
 func (l *pgLock) Release() error {
@@ -131,7 +132,7 @@ func (l *pgLock) Release() error {
 		defer cancel()
 		var ok bool
 		// An error means the session is gone, and its locks with it.
-		err := l.conn.QueryRowContext(ctx, "SELECT pg_advisory_unlock($1)", l.id).Scan(&ok)
+		err := l.conn.QueryRowContext(ctx, l.unlock, l.id).Scan(&ok)
 		l.err = errors.Join(err, l.conn.Close())
 	})
 	return l.err
@@ -142,8 +143,10 @@ func (l *pgLock) Release() error {
 // way) do not exclude each other.
 const pgAdvisoryID = `SELECT hashtextextended('felt:' || current_schema() || ':' || $1, 0)`
 
-// lockPostgres takes the advisory lock of key on a connection of its own.
-func lockPostgres(ctx context.Context, db *sql.DB, key string) (Held, error) {
+// lockPostgres takes the advisory lock of key on a connection of its own:
+// exclusive, or shared (held by any number of shared holders at once, and
+// excluding an exclusive one).
+func lockPostgres(ctx context.Context, db *sql.DB, key string, shared bool) (Held, error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("store: lock %q: %w", key, err)
@@ -154,7 +157,11 @@ func lockPostgres(ctx context.Context, db *sql.DB, key string) (Held, error) {
 		return nil, fmt.Errorf("store: lock %q: %w", key, err)
 	}
 	var ok bool
-	if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", id).Scan(&ok); err != nil {
+	try, unlock := "SELECT pg_try_advisory_lock($1)", "SELECT pg_advisory_unlock($1)"
+	if shared {
+		try, unlock = "SELECT pg_try_advisory_lock_shared($1)", "SELECT pg_advisory_unlock_shared($1)"
+	}
+	if err := conn.QueryRowContext(ctx, try, id).Scan(&ok); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("store: lock %q: %w", key, err)
 	}
@@ -165,7 +172,7 @@ func lockPostgres(ctx context.Context, db *sql.DB, key string) (Held, error) {
 	}
 	// Name the session after its holder, for the message of the next one to try.
 	_, _ = conn.ExecContext(ctx, "SELECT set_config('application_name', $1, false)", "felt "+holderInfo(time.Now()))
-	return &pgLock{conn: conn, id: id}, nil
+	return &pgLock{conn: conn, id: id, unlock: unlock}, nil
 }
 
 // pgHolder describes the session holding advisory lock id, as far as this role

@@ -165,3 +165,36 @@ func holdLockForever(path string) {
 	fmt.Println("locked")
 	time.Sleep(time.Hour)
 }
+
+// TestLockShared takes a key shared twice (two nodes of one house), refuses it
+// exclusive meanwhile (a single-node house that would recover every seat),
+// and refuses it shared while held exclusive. SQLite has no shared locks.
+func TestLockShared(t *testing.T) {
+	if _, err := storetest.SQLite(t).LockShared(context.Background(), store.HouseKey); !errors.Is(err, store.ErrSharedLockUnsupported) {
+		t.Errorf("SQLite LockShared: %v, want ErrSharedLockUnsupported", err)
+	}
+	s := storetest.Postgres(t)
+	ctx := context.Background()
+	a, err := s.LockShared(ctx, store.HouseKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.LockShared(ctx, store.HouseKey)
+	if err != nil {
+		t.Fatalf("second shared holder: %v", err)
+	}
+	if _, err := s.Lock(ctx, store.HouseKey); !errors.Is(err, store.ErrLocked) {
+		t.Fatalf("exclusive while shared: %v, want ErrLocked", err)
+	}
+	if err := errors.Join(a.Release(), b.Release()); err != nil {
+		t.Fatal(err)
+	}
+	x, err := s.Lock(ctx, store.HouseKey)
+	if err != nil {
+		t.Fatalf("exclusive after the shared holders left: %v", err)
+	}
+	defer x.Release()
+	if _, err := s.LockShared(ctx, store.HouseKey); !errors.Is(err, store.ErrLocked) {
+		t.Fatalf("shared while exclusive: %v, want ErrLocked", err)
+	}
+}

@@ -56,18 +56,20 @@ func notFound(err error, what string) error {
 
 // ---- users
 
-const userColumns = "id, username, password_hash, guest, adult_confirmed_at, email, location, created_at, deleted_at"
+const userColumns = "id, username, password_hash, guest, adult_confirmed_at, email, location, created_at, deleted_at, owner_id"
 
 func scanUser(row interface{ Scan(...any) error }) (User, error) {
 	var (
 		u              User
 		hash, em, loc  sql.NullString
 		adult, deleted sql.NullInt64
+		owner          sql.NullInt64
 		created        int64
 	)
-	if err := row.Scan(&u.ID, &u.Username, &hash, &u.Guest, &adult, &em, &loc, &created, &deleted); err != nil {
+	if err := row.Scan(&u.ID, &u.Username, &hash, &u.Guest, &adult, &em, &loc, &created, &deleted, &owner); err != nil {
 		return User{}, err
 	}
+	u.OwnerID = owner.Int64
 	u.PasswordHash, u.Email, u.Location = hash.String, em.String, loc.String
 	u.AdultConfirmedAt, u.CreatedAt, u.DeletedAt = fromNullMS(adult), fromMS(created), fromNullMS(deleted)
 	return u, nil
@@ -78,10 +80,10 @@ func (q *queries) CreateUser(ctx context.Context, u User) (User, error) {
 		u.CreatedAt = now()
 	}
 	err := q.q.QueryRowContext(ctx,
-		`INSERT INTO users (username, password_hash, guest, adult_confirmed_at, email, location, created_at)
-		 VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+		`INSERT INTO users (username, password_hash, guest, adult_confirmed_at, email, location, created_at, owner_id)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
 		u.Username, nullString(u.PasswordHash), u.Guest, nullMS(u.AdultConfirmedAt),
-		nullString(u.Email), nullString(u.Location), ms(u.CreatedAt)).Scan(&u.ID)
+		nullString(u.Email), nullString(u.Location), ms(u.CreatedAt), sql.NullInt64{Int64: u.OwnerID, Valid: u.OwnerID != 0}).Scan(&u.ID)
 	if err != nil {
 		if q.d.unique(err) {
 			return User{}, fmt.Errorf("create user %q: %w", u.Username, ErrUsernameTaken)
@@ -775,6 +777,71 @@ func (q *queries) PlayerTables(ctx context.Context) ([]PlayerTable, error) {
 		}
 		t.Config, t.CreatedAt = []byte(config), fromMS(created)
 		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// ---- API tokens of players' bots
+
+func (q *queries) PutAPIToken(ctx context.Context, t APIToken) error {
+	if t.CreatedAt.IsZero() {
+		t.CreatedAt = now()
+	}
+	if err := q.DeleteAPIToken(ctx, t.UserID); err != nil {
+		return err
+	}
+	_, err := q.q.ExecContext(ctx, "INSERT INTO api_tokens (id, user_id, secret_hash, created_at) VALUES ($1, $2, $3, $4)",
+		t.ID, t.UserID, t.SecretHash, ms(t.CreatedAt))
+	if err != nil {
+		if q.d.unique(err) {
+			return fmt.Errorf("api token of user %d: %w", t.UserID, ErrDuplicate)
+		}
+		return fmt.Errorf("api token of user %d: %w", t.UserID, err)
+	}
+	return nil
+}
+
+func (q *queries) scanAPIToken(row *sql.Row, what string) (APIToken, error) {
+	var (
+		t       APIToken
+		created int64
+	)
+	if err := row.Scan(&t.ID, &t.UserID, &t.SecretHash, &created); err != nil {
+		return APIToken{}, notFound(err, what)
+	}
+	t.CreatedAt = fromMS(created)
+	return t, nil
+}
+
+func (q *queries) APIToken(ctx context.Context, id string) (APIToken, error) {
+	return q.scanAPIToken(q.q.QueryRowContext(ctx, "SELECT id, user_id, secret_hash, created_at FROM api_tokens WHERE id = $1", id), "api token")
+}
+
+func (q *queries) APITokenOf(ctx context.Context, userID int64) (APIToken, error) {
+	return q.scanAPIToken(q.q.QueryRowContext(ctx, "SELECT id, user_id, secret_hash, created_at FROM api_tokens WHERE user_id = $1", userID),
+		fmt.Sprintf("api token of user %d", userID))
+}
+
+func (q *queries) DeleteAPIToken(ctx context.Context, userID int64) error {
+	if _, err := q.q.ExecContext(ctx, "DELETE FROM api_tokens WHERE user_id = $1", userID); err != nil {
+		return fmt.Errorf("delete api token of user %d: %w", userID, err)
+	}
+	return nil
+}
+
+func (q *queries) BotsOf(ctx context.Context, ownerID int64) ([]User, error) {
+	rows, err := q.q.QueryContext(ctx, "SELECT "+userColumns+" FROM users WHERE owner_id = $1 AND deleted_at IS NULL ORDER BY id", ownerID)
+	if err != nil {
+		return nil, fmt.Errorf("bots of user %d: %w", ownerID, err)
+	}
+	defer rows.Close()
+	var out []User
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, fmt.Errorf("bots of user %d: %w", ownerID, err)
+		}
+		out = append(out, u)
 	}
 	return out, rows.Err()
 }

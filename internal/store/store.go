@@ -36,6 +36,18 @@ type User struct {
 	CreatedAt        time.Time
 	// DeletedAt is when the player deleted the account; zero while it is in use.
 	DeletedAt time.Time
+	// OwnerID is, for a player's own bot (docs/house.md, "Bring your own bot"),
+	// the ID of the player who made it; 0 for every other account.
+	OwnerID int64
+}
+
+// APIToken is a bot account's API token as stored: its public ID and the
+// SHA-256 of its secret (the token itself is never stored).
+type APIToken struct {
+	ID         string
+	UserID     int64
+	SecretHash []byte
+	CreatedAt  time.Time
 }
 
 // Session is a logged-in session. Only the SHA-256 of its token is stored.
@@ -170,6 +182,10 @@ type Hand struct {
 	Players  []HandPlayer
 	// Private marks a hand of a private table: only its players may see it.
 	Private bool
+	// Tournament marks a hand played for tournament chips: it counts in the
+	// players' hands but not in their net won (a tournament's result does, at
+	// its end), and no table seat holds its chips. It is not stored.
+	Tournament bool
 }
 
 // HandPlayer is one player's part in a recorded hand.
@@ -360,8 +376,107 @@ type PlayerTableStore interface {
 	PlayerTables(ctx context.Context) ([]PlayerTable, error)
 }
 
+// Tournament states.
+const (
+	TourneyRegistering = "registering"
+	TourneyRunning     = "running"
+	TourneyFinished    = "finished"
+	TourneyCancelled   = "cancelled"
+)
+
+// Tournament is a tournament's record.
+type Tournament struct {
+	ID       int64
+	Spec     []byte // internal/tournament.Spec as JSON
+	State    string // TourneyRegistering, TourneyRunning, TourneyFinished or TourneyCancelled
+	Entrants int
+	Pool     int64
+	// Elapsed is the play time at the last completed hand (the blind clock).
+	Elapsed    time.Duration
+	StartedAt  time.Time
+	FinishedAt time.Time
+	CreatedAt  time.Time
+}
+
+// TournamentEntry is one entrant of a tournament: a player (UserID) or a bot.
+type TournamentEntry struct {
+	TournamentID int64
+	Name         string // unique in the tournament
+	UserID       int64  // 0 for a bot
+	Bot          string // the bot's kind, for a bot
+	BuyIn        int64  // taken from the player's credits
+	Stack        int64  // chips after the last completed hand
+	Table        int    // table number (0: none)
+	Place        int    // 0 while in play
+	Prize        int64
+	RegisteredAt time.Time
+}
+
+// TournamentResults are a player's tournament totals.
+type TournamentResults struct {
+	Played int64 // tournaments finished (a place)
+	Won    int64 // first places
+	Cashed int64 // places with a prize
+	BuyIns int64
+	Prizes int64
+}
+
+// TournamentRanked is one player in the tournament rankings.
+type TournamentRanked struct {
+	Name string
+	TournamentResults
+}
+
+// TournamentStore holds tournaments and their entrants.
+type TournamentStore interface {
+	// CreateTournament inserts t and returns it with its ID.
+	CreateTournament(ctx context.Context, t Tournament) (Tournament, error)
+	// UpdateTournament writes t's state, entrants, pool, elapsed, start and finish.
+	UpdateTournament(ctx context.Context, t Tournament) error
+	// TournamentByID returns one tournament or ErrNotFound.
+	TournamentByID(ctx context.Context, id int64) (Tournament, error)
+	// Tournaments lists the tournaments in any of states, newest first, at most limit.
+	Tournaments(ctx context.Context, limit int, states ...string) ([]Tournament, error)
+	// AddTournamentEntry inserts e; ErrDuplicate if its name or player is entered.
+	AddTournamentEntry(ctx context.Context, e TournamentEntry) error
+	// DeleteTournamentEntry removes a player's entry, or returns ErrNotFound.
+	DeleteTournamentEntry(ctx context.Context, tournamentID, userID int64) error
+	// UpdateTournamentEntry writes e's stack, table, place and prize.
+	UpdateTournamentEntry(ctx context.Context, e TournamentEntry) error
+	// TournamentEntries lists a tournament's entrants in the order they entered.
+	TournamentEntries(ctx context.Context, tournamentID int64) ([]TournamentEntry, error)
+	// RegisteredBuyIns sums a player's buy-ins for tournaments still
+	// registering: chips that an unregistration would return to the credits.
+	RegisteredBuyIns(ctx context.Context, userID int64) (int64, error)
+	// TournamentsEntered counts the tournaments registering or running in which
+	// a player is entered and not yet placed.
+	TournamentsEntered(ctx context.Context, userID int64) (int, error)
+	// TournamentResults sums a player's finished tournaments.
+	TournamentResults(ctx context.Context, userID int64) (TournamentResults, error)
+	// TournamentRankings lists registered players (not deleted accounts) with a
+	// finished tournament by their tournament net (prizes less buy-ins), best
+	// first, at most limit from offset.
+	TournamentRankings(ctx context.Context, limit, offset int) ([]TournamentRanked, error)
+}
+
+// TokenStore holds the API tokens of players' bots, one per bot account.
+type TokenStore interface {
+	// PutAPIToken stores t as its user's token, replacing any they had.
+	PutAPIToken(ctx context.Context, t APIToken) error
+	// APIToken returns the token whose ID is id, or ErrNotFound.
+	APIToken(ctx context.Context, id string) (APIToken, error)
+	// APITokenOf returns the token of user userID, or ErrNotFound.
+	APITokenOf(ctx context.Context, userID int64) (APIToken, error)
+	// DeleteAPIToken removes the token of user userID, if any.
+	DeleteAPIToken(ctx context.Context, userID int64) error
+	// BotsOf lists the bot accounts owned by user ownerID, oldest first.
+	BotsOf(ctx context.Context, ownerID int64) ([]User, error)
+}
+
 // Queries is everything the store can read and write, inside a transaction or not.
 type Queries interface {
+	TournamentStore
+	TokenStore
 	UserStore
 	SessionStore
 	LedgerStore
@@ -387,6 +502,11 @@ type Store interface {
 	// locks a file beside the database (PATH.KEY.lock); PostgreSQL takes a
 	// session-level advisory lock on a connection set aside for it.
 	Lock(ctx context.Context, key string) (Held, error)
+	// LockShared takes the lock named key shared, without waiting: any number
+	// of shared holders at once (the nodes of a house on several nodes), none
+	// while Lock's exclusive holder has it, and Lock refused while a shared
+	// holder has it. PostgreSQL only (ErrSharedLockUnsupported otherwise).
+	LockShared(ctx context.Context, key string) (Held, error)
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close closes the database.

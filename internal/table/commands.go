@@ -21,8 +21,8 @@ import (
 func (t *Table) Watch(ctx context.Context, p Player, sink Sink) (int, error) {
 	var id int
 	err := t.call(ctx, func() error {
-		if !t.mayWatch(p) {
-			return ErrPrivate
+		if err := t.mayEnter(p); err != nil {
+			return err
 		}
 		id = t.nextWatcher
 		t.nextWatcher++
@@ -104,6 +104,7 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 		delete(t.reserved, seatNo)
 		t.chipsIn += buyIn
 		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank}
+		t.dropWaiter(p.ID) // seated: off the waiting list
 		t.hadHuman = true
 		t.version++
 		t.log.Info("seated", "seat", seatNo, "player", p.Name, "buy_in", buyIn)
@@ -122,8 +123,14 @@ func (t *Table) reserve(ctx context.Context, p Player, seatNo int, buyIn int64) 
 		if p.ID == 0 {
 			return ErrAnonymous
 		}
+		if t.tourney() {
+			return ErrTourneySeat
+		}
 		if t.seatOf(p.ID) >= 0 {
 			return ErrSeated
+		}
+		if t.cfg.Lock != nil && !t.admitted[p.ID] {
+			return ErrLocked
 		}
 		for _, id := range t.reserved {
 			if id == p.ID {
@@ -133,14 +140,9 @@ func (t *Table) reserve(ctx context.Context, p Player, seatNo int, buyIn int64) 
 		if buyIn < t.cfg.MinBuyIn || buyIn > t.cfg.MaxBuyIn {
 			return invalid("buy_in", "must be %d to %d", t.cfg.MinBuyIn, t.cfg.MaxBuyIn)
 		}
-		free := func(i int) bool { _, held := t.reserved[i]; return !t.seats[i].occupied && !held }
+		free := func(i int) bool { return t.seatFree(i, p.ID) }
 		if seatNo == -1 {
-			for i := range t.seats {
-				if free(i) {
-					seatNo = i
-					break
-				}
-			}
+			seatNo = t.freeSeat(p.ID)
 			if seatNo == -1 {
 				return fmt.Errorf("%w: the table is full", ErrSeatTaken)
 			}
@@ -182,9 +184,13 @@ func (t *Table) SitIn(ctx context.Context, p Player) error {
 
 // Stand frees p's seat after the hand in play (now if they are not in it) and
 // returns their stack to their credits (booked by the table's ledger worker:
-// the "cashed_out" notice follows).
+// the "cashed_out" notice follows). At a tournament's table it sits p out.
 func (t *Table) Stand(ctx context.Context, p Player) error {
 	return t.seated(ctx, p, func(i int, st *seat) error {
+		if t.tourney() {
+			st.sitOut(time.Now())
+			return nil
+		}
 		if t.handLive && st.inHand {
 			st.leaving = true
 			return nil
@@ -195,9 +201,17 @@ func (t *Table) Stand(ctx context.Context, p Player) error {
 }
 
 // Leave takes p out at once: a hand in play is folded (an all-in hand stays
-// live) and the stack returns to their credits when it ends.
+// live) and the stack returns to their credits when it ends. At a tournament's
+// table it sits p out: they are blinded out until they sit in or bust.
 func (t *Table) Leave(ctx context.Context, p Player) error {
-	return t.seated(ctx, p, func(i int, _ *seat) error { t.leaveSeat(i); return nil })
+	return t.seated(ctx, p, func(i int, st *seat) error {
+		if t.tourney() {
+			st.sitOut(time.Now())
+			return nil
+		}
+		t.leaveSeat(i)
+		return nil
+	})
 }
 
 // Act plays p's action: kind Fold, Check, Call, Bet or Raise; amount is the total
@@ -215,7 +229,7 @@ func (t *Table) Act(ctx context.Context, p Player, kind engine.ActionKind, amoun
 		if kind > engine.Raise {
 			return fmt.Errorf("%w: %s", engine.ErrIllegalAction, kind)
 		}
-		if err := t.hand.Apply(engine.Action{Seat: i, Kind: kind, Amount: amount}); err != nil {
+		if err := t.apply(engine.Action{Seat: i, Kind: kind, Amount: amount}); err != nil {
 			return err
 		}
 		st := &t.seats[i]
@@ -235,8 +249,8 @@ func (t *Table) Chat(ctx context.Context, p Player, text string) error {
 		if p.ID == 0 {
 			return ErrAnonymous
 		}
-		if !t.mayWatch(p) {
-			return ErrPrivate
+		if err := t.mayEnter(p); err != nil {
+			return err
 		}
 		text, err := chat.Clean(text)
 		if err != nil {
@@ -315,4 +329,54 @@ func (t *Table) Info(ctx context.Context) (Info, error) {
 	var in Info
 	err := t.call(ctx, func() error { in = t.info(); return nil })
 	return in, err
+}
+
+// Options are a seated player's choices at a table whose settings allow them;
+// a nil field is left as it is.
+type Options struct {
+	// Straddle: post a straddle when under the gun (Config.Straddle).
+	Straddle *bool
+	// RunTwice: agree to run the board twice (Config.RunItTwice).
+	RunTwice *bool
+}
+
+// SetOptions sets p's choices from the next hand on. A choice the table does
+// not allow is a *house.FieldError naming it; without a seat, ErrNotSeated.
+func (t *Table) SetOptions(ctx context.Context, p Player, o Options) error {
+	if o.Straddle != nil && *o.Straddle && !t.cfg.Straddle {
+		return invalid("straddle", "this table has no straddle")
+	}
+	if o.RunTwice != nil && *o.RunTwice && !t.cfg.RunItTwice {
+		return invalid("run_twice", "this table does not run it twice")
+	}
+	return t.seated(ctx, p, func(_ int, st *seat) error {
+		if o.Straddle != nil {
+			st.straddle = *o.Straddle
+		}
+		if o.RunTwice != nil {
+			st.runTwice = *o.RunTwice
+		}
+		return nil
+	})
+}
+
+// Admit lets p in at a locked table (Config.Lock) if key is its password or
+// invitation token: p may then watch, sit and chat there until the table
+// closes. A wrong key is ErrLocked; anonymous players are not admitted (they
+// log in first: ErrAnonymous). At a table without a lock it does nothing.
+func (t *Table) Admit(ctx context.Context, p Player, key string) error {
+	l := t.cfg.Lock
+	if l == nil {
+		return nil
+	}
+	if p.ID == 0 {
+		return ErrAnonymous
+	}
+	if !l.Opens(key) {
+		return ErrLocked
+	}
+	return t.call(ctx, func() error {
+		t.admitted[p.ID] = true
+		return nil
+	})
 }

@@ -99,6 +99,9 @@ type Config struct {
 	// IdleClose is how long a table with nobody in it (no human seated or watching)
 	// stays open, unless Permanent.
 	IdleClose time.Duration
+	// OfferTime is how long a seat freed at a full table is held for the first
+	// player on its waiting list.
+	OfferTime time.Duration
 
 	// Bots are seated when the table opens, each with BotStack chips (0: MaxBuyIn).
 	Bots     []string
@@ -108,6 +111,14 @@ type Config struct {
 	// bot.StoreModels over its store. Nil keeps the models in memory.
 	BotModels bot.ModelStore
 
+	// Straddle lets the player under the gun straddle (no-limit and pot-limit
+	// Hold'em), when they chose to (SetOptions); RunItTwice lets the players run
+	// the board twice when all in before the river and every one still in
+	// agreed (Hold'em). Bots never straddle and always agree to run it twice.
+	// docs/rules.md, "Straddle" and "Run it twice".
+	Straddle   bool
+	RunItTwice bool
+
 	// Permanent tables (bot showcases, the house's default tables) never close
 	// for lack of humans.
 	Permanent bool
@@ -115,10 +126,17 @@ type Config struct {
 	HeadsUp bool
 	// Private tables are not listed in the lobby.
 	Private bool
+	// Lock, when set, keeps the table to the players who gave its key (Admit):
+	// a password (the table is listed as locked) or an invitation (the table
+	// is not listed). See lock.go.
+	Lock *Lock
 	// Watchers says who may watch the table: WatchAnyone, or WatchPlayers (only
 	// the people seated at it). The default is WatchPlayers for a Private table,
 	// WatchAnyone otherwise.
 	Watchers string
+
+	// Tourney makes the table a tournament's (see Tourney); nil for a cash table.
+	Tourney *Tourney
 
 	// RefPrefix starts the ledger reference of the table (default "table:"); the
 	// reference is RefPrefix, the name and a random suffix, so that a name used
@@ -128,6 +146,13 @@ type Config struct {
 	Bank  Bank
 	Hooks Hooks
 	Log   *slog.Logger
+
+	// HandLog, when not nil, receives every hand ahead of play (handlog.go):
+	// a house on several nodes. Hands are then recorded before the next is
+	// dealt, so that the store's seats follow the log.
+	HandLog HandLog
+	// Resume, when not nil, opens the table as another node left it (handlog.go).
+	Resume *Resume
 }
 
 // DefaultTimes fills the zero durations and counts of c with the defaults: 20 s to
@@ -148,15 +173,19 @@ func (c *Config) DefaultTimes() {
 	def(&c.BotDelay, 700*time.Millisecond)
 	def(&c.HandPause, 3*time.Second)
 	def(&c.IdleClose, time.Minute)
+	def(&c.OfferTime, 30*time.Second)
 	if c.MaxTimeouts == 0 {
 		c.MaxTimeouts = 2
 	}
 	if c.Variant == StudThree && c.Ante == 0 {
 		c.Ante = engine.DefaultStudAnte
 	}
+	if c.Lock != nil && c.Lock.Kind == LockInvite {
+		c.Private = true // an invitation's table is not listed
+	}
 	if c.Watchers == "" {
 		c.Watchers = WatchAnyone
-		if c.Private {
+		if c.Private && c.Lock == nil { // a lock's key lets watchers in
 			c.Watchers = WatchPlayers
 		}
 	}
@@ -196,6 +225,12 @@ func (c *Config) Validate() error {
 	default:
 		return invalid("variant", "must be nlhe, plhe, flhe or stud3")
 	}
+	if c.Straddle && c.Variant != NoLimit && c.Variant != PotLimit {
+		return invalid("straddle", "only in no-limit and pot-limit Hold'em")
+	}
+	if c.RunItTwice && c.Variant == StudThree {
+		return invalid("run_it_twice", "only in Hold'em")
+	}
 	if c.Seats < engine.MinSeats || c.Seats > engine.MaxSeats {
 		return invalid("seats", "must be %d to %d", engine.MinSeats, engine.MaxSeats)
 	}
@@ -232,6 +267,9 @@ func (c *Config) Validate() error {
 		if err := bot.Check(b); err != nil {
 			return invalid("bots", "%v", err)
 		}
+	}
+	if c.Lock != nil && !c.Lock.valid() {
+		return invalid("lock", "is not a lock the house made")
 	}
 	if c.Watchers != WatchAnyone && c.Watchers != WatchPlayers {
 		return invalid("watchers", "must be %q or %q", WatchPlayers, WatchAnyone)

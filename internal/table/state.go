@@ -27,8 +27,18 @@ type Info struct {
 	Showcase      bool     `json:"showcase"`
 	HeadsUp       bool     `json:"heads_up"`
 	Spectators    int      `json:"spectators"`
+	// Waiting is how many players are on the waiting list.
+	Waiting int `json:"waiting,omitempty"`
+	// Straddle and RunItTwice are the table's settings (Config).
+	Straddle   bool `json:"straddle,omitempty"`
+	RunItTwice bool `json:"run_it_twice,omitempty"`
 	// Private tables are left out of the lobby's list.
 	Private bool `json:"-"`
+	// Tournament is the id of the tournament the table belongs to (0: none).
+	Tournament int64 `json:"tournament,omitempty"`
+	// Locked is the kind of the table's lock (LockPassword; an invitation's
+	// table is not listed), or "".
+	Locked string `json:"locked,omitempty"`
 }
 
 // StateMsg is the {"type":"state"} message.
@@ -56,6 +66,17 @@ type State struct {
 	Seats      []SeatInfo `json:"seats"`
 	Hand       *HandState `json:"hand"`
 	Spectators int        `json:"spectators"`
+	// Waitlist names the players waiting for a seat, first in line first;
+	// Offer is the seat held for the first of them, if any.
+	Waitlist []string `json:"waitlist,omitempty"`
+	Offer    *Offer   `json:"offer,omitempty"`
+}
+
+// Offer is a seat held for the first player on the waiting list.
+type Offer struct {
+	Seat        int    `json:"seat"`
+	Name        string `json:"name"`
+	RemainingMS int64  `json:"remaining_ms"`
 }
 
 // You is the recipient's own seat.
@@ -65,6 +86,10 @@ type You struct {
 	TimeBankMS int64  `json:"time_bank_ms"`
 	SittingOut bool   `json:"sitting_out"`
 	Leaving    bool   `json:"leaving"`
+	// Straddle and RunTwice are the player's choices (Options), where the
+	// table allows them.
+	Straddle bool `json:"straddle,omitempty"`
+	RunTwice bool `json:"run_twice,omitempty"`
 }
 
 // Seat statuses.
@@ -105,6 +130,7 @@ type HandState struct {
 	BigBlind       int64       `json:"big_blind"`
 	Ante           int64       `json:"ante"`
 	Board          []string    `json:"board"`
+	SecondBoard    []string    `json:"second_board,omitempty"` // a board run twice: the second run's
 	Pot            int64       `json:"pot"`
 	Pots           []PotInfo   `json:"pots"`
 	ToAct          int         `json:"to_act"`
@@ -218,6 +244,7 @@ var eventKinds = [...]string{
 	engine.EvCheck: "check", engine.EvCall: "call", engine.EvBet: "bet", engine.EvRaise: "raise",
 	engine.EvLeave: "leave", engine.EvUncalled: "uncalled", engine.EvPot: "pot", engine.EvShow: "show",
 	engine.EvMuck: "muck", engine.EvAward: "award", engine.EvHandEnd: "hand_end",
+	engine.EvStraddle: "straddle", engine.EvSecondRun: "second_run",
 }
 
 var streetNames = [...]string{
@@ -238,6 +265,10 @@ func shareText(s engine.Share) string {
 		return "poker_half"
 	case engine.SpadeHalf:
 		return "spade_half"
+	case engine.FirstRun:
+		return "first_run"
+	case engine.SecondRun:
+		return "second_run"
 	}
 	return "whole"
 }

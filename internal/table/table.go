@@ -81,6 +81,8 @@ type seat struct {
 	// topUp is chips bought in during a hand the seat plays (TopUp), added to
 	// the stack when the hand ends; booking is a top-up being booked.
 	topUp, booking int64
+	// straddle and runTwice are the player's choices (Options).
+	straddle, runTwice bool
 }
 
 type watcher struct {
@@ -104,7 +106,10 @@ type Table struct {
 	// Everything below belongs to the table's goroutine.
 	closed      bool
 	seats       []seat
-	reserved    map[int]int64 // seat -> the player buying in for it (Sit)
+	reserved    map[int]int64  // seat -> the player buying in for it (Sit)
+	admitted    map[int64]bool // players who gave a locked table's key (Admit)
+	waiting     []Player       // the waiting list, first in line first (waitlist.go)
+	offer       *offer         // the seat held for the first in line, or nil
 	watchers    map[int]*watcher
 	nextWatcher int
 
@@ -129,6 +134,8 @@ type Table struct {
 	botAt      time.Time
 
 	chipsIn, chipsOut int64
+	// tSmall, tBig and tAnte are a tournament's blinds now (Config.Tourney).
+	tSmall, tBig, tAnte int64
 
 	limiter *chat.Limiter
 	chatLog *chat.Log
@@ -160,6 +167,7 @@ func New(cfg Config) (*Table, error) {
 		done:      make(chan struct{}),
 		seats:     make([]seat, cfg.Seats),
 		reserved:  make(map[int]int64),
+		admitted:  make(map[int64]bool),
 		watchers:  make(map[int]*watcher),
 		button:    -1,
 		clockSeat: -1,
@@ -188,6 +196,28 @@ func New(cfg Config) (*Table, error) {
 		base, _, _ := strings.Cut(name, ":")
 		t.seats[i] = seat{occupied: true, p: Player{Name: fmt.Sprintf("%s%s-%d", house.BotPrefix, base, i+1)}, bot: b, stack: stake}
 		t.chipsIn += stake
+	}
+	if cfg.Resume != nil {
+		if err := t.resume(cfg.Resume, time.Now()); err != nil {
+			if t.models != nil {
+				t.models.close()
+			}
+			return nil, err
+		}
+	}
+	if cfg.Tourney != nil {
+		if len(cfg.Tourney.Seats)+len(cfg.Bots) > cfg.Seats {
+			return nil, invalid("seats", "%d players at %d seats", len(cfg.Tourney.Seats)+len(cfg.Bots), cfg.Seats)
+		}
+		for i, s := range cfg.Tourney.Seats {
+			if err := t.seatTourney(len(cfg.Bots)+i, s); err != nil {
+				if t.models != nil {
+					t.models.close()
+				}
+				return nil, err
+			}
+		}
+		t.tourneyBlinds(time.Now())
 	}
 	t.ledger = newLedger(t)
 	go t.run()
@@ -308,6 +338,7 @@ func (t *Table) run() {
 func (t *Table) step(now time.Time) {
 	t.checkGrace(now)
 	t.checkSittingOut(now)
+	t.checkWaitlist(now)
 	for t.handLive {
 		if t.hand.Over() {
 			t.finishHand(now)
@@ -324,9 +355,10 @@ func (t *Table) step(now time.Time) {
 				break
 			}
 			t.botAct(s)
-		} else if st.left {
-			// A player who left is folded at once; one whose connection
-			// dropped keeps the whole clock and time bank (Config.Grace).
+		} else if st.left || (st.sittingOut && t.tourney()) {
+			// A player who left is folded at once, and one who sits out at a
+			// tournament's table (blinded out); one whose connection dropped
+			// keeps the whole clock and time bank (Config.Grace).
 			t.autoAct(s)
 		} else if !now.Before(t.deadline()) {
 			t.timeout(s)
@@ -342,6 +374,9 @@ func (t *Table) step(now time.Time) {
 		// played, even a hand that its forced bets alone decide.
 		t.flush(now)
 		t.step(now)
+		return
+	}
+	if t.closed { // the hand's log refused its start (abandon)
 		return
 	}
 	t.checkIdle(now)
@@ -380,6 +415,9 @@ func (t *Table) nextWake(now time.Time) time.Duration {
 	if !t.emptySince.IsZero() {
 		earlier(t.emptySince.Add(t.cfg.IdleClose))
 	}
+	if t.offer != nil {
+		earlier(t.offer.until)
+	}
 	return next.Sub(now)
 }
 
@@ -393,7 +431,10 @@ func (t *Table) botAct(s int) {
 	v := t.hand.View(s)
 	a := t.seats[s].bot.Act(&v)
 	a.Seat = s
-	if err := t.hand.Apply(a); err != nil {
+	if err := t.apply(a); err != nil {
+		if t.closed {
+			return
+		}
 		t.log.Error("bot action refused", "seat", s, "action", a.String(), "err", err)
 		t.autoAct(s)
 		return
@@ -407,9 +448,9 @@ func (t *Table) autoAct(s int) {
 	if t.hand.Legal().Can(engine.Check) {
 		kind = engine.Check
 	}
-	if err := t.hand.Apply(engine.Action{Seat: s, Kind: kind}); err != nil {
+	if err := t.apply(engine.Action{Seat: s, Kind: kind}); err != nil && !t.closed {
 		t.log.Error("automatic action refused", "seat", s, "kind", kind.String(), "err", err)
-		_ = t.hand.Leave(s)
+		_ = t.apply(engine.Action{Seat: s, Kind: engine.Leave})
 	}
 	t.applied()
 }
@@ -427,7 +468,27 @@ func (t *Table) timeout(s int) {
 
 func (t *Table) activeSeat(i int) bool {
 	st := &t.seats[i]
+	if t.tourney() {
+		return st.occupied && st.stack >= t.cfg.minStack()
+	}
 	return st.occupied && !st.sittingOut && !st.leaving && !st.left && st.stack >= t.cfg.minStack()
+}
+
+// mayEnter returns why p may not watch, sit or chat at the table, or nil:
+// ErrPrivate for a stranger to a table kept to its players, ErrLocked for
+// one who has not given a locked table's key, ErrAnonymous for anyone not
+// logged in at a locked table.
+func (t *Table) mayEnter(p Player) error {
+	if !t.mayWatch(p) {
+		return ErrPrivate
+	}
+	if t.cfg.Lock != nil && p.ID == 0 {
+		return ErrAnonymous // a key admits a player: log in first
+	}
+	if t.cfg.Lock != nil && t.seatOf(p.ID) < 0 && !t.admitted[p.ID] {
+		return ErrLocked
+	}
+	return nil
 }
 
 // mayWatch reports whether p may watch the table (Config.Watchers): anyone may
@@ -457,7 +518,7 @@ func (t *Table) startHand(now time.Time) bool {
 			n++
 		}
 	}
-	if n < 2 || !t.present() {
+	if n < 2 || (!t.present() && !t.tourney()) {
 		return false
 	}
 	for b := t.button + 1; ; b++ {
@@ -476,6 +537,9 @@ func (t *Table) startHand(now time.Time) bool {
 		SmallBlind: t.cfg.SmallBlind << t.level, BigBlind: t.cfg.BigBlind << t.level, Ante: t.cfg.Ante << t.level,
 		Button: t.button, Seed: cards.RandomSeed(),
 	}
+	if t.tourney() {
+		cfg.SmallBlind, cfg.BigBlind, cfg.Ante = t.tourneyBlinds(now)
+	}
 	t.handPlayers = make([]Player, len(t.seats))
 	for i := range t.seats {
 		st := &t.seats[i]
@@ -483,6 +547,19 @@ func (t *Table) startHand(now time.Time) bool {
 		if st.inHand {
 			cfg.Stacks[i] = st.stack
 			t.handPlayers[i] = st.p
+			if t.cfg.Straddle && st.straddle && st.bot == nil {
+				cfg.Straddlers |= 1 << i
+			}
+			if t.cfg.RunItTwice && (st.runTwice || st.bot != nil) {
+				cfg.RunTwice |= 1 << i
+			}
+		}
+	}
+	if t.cfg.HandLog != nil && cfg.Validate() == nil {
+		state := t.logState()
+		state.Hand = t.handNo + 1
+		if t.logged(func(ctx context.Context, l HandLog) error { return l.StartHand(ctx, state.Hand, cfg, state) }) != nil {
+			return false
 		}
 	}
 	var err error
@@ -514,6 +591,9 @@ func (t *Table) startHand(now time.Time) bool {
 }
 
 func (t *Table) levelAt(now time.Time) int {
+	if t.tourney() {
+		return t.level
+	}
 	lvl := 0
 	if h := t.cfg.Schedule.EveryHands; h > 0 {
 		lvl = int(t.handNo / int64(h))
@@ -526,12 +606,20 @@ func (t *Table) levelAt(now time.Time) int {
 
 func (t *Table) finishHand(now time.Time) {
 	r := t.hand.Result()
+	started := make([]int64, len(t.seats))
 	for i := range t.seats {
+		started[i] = t.seats[i].stack
 		if t.seats[i].inHand {
 			t.seats[i].stack = r.Stacks[i]
 		}
 		t.seats[i].stack += t.seats[i].topUp
 		t.seats[i].topUp = 0
+	}
+	// The hand's end is logged before it is recorded: a node that takes the
+	// table over after the log's end record finds the hand done, and one that
+	// takes it over before records it itself.
+	if t.logged(func(ctx context.Context, l HandLog) error { return l.EndHand(ctx, t.logState()) }) != nil {
+		return
 	}
 	t.handLive = false
 	t.clockSeat = -1
@@ -546,6 +634,10 @@ func (t *Table) finishHand(now time.Time) {
 	}
 	if t.cfg.Hooks.HandDone != nil {
 		t.cfg.Hooks.HandDone()
+	}
+	if t.tourney() {
+		t.finishTourneyHand(started)
+		return
 	}
 	broke := false
 	stake := t.cfg.BotStack
@@ -605,9 +697,9 @@ func (t *Table) record(r engine.Result) {
 		bb = t.handCfg.Ante
 	}
 	hand := store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players,
-		Private: t.cfg.Watchers == WatchPlayers}
+		Private: t.cfg.Watchers == WatchPlayers || t.cfg.Lock != nil, Tournament: t.tourney()}
 	handNo := t.handNo
-	if a, ok := t.cfg.Bank.(AsyncRecorder); ok {
+	if a, ok := t.cfg.Bank.(AsyncRecorder); ok && t.cfg.HandLog == nil {
 		// The table deals on; the id shows in the state once the hand is stored.
 		a.RecordHandAsync(hand, func(id int64, err error) {
 			if err != nil {
@@ -702,9 +794,12 @@ func (t *Table) closeTable(reason string) {
 	}
 	for i := range t.seats {
 		t.seats[i].inHand = false
-		if t.seats[i].occupied {
+		if t.seats[i].occupied && !t.tourney() {
 			t.cashOut(i, "cashed_out")
 		}
+	}
+	if t.tourney() {
+		t.clearTourney()
 	}
 	for _, w := range t.watchers {
 		if b, err := json.Marshal(NoticeMsg{Type: "notice", Table: t.cfg.Name, Code: "table_closed", Text: reason}); err == nil {
@@ -726,6 +821,9 @@ func (st *seat) sitOut(now time.Time) {
 // checkSittingOut stands up the players who have sat out longer than
 // Config.SitOutLimit: their stacks go back to their credits.
 func (t *Table) checkSittingOut(now time.Time) {
+	if t.tourney() {
+		return
+	}
 	for i := range t.seats {
 		st := &t.seats[i]
 		if st.occupied && st.bot == nil && st.sittingOut && !st.inHand && !st.left && !st.leaving &&
@@ -741,6 +839,15 @@ func (t *Table) checkGrace(now time.Time) {
 	for i := range t.seats {
 		st := &t.seats[i]
 		if st.occupied && st.away && !st.left && !now.Before(st.awaySince.Add(t.cfg.Grace)) {
+			if t.tourney() {
+				// A tournament's seat stays, and is blinded out.
+				if !st.sittingOut {
+					t.log.Info("grace expired: sitting out", "seat", i, "player", st.p.Name)
+					st.sitOut(now)
+					t.version++
+				}
+				continue
+			}
 			t.log.Info("grace expired", "seat", i, "player", st.p.Name)
 			t.leaveSeat(i)
 		}
@@ -748,7 +855,7 @@ func (t *Table) checkGrace(now time.Time) {
 }
 
 func (t *Table) checkIdle(now time.Time) {
-	if t.cfg.Permanent || t.handLive {
+	if t.cfg.Permanent || t.handLive || t.tourney() {
 		t.emptySince = time.Time{}
 		return
 	}
@@ -775,7 +882,12 @@ func (t *Table) leaveSeat(i int) {
 	if t.handLive && st.inHand {
 		if !st.left {
 			st.left = true
-			_ = t.hand.Leave(i) // an error means the seat had already folded
+			// An error means the seat had already folded, or the table has
+			// moved (abandon).
+			_ = t.apply(engine.Action{Seat: i, Kind: engine.Leave})
+			if t.closed {
+				return
+			}
 			if t.hand.ToAct() != t.clockSeat {
 				t.clockSeat = -1
 			}
@@ -863,8 +975,15 @@ func (t *Table) info() Info {
 		SmallBlind: t.cfg.SmallBlind << t.level, BigBlind: t.cfg.BigBlind << t.level, Ante: t.cfg.Ante << t.level,
 		MinBuyIn: t.cfg.MinBuyIn, MaxBuyIn: t.cfg.MaxBuyIn, Level: t.level, Schedule: t.cfg.Schedule,
 		ActionSeconds: int(t.cfg.ActionTime / time.Second), Showcase: t.cfg.Permanent, HeadsUp: t.cfg.HeadsUp,
-		Private: t.cfg.Private,
+		Private: t.cfg.Private, Straddle: t.cfg.Straddle, RunItTwice: t.cfg.RunItTwice,
 	}
+	if t.tourney() {
+		in.SmallBlind, in.BigBlind, in.Ante, in.Tournament = t.tSmall, t.tBig, t.tAnte, t.cfg.Tourney.ID
+	}
+	if t.cfg.Lock != nil {
+		in.Locked = t.cfg.Lock.Kind
+	}
+	in.Waiting = len(t.waiting)
 	for i := range t.seats {
 		if t.seats[i].occupied {
 			in.Taken++
@@ -904,9 +1023,16 @@ func (t *Table) status(i int) string {
 func (t *Table) state(vs int, now time.Time) *State {
 	s := &State{Table: t.cfg.Name, Info: t.info(), Seats: make([]SeatInfo, len(t.seats))}
 	s.Spectators = s.Info.Spectators
+	for _, w := range t.waiting {
+		s.Waitlist = append(s.Waitlist, w.Name)
+	}
+	if o := t.offer; o != nil {
+		s.Offer = &Offer{Seat: o.seat, Name: o.p.Name, RemainingMS: max(0, o.until.Sub(now).Milliseconds())}
+	}
 	if vs >= 0 {
 		st := &t.seats[vs]
-		s.You = &You{Seat: vs, Status: t.status(vs), TimeBankMS: st.bank.Milliseconds(), SittingOut: st.sittingOut, Leaving: st.leaving || st.left}
+		s.You = &You{Seat: vs, Status: t.status(vs), TimeBankMS: st.bank.Milliseconds(), SittingOut: st.sittingOut, Leaving: st.leaving || st.left,
+			Straddle: st.straddle, RunTwice: st.runTwice}
 	}
 	// The hand shown (in play, or the last one) is seen from vs only if the
 	// player in seat vs was dealt that hand; a newcomer to the seat sees it as a
@@ -956,6 +1082,9 @@ func (t *Table) state(vs int, now time.Time) *State {
 	}
 	if t.handCfg.Variant == engine.StudThree {
 		h.SmallBlind, h.BigBlind = 0, 0
+	}
+	if b := t.hand.SecondBoard(); b != nil {
+		h.SecondBoard = cardsText(b)
 	}
 	for _, p := range v.Pots {
 		h.Pots = append(h.Pots, PotInfo{Amount: p.Amount, Seats: p.Eligible.Seats()})

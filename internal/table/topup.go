@@ -13,6 +13,9 @@ import (
 // closed, the chips go back to p's credits.
 func (t *Table) TopUp(ctx context.Context, p Player, amount int64) error {
 	err := t.call(ctx, func() error {
+		if t.tourney() {
+			return ErrTourneySeat
+		}
 		i := t.seatOf(p.ID)
 		if i < 0 {
 			return ErrNotSeated

@@ -31,16 +31,22 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/login", s.login)
 	mux.HandleFunc("POST /api/logout", s.logout)
 	mux.HandleFunc("POST /api/guest", s.guest)
-	mux.HandleFunc("GET /api/me", s.authed(s.me))
-	mux.HandleFunc("POST /api/refill", s.authed(s.refill))
+	mux.HandleFunc("GET /api/me", s.playAuthed(s.me))
+	mux.HandleFunc("POST /api/refill", s.playAuthed(s.refill))
 	mux.HandleFunc("POST /api/me/details", s.authed(s.updateDetails))
 	mux.HandleFunc("POST /api/me/password", s.authed(s.changePassword))
 	mux.HandleFunc("POST /api/me/delete", s.authed(s.deleteAccount))
+	mux.HandleFunc("GET /api/me/bots", s.authed(s.listBots))
+	mux.HandleFunc("POST /api/me/bots", s.authed(s.createBot))
+	mux.HandleFunc("POST /api/me/bots/{name}/token", s.authed(s.newBotToken))
+	mux.HandleFunc("POST /api/me/bots/{name}/revoke", s.authed(s.revokeBot))
 
 	mux.HandleFunc("GET /api/tables", s.tables)
 	mux.HandleFunc("POST /api/tables", s.authed(s.createTable))
 	mux.HandleFunc("POST /api/headsup", s.authed(s.headsUp))
 	mux.HandleFunc("GET /api/bots", s.bots)
+	s.tournamentRoutes(mux)
+	mux.HandleFunc("GET /api/houses", s.houses)
 
 	mux.HandleFunc("GET /api/rankings", s.rankings)
 	mux.HandleFunc("GET /api/players/{name}", s.player)
@@ -52,6 +58,8 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/boards/{slug}/topics", s.authed(s.createTopic))
 	mux.HandleFunc("GET /api/topics/{id}", s.topic)
 	mux.HandleFunc("POST /api/topics/{id}/posts", s.authed(s.reply))
+
+	s.studyRoutes(mux) // study.go
 
 	cop := http.NewCrossOriginProtection()
 	s.handler = s.withClient(secureHeaders(cop.Handler(mux)))
@@ -71,6 +79,13 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("health check: the database does not answer", "err", err)
 		http.Error(w, "the database does not answer", http.StatusServiceUnavailable)
 		return
+	}
+	for name, check := range s.cfg.Checks {
+		if err := check(ctx); err != nil {
+			s.log.Warn("health check failed", "check", name, "err", err)
+			http.Error(w, name+" does not answer", http.StatusServiceUnavailable)
+			return
+		}
 	}
 	_, _ = io.WriteString(w, "ok\n")
 }
@@ -256,6 +271,47 @@ type tableRequest struct {
 	ActionSeconds int            `json:"action_seconds"`
 	Bots          []string       `json:"bots"`
 	Showcase      bool           `json:"showcase"`
+	Straddle      bool           `json:"straddle,omitempty"`
+	RunItTwice    bool           `json:"run_it_twice,omitempty"`
+	// Access is who may come in: "" (anyone), "password" (who gives Password;
+	// the table is listed as locked) or "invite" (who opens the link with the
+	// invitation the reply gives; the table is not listed).
+	Access   string `json:"access,omitempty"`
+	Password string `json:"password,omitempty"`
+	// Lock is what the house keeps of the password or invitation, written
+	// when the table is kept (never sent by a client, nor the password kept).
+	Lock *table.Lock `json:"lock,omitempty"`
+}
+
+// createdTable is the reply to POST /api/tables: the table's listing and, for
+// a table by invitation, the invitation (shown this once).
+type createdTable struct {
+	table.Info
+	Invite string `json:"invite,omitempty"`
+}
+
+// lockTable sets req.Lock from req.Access and req.Password and forgets the
+// password; it returns the invitation token of a table by invitation.
+func lockTable(req *tableRequest) (string, error) {
+	if req.Lock != nil {
+		return "", &house.FieldError{Field: "lock", Message: "lock: is set by the house", Err: house.ErrInvalid}
+	}
+	var invite string
+	var err error
+	switch req.Access {
+	case "":
+		if req.Password != "" {
+			return "", &house.FieldError{Field: "access", Message: `access: must be "password" with a password`, Err: house.ErrInvalid}
+		}
+	case table.LockPassword:
+		req.Lock, err = table.NewPasswordLock(req.Password)
+	case table.LockInvite:
+		req.Lock, invite = table.NewInviteLock()
+	default:
+		return "", &house.FieldError{Field: "access", Message: `access: must be "", "password" or "invite"`, Err: house.ErrInvalid}
+	}
+	req.Password = ""
+	return invite, err
 }
 
 func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.User) {
@@ -264,7 +320,20 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 		s.writeError(w, err)
 		return
 	}
+	key := req.Password
+	invite, err := lockTable(&req)
+	if invite != "" {
+		key = invite
+	}
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
 	t, err := s.openPlayerTable(u.ID, s.cfg.MaxTablesPerPlayer, req)
+	if err == nil {
+		// The creator is let in without typing the key they chose.
+		err = t.Admit(r.Context(), table.Player{ID: u.ID, Name: u.Username}, key)
+	}
 	if err == nil {
 		err = s.keepPlayerTable(r.Context(), u.ID, req)
 		if err != nil {
@@ -276,7 +345,12 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 		return
 	}
 	s.log.Info("table opened", "table", t.Name(), "by", u.Username)
-	s.replyInfo(w, r, t)
+	in, err := t.Info(r.Context())
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.writeJSON(w, http.StatusCreated, createdTable{Info: in, Invite: invite})
 }
 
 // openPlayerTable checks req and opens its table for the player whose ID is
@@ -296,7 +370,8 @@ func (s *Server) openPlayerTable(owner int64, maxOwned int, req tableRequest) (*
 	cfg := s.TableDefaults(table.Config{
 		Name: req.Name, Variant: req.Variant, Seats: req.Seats, SmallBlind: req.SmallBlind, BigBlind: req.BigBlind,
 		Ante: req.Ante, MinBuyIn: req.MinBuyIn, MaxBuyIn: req.MaxBuyIn, Schedule: req.Schedule,
-		ActionTime: action, Bots: req.Bots, Permanent: req.Showcase,
+		ActionTime: action, Bots: req.Bots, Permanent: req.Showcase, Straddle: req.Straddle, RunItTwice: req.RunItTwice,
+		Lock: req.Lock,
 	})
 	return s.lobby.OpenBy(owner, maxOwned, cfg)
 }
@@ -618,4 +693,25 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request, u store.User) {
 	}
 	p.Author = u.Username
 	s.writeJSON(w, http.StatusCreated, postOf(p))
+}
+
+// houseReply is a house heard on the local network, as GET /api/houses lists it.
+type houseReply struct {
+	Name    string `json:"name"`
+	URL     string `json:"url"`
+	Tables  int    `json:"tables"`
+	Players int    `json:"players"`
+	Seated  int    `json:"seated"`
+}
+
+// houses lists the other houses on the local network (Config.Houses);
+// "listening" is false when the house does not listen for them.
+func (s *Server) houses(w http.ResponseWriter, r *http.Request) {
+	out := []houseReply{}
+	if s.cfg.Houses != nil {
+		for _, h := range s.cfg.Houses() {
+			out = append(out, houseReply{Name: h.Name, URL: h.URL, Tables: h.Tables, Players: h.Players, Seated: h.Seated})
+		}
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"listening": s.cfg.Houses != nil, "houses": out})
 }

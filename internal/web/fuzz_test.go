@@ -32,6 +32,8 @@ func FuzzClientMessage(f *testing.F) {
 		`{"type":"chat","table":"Fuzz","text":"nh"}`, `{"type":"leave","table":"Fuzz"}`, `{"type":"stand","table":"Fuzz"}`,
 		`{"type":"sit_out","table":"Fuzz"}`, `{"type":"sit_in","table":"Fuzz"}`, `{"type":"unwatch","table":"Nope"}`,
 		`{"type":"act","table":"Fuzz","action":"bet","amount":-5}`, `{"type":7}`, `[]`, `null`, `{"id":{"a":1}}`, "\xff",
+		`{"type":"options","table":"Fuzz","straddle":true,"run_twice":false}`, `{"type":"wait","table":"Fuzz","key":"x"}`,
+		`{"type":"unwait","table":"Fuzz"}`, `{"type":"watch","table":"Fuzz","key":"open sesame"}`,
 	} {
 		f.Add(true, []byte(s))
 	}

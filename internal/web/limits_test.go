@@ -107,7 +107,7 @@ func TestPlayersNeverReadInternalErrorText(t *testing.T) {
 		lobby.ErrNoTable, house.ErrInsufficientCredits, house.ErrRefillNotNeeded, house.ErrRefillTooSoon,
 		chat.ErrRateLimited, errTooManyConns, table.ErrNotSeated, table.ErrSeated, table.ErrSeatTaken,
 		engine.ErrNotYourTurn, engine.ErrIllegalAction, engine.ErrBadSeat, engine.ErrBadAmount, engine.ErrHandOver,
-		table.ErrClosed, errors.New("disk I/O error"),
+		table.ErrClosed, table.ErrMoved, errors.New("disk I/O error"),
 	} {
 		status, e := th.srv.classify(fmt.Errorf("refill %s: %w", secret, sentinel))
 		for _, leak := range []string{"user 8", "table:", "/var/lib", "SELECT", "refill of", "disk"} {

@@ -53,12 +53,19 @@ func (s *Server) deleteAccount(w http.ResponseWriter, r *http.Request, u store.U
 		s.writeError(w, err)
 		return
 	}
-	if err := s.house.DeleteAccount(r.Context(), u, req.Password, clientIP(r)); err != nil {
+	bots, err := s.house.Bots(r.Context(), u)
+	if err == nil {
+		err = s.house.DeleteAccount(r.Context(), u, req.Password, clientIP(r))
+	}
+	if err != nil {
 		s.writeError(w, err)
 		return
 	}
 	s.log.Info("account deleted", "user", u.ID)
 	s.closeSessionsOf(u.ID, "", "the account is deleted")
+	for _, b := range bots { // their tokens are revoked
+		s.closeSessionsOf(b.User.ID, "", "the bot's owner deleted their account")
+	}
 	clearSession(w, r)
 	s.writeJSON(w, http.StatusNoContent, nil)
 }

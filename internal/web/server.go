@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/felt-poker/felt/internal/announce"
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/engine"
@@ -28,6 +29,7 @@ import (
 	"github.com/felt-poker/felt/internal/lobby"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/tournament/live"
 )
 
 // CookieName is the session cookie.
@@ -60,6 +62,9 @@ type Config struct {
 	// on the machine itself (a loopback address) reads it, as the figures tell
 	// an attacker how a flood is going.
 	PublicMetrics bool
+	// Houses, when set, lists the other felt houses heard on the local network
+	// (announce.Directory), for GET /api/houses and the lobby.
+	Houses func() []announce.House
 	// MaxTablesPerPlayer bounds the tables one player may have open at once,
 	// heads-up games included (0: no bound).
 	MaxTablesPerPlayer int
@@ -79,16 +84,29 @@ type Config struct {
 	WriteTimeout      time.Duration
 	IdleTimeout       time.Duration
 	MaxHeaderBytes    int
+
+	// Checks are what GET /healthz checks besides the database, by name (a node
+	// of a house on several nodes: "NATS"); each is given the health deadline.
+	Checks map[string]func(context.Context) error
+	// Collectors are more metrics for GET /metrics (a node's table leases).
+	Collectors []prometheus.Collector
+	// Relay carries messages for tables this node does not run to the node
+	// that does (a house on several nodes; relay.go), or is nil.
+	Relay Relay
+	// Tournaments are the house's sit-and-goes, scheduled tournaments and bot
+	// rules (House, Lobby, Tables and Log are the server's own).
+	Tournaments live.Config
 }
 
 // Server is the house's API. Create it with New; serve Handler.
 type Server struct {
-	house   *house.House
-	lobby   *lobby.Lobby
-	log     *slog.Logger
-	cfg     Config
-	handler http.Handler
-	ready   atomic.Bool
+	house    *house.House
+	lobby    *lobby.Lobby
+	tourneys *live.Director
+	log      *slog.Logger
+	cfg      Config
+	handler  http.Handler
+	ready    atomic.Bool
 
 	// kept holds when each player's table still open was stored (by lower-case
 	// name; see keepPlayerTable), under tablesMu.
@@ -98,7 +116,10 @@ type Server struct {
 	mu    sync.Mutex
 	conns map[*conn]struct{}
 	perIP map[string]int // open WebSocket connections by remote IP
-	wg    sync.WaitGroup
+	// shadows are the connections of other nodes' players to tables of this
+	// node, by name (relay.go).
+	shadows map[string]*conn
+	wg      sync.WaitGroup
 
 	reg        *prometheus.Registry
 	mConns     prometheus.Gauge
@@ -118,10 +139,17 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = slog.Default()
 	}
 	cfg.setDefaults()
-	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, perIP: map[string]int{}, kept: map[string]time.Time{}}
+	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, perIP: map[string]int{}, kept: map[string]time.Time{},
+		shadows: map[string]*conn{}}
 	s.initMetrics()
 	s.lobby = lobby.New(cfg.Log, func() { s.mHands.Inc() })
 	s.lobby.OnClose(s.tableClosed)
+	tc := cfg.Tournaments
+	tc.House, tc.Lobby, tc.Tables, tc.Log = s.house, s.lobby, s.TableDefaults, s.log
+	var err error
+	if s.tourneys, err = live.New(tc); err != nil {
+		return nil, err
+	}
 	s.routes()
 	return s, nil
 }
@@ -170,6 +198,8 @@ func (s *Server) TableDefaults(c table.Config) table.Config {
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.ready.Store(false)
 	err := s.lobby.Shutdown(ctx)
+	// The tournaments' tables are closed: store their last steps.
+	err = errors.Join(err, s.tourneys.Close(ctx))
 	s.mu.Lock()
 	for c := range s.conns {
 		c.close(websocket.StatusGoingAway, "the house is shutting down")
@@ -202,6 +232,7 @@ func (s *Server) initMetrics() {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_seated_players", Help: "Seats taken at all tables (bots included)."}, func() float64 { return float64(s.lobby.Seated()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_players_online", Help: "Players with a connection open."}, func() float64 { return float64(s.lobby.Online()) }),
 	)
+	s.reg.MustRegister(s.cfg.Collectors...)
 }
 
 // apiError is the error object of a reply.
@@ -232,8 +263,10 @@ var errorKinds = []errorKind{
 	{[]error{errBadJSON}, http.StatusBadRequest, "bad_json", "the request is not the JSON expected (docs/protocol.md)"},
 	{[]error{house.ErrBadCredentials}, http.StatusUnauthorized, "unauthorized", "wrong username or password"},
 	{[]error{house.ErrNoSession}, http.StatusUnauthorized, "unauthorized", "your session has ended: log in again"},
+	{[]error{house.ErrBadToken}, http.StatusUnauthorized, "unauthorized", "that API token is not valid: it was revoked or mistyped"},
 	{[]error{table.ErrAnonymous, errLogin}, http.StatusUnauthorized, "unauthorized", "log in first"},
 	{[]error{table.ErrPrivate}, http.StatusForbidden, "forbidden", "this table is private: only its players may watch or chat"},
+	{[]error{table.ErrLocked}, http.StatusForbidden, "locked", "this table is locked: give its password, or open its invitation link"},
 	{[]error{house.ErrForbidden}, http.StatusForbidden, "forbidden", "you may not do that"},
 	{[]error{house.ErrWrongPassword}, http.StatusForbidden, "wrong_password", "that is not your password"},
 	{[]error{house.ErrHoldsSeat}, http.StatusConflict, "holds_seat", "leave your tables first"},
@@ -250,11 +283,18 @@ var errorKinds = []errorKind{
 	{[]error{table.ErrNotSeated}, http.StatusConflict, "not_seated", "you are not seated at this table"},
 	{[]error{table.ErrSeated}, http.StatusConflict, "seated", "you are already seated at this table"},
 	{[]error{table.ErrSeatTaken}, http.StatusConflict, "seat_taken", "that seat is taken"},
+	{[]error{house.ErrEntered}, http.StatusConflict, "registered", "you are registered for this tournament already"},
+	{[]error{house.ErrNotEntered}, http.StatusConflict, "not_registered", "you are not registered for this tournament"},
+	{[]error{live.ErrClosed}, http.StatusConflict, "registration_closed", "registration is closed: the tournament has started"},
+	{[]error{live.ErrFull}, http.StatusConflict, "full", "the tournament is full"},
+	{[]error{live.ErrNoBots}, http.StatusForbidden, "forbidden", "this house does not seat bots in tournaments"},
+	{[]error{table.ErrSeatFree}, http.StatusConflict, "seat_free", "a seat is free: sit down"},
 	{[]error{engine.ErrNotYourTurn}, http.StatusConflict, "not_your_turn", "it is not your turn"},
 	{[]error{engine.ErrIllegalAction, engine.ErrBadSeat}, http.StatusBadRequest, "illegal_action", "that action is not allowed now"},
 	{[]error{engine.ErrBadAmount}, http.StatusBadRequest, "bad_amount", "that amount is not allowed now"},
 	{[]error{engine.ErrHandOver}, http.StatusConflict, "hand_over", "the hand is over"},
 	{[]error{table.ErrClosed}, http.StatusGone, "table_closed", "the table has closed"},
+	{[]error{table.ErrMoved}, http.StatusServiceUnavailable, "table_moved", "the table has moved to another node of the house: try again"},
 	// The client went away, or the house is too busy to answer in time.
 	{[]error{house.ErrBusy, context.Canceled, context.DeadlineExceeded}, http.StatusServiceUnavailable, "busy", "the house did not answer in time: try again"},
 }
@@ -263,6 +303,10 @@ var errorKinds = []errorKind{
 // reads. The player reads only sentences written for them, never err's own
 // text (it may name users, tables, files or SQL): that goes to the log.
 func (s *Server) classify(err error) (int, apiError) {
+	var re *RemoteError
+	if errors.As(err, &re) { // classified by the node that runs the table
+		return re.Status, apiError{Code: re.Code, Field: re.Field, Message: re.Message, RetryAfter: re.RetryAfter}
+	}
 	for _, k := range errorKinds {
 		for _, target := range k.errs {
 			if errors.Is(err, target) {

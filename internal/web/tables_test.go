@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/felt-poker/felt/internal/announce"
 	"github.com/felt-poker/felt/internal/store/storetest"
 )
 
@@ -230,5 +231,25 @@ func TestEndedSessionsCloseTheirSockets(t *testing.T) {
 	a.must("POST", "/api/me/delete", map[string]any{"password": "battery staple"}, 204)
 	if !closed(wa) {
 		t.Fatal("a deleted account's socket is still open")
+	}
+}
+
+// TestHousesOnTheNetwork: GET /api/houses lists what Config.Houses hears, and
+// says when the house does not listen.
+func TestHousesOnTheNetwork(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t))
+	out := th.client(t).must("GET", "/api/houses", nil, 200)
+	if out["listening"] != false || len(out["houses"].([]any)) != 0 {
+		t.Fatalf("without listening: %v", out)
+	}
+	th = newHouse(t, storetest.SQLite(t), func(c *Config) {
+		c.Houses = func() []announce.House {
+			return []announce.House{{Beacon: announce.Beacon{Name: "Annex", Addr: "10.0.0.2:8080", Tables: 2, Players: 3}, URL: "http://10.0.0.2:8080"}}
+		}
+	})
+	out = th.client(t).must("GET", "/api/houses", nil, 200)
+	hs := out["houses"].([]any)
+	if out["listening"] != true || len(hs) != 1 || hs[0].(map[string]any)["url"] != "http://10.0.0.2:8080" || hs[0].(map[string]any)["tables"].(float64) != 2 {
+		t.Fatalf("houses: %v", out)
 	}
 }

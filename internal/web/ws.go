@@ -2,10 +2,12 @@ package web
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -26,6 +28,11 @@ type clientMsg struct {
 	BuyIn  int64           `json:"buy_in,omitempty"`
 	Action string          `json:"action,omitempty"`
 	Amount int64           `json:"amount,omitempty"`
+	// Key is a locked table's password or invitation, with "watch" or "sit".
+	Key string `json:"key,omitempty"`
+	// Straddle and RunTwice are the choices of an "options" message.
+	Straddle *bool `json:"straddle,omitempty"`
+	RunTwice *bool `json:"run_twice,omitempty"`
 }
 
 type reply struct {
@@ -60,11 +67,18 @@ type conn struct {
 	// session is the session token the connection was opened with ("" for
 	// nobody logged in), so that ending a session ends its connections.
 	session string
-	out     chan []byte
-	ctx     context.Context
-	cancel  context.CancelFunc
+	// ip is the client's address (clientIP), for the limits on guesses.
+	ip     string
+	out    chan []byte
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	closeOnce sync.Once
+	// id names the connection to the other nodes of a house on several nodes
+	// (Relay); a shadow (HandleRemote) has no ws and handles one message at a
+	// time under shadowMu.
+	id       string
+	shadowMu sync.Mutex
 
 	// Owned by the reader goroutine.
 	watches map[string]watch
@@ -83,7 +97,9 @@ func (c *conn) Send(msg []byte) {
 
 func (c *conn) close(code websocket.StatusCode, reason string) {
 	c.closeOnce.Do(func() {
-		go func() { _ = c.ws.Close(code, reason) }()
+		if c.ws != nil {
+			go func() { _ = c.ws.Close(code, reason) }()
+		}
 		c.cancel()
 	})
 }
@@ -91,7 +107,12 @@ func (c *conn) close(code websocket.StatusCode, reason string) {
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	var p table.Player
 	guest, session := false, ""
-	if u, err := s.user(r); err == nil {
+	u, err := s.playerOf(r)
+	if _, bot := bearer(r); bot && err != nil {
+		s.writeError(w, err) // a bad token is refused, not taken as nobody
+		return
+	}
+	if err == nil {
 		p, guest = table.Player{ID: u.ID, Name: u.Username}, u.Guest
 		if ck, err := r.Cookie(CookieName); err == nil {
 			session = ck.Value
@@ -113,8 +134,8 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(maxWSMessage)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
-	c := &conn{s: s, ws: ws, p: p, guest: guest, session: session, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel,
-		watches: map[string]watch{}, limiter: chat.NewLimiter(wsRateN, wsRateWindow)}
+	c := &conn{s: s, ws: ws, p: p, guest: guest, session: session, ip: ip, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel,
+		watches: map[string]watch{}, limiter: chat.NewLimiter(wsRateN, wsRateWindow), id: rand.Text()}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.wg.Add(1)
@@ -144,6 +165,9 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	defer stop()
 	for _, wt := range c.watches {
 		_ = wt.t.Unwatch(bg, wt.id)
+	}
+	if s.cfg.Relay != nil {
+		s.cfg.Relay.Closed(c.id)
 	}
 	s.lobby.Unsubscribe(p, sub)
 }
@@ -256,6 +280,9 @@ func (c *conn) handle(m *clientMsg) error {
 			return c.s.lobby.Chat(c.p, m.Text)
 		}
 		t, err := c.s.lobby.Table(m.Table)
+		if c.relayed(err) {
+			return c.forward(ctx, m)
+		}
 		if err != nil {
 			return err
 		}
@@ -263,18 +290,26 @@ func (c *conn) handle(m *clientMsg) error {
 	}
 	if m.Table == "" {
 		switch m.Type {
-		case "watch", "unwatch", "sit", "sit_out", "sit_in", "stand", "leave", "act", "top_up":
+		case "watch", "unwatch", "sit", "sit_out", "sit_in", "stand", "leave", "act", "top_up", "options", "wait", "unwait":
 			return &house.FieldError{Field: "table", Message: "table: is required", Err: house.ErrInvalid}
 		}
 		return &house.FieldError{Field: "type", Message: fmt.Sprintf("type: unknown message type %q", m.Type), Err: house.ErrInvalid}
 	}
 	t, err := c.s.lobby.Table(m.Table)
+	if c.relayed(err) {
+		return c.forward(ctx, m)
+	}
 	if err != nil {
 		if _, ok := c.watches[m.Table]; ok && m.Type == "unwatch" { // the table has closed
 			delete(c.watches, m.Table)
 			return nil
 		}
 		return err
+	}
+	if m.Key != "" && (m.Type == "watch" || m.Type == "sit" || m.Type == "wait") {
+		if err := c.admit(ctx, t, m.Key); err != nil {
+			return err
+		}
 	}
 	switch m.Type {
 	case "watch":
@@ -307,6 +342,16 @@ func (c *conn) handle(m *clientMsg) error {
 		return t.Stand(ctx, c.p)
 	case "top_up":
 		return t.TopUp(ctx, c.p, m.Amount)
+	case "wait":
+		if err := c.watch(ctx, t); err != nil {
+			return err
+		}
+		_, err := t.JoinWaitlist(ctx, c.p)
+		return err
+	case "unwait":
+		return t.LeaveWaitlist(ctx, c.p)
+	case "options":
+		return t.SetOptions(ctx, c.p, table.Options{Straddle: m.Straddle, RunTwice: m.RunTwice})
 	case "leave":
 		if err := t.Leave(ctx, c.p); err != nil && !errors.Is(err, table.ErrNotSeated) {
 			return err
@@ -341,4 +386,12 @@ func (c *conn) watch(ctx context.Context, t *table.Table) error {
 	}
 	c.watches[t.Name()] = watch{t: t, id: id}
 	return nil
+}
+
+// admit gives t the key of a locked table, a guess counted against the
+// client's address as failed logins are (house.Guess).
+func (c *conn) admit(ctx context.Context, t *table.Table, key string) error {
+	return c.s.house.Guess("table:"+strings.ToLower(t.Name()), c.ip, table.ErrLocked, func() error {
+		return t.Admit(ctx, c.p, key)
+	})
 }

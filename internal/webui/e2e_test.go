@@ -55,6 +55,13 @@ func artifacts(t *testing.T) string {
 // base URL. Bots think for botDelay; hands start pause after the last one.
 func startHouse(t *testing.T, botDelay, pause time.Duration) string {
 	t.Helper()
+	return startHouseWith(t, botDelay, pause, nil)
+}
+
+// startHouseWith is startHouse with the server's configuration changed by edit
+// (when not nil).
+func startHouseWith(t *testing.T, botDelay, pause time.Duration, edit func(*web.Config)) string {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.OpenSQLite(ctx, filepath.Join(t.TempDir(), "felt.db"))
 	if err != nil {
@@ -70,8 +77,15 @@ func startHouse(t *testing.T, botDelay, pause time.Duration) string {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	srv, err := web.New(web.Config{House: h, Log: log, Tables: table.Config{BotDelay: botDelay, HandPause: pause}})
+	cfg := web.Config{House: h, Log: log, Tables: table.Config{BotDelay: botDelay, HandPause: pause}}
+	if edit != nil {
+		edit(&cfg)
+	}
+	srv, err := web.New(cfg)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.RestoreTournaments(ctx); err != nil {
 		t.Fatal(err)
 	}
 	srv.SetReady()

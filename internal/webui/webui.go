@@ -35,6 +35,8 @@ var pages = []page{
 	{"GET /login", "login", "Log in", "auth", false},
 	{"GET /lobby", "lobby", "Lobby", "lobby", false},
 	{"GET /table/{name}", "table", "Table", "table", true},
+	{"GET /tournaments", "tournaments", "Tournaments", "", false},
+	{"GET /tournaments/{id}", "tournament", "Tournament", "tournament", false},
 	{"GET /rankings", "rankings", "Rankings", "rankings", false},
 	{"GET /players/{name}", "player", "Player", "player", false},
 	{"GET /profile", "profile", "Your profile", "profile", false},
@@ -42,6 +44,7 @@ var pages = []page{
 	{"GET /boards", "boards", "Message board", "boards", false},
 	{"GET /boards/{slug}", "board", "Message board", "boards", false},
 	{"GET /topics/{id}", "topic", "Message board", "boards", false},
+	{"GET /study", "study", "Study", "study", false},
 }
 
 // pageData is what the layout template receives.

@@ -32,6 +32,7 @@ func TestPages(t *testing.T) {
 		{"/boards", `id="boards"`},
 		{"/boards/general", `id="topic-form"`},
 		{"/topics/3", `id="reply-form"`},
+		{"/study", `id="study-form"`},
 	} {
 		rec := get(t, h, tc.path)
 		if rec.Code != 200 {

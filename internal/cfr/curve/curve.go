@@ -87,6 +87,16 @@ var palette = [...]color.NRGBA{
 // training time and against iterations, one line per algorithm, and writes the
 // image to w in the format that name's extension says (.svg or .png).
 func Chart(w io.Writer, name, title string, points []Point) error {
+	return ChartAs(w, name, title, "", points)
+}
+
+// ChartAs is Chart with the exploitability's axis labelled ylabel (for points whose
+// MChips field holds another unit, such as a solver's % of the pot); "" is Chart's
+// "exploitability (milli-chips per game)".
+func ChartAs(w io.Writer, name, title, ylabel string, points []Point) error {
+	if ylabel == "" {
+		ylabel = "exploitability (milli-chips per game)"
+	}
 	var algos []string
 	series := map[string]plotter.XYs{}
 	iters := map[string]plotter.XYs{}
@@ -104,8 +114,8 @@ func Chart(w io.Writer, name, title string, points []Point) error {
 	if len(algos) == 0 {
 		return errors.New("chart: no points to draw")
 	}
-	left := panel(title+": exploitability against time", "training time (s)")
-	right := panel(title+": exploitability against iterations", "iterations")
+	left := panel(title+": exploitability against time", "training time (s)", ylabel)
+	right := panel(title+": exploitability against iterations", "iterations", ylabel)
 	for i, a := range algos {
 		for _, pl := range []struct {
 			p   *plot.Plot
@@ -142,11 +152,11 @@ func Chart(w io.Writer, name, title string, points []Point) error {
 }
 
 // panel returns an empty log-log plot.
-func panel(title, x string) *plot.Plot {
+func panel(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = x
-	p.Y.Label.Text = "exploitability (milli-chips per game)"
+	p.Y.Label.Text = y
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
 	p.Legend.Left = true // bottom left, where the falling curves leave room

@@ -37,6 +37,20 @@ func SQLite(t testing.TB) store.Store {
 // CI=true: CI must run the PostgreSQL tests.
 func Postgres(t testing.TB) store.Store {
 	t.Helper()
+	s, err := store.OpenPostgres(context.Background(), PostgresDSN(t))
+	if err != nil {
+		t.Fatalf("open postgres: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// PostgresDSN makes a fresh schema in the database named by FELT_TEST_POSTGRES,
+// dropped at the end of t, and returns the URL that works in it (for felt
+// processes a test starts). Without FELT_TEST_POSTGRES it skips t, or fails it
+// when CI=true.
+func PostgresDSN(t testing.TB) string {
+	t.Helper()
 	dsn := os.Getenv(PostgresEnv)
 	if dsn == "" {
 		const why = PostgresEnv + " is unset: set it to a PostgreSQL DSN (postgres://user:pass@host/db) to run the PostgreSQL store tests"
@@ -73,12 +87,7 @@ func Postgres(t testing.TB) store.Store {
 	q := u.Query()
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
-	s, err := store.OpenPostgres(ctx, u.String())
-	if err != nil {
-		t.Fatalf("open postgres: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	return u.String()
 }
 
 // Each runs f as a subtest against every backend: "sqlite" always, "postgres" when

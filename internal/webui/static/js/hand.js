@@ -114,6 +114,10 @@ export function replaySteps(h) {
     }
   }
   collect();
+  if (h._second_board) { // a board run twice (felt's extension): the second run
+    board = splitCards(h._second_board);
+    steps.push(snap(`The board is run a second time: ${h._second_board}. Each pot is split between the two runs.`));
+  }
   if (h.finishing_stacks) {
     const last = snap("");
     const wins = (h.winnings || []).map((w, k) => (w ? `${names[k]} wins ${chips(w)}` : "")).filter(Boolean);

@@ -24,12 +24,14 @@ function drawTables() {
     const seated = user && (t.players || []).includes(user.name);
     const full = t.taken >= t.seats;
     body.append(el("tr", { dataset: { table: t.name } },
-      el("th", { scope: "row" }, el("a", { href: `/table/${encodeURIComponent(t.name)}` }, t.name), t.showcase ? el("span", { class: "tag" }, "showcase") : null),
+      el("th", { scope: "row" }, el("a", { href: `/table/${encodeURIComponent(t.name)}` }, t.name), t.showcase ? el("span", { class: "tag" }, "showcase") : null,
+        t.locked ? el("span", { class: "tag locked", title: "Locked: its password is needed" }, "🔒 password") : null,
+        t.straddle ? el("span", { class: "tag" }, "straddle") : null, t.run_it_twice ? el("span", { class: "tag" }, "run it twice") : null),
       el("td", { class: "game-col" }, VARIANTS[t.variant] || t.variant),
       el("td", { title: VARIANTS[t.variant] || t.variant }, el("span", { class: "game-short" }, `${SHORT[t.variant] || t.variant} `), stakes(t)),
-      el("td", { class: full ? "full" : "" }, `${t.taken}/${t.seats}`),
+      el("td", { class: full ? "full" : "" }, `${t.taken}/${t.seats}`, t.waiting ? el("span", { class: "waiting-count", title: "Players on the waiting list" }, ` +${t.waiting} waiting`) : null),
       el("td", { class: "players-col" }, (t.players || []).join(", ")),
-      el("td", {}, el("a", { class: "button small", href: `/table/${encodeURIComponent(t.name)}` }, seated ? "Back to seat" : full || !user ? "Watch" : "Join")),
+      el("td", {}, el("a", { class: "button small", href: `/table/${encodeURIComponent(t.name)}` }, seated ? "Back to seat" : !user ? "Watch" : full ? "Watch or wait" : "Join")),
     ));
   }
 }
@@ -131,6 +133,7 @@ function createChecks(r) {
   if (!(r.max_buy_in > r.min_buy_in)) return { field: "max_buy_in", message: "max_buy_in: more than the minimum buy-in" };
   if (r.max_buy_in > 1000000) return { field: "max_buy_in", message: "max_buy_in: at most 1,000,000" };
   if (!(r.schedule.every_hands >= 0)) return { field: "schedule", message: "schedule: 0 or more hands" };
+  if (r.access === "password" && !(r.password.length >= 4 && r.password.length <= 64)) return { field: "password", message: "password: 4 to 64 characters" };
   if (!(r.action_seconds >= 5 && r.action_seconds <= 120)) return { field: "action_seconds", message: "action_seconds: 5 to 120" };
   if (r.bots.length > (r.showcase ? r.seats : r.seats - 1)) return { field: "bots", message: `bots: at most ${r.showcase ? r.seats : r.seats - 1} with ${r.seats} seats` };
   return null;
@@ -154,6 +157,10 @@ function createRequest() {
     action_seconds: num("ct-action_seconds"),
     bots,
     showcase: $("ct-showcase").checked,
+    access: $("ct-access").value,
+    password: $("ct-access").value === "password" ? $("ct-password").value : "",
+    straddle: $("ct-straddle").checked,
+    run_it_twice: $("ct-run_it_twice").checked,
   };
 }
 
@@ -170,6 +177,7 @@ function setupCreate() {
   };
   // Inline checks as the player types (errors shown, focus left where it is).
   form.addEventListener("input", check);
+  $("ct-access").addEventListener("change", () => { $("ct-password-field").hidden = $("ct-access").value !== "password"; });
   $("ct-variant").addEventListener("change", () => {
     const stud = $("ct-variant").value === "stud3";
     $("ct-small_blind").value = stud ? 0 : 10;
@@ -188,7 +196,8 @@ function setupCreate() {
     if (!user) return showFieldError(form, { message: "Log in (or play as a guest) to create a table." }, "ct-");
     try {
       const t = await api("POST", "/api/tables", r);
-      location.href = `/table/${encodeURIComponent(t.name)}`;
+      if (r.access === "password") sessionStorage.setItem(`felt.key.${t.name.toLowerCase()}`, r.password);
+      location.href = `/table/${encodeURIComponent(t.name)}` + (t.invite ? `?invite=${encodeURIComponent(t.invite)}` : "");
     } catch (e) {
       showFieldError(form, e.field === "every_hands" || e.field === "every_minutes" ? { ...e, message: e.message, field: "schedule" } : e, "ct-");
     }
@@ -292,7 +301,21 @@ conn.on("online", (m) => {
 conn.on("chat", (m) => { if (!m.table) addChat(m); });
 conn.on("notice", (m) => { if (m.credits !== undefined) { setCredits(m.credits); const c = $("credits"); if (c) c.textContent = chips(m.credits); } });
 
+/** drawHouses lists the other felt houses heard on the local network
+ * (GET /api/houses), again every 10 s; the panel shows only when there are some. */
+async function drawHouses() {
+  try {
+    const { houses } = await api("GET", "/api/houses");
+    $("houses").replaceChildren(...houses.map((h) => el("li", { dataset: { url: h.url } },
+      el("a", { href: h.url, rel: "noopener" }, h.name), " ",
+      el("span", { class: "muted" }, `${h.url.replace(/^https?:\/\//, "")} · ${h.tables} table${h.tables === 1 ? "" : "s"} · ${h.players} online`))));
+    $("houses-panel").hidden = houses.length === 0;
+  } catch { /* the house is away: keep the list */ }
+}
+
 setupCreate();
+drawHouses();
+setInterval(drawHouses, 10_000);
 setupBots();
 setupHeadsUp();
 setupChat(conn);

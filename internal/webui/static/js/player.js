@@ -16,6 +16,11 @@ async function load() {
     ];
     if (p.bb_per_100 !== undefined) items.push(["bb/100", p.bb_per_100.toFixed(1)]);
     for (const k of ["vpip", "pfr"]) if (p[k] !== undefined) items.push([k.toUpperCase(), `${(p[k] * 100).toFixed(1)}%`]);
+    try {
+      const tr = await api("GET", `/api/players/${encodeURIComponent(param)}/tournaments`);
+      items.push(["Tournaments", chips(tr.played)], ["Tournaments won", chips(tr.won)], ["In the money", chips(tr.cashed)],
+        ["Tournament net", chips(tr.prizes - tr.buy_ins)]);
+    } catch { /* a house without tournaments */ }
     stats.replaceChildren(...items.flatMap(([k, v]) => [el("div", { class: "stat" }, el("dt", {}, k), el("dd", {}, v))]));
   } catch (e) {
     stats.replaceChildren(el("p", { class: "error" }, e.status === 404 ? `No player is called ${param}.` : e.message));

@@ -1,6 +1,7 @@
-// The player's own profile: details, password, deleting the account
-// (POST /api/me/details, /api/me/password, /api/me/delete).
-import { api, $, me, showFieldError } from "./app.js";
+// The player's own profile: details, password, their bots and their tokens,
+// deleting the account (POST /api/me/details, /api/me/password, /api/me/bots,
+// /api/me/delete).
+import { api, $, el, chips, me, showFieldError } from "./app.js";
 
 /** fail shows err beside its field, or in the form's own error line. */
 function fail(form, err, line) {
@@ -47,6 +48,8 @@ async function setup() {
     } catch (e) { fail(pw, e, "form-error-pw"); }
   });
 
+  setupBots();
+
   const del = $("delete-form");
   del.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -59,6 +62,50 @@ async function setup() {
       location.href = "/?deleted=1";
     } catch (e) { fail(del, e, "form-error-del"); }
   });
+}
+
+/** showToken shows a bot's new token, this once. */
+function showToken(bot) {
+  $("bot-token-name").textContent = bot.name;
+  $("bot-token-value").textContent = bot.token;
+  $("bot-token").hidden = false;
+}
+
+/** listBots draws the player's bots with their buttons. */
+async function listBots() {
+  const { bots } = await api("GET", "/api/me/bots");
+  const rows = bots.map((b) => el("li", { dataset: { bot: b.name } },
+    el("b", { text: b.name }), " ", el("span", { class: "muted", text: `${chips(b.credits)} credits` }), " ",
+    el("span", { class: b.token_since ? "ok" : "muted", text: b.token_since ? "token active" : "no token" }),
+    el("span", { class: "bot-actions" },
+      el("button", { type: "button", "data-act": "token", onclick: () => botAction(b.name, "token") }, b.token_since ? "New token" : "Make a token"),
+      b.token_since ? el("button", { type: "button", class: "danger", "data-act": "revoke", onclick: () => botAction(b.name, "revoke") }, "Revoke") : null)));
+  $("bots-list").replaceChildren(...rows);
+}
+
+/** botAction makes a new token for a bot, or revokes its token. */
+async function botAction(name, what) {
+  $("bot-token").hidden = true;
+  try {
+    const r = await api("POST", `/api/me/bots/${encodeURIComponent(name)}/${what}`, {});
+    if (r && r.token) showToken(r);
+    await listBots();
+  } catch (e) { $("bot_form-error").textContent = e.message; }
+}
+
+function setupBots() {
+  const form = $("bot-form");
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    showFieldError(form, null, "bot_");
+    $("bot-token").hidden = true;
+    try {
+      showToken(await api("POST", "/api/me/bots", { name: $("bot_name").value }));
+      form.reset();
+      await listBots();
+    } catch (e) { showFieldError(form, e, "bot_"); }
+  });
+  listBots().catch((e) => { $("bot_form-error").textContent = e.message; });
 }
 
 setup();

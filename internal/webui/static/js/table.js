@@ -7,6 +7,7 @@ import { VARIANTS, stakes } from "./format.js";
 import { toCall, canPreAct, stillHolds, resolve } from "./preact.js";
 import { ChatView } from "./chatmute.js";
 import { play, soundOn, setSound } from "./sounds.js";
+import { startLevelClock } from "./tourneyclock.js";
 
 const tableName = param;
 let state = null;
@@ -81,6 +82,7 @@ function draw() {
     const tags = [];
     if (hand && hand.small_blind_seat === s.seat && info.variant !== "stud3") tags.push(el("span", { class: "blind sb", title: "Small blind" }, "SB"));
     if (hand && hand.big_blind_seat === s.seat && info.variant !== "stud3") tags.push(el("span", { class: "blind bb", title: "Big blind" }, "BB"));
+    if (hand && (hand.events || []).some((e) => e.kind === "straddle" && e.seat === s.seat)) tags.push(el("span", { class: "blind str", title: "Straddle" }, "STR"));
     const status = s.status === "away" ? "disconnected" : s.status === "sitting_out" ? "sitting out" : s.status === "waiting" ? "next hand" : s.status === "leaving" ? "leaving" : s.all_in ? "all-in" : s.folded ? "folded" : "";
     const hole = el("div", { class: "hole" });
     if (s.cards?.length && (!s.folded || (you && you.seat === s.seat))) for (const c of s.cards) hole.append(card(c, "sm"));
@@ -110,6 +112,10 @@ function draw() {
   // Board, pots.
   const board = $("board");
   board.replaceChildren(...(hand?.board || []).map((c) => card(c, "md")));
+  // A board run twice: the second run under the first.
+  const second = hand?.second_board;
+  board.classList.toggle("twice", !!second);
+  if (second) board.append(el("div", { class: "second-board", id: "second-board", "aria-label": "Second run" }, second.map((c) => card(c, "md"))));
   const pots = $("pots");
   pots.replaceChildren();
   if (hand) {
@@ -442,6 +448,7 @@ async function sit(seat) {
     return;
   }
   const msg = { type: "sit", table: tableName, buy_in: buyIn };
+  if (tableKey()) msg.key = tableKey();
   if (seat !== undefined) msg.seat = seat;
   try {
     await conn.send(msg);
@@ -474,24 +481,33 @@ function drawSeatControls() {
   const { you, info } = state;
   const stack = you ? state.seats[you.seat]?.stack ?? 0 : 0;
   const room = you ? Math.max(0, info.max_buy_in - stack) : 0;
-  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in, room > 0]);
+  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in, room > 0, you?.straddle, you?.run_twice,
+    state.waitlist, state.offer?.name, state.seats.filter((s) => s.status === "empty").length]);
   const up = $("top-up-amount");
   if (up) up.max = room;
   if (box.dataset.key === key) return;
   box.dataset.key = key;
   box.replaceChildren();
+  if (info.tournament) {
+    tournamentControls(box, you);
+    return;
+  }
   if (!you) {
-    if (user) {
+    drawWaitlist(box);
+    const empty = state.seats.filter((s) => s.status === "empty").length;
+    const noSeat = empty === 0 || (empty === 1 && state.offer && state.offer.name !== user?.name);
+    if (user && !noSeat) {
       const credits = user.credits ?? info.max_buy_in;
       box.append(el("label", { for: "buy-in" }, "Buy-in"),
         el("input", { id: "buy-in", type: "number", min: info.min_buy_in, max: info.max_buy_in, value: Math.max(info.min_buy_in, Math.min(info.max_buy_in, credits)) }),
         el("button", { type: "button", class: "primary", id: "sit", onclick: () => sit() }, "Sit down"));
-    } else {
+    } else if (!user) {
       box.append(el("a", { class: "button primary", href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Log in to play"));
     }
     box.append(el("a", { class: "button", href: "/lobby" }, "Lobby"));
     return;
   }
+  $("waitlist-box")?.remove();
   box.append(
     you.sitting_out
       ? el("button", { type: "button", id: "sit-in", onclick: () => command("sit_in", () => note("You are dealt in from the next hand.")) }, "Sit in")
@@ -500,11 +516,78 @@ function drawSeatControls() {
       : el("button", { type: "button", id: "stand", onclick: () => command("stand", () => note("You stand up after this hand; your chips go back to your credits.")) }, "Stand up"),
     el("button", { type: "button", id: "leave", class: "danger", onclick: () => command("leave", toLobby, ["table_closed", "not_seated", "not_found"]) }, "Leave table"),
   );
+  if (info.straddle) box.append(option("opt-straddle", "straddle", you.straddle, "Straddle"));
+  if (info.run_it_twice) box.append(option("opt-run-twice", "run_twice", you.run_twice, "Run it twice"));
   if (room > 0 && !you.leaving) {
     box.append(el("label", { for: "top-up-amount", class: "visually-hidden" }, "Chips to add"),
       el("input", { id: "top-up-amount", type: "number", min: 1, max: room, value: room }),
       el("button", { type: "button", id: "top-up", onclick: topUp }, "Top up"));
   }
+}
+
+/** tournamentControls are a tournament table's: its players sit out or in (a
+ * seat sitting out is blinded out), nobody buys in, stands up or tops up. */
+function tournamentControls(box, you) {
+  if (you) {
+    box.append(you.sitting_out
+      ? el("button", { type: "button", id: "sit-in", onclick: () => command("sit_in", () => note("You are dealt in from the next hand.")) }, "Sit in")
+      : el("button", { type: "button", id: "sit-out", onclick: () => command("sit_out", () => note("You sit out: you are dealt in and blinded out until you sit in.")) }, "Sit out"));
+  }
+  box.append(el("span", { id: "t-level", class: "note", role: "timer" }),
+    el("a", { class: "button", href: `/tournaments/${state.info.tournament}` }, "Tournament"),
+    el("a", { class: "button", href: "/lobby" }, "Lobby"));
+  startLevelClock(state.info.tournament);
+}
+
+/** drawWaitlist shows the waiting list of a full table to a player without a
+ * seat: the button to join it or leave it, their place, the seat offered. */
+function drawWaitlist(box) {
+  const list = state.waitlist || [];
+  const place = user ? list.indexOf(user.name) + 1 : 0;
+  const empty = state.seats.filter((s) => s.status === "empty").length;
+  const full = empty === 0 || (empty === 1 && state.offer && state.offer.name !== user?.name);
+  $("waitlist-box")?.remove();
+  const line = el("p", { id: "waitlist-box", class: "waitlist" });
+  if (state.offer && user && state.offer.name === user.name) {
+    line.append(el("b", {}, `Seat ${state.offer.seat + 1} is yours: sit down within ${Math.ceil(state.offer.remaining_ms / 1000)} s.`), " ");
+  } else if (place) {
+    line.append(`You are number ${place} on the waiting list. `);
+  } else if (list.length) {
+    line.append(`Waiting for a seat: ${list.join(", ")}. `);
+  }
+  if (user && place) {
+    line.append(el("button", { type: "button", id: "unwait", class: "small", onclick: () => command("unwait", () => note("You have left the waiting list.")) }, "Leave the list"));
+  } else if (user && full) {
+    line.append(el("button", { type: "button", id: "wait", class: "small", onclick: () => join() }, "Join the waiting list"));
+  }
+  if (line.childNodes.length) box.after(line);
+}
+
+/** join puts the player on the waiting list of the full table. */
+async function join() {
+  const key = tableKey();
+  try {
+    await conn.send(key ? { type: "wait", table: tableName, key } : { type: "wait", table: tableName });
+    note("You are on the waiting list: a free seat is offered to you in turn.");
+  } catch (e) {
+    note(e.message, "error");
+  }
+}
+
+/** option is a checkbox for one of the player's choices at the table (the
+ * "options" message): straddle when under the gun, agree to run it twice. */
+function option(id, field, on, label) {
+  const box = el("input", { id, type: "checkbox", checked: !!on });
+  box.addEventListener("change", async () => {
+    try {
+      await conn.send({ type: "options", table: tableName, [field]: box.checked });
+      note(`${label}: ${box.checked ? "on" : "off"} from the next hand.`);
+    } catch (e) {
+      box.checked = !box.checked;
+      note(e.message, "error");
+    }
+  });
+  return el("label", { class: "option", for: id }, box, label);
 }
 
 /** topUp adds chips from the credits to the stack, up to the maximum buy-in:
@@ -549,10 +632,14 @@ function eventLine(e, h) {
     case "ante": return [`${who} antes ${chips(e.amount)}${allIn}.`];
     case "small_blind": return [`${who} posts the small blind ${chips(e.amount)}${allIn}.`];
     case "big_blind": return [`${who} posts the big blind ${chips(e.amount)}${allIn}.`];
+    case "straddle": return [`${who} straddles ${chips(e.amount)}.`];
+    case "second_run": return ["The board is run a second time."];
     case "hole_cards": return (e.cards || []).some((c) => c !== "??") ? [`Dealt to ${who}: `, cardsText(e.cards)] : null;
     case "up_card": return [`${who} gets `, cardsText(e.cards)];
     case "street": return e.street === "showdown" ? ["Showdown."] : null;
     case "board": {
+      const run2 = (h.events || []).find((x) => x.kind === "second_run");
+      if (run2 && e.i > run2.i) return ["Second run: ", cardsText(e.cards)];
       const before = (h.events || []).filter((x) => x.kind === "board" && x.i < e.i).reduce((a, x) => a + (x.cards || []).length, 0);
       return [`${{ 0: "Flop", 3: "Turn", 4: "River" }[before] || "Board"}: `, cardsText(e.cards)];
     }
@@ -665,11 +752,57 @@ conn.on("tables", (m) => {
   if (!(m.closed || []).includes(tableName)) return;
   note("This table has closed.", "error");
 });
-conn.onOpen(async () => {
+// A locked table's key: the invitation in the link, or the password given
+// (kept for this tab, so that a reload or a reconnection comes back in).
+const keyStore = `felt.key.${tableName.toLowerCase()}`;
+const invite = new URLSearchParams(location.search).get("invite");
+if (invite) sessionStorage.setItem(keyStore, invite);
+const tableKey = () => sessionStorage.getItem(keyStore) || "";
+
+/** askKey shows the form for a locked table's password. */
+function askKey(message) {
+  const box = $("seat-controls");
+  if ($("key-form")) { // asked already: the password given was wrong
+    note(message, "error");
+    $("table-password").select();
+    return;
+  }
+  box.dataset.key = "";
+  const input = el("input", { id: "table-password", type: "password", autocomplete: "off", "aria-label": "The table's password", placeholder: "Password" });
+  const form = el("form", { id: "key-form", class: "key-form" }, input, el("button", { type: "submit", class: "primary" }, "Come in"),
+    el("a", { class: "button", href: "/lobby" }, "Lobby"));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    sessionStorage.setItem(keyStore, input.value);
+    watchTable();
+  });
+  box.replaceChildren(form);
+  note(message, "error");
+  input.focus();
+}
+
+/** showInvite shows the table's invitation link to pass to friends. */
+function showInvite() {
+  if (!invite || $("invite-link")) return;
+  const link = `${location.origin}/table/${encodeURIComponent(tableName)}?invite=${encodeURIComponent(invite)}`;
+  const box = el("p", { class: "invite", id: "invite-box" }, "Invitation link: ",
+    el("input", { id: "invite-link", readonly: true, value: link, "aria-label": "Invitation link", onfocus: (ev) => ev.target.select() }));
+  $("seat-controls").after(box);
+}
+
+async function watchTable() {
   try {
-    await conn.send({ type: "watch", table: tableName });
+    const key = tableKey();
+    await conn.send(key ? { type: "watch", table: tableName, key } : { type: "watch", table: tableName });
+    if ($("key-form")) { $("seat-controls").replaceChildren(); clearNote(); }
+    showInvite();
   } catch (e) {
-    if (e.code === "not_found" || e.code === "table_closed") {
+    if (e.code === "locked" || e.code === "rate_limited" && $("key-form")) {
+      askKey(tableKey() ? e.message : "This table is locked: give its password to come in.");
+    } else if (e.code === "unauthorized") {
+      note("This table is locked: log in, then give its password or open its link.", "error");
+      $("seat-controls").replaceChildren(el("a", { class: "button primary", href: `/login?next=${encodeURIComponent(location.pathname + location.search)}` }, "Log in"));
+    } else if (e.code === "not_found" || e.code === "table_closed") {
       note(`The table ${tableName} is not open.`, "error");
       $("seat-controls").replaceChildren(el("a", { class: "button primary", href: "/lobby" }, "Back to the lobby"));
       conn.closed = true;
@@ -678,7 +811,8 @@ conn.onOpen(async () => {
       note(e.message, "error");
     }
   }
-});
+}
+conn.onOpen(watchTable);
 
 setupActions();
 setupChat();

@@ -1,0 +1,38 @@
+package cluster
+
+import (
+	"context"
+	"testing"
+
+	"github.com/felt-poker/felt/internal/engine"
+)
+
+// BenchmarkWALAction is the cost a table of a house on several nodes pays per
+// action: one fenced JetStream publish, acknowledged (an in-process server on
+// loopback here).
+func BenchmarkWALAction(b *testing.B) {
+	url, _ := startNATS(b)
+	n, err := Connect(context.Background(), Config{URL: url, Node: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer n.nc.Close()
+	ctx := context.Background()
+	l, err := n.Acquire(ctx, "Main")
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, _, err := n.OpenWAL(ctx, l)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := w.StartHand(ctx, 1, testHandConfig(1), nil); err != nil {
+		b.Fatal(err)
+	}
+	a := engine.Action{Seat: 2, Kind: engine.Call}
+	for b.Loop() {
+		if err := w.Action(ctx, a); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,357 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Stats counts a node's lease work, for its metrics.
+type Stats struct {
+	// Owned is the number of tables whose lease the node holds.
+	Owned int
+	// Takeovers counts tables the node adopted after their lease expired.
+	Takeovers int64
+	// Renewals counts lease renewals done; RenewalErrors those that failed
+	// without being refused (NATS unreachable); Lost the leases lost.
+	Renewals, RenewalErrors, Lost int64
+	// LogWrites counts the WAL records written, LogRefused the writes refused
+	// (lease lost, log fenced).
+	LogWrites, LogRefused int64
+}
+
+// Stats returns the node's counts.
+func (n *Node) Stats() Stats {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	s := n.stats
+	s.Owned = len(n.owned)
+	return s
+}
+
+// ownedTable is a lease the keeper renews and the lobby listing it refreshes.
+type ownedTable struct {
+	lease   *Lease
+	listing []byte // the lobby entry's value, nil before the first List
+}
+
+// Listing is a table's entry in the lobby: the node that runs it and what the
+// table says of itself (its lobby info).
+type Listing struct {
+	Table string          `json:"table"`
+	Node  string          `json:"node"`
+	Info  json.RawMessage `json:"info"`
+}
+
+// Registration is a table in the house's registry: its name and the settings
+// a node opens it with.
+type Registration struct {
+	Table  string          `json:"table"`
+	Config json.RawMessage `json:"config"`
+}
+
+// Own hands lease to the keeper (Run): renewed every TTL/3 until Disown, lost or
+// the node closes.
+func (n *Node) Own(l *Lease) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if o := n.owned[l.key]; o == nil || o.lease != l {
+		n.owned[l.key] = &ownedTable{lease: l}
+	}
+}
+
+// Owns reports whether the node holds a valid lease of table.
+func (n *Node) Owns(table string) bool {
+	n.mu.Lock()
+	o := n.owned[TableKey(table)]
+	n.mu.Unlock()
+	return o != nil && o.lease.Valid(time.Now())
+}
+
+// Disown releases lease and removes its table's lobby entry (a table closed, or
+// handed over by a node leaving).
+func (n *Node) Disown(ctx context.Context, l *Lease) error {
+	n.mu.Lock()
+	o := n.owned[l.key]
+	if o != nil && o.lease == l {
+		delete(n.owned, l.key)
+	}
+	n.mu.Unlock()
+	var err error
+	if l.Valid(time.Now()) {
+		rctx, cancel := n.request(ctx)
+		err = n.lobby.Delete(rctx, l.key)
+		cancel()
+	}
+	return errors.Join(err, l.Release(ctx))
+}
+
+func (n *Node) ownedTables() []*ownedTable {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	out := make([]*ownedTable, 0, len(n.owned))
+	for _, o := range n.owned {
+		out = append(out, o)
+	}
+	return out
+}
+
+// List writes (or refreshes) the lobby entry of lease's table with info, the
+// table's lobby listing. The keeper refreshes it at every renewal.
+func (n *Node) List(ctx context.Context, l *Lease, info any) error {
+	if err := l.check(time.Now()); err != nil {
+		return err
+	}
+	raw, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(Listing{Table: l.table, Node: n.cfg.Node, Info: raw})
+	if err != nil {
+		return err
+	}
+	n.mu.Lock()
+	if o := n.owned[l.key]; o != nil && o.lease == l {
+		o.listing = b
+	}
+	n.mu.Unlock()
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	if _, err := n.lobby.Put(ctx, l.key, b); err != nil {
+		return fmt.Errorf("cluster: list %q: %w", l.table, err)
+	}
+	return nil
+}
+
+// Lobby returns every table listed by a live node, by name.
+func (n *Node) Lobby(ctx context.Context) ([]Listing, error) {
+	var out []Listing
+	err := n.each(ctx, n.lobby, func(_ string, v []byte) {
+		var l Listing
+		if json.Unmarshal(v, &l) == nil {
+			out = append(out, l)
+		}
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Table < out[j].Table })
+	return out, err
+}
+
+// WatchLobby calls put with every lobby listing, those already written first
+// and then each as it is written, and gone with the key (TableKey) of each one
+// removed or expired, until ctx is done or the watch fails.
+func (n *Node) WatchLobby(ctx context.Context, put func(Listing), gone func(key string)) error {
+	w, err := n.lobby.WatchAll(ctx)
+	if err != nil {
+		return fmt.Errorf("cluster: watch the lobby: %w", err)
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case e, ok := <-w.Updates():
+			if !ok {
+				return errors.New("cluster: the lobby's watch ended")
+			}
+			if e == nil {
+				continue // the listings already written are all in
+			}
+			if e.Operation() != jetstream.KeyValuePut {
+				gone(e.Key())
+				continue
+			}
+			var l Listing
+			if json.Unmarshal(e.Value(), &l) == nil {
+				put(l)
+			}
+		}
+	}
+}
+
+// Register enters table in the house's registry with the settings it opens
+// with: if its node is lost, another node adopts it (Run).
+func (n *Node) Register(ctx context.Context, table string, config any) error {
+	raw, err := json.Marshal(config)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(Registration{Table: table, Config: raw})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	if _, err := n.tables.Put(ctx, TableKey(table), b); err != nil {
+		return fmt.Errorf("cluster: register %q: %w", table, err)
+	}
+	return nil
+}
+
+// Unregister takes table out of the registry (it closed for good).
+func (n *Node) Unregister(ctx context.Context, table string) error {
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	if err := n.tables.Delete(ctx, TableKey(table)); err != nil {
+		return fmt.Errorf("cluster: unregister %q: %w", table, err)
+	}
+	return nil
+}
+
+// Registered returns the house's registry, by name.
+func (n *Node) Registered(ctx context.Context) ([]Registration, error) {
+	var out []Registration
+	err := n.each(ctx, n.tables, func(_ string, v []byte) {
+		var r Registration
+		if json.Unmarshal(v, &r) == nil {
+			out = append(out, r)
+		}
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Table < out[j].Table })
+	return out, err
+}
+
+// each calls f with every live entry of kv.
+func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(key string, v []byte)) error {
+	ctx, cancel := context.WithTimeout(ctx, 4*n.cfg.Timeout)
+	defer cancel()
+	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
+	if err != nil {
+		return fmt.Errorf("cluster: list %s: %w", kv.Bucket(), err)
+	}
+	defer w.Stop()
+	for e := range w.Updates() {
+		if e == nil {
+			return nil // the initial values are all in
+		}
+		f(e.Key(), e.Value())
+	}
+	return fmt.Errorf("cluster: list %s: %w", kv.Bucket(), ctx.Err())
+}
+
+// Adopter opens on this node a registered table whose lease the node has just
+// acquired (its former node lost or gone): typically it opens the table's WAL
+// (OpenWAL) and resumes the hand in play. On an error the lease is released.
+type Adopter func(ctx context.Context, l *Lease, reg Registration) error
+
+// Run keeps the node's leases until ctx is done: every TTL/3 it renews each
+// lease it owns and refreshes its lobby entry, calls lost with each lease lost
+// (refused, or not renewed before its local deadline: the table must stop at
+// once), and, if adopt is not nil, acquires the registered tables that no node
+// holds and hands each to adopt.
+//
+// A lease released on purpose (a node leaving hands its tables over) is
+// adopted at once: the keeper watches the bucket for releases. An expired
+// lease leaves no trace to watch and waits for the next tick.
+func (n *Node) Run(ctx context.Context, adopt Adopter, lost func(*Lease)) error {
+	tick := time.NewTicker(n.cfg.LeaseTTL / 3)
+	defer tick.Stop()
+	released := n.watchReleases(ctx)
+	for {
+		n.renewAll(ctx, lost)
+		if adopt != nil {
+			n.adoptOrphans(ctx, adopt)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		case <-released:
+		}
+	}
+}
+
+// watchReleases returns a channel that receives when a lease is released
+// (deleted), or nil if the bucket cannot be watched (the ticks remain).
+func (n *Node) watchReleases(ctx context.Context) <-chan struct{} {
+	w, err := n.leases.WatchAll(ctx, jetstream.UpdatesOnly())
+	if err != nil {
+		n.cfg.Log.Warn("lease releases not watched: tables are adopted at the keeper's ticks", "err", err)
+		return nil
+	}
+	out := make(chan struct{}, 1)
+	go func() {
+		defer w.Stop()
+		for e := range w.Updates() {
+			if e != nil && e.Operation() != jetstream.KeyValuePut {
+				select {
+				case out <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	return out
+}
+
+// renewAll renews every owned lease and refreshes its listing.
+func (n *Node) renewAll(ctx context.Context, lost func(*Lease)) {
+	for _, o := range n.ownedTables() {
+		err := o.lease.Renew(ctx)
+		n.mu.Lock()
+		switch {
+		case err == nil:
+			n.stats.Renewals++
+		case errors.Is(err, ErrLeaseLost) || !o.lease.Valid(time.Now()):
+			n.stats.Lost++
+			if cur := n.owned[o.lease.key]; cur == o {
+				delete(n.owned, o.lease.key)
+			}
+		default:
+			n.stats.RenewalErrors++
+		}
+		listing := o.listing
+		n.mu.Unlock()
+		if err != nil {
+			n.cfg.Log.Warn("lease not renewed", "table", o.lease.table, "err", err, "valid", o.lease.Valid(time.Now()))
+			if !o.lease.Valid(time.Now()) {
+				o.lease.markLost()
+				if lost != nil {
+					lost(o.lease)
+				}
+			}
+			continue
+		}
+		if listing != nil {
+			rctx, cancel := n.request(ctx)
+			_, _ = n.lobby.Put(rctx, o.lease.key, listing)
+			cancel()
+		}
+	}
+}
+
+// adoptOrphans acquires every registered table that no node holds and hands it
+// to adopt.
+func (n *Node) adoptOrphans(ctx context.Context, adopt Adopter) {
+	regs, err := n.Registered(ctx)
+	if err != nil {
+		n.cfg.Log.Warn("the house's tables were not read", "err", err)
+		return
+	}
+	for _, reg := range regs {
+		if n.Owns(reg.Table) {
+			continue
+		}
+		if h, err := n.Holder(ctx, reg.Table); err != nil || h != "" {
+			continue
+		}
+		l, err := n.Acquire(ctx, reg.Table)
+		if err != nil {
+			continue // another node was faster, or NATS is away
+		}
+		n.Own(l)
+		if err := adopt(ctx, l, reg); err != nil {
+			n.cfg.Log.Warn("table not adopted", "table", reg.Table, "err", err)
+			_ = n.Disown(ctx, l)
+			continue
+		}
+		n.mu.Lock()
+		n.stats.Takeovers++
+		n.mu.Unlock()
+		n.cfg.Log.Info("table taken over", "table", reg.Table, "token", l.token)
+	}
+}

@@ -1,0 +1,314 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/felt-poker/felt/internal/engine"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// walMaxPerSubject bounds what one table's log keeps: far more records than a
+// hand has (the log is purged below each hand's start as the hand starts).
+const walMaxPerSubject = 100_000
+
+// The kinds of WAL record.
+const (
+	recHand   = "hand"   // a hand starts: its configuration and the table's state
+	recAction = "action" // an action, before the table applies it
+	recEnd    = "end"    // the hand is over (and recorded by the table)
+	recFence  = "fence"  // a new owner's first write
+)
+
+// Record is one entry of a table's write-ahead log.
+type Record struct {
+	Kind  string `json:"kind"`
+	Table string `json:"table"`
+	Node  string `json:"node"`
+	// Token is the writer's fencing token (its lease's).
+	Token uint64 `json:"token"`
+	// Hand is the table's hand number.
+	Hand int64 `json:"hand,omitempty"`
+	// HandSeq is the stream sequence of the hand record of the hand in play when
+	// the record was written (0: none).
+	HandSeq uint64          `json:"hand_seq,omitempty"`
+	Config  *engine.Config  `json:"config,omitempty"`
+	State   json.RawMessage `json:"state,omitempty"`
+	Action  *engine.Action  `json:"action,omitempty"`
+	At      time.Time       `json:"at"`
+}
+
+// HandLog is what a table's log holds for its new owner: the table's state as
+// last written (at a hand's start or end) and the hand in play, if any, enough
+// to rebuild it.
+type HandLog struct {
+	Table string
+	// Hand is the number of the last hand logged.
+	Hand int64
+	// InPlay reports a hand in play: Config and Actions are set.
+	InPlay bool
+	// State is what the table last wrote beside a hand's start or end (its
+	// seats and players), as is.
+	State json.RawMessage
+	// Config is the engine's configuration at the hand's start, seed included.
+	Config engine.Config
+	// Actions are the actions logged since, in order.
+	Actions []engine.Action
+}
+
+// Rebuild deals the hand again and applies its actions: the engine is
+// deterministic, so the hand is the one the log was written from, event for
+// event. An action the engine refuses is skipped, as the table that logged it
+// (it logs before applying) saw it refused and changed nothing; skipped says how
+// many were.
+func (h *HandLog) Rebuild() (hand *engine.Hand, skipped int, err error) {
+	if !h.InPlay {
+		return nil, 0, fmt.Errorf("cluster: rebuild: no hand in play at %q", h.Table)
+	}
+	hand, err = engine.New(h.Config)
+	if err != nil {
+		return nil, 0, fmt.Errorf("cluster: rebuild hand %d of %q: %w", h.Hand, h.Table, err)
+	}
+	for _, a := range h.Actions {
+		if hand.Apply(a) != nil {
+			skipped++
+		}
+	}
+	return hand, skipped, nil
+}
+
+// WAL writes one table's log on behalf of its lease's holder. Each write
+// expects the subject's last sequence to be the one this writer last wrote (or
+// read when it opened the log): a write after another owner's fence is refused
+// with ErrFenced, and one after the lease's local deadline with ErrLeaseLost.
+// Its methods are safe for concurrent use but a table calls them from its one
+// goroutine.
+type WAL struct {
+	n       *Node
+	lease   *Lease
+	subject string
+
+	mu      sync.Mutex
+	last    uint64 // the subject's last sequence, as written by this writer
+	handSeq uint64 // the hand record of the hand in play, 0 none
+	hand    int64
+	fenced  bool
+}
+
+// subject returns the WAL subject of a table.
+func (n *Node) walSubject(table string) string {
+	return n.cfg.Prefix + ".wal." + TableKey(table)
+}
+
+// OpenWAL opens the log of the table of lease, for its new owner: it fences the
+// log (every later write of a former owner is refused) and returns the hand in
+// play it holds with the table's last state, or nil when the log is empty.
+func (n *Node) OpenWAL(ctx context.Context, lease *Lease) (*WAL, *HandLog, error) {
+	w := &WAL{n: n, lease: lease, subject: n.walSubject(lease.table)}
+	for range 20 {
+		if err := lease.check(time.Now()); err != nil {
+			return nil, nil, err
+		}
+		last, rec, err := w.lastRecord(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		handSeq, hand, state := rec.HandSeq, rec.Hand, json.RawMessage(nil)
+		switch rec.Kind {
+		case recHand:
+			handSeq = last
+		case recEnd:
+			handSeq, state = 0, rec.State
+		case recFence:
+			state = rec.State
+		}
+		// A fence with no hand in play carries the table's last state along.
+		fence := Record{Kind: recFence, Hand: hand, HandSeq: handSeq}
+		if handSeq == 0 {
+			fence.State = state
+		}
+		seq, err := w.publish(ctx, &fence, last)
+		if errors.Is(err, ErrFenced) {
+			continue // another write came between: read again
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		w.last, w.handSeq, w.hand = seq, handSeq, hand
+		switch {
+		case handSeq != 0:
+			hl, err := w.readHand(ctx, handSeq, last)
+			return w, hl, err
+		case state != nil:
+			return w, &HandLog{Table: lease.table, Hand: hand, State: state}, nil
+		}
+		return w, nil, nil
+	}
+	return nil, nil, fmt.Errorf("cluster: open the log of %q: %w", lease.table, ErrFenced)
+}
+
+// lastRecord returns the subject's last sequence and record (0 and a zero
+// record when the log is empty).
+func (w *WAL) lastRecord(ctx context.Context) (uint64, Record, error) {
+	ctx, cancel := w.n.request(ctx)
+	defer cancel()
+	m, err := w.n.wal.GetLastMsgForSubject(ctx, w.subject)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, Record{}, nil
+	}
+	if err != nil {
+		return 0, Record{}, fmt.Errorf("cluster: read the log of %q: %w", w.lease.table, err)
+	}
+	var r Record
+	if err := json.Unmarshal(m.Data, &r); err != nil {
+		return 0, Record{}, fmt.Errorf("cluster: the log of %q, record %d: %w", w.lease.table, m.Sequence, err)
+	}
+	return m.Sequence, r, nil
+}
+
+// readHand reads the records from sequence from to last of the subject: a hand
+// record, then actions and fences.
+func (w *WAL) readHand(ctx context.Context, from, last uint64) (*HandLog, error) {
+	var hl *HandLog
+	for seq := from; seq <= last; seq++ {
+		rctx, cancel := w.n.request(ctx)
+		m, err := w.n.wal.GetMsg(rctx, seq, jetstream.WithGetMsgSubject(w.subject))
+		cancel()
+		if err != nil {
+			return nil, fmt.Errorf("cluster: read the log of %q at %d: %w", w.lease.table, seq, err)
+		}
+		seq = m.Sequence
+		var r Record
+		if err := json.Unmarshal(m.Data, &r); err != nil {
+			return nil, fmt.Errorf("cluster: the log of %q, record %d: %w", w.lease.table, seq, err)
+		}
+		switch {
+		case hl == nil && r.Kind == recHand && r.Config != nil:
+			hl = &HandLog{Table: w.lease.table, Hand: r.Hand, InPlay: true, Config: *r.Config, State: r.State}
+		case hl == nil:
+			return nil, fmt.Errorf("cluster: the log of %q: record %d is a %q, not the hand's start", w.lease.table, seq, r.Kind)
+		case r.Kind == recAction && r.Action != nil:
+			hl.Actions = append(hl.Actions, *r.Action)
+		}
+	}
+	if hl == nil {
+		return nil, fmt.Errorf("cluster: the log of %q: no hand at %d", w.lease.table, from)
+	}
+	return hl, nil
+}
+
+// publish appends r to the log, expecting the subject's last sequence to be
+// last, and returns r's sequence.
+func (w *WAL) publish(ctx context.Context, r *Record, last uint64) (uint64, error) {
+	r.Table, r.Node, r.Token, r.At = w.lease.table, w.n.cfg.Node, w.lease.token, time.Now().UTC()
+	b, err := json.Marshal(r)
+	if err != nil {
+		return 0, err
+	}
+	ctx, cancel := w.n.request(ctx)
+	defer cancel()
+	ack, err := w.n.js.Publish(ctx, w.subject, b, jetstream.WithExpectLastSequencePerSubject(last))
+	if wrongLastSequence(err) {
+		return 0, fmt.Errorf("table %q: %w", w.lease.table, ErrFenced)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("cluster: write the log of %q: %w", w.lease.table, err)
+	}
+	return ack.Sequence, nil
+}
+
+// append writes r after this writer's last record, if the lease is still
+// valid and no other owner has written since.
+func (w *WAL) append(ctx context.Context, r *Record) (uint64, error) {
+	if w.fenced {
+		return 0, fmt.Errorf("table %q: %w", w.lease.table, ErrFenced)
+	}
+	err := w.lease.check(time.Now())
+	var seq uint64
+	if err == nil {
+		seq, err = w.publish(ctx, r, w.last)
+	}
+	w.n.mu.Lock()
+	if err == nil {
+		w.n.stats.LogWrites++
+	} else if errors.Is(err, ErrFenced) || errors.Is(err, ErrLeaseLost) {
+		w.n.stats.LogRefused++
+	}
+	w.n.mu.Unlock()
+	if errors.Is(err, ErrFenced) {
+		w.fenced = true
+	}
+	if err != nil {
+		return 0, err
+	}
+	w.last = seq
+	return seq, nil
+}
+
+// StartHand logs the start of hand number hand: the engine's configuration
+// (its seed deals every card) and state, the table's own record of its seats.
+// Records of the hands before are purged.
+func (w *WAL) StartHand(ctx context.Context, hand int64, cfg engine.Config, state any) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	st, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("cluster: hand state: %w", err)
+	}
+	seq, err := w.append(ctx, &Record{Kind: recHand, Hand: hand, Config: &cfg, State: st})
+	if err != nil {
+		return err
+	}
+	w.handSeq, w.hand = seq, hand
+	pctx, cancel := w.n.request(ctx)
+	defer cancel()
+	if err := w.n.wal.Purge(pctx, jetstream.WithPurgeSubject(w.subject), jetstream.WithPurgeSequence(seq)); err != nil {
+		w.n.cfg.Log.Warn("the log's earlier hands were not purged", "table", w.lease.table, "err", err)
+	}
+	return nil
+}
+
+// Action logs a, to be applied to the hand in play once logged.
+func (w *WAL) Action(ctx context.Context, a engine.Action) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.handSeq == 0 {
+		return fmt.Errorf("cluster: the log of %q: an action with no hand in play", w.lease.table)
+	}
+	_, err := w.append(ctx, &Record{Kind: recAction, Hand: w.hand, HandSeq: w.handSeq, Action: &a})
+	return err
+}
+
+// EndHand logs that the hand in play is over, with the table's state after it:
+// a new owner has no hand to resume.
+func (w *WAL) EndHand(ctx context.Context, state any) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.handSeq == 0 {
+		return nil
+	}
+	st, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("cluster: hand state: %w", err)
+	}
+	_, err = w.append(ctx, &Record{Kind: recEnd, Hand: w.hand, State: st})
+	if err == nil {
+		w.handSeq = 0
+	}
+	return err
+}
+
+// Forget purges the table's whole log (a table closed for good), if the lease
+// is still valid.
+func (w *WAL) Forget(ctx context.Context) error {
+	if err := w.lease.check(time.Now()); err != nil {
+		return err
+	}
+	ctx, cancel := w.n.request(ctx)
+	defer cancel()
+	return w.n.wal.Purge(ctx, jetstream.WithPurgeSubject(w.subject))
+}

@@ -1,0 +1,283 @@
+// Package node runs one node's share of the tables of a house on several nodes
+// (felt serve --nats): it registers the house's own tables in the cluster,
+// opens on this node those whose lease it gets, writes their hands ahead to
+// the cluster's log, adopts the tables of lost nodes (taking the hand in play
+// up from the log and the seats from the store), keeps their lobby entries
+// fresh, and hands its tables over when it stops. docs/scaling.md tells the
+// whole story.
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/felt-poker/felt/internal/cluster"
+	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/lobby"
+	"github.com/felt-poker/felt/internal/table"
+)
+
+// Config is what a node's tables need.
+type Config struct {
+	Cluster *cluster.Node
+	House   *house.House
+	Lobby   *lobby.Lobby
+	// Names are the house's own tables, which every node knows the settings
+	// of (the same house config on every node).
+	Names []string
+	// Table returns the settings of the house table called name, or false.
+	Table func(name string) (table.Config, bool)
+	Log   *slog.Logger
+}
+
+// Tables is one node's share of the house's tables.
+type Tables struct {
+	cfg Config
+
+	mu    sync.Mutex
+	owned map[string]*owned // by cluster.TableKey
+	wg    sync.WaitGroup
+}
+
+type owned struct {
+	lease *cluster.Lease
+	t     *table.Table
+}
+
+// registration is a house table's entry in the cluster's registry.
+type registration struct {
+	House string `json:"house_table"`
+}
+
+// New returns a node's tables; Start opens them.
+func New(cfg Config) *Tables {
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	return &Tables{cfg: cfg, owned: map[string]*owned{}}
+}
+
+// Start registers the house's own tables in the cluster and opens on this node
+// those no other node holds.
+func (ts *Tables) Start(ctx context.Context) error {
+	for _, name := range ts.cfg.Names {
+		if err := ts.cfg.Cluster.Register(ctx, name, registration{House: name}); err != nil {
+			return err
+		}
+		l, err := ts.cfg.Cluster.Acquire(ctx, name)
+		if errors.Is(err, cluster.ErrHeld) {
+			continue // another node runs it
+		}
+		if err != nil {
+			return err
+		}
+		if err := ts.open(ctx, l); err != nil {
+			_ = l.Release(ctx)
+			return fmt.Errorf("table %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// Run keeps the node's leases and lobby entries and adopts the tables of lost
+// nodes, until ctx is done.
+func (ts *Tables) Run(ctx context.Context) error {
+	go ts.listAll(ctx)
+	go ts.mirrorLobby(ctx)
+	return ts.cfg.Cluster.Run(ctx, ts.adopt, ts.lost)
+}
+
+// mirrorLobby lists in this node's lobby the tables of the other nodes, as
+// the cluster's lobby has them, until ctx is done.
+func (ts *Tables) mirrorLobby(ctx context.Context) {
+	names := map[string]string{} // key -> name
+	for ctx.Err() == nil {
+		err := ts.cfg.Cluster.WatchLobby(ctx, func(l cluster.Listing) {
+			var in table.Info
+			if l.Node == ts.cfg.Cluster.Name() || json.Unmarshal(l.Info, &in) != nil || in.Name == "" {
+				return
+			}
+			names[cluster.TableKey(in.Name)] = in.Name
+			ts.cfg.Lobby.SetRemote(in)
+		}, func(key string) {
+			if name, ok := names[key]; ok {
+				delete(names, key)
+				ts.cfg.Lobby.RemoveRemote(name)
+			}
+		})
+		if ctx.Err() == nil {
+			ts.cfg.Log.Warn("the house's lobby is not mirrored: trying again", "err", err)
+			select {
+			case <-ctx.Done():
+			case <-time.After(ts.cfg.Cluster.LeaseTTL()):
+			}
+		}
+	}
+}
+
+// adopt opens a registered table this node has just acquired.
+func (ts *Tables) adopt(ctx context.Context, l *cluster.Lease, reg cluster.Registration) error {
+	var r registration
+	if err := json.Unmarshal(reg.Config, &r); err != nil || r.House == "" {
+		return fmt.Errorf("registration of %q: not a house table (%s)", reg.Table, reg.Config)
+	}
+	return ts.open(ctx, l)
+}
+
+// open opens the table of lease l on this node, as its log left it.
+func (ts *Tables) open(ctx context.Context, l *cluster.Lease) error {
+	cfg, ok := ts.cfg.Table(l.Table())
+	if !ok {
+		return fmt.Errorf("the house has no table %q", l.Table())
+	}
+	w, hl, err := ts.cfg.Cluster.OpenWAL(ctx, l)
+	if err != nil {
+		return err
+	}
+	if hl != nil {
+		if cfg.Resume, err = ts.resume(ctx, hl); err != nil {
+			return err
+		}
+	}
+	cfg.HandLog = w
+	t, err := ts.cfg.Lobby.Open(cfg)
+	if err != nil {
+		return err
+	}
+	ts.cfg.Cluster.Own(l)
+	ts.mu.Lock()
+	ts.owned[cluster.TableKey(l.Table())] = &owned{lease: l, t: t}
+	ts.mu.Unlock()
+	ts.wg.Go(func() { ts.watch(l, t) })
+	resumed := hl != nil && hl.InPlay
+	ts.cfg.Log.Info("table opened on this node", "table", l.Table(), "token", l.Token(), "hand_resumed", resumed)
+	return nil
+}
+
+// resume reads what the table's log left: the seats from the store, the hand
+// in play rebuilt, and the buy-ins of players the lost owner had not seated
+// returned to their credits.
+func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog) (*table.Resume, error) {
+	var r table.Resume
+	if err := json.Unmarshal(hl.State, &r.State); err != nil {
+		return nil, fmt.Errorf("the log's table state: %w", err)
+	}
+	stacks, err := ts.cfg.House.TableStacks(ctx, r.State.Ref)
+	if err != nil {
+		return nil, err
+	}
+	r.Stacks = stacks
+	if hl.InPlay {
+		h, skipped, err := hl.Rebuild()
+		if err != nil {
+			return nil, err
+		}
+		r.Hand, r.HandCfg = h, hl.Config
+		ts.cfg.Log.Info("hand rebuilt from the log", "table", hl.Table, "hand", hl.Hand, "actions", len(hl.Actions), "refused", skipped)
+	}
+	for _, u := range r.Orphans() {
+		rf, err := ts.cfg.House.ReturnSeat(ctx, r.State.Ref, u)
+		if err != nil {
+			ts.cfg.Log.Warn("a buy-in not seated by the lost node was not returned", "table", hl.Table, "user", u, "err", err)
+			continue
+		}
+		delete(r.Stacks, u)
+		ts.cfg.Log.Warn("returned a buy-in the lost node had not seated", "table", hl.Table, "user", u, "amount", rf.Amount)
+	}
+	return &r, nil
+}
+
+// watch waits for the table to stop on this node and gives its lease up, so
+// that a table whose log refused a write (NATS away) is taken up again, here
+// or elsewhere.
+func (ts *Tables) watch(l *cluster.Lease, t *table.Table) {
+	<-t.Done()
+	key := cluster.TableKey(l.Table())
+	ts.mu.Lock()
+	if o := ts.owned[key]; o != nil && o.lease == l {
+		delete(ts.owned, key)
+	}
+	ts.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := ts.cfg.Cluster.Disown(ctx, l); err != nil {
+		ts.cfg.Log.Warn("lease not released", "table", l.Table(), "err", err)
+	}
+}
+
+// lost stops at once a table whose lease is lost: another node takes it.
+func (ts *Tables) lost(l *cluster.Lease) {
+	ts.mu.Lock()
+	o := ts.owned[cluster.TableKey(l.Table())]
+	ts.mu.Unlock()
+	if o == nil || o.lease != l {
+		return
+	}
+	ts.cfg.Log.Warn("lease lost: the table stops on this node", "table", l.Table())
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = o.t.HandOver(ctx, "the table's lease is lost")
+	}()
+}
+
+// listAll writes the lobby entries of the node's tables every third of the
+// lease TTL, from the local lobby's listings.
+func (ts *Tables) listAll(ctx context.Context) {
+	tick := time.NewTicker(ts.cfg.Cluster.LeaseTTL() / 3)
+	defer tick.Stop()
+	for {
+		for _, o := range ts.ownedTables() {
+			if in, ok := ts.cfg.Lobby.Info(o.lease.Table()); ok {
+				_ = ts.cfg.Cluster.List(ctx, o.lease, in)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+func (ts *Tables) ownedTables() []*owned {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	out := make([]*owned, 0, len(ts.owned))
+	for _, o := range ts.owned {
+		out = append(out, o)
+	}
+	return out
+}
+
+// Owned returns the names of the tables open on this node.
+func (ts *Tables) Owned() []string {
+	var out []string
+	for _, o := range ts.ownedTables() {
+		out = append(out, o.lease.Table())
+	}
+	return out
+}
+
+// HandOver stops every table of the node without paying anyone out and gives
+// their leases up, for the other nodes to take them up from their logs at
+// once: a node leaving on purpose (SIGTERM, a rolling upgrade).
+func (ts *Tables) HandOver(ctx context.Context) error {
+	var errs []error
+	for _, o := range ts.ownedTables() {
+		errs = append(errs, o.t.HandOver(ctx, "its node is leaving the house"))
+	}
+	done := make(chan struct{})
+	go func() { ts.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		errs = append(errs, ctx.Err())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,317 @@
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/felt-poker/felt/internal/cluster"
+	"github.com/felt-poker/felt/internal/lobby"
+	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/web"
+)
+
+// Relay is web.Relay over NATS: a player's message for a table of another
+// node is a request to that node ("<prefix>.node.<node>.relay"), which handles
+// it on a shadow of the player's connection and answers with its refusal or
+// nothing; the shadow's messages for the player come back on the connection's
+// subject ("<prefix>.conn.<node>.<connection>"). A node sweeps the shadows of
+// nodes that no longer answer.
+type Relay struct {
+	n   *cluster.Node
+	log *slog.Logger
+
+	mu    sync.Mutex
+	conns map[string]*relayedConn // this node's connections relayed elsewhere
+	// Shadows of other nodes' connections on this node: a queue each, so
+	// that one connection's messages are handled in order and none waits for
+	// another's.
+	queues map[string]chan relayReq
+	origin map[string]string // shadow -> its node
+	srv    *web.Server
+}
+
+// relayedConn is one of this node's connections with messages relayed.
+type relayedConn struct {
+	sub  *nats.Subscription
+	sink table.Sink
+	// owners are the nodes it has shadows on, with the tables relayed there.
+	owners map[string]map[string]bool
+}
+
+// relayReq is a relayed message, a connection's goodbye, or a ping.
+type relayReq struct {
+	Conn   string       `json:"conn,omitempty"`   // the shadow's name: node and connection
+	Origin string       `json:"origin,omitempty"` // the connection's node
+	Events string       `json:"events,omitempty"` // the subject of the shadow's messages
+	Player table.Player `json:"player"`
+	Msg    []byte       `json:"msg,omitempty"`
+	Bye    bool         `json:"bye,omitempty"`
+	Ping   bool         `json:"ping,omitempty"`
+	reply  *nats.Msg
+}
+
+type relayReply struct {
+	Error *web.RemoteError `json:"error,omitempty"`
+}
+
+// relayTimeout bounds a relayed message's answer, as a local one (web's
+// handle) is bounded.
+const relayTimeout = 15 * time.Second
+
+// NewRelay returns the relay of node n; Serve starts its side of it.
+func NewRelay(n *cluster.Node, log *slog.Logger) *Relay {
+	return &Relay{n: n, log: log, conns: map[string]*relayedConn{}, queues: map[string]chan relayReq{}, origin: map[string]string{}}
+}
+
+func (r *Relay) subject(node string) string { return r.n.Subject("node", node, "relay") }
+
+// Serve handles the messages other nodes relay to srv's tables, until ctx is
+// done.
+func (r *Relay) Serve(ctx context.Context, srv *web.Server) error {
+	r.mu.Lock()
+	r.srv = srv
+	r.mu.Unlock()
+	sub, err := r.n.Conn().Subscribe(r.subject(r.n.Name()), r.receive)
+	if err != nil {
+		return fmt.Errorf("relay: %w", err)
+	}
+	go func() {
+		tick := time.NewTicker(r.n.LeaseTTL())
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				_ = sub.Unsubscribe()
+				return
+			case <-tick.C:
+				r.sweep(ctx)
+				r.checkOwners(ctx)
+			}
+		}
+	}()
+	return nil
+}
+
+// receive queues a request for its shadow's worker (pings are answered here).
+func (r *Relay) receive(m *nats.Msg) {
+	var q relayReq
+	if err := json.Unmarshal(m.Data, &q); err != nil || (q.Conn == "" && !q.Ping) {
+		return
+	}
+	q.reply = m
+	if q.Ping {
+		_ = m.Respond([]byte(`{}`))
+		return
+	}
+	if q.Bye {
+		r.bye(q.Conn)
+		return
+	}
+	r.mu.Lock()
+	ch, ok := r.queues[q.Conn]
+	if !ok {
+		ch = make(chan relayReq, 64)
+		r.queues[q.Conn], r.origin[q.Conn] = ch, q.Origin
+		go r.work(q.Conn, ch)
+	}
+	queued := true
+	select { // under the lock, so that bye never closes ch during the send
+	case ch <- q:
+	default:
+		queued = false
+	}
+	r.mu.Unlock()
+	if !queued {
+		r.respond(q, &web.RemoteError{Status: 429, Code: "rate_limited", Message: "too many messages at once"})
+	}
+}
+
+// bye ends the shadow conn: its worker drops it once its queue is done.
+func (r *Relay) bye(conn string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ch, ok := r.queues[conn]; ok {
+		close(ch)
+		delete(r.queues, conn)
+		delete(r.origin, conn)
+	}
+}
+
+// work handles one shadow's messages in order, and drops the shadow at the end.
+func (r *Relay) work(conn string, ch chan relayReq) {
+	for q := range ch {
+		ctx, cancel := context.WithTimeout(context.Background(), relayTimeout)
+		sink := natsSink{nc: r.n.Conn(), subject: q.Events}
+		r.respond(q, r.server().HandleRemote(ctx, conn, q.Player, sink, q.Msg))
+		cancel()
+	}
+	r.server().DropRemote(conn)
+}
+
+func (r *Relay) server() *web.Server {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.srv
+}
+
+func (r *Relay) respond(q relayReq, e *web.RemoteError) {
+	b, _ := json.Marshal(relayReply{Error: e})
+	_ = q.reply.Respond(b)
+}
+
+// sweep drops the shadows of nodes that no longer answer (lost).
+func (r *Relay) sweep(ctx context.Context) {
+	r.mu.Lock()
+	origins := map[string][]string{}
+	for conn, o := range r.origin {
+		origins[o] = append(origins[o], conn)
+	}
+	r.mu.Unlock()
+	for o, conns := range origins {
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err := r.n.Conn().RequestWithContext(pctx, r.subject(o), []byte(`{"ping":true}`))
+		cancel()
+		if !errors.Is(err, nats.ErrNoResponders) {
+			continue
+		}
+		r.log.Info("a lost node's players leave the watchers", "node", o, "connections", len(conns))
+		for _, c := range conns {
+			r.bye(c)
+		}
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// natsSink sends a shadow's messages to its connection's node.
+type natsSink struct {
+	nc      *nats.Conn
+	subject string
+}
+
+func (s natsSink) Send(b []byte) { _ = s.nc.Publish(s.subject, b) }
+
+// Forward relays msg of connection conn to the node that runs its table.
+func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink table.Sink, msg []byte) error {
+	var m struct {
+		Table string `json:"table"`
+	}
+	_ = json.Unmarshal(msg, &m)
+	owner, err := r.n.Holder(ctx, m.Table)
+	if err != nil {
+		return err
+	}
+	if owner == "" || owner == r.n.Name() {
+		return fmt.Errorf("%w %q", lobby.ErrNoTable, m.Table)
+	}
+	events, err := r.relaying(conn, owner, m.Table, sink)
+	if err != nil {
+		return err
+	}
+	q := relayReq{Conn: r.n.Name() + "/" + conn, Origin: r.n.Name(), Events: events, Player: p, Msg: msg}
+	ctx, cancel := context.WithTimeout(ctx, relayTimeout)
+	defer cancel()
+	reply, err := r.n.Conn().RequestWithContext(ctx, r.subject(owner), mustJSON(q))
+	if errors.Is(err, nats.ErrNoResponders) {
+		return fmt.Errorf("%w %q (its node is gone: try again in a moment)", lobby.ErrNoTable, m.Table)
+	}
+	if err != nil {
+		return fmt.Errorf("relay to node %s: %w", owner, err)
+	}
+	var rr relayReply
+	if err := json.Unmarshal(reply.Data, &rr); err != nil {
+		return fmt.Errorf("relay to node %s: %w", owner, err)
+	}
+	if rr.Error != nil {
+		return rr.Error
+	}
+	return nil
+}
+
+// relaying subscribes connection conn to its shadows' messages, once, and
+// notes that owner has one, for tableName; it returns the subject.
+func (r *Relay) relaying(conn, owner, tableName string, sink table.Sink) (string, error) {
+	subject := r.n.Subject("conn", r.n.Name(), conn)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rc, ok := r.conns[conn]
+	if !ok {
+		sub, err := r.n.Conn().Subscribe(subject, func(m *nats.Msg) { sink.Send(m.Data) })
+		if err != nil {
+			return "", fmt.Errorf("relay: %w", err)
+		}
+		rc = &relayedConn{sub: sub, sink: sink, owners: map[string]map[string]bool{}}
+		r.conns[conn] = rc
+	}
+	if rc.owners[owner] == nil {
+		rc.owners[owner] = map[string]bool{}
+	}
+	rc.owners[owner][tableName] = true
+	return subject, nil
+}
+
+// Closed tells the nodes that had shadows of conn that it has closed.
+func (r *Relay) Closed(conn string) {
+	r.mu.Lock()
+	rc, ok := r.conns[conn]
+	delete(r.conns, conn)
+	r.mu.Unlock()
+	if !ok {
+		return
+	}
+	_ = rc.sub.Unsubscribe()
+	for owner := range rc.owners {
+		_ = r.n.Conn().Publish(r.subject(owner), mustJSON(relayReq{Conn: r.n.Name() + "/" + conn, Bye: true}))
+	}
+}
+
+// checkOwners pings the nodes this node's connections have shadows on, and
+// tells each connection whose tables' node no longer answers (lost) that those
+// tables moved: their new node has the player's seat, and a new watch finds it.
+func (r *Relay) checkOwners(ctx context.Context) {
+	r.mu.Lock()
+	owners := map[string]bool{}
+	for _, rc := range r.conns {
+		for o := range rc.owners {
+			owners[o] = true
+		}
+	}
+	r.mu.Unlock()
+	for o := range owners {
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		_, err := r.n.Conn().RequestWithContext(pctx, r.subject(o), []byte(`{"ping":true}`))
+		cancel()
+		if errors.Is(err, nats.ErrNoResponders) {
+			r.ownerLost(o)
+		}
+	}
+}
+
+// ownerLost sends table_moved to every connection with tables on node owner,
+// and forgets them.
+func (r *Relay) ownerLost(owner string) {
+	type notice struct {
+		Type  string `json:"type"`
+		Table string `json:"table"`
+		Code  string `json:"code"`
+		Text  string `json:"text"`
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rc := range r.conns {
+		for name := range rc.owners[owner] {
+			rc.sink.Send(mustJSON(notice{Type: "notice", Table: name, Code: "table_moved", Text: table.ErrMoved.Error()}))
+		}
+		delete(rc.owners, owner)
+	}
+}

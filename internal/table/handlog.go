@@ -1,0 +1,251 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/history"
+)
+
+// A table of a house on several nodes writes each hand ahead of playing it to
+// a HandLog (package cluster's write-ahead log on NATS JetStream): the engine's
+// configuration and the seats at the hand's start, every action before it is
+// applied, the seats at the hand's end. The engine is deterministic, so another
+// node that takes the table over (its node lost) rebuilds the hand in play from
+// the log and resumes it (Config.Resume) from the action where it stopped.
+//
+// A write the log refuses means the table is no longer this node's (its lease
+// lost, another node fenced the log) or cannot be made safe: the table stops at
+// once without paying anyone out (abandon), for the seats now belong to the
+// table's new owner.
+
+// HandLog is where a table writes each hand ahead of play; *cluster.WAL is one.
+// A table calls it from its goroutine, each call bounded by logTimeout.
+type HandLog interface {
+	StartHand(ctx context.Context, hand int64, cfg engine.Config, state any) error
+	Action(ctx context.Context, a engine.Action) error
+	EndHand(ctx context.Context, state any) error
+}
+
+// logTimeout bounds each write to the HandLog.
+const logTimeout = 5 * time.Second
+
+// ErrMoved refuses a command at a table that has stopped on this node because
+// another node has taken it over: the player reconnects to find it there.
+var ErrMoved = errors.New("the table has moved to another node of the house: reconnect")
+
+// LogState is the table as its HandLog holds it at a hand's start and end:
+// enough, with the store's seats, to seat everyone again on another node.
+type LogState struct {
+	Ref    string    `json:"ref"`
+	Hand   int64     `json:"hand"`
+	Button int       `json:"button"`
+	Level  int       `json:"level"`
+	Seats  []LogSeat `json:"seats"`
+}
+
+// LogSeat is one seat of a LogState.
+type LogSeat struct {
+	Occupied   bool   `json:"occupied,omitempty"`
+	ID         int64  `json:"id,omitempty"`
+	Name       string `json:"name,omitempty"`
+	Bot        bool   `json:"bot,omitempty"`
+	Stack      int64  `json:"stack,omitempty"`
+	SittingOut bool   `json:"sitting_out,omitempty"`
+	Leaving    bool   `json:"leaving,omitempty"`
+	Left       bool   `json:"left,omitempty"`
+	BankMS     int64  `json:"bank_ms,omitempty"`
+}
+
+// Resume is a table taken over from a node that was lost: its last logged
+// state, the hand in play rebuilt from the log (nil when none was), and the
+// stacks the store holds at the table for its registered players, by user (the
+// store's seats: buy-ins, then each recorded hand and top-up).
+type Resume struct {
+	State   LogState
+	Hand    *engine.Hand
+	HandCfg engine.Config
+	Stacks  map[int64]int64
+}
+
+// Orphans returns the users with a seat in the store at the table whom the log
+// does not seat (they bought in after the last state was logged): their node
+// was lost before it seated them, and their buy-in goes back to their credits.
+func (r *Resume) Orphans() []int64 {
+	seated := map[int64]bool{}
+	for _, s := range r.State.Seats {
+		if s.Occupied && !s.Bot {
+			seated[s.ID] = true
+		}
+	}
+	var out []int64
+	for id := range r.Stacks {
+		if !seated[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// logState returns the table's seats as its log keeps them.
+func (t *Table) logState() LogState {
+	s := LogState{Ref: t.ref, Hand: t.handNo, Button: t.button, Level: t.level, Seats: make([]LogSeat, len(t.seats))}
+	for i := range t.seats {
+		st := &t.seats[i]
+		if !st.occupied {
+			continue
+		}
+		s.Seats[i] = LogSeat{Occupied: true, ID: st.p.ID, Name: st.p.Name, Bot: st.bot != nil, Stack: st.stack,
+			SittingOut: st.sittingOut, Leaving: st.leaving, Left: st.left, BankMS: st.bank.Milliseconds()}
+	}
+	return s
+}
+
+// logged runs one write to the HandLog, if the table has one; a refused write
+// abandons the table and returns ErrMoved.
+func (t *Table) logged(write func(ctx context.Context, l HandLog) error) error {
+	if t.cfg.HandLog == nil {
+		return nil
+	}
+	if t.closed {
+		return ErrMoved
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), logTimeout)
+	defer cancel()
+	if err := write(ctx, t.cfg.HandLog); err != nil {
+		t.abandon(err)
+		return ErrMoved
+	}
+	return nil
+}
+
+// apply logs a and then applies it to the hand in play. An action the engine
+// refuses is logged too: the log's reader skips it as the engine did.
+func (t *Table) apply(a engine.Action) error {
+	if err := t.logged(func(ctx context.Context, l HandLog) error { return l.Action(ctx, a) }); err != nil {
+		return err
+	}
+	return t.hand.Apply(a)
+}
+
+// abandon stops the table on this node at once, because its log refused a
+// write or its node hands it over: another node owns it now (or will, once the
+// lease expires), with its seats and the hand in play. Nothing is paid out or
+// recorded here.
+func (t *Table) abandon(err error) {
+	t.log.Warn("table stopped on this node: another node takes it over", "err", err)
+	t.handLive = false
+	t.clockSeat = -1
+	for i := range t.seats {
+		t.seats[i] = seat{}
+	}
+	t.reserved = map[int]int64{}
+	t.broadcast(NoticeMsg{Type: "notice", Table: t.cfg.Name, Code: "table_moved", Text: ErrMoved.Error()})
+	t.closed = true
+	t.version++
+}
+
+// resume seats everyone of r again and takes up the hand in play, if any. A
+// registered player is seated only if the store still holds their seat (the
+// others were cashed out after the state was logged); their stack is the
+// store's between hands, the logged one during a hand (the difference, a top-up
+// booked during the hand, waits beside it).
+func (t *Table) resume(r *Resume, now time.Time) error {
+	st := r.State
+	if len(st.Seats) != len(t.seats) {
+		return invalid("resume", "the log has %d seats, the table %d", len(st.Seats), len(t.seats))
+	}
+	if st.Ref != "" {
+		t.ref = st.Ref
+	}
+	t.handNo, t.button, t.level, t.firstHandAt = st.Hand, st.Button, st.Level, now
+	t.chipsIn = 0
+	for i, ls := range st.Seats {
+		s := &t.seats[i]
+		inHand := r.Hand != nil && i < len(r.HandCfg.Stacks) && r.HandCfg.Stacks[i] > 0
+		if err := t.resumeSeat(i, ls, r.Stacks, inHand, now); err != nil {
+			return err
+		}
+		t.chipsIn += s.stack + s.topUp
+	}
+	if r.Hand == nil {
+		return nil
+	}
+	t.hand, t.handCfg, t.handLive, t.handStart = r.Hand, r.HandCfg, true, now
+	t.handPlayers = make([]Player, len(t.seats))
+	for i := range t.seats {
+		if t.seats[i].inHand {
+			t.handPlayers[i] = t.seats[i].p
+		}
+	}
+	t.handKey = fmt.Sprintf("%s/%d", t.ref, t.handNo)
+	t.seedHash = history.SeedCommitment(t.handKey, r.HandCfg.Seed)
+	t.clockSeat = -1
+	return nil
+}
+
+// resumeSeat seats seat i of a resumed table as ls logged it.
+func (t *Table) resumeSeat(i int, ls LogSeat, stacks map[int64]int64, inHand bool, now time.Time) error {
+	s := &t.seats[i]
+	switch {
+	case !ls.Occupied:
+		if s.bot != nil {
+			*s = seat{} // a bot the table no longer seats
+		}
+		return nil
+	case ls.Bot:
+		if s.bot == nil {
+			return invalid("resume", "seat %d: the log has a bot the table's settings do not", i)
+		}
+		s.stack, s.inHand, s.sittingOut = ls.Stack, inHand, ls.SittingOut
+		return nil
+	}
+	dbStack, held := stacks[ls.ID]
+	if !held && !inHand {
+		*s = seat{} // cashed out since the state was logged
+		return nil
+	}
+	*s = seat{occupied: true, p: Player{ID: ls.ID, Name: ls.Name}, stack: ls.Stack, inHand: inHand,
+		sittingOut: ls.SittingOut, leaving: ls.Leaving, left: ls.Left || !held, bank: time.Duration(ls.BankMS) * time.Millisecond,
+		away: true, awaySince: now}
+	if ls.SittingOut {
+		s.sitOutSince = now
+	}
+	switch {
+	case !held:
+		t.log.Error("resumed a player in the hand in play whose seat the store no longer holds: folded", "seat", i, "player", ls.Name)
+	case !inHand:
+		s.stack = dbStack
+	case dbStack >= ls.Stack:
+		s.topUp = dbStack - ls.Stack
+	default:
+		t.log.Error("the store holds less than the logged stack (a hand not recorded)", "seat", i, "player", ls.Name, "logged", ls.Stack, "stored", dbStack)
+	}
+	t.hadHuman = true
+	return nil
+}
+
+// HandOver stops the table on this node without paying anyone out, for
+// another node to take it over from its log: a node leaving on purpose, or one
+// whose lease is lost. Its watchers are told the table moved. It returns once
+// the table has stopped, or with ctx's error.
+func (t *Table) HandOver(ctx context.Context, reason string) error {
+	err := t.call(ctx, func() error {
+		if !t.closed {
+			t.abandon(errors.New(reason))
+		}
+		return nil
+	})
+	if err != nil && err != ErrClosed {
+		return err
+	}
+	select {
+	case <-t.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,214 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/house"
+)
+
+// A tournament's table (Config.Tourney) plays tournament chips that belong to
+// the tournament, not to anyone's credits: nothing at it touches the ledger. Its
+// director seats the players (Tourney.Seats when it opens, SeatTourney after),
+// sets the blinds of every hand (Tourney.Blinds) and hears of every finished
+// hand (Tourney.HandEnd), which says who busted and which players leave for
+// another table. Nobody leaves it by choice: a player who sits out, leaves or
+// disconnects for longer than the grace stays dealt in and is blinded out (a
+// seat sitting out checks or folds at once), until they sit in again or bust.
+// It deals to bots alone as readily as to people, and never closes by itself.
+
+// ErrTourneySeat refuses a buy-in at a tournament's table: its director seats
+// the players.
+var ErrTourneySeat = fmt.Errorf("%w: the tournament seats its players: register for it in the lobby", house.ErrForbidden)
+
+// Tourney makes a table one of a tournament's.
+type Tourney struct {
+	// ID is the tournament's, shown in the table's listing.
+	ID int64
+	// Seats are seated when the table opens.
+	Seats []TourneySeat
+	// Blinds returns the level and the blinds of a hand dealt at now.
+	Blinds func(now time.Time) (level int, small, big, ante int64)
+	// HandEnd reports every finished hand and returns the players who leave the
+	// table now (to another table, or the winner): their stacks are the ones
+	// the report gave. It is called on the table's goroutine: it must not block
+	// or call into the table.
+	HandEnd func(TourneyHand) []Player
+}
+
+// TourneySeat is a player at a tournament's table and their chips; Bot names
+// the bot that plays the seat ("" for a person; in what the table reports, any
+// bot is "bot").
+type TourneySeat struct {
+	Player Player `json:"player"`
+	Bot    string `json:"bot,omitempty"`
+	Stack  int64  `json:"stack"`
+}
+
+// TourneyHand is a finished hand at a tournament's table.
+type TourneyHand struct {
+	Table string
+	Hand  int64
+	// Seats are the players still seated, with their stacks after the hand, in
+	// the order they pay the big blind from the next hand on.
+	Seats []TourneySeat
+	// Busted are the players who lost their last chip, each with the stack they
+	// started the hand with.
+	Busted []TourneySeat
+}
+
+// tourney reports whether the table is a tournament's.
+func (t *Table) tourney() bool { return t.cfg.Tourney != nil }
+
+// newBot makes the bot called name for seat i, seeded from the table's seed.
+func (t *Table) newBot(name string, models bot.ModelStore, rng *rand.Rand) (bot.Bot, error) {
+	b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models})
+	if err != nil {
+		return nil, invalid("bots", "%v", err)
+	}
+	return b, nil
+}
+
+// seatTourney puts s in seat i (on the table's goroutine, or before it runs).
+func (t *Table) seatTourney(i int, s TourneySeat) error {
+	st := seat{occupied: true, p: s.Player, stack: s.Stack, bank: t.cfg.TimeBank}
+	if s.Bot != "" {
+		var models bot.ModelStore
+		if t.models != nil {
+			models = t.models
+		}
+		seed := cards.RandomSeed()
+		b, err := t.newBot(s.Bot, models, rand.New(rand.NewChaCha8(seed)))
+		if err != nil {
+			return err
+		}
+		st.bot, st.p.ID = b, 0
+	} else {
+		t.hadHuman = true
+	}
+	t.seats[i] = st
+	t.chipsIn += s.Stack
+	t.version++
+	return nil
+}
+
+// SeatTourney seats s at a tournament's table, in its first free seat, from the
+// next hand on: a player moved from another table.
+func (t *Table) SeatTourney(ctx context.Context, s TourneySeat) error {
+	if s.Stack <= 0 {
+		return invalid("stack", "must be positive")
+	}
+	return t.call(ctx, func() error {
+		if !t.tourney() {
+			return errors.New("not a tournament's table")
+		}
+		if s.Bot == "" && t.seatOf(s.Player.ID) >= 0 {
+			return ErrSeated
+		}
+		for i := range t.seats {
+			if _, held := t.reserved[i]; !t.seats[i].occupied && !held {
+				return t.seatTourney(i, s)
+			}
+		}
+		return fmt.Errorf("%w: the table is full", ErrSeatTaken)
+	})
+}
+
+// tourneyBlinds sets the hand's blinds from the director's clock.
+func (t *Table) tourneyBlinds(now time.Time) (small, big, ante int64) {
+	level, small, big, ante := t.cfg.Tourney.Blinds(now)
+	if level != t.level {
+		t.level = level
+		t.version++
+	}
+	t.tSmall, t.tBig, t.tAnte = small, big, ante
+	return small, big, ante
+}
+
+// finishTourneyHand reports the hand to the director and frees the seats of the
+// busted players and of those the director moves.
+func (t *Table) finishTourneyHand(started []int64) {
+	h := TourneyHand{Table: t.cfg.Name, Hand: t.handNo}
+	bb := -1
+	if t.hand != nil {
+		v := t.hand.SpectatorView()
+		bb = v.BigBlind
+	}
+	n := len(t.seats)
+	for k := 1; k <= n; k++ {
+		i := (bb + k + n) % n
+		st := &t.seats[i]
+		st.inHand = false
+		if !st.occupied {
+			continue
+		}
+		ts := TourneySeat{Player: st.p, Stack: st.stack}
+		if st.bot != nil {
+			ts.Bot = "bot"
+		}
+		if st.stack < t.cfg.minStack() {
+			ts.Stack = started[i]
+			h.Busted = append(h.Busted, ts)
+			t.chipsOut += st.stack
+			t.seats[i] = seat{}
+			t.version++
+			continue
+		}
+		h.Seats = append(h.Seats, ts)
+	}
+	for _, p := range t.cfg.Tourney.HandEnd(h) {
+		for i := range t.seats {
+			st := &t.seats[i]
+			if st.occupied && st.p.Name == p.Name && st.p.ID == p.ID {
+				t.chipsOut += st.stack
+				t.seats[i] = seat{}
+				t.version++
+			}
+		}
+	}
+}
+
+// clearTourney empties a tournament's closing table: the chips stay the
+// tournament's (its director keeps each player's stack after every hand).
+func (t *Table) clearTourney() {
+	for i := range t.seats {
+		t.chipsOut += t.seats[i].stack
+		t.seats[i] = seat{}
+	}
+}
+
+// ErrInHand refuses to move a player dealt in the hand in play.
+var ErrInHand = errors.New("the player is in the hand in play")
+
+// UnseatTourney takes p from a tournament's table, unless they are dealt in the
+// hand in play, and returns their seat and chips: a player moved from a table
+// that deals no hand (one player left at it).
+func (t *Table) UnseatTourney(ctx context.Context, p Player) (TourneySeat, error) {
+	var out TourneySeat
+	err := t.call(ctx, func() error {
+		for i := range t.seats {
+			st := &t.seats[i]
+			if !st.occupied || st.p != p {
+				continue
+			}
+			if t.handLive && st.inHand {
+				return ErrInHand
+			}
+			out = TourneySeat{Player: p, Stack: st.stack}
+			if st.bot != nil {
+				out.Bot = "bot"
+			}
+			t.chipsOut += st.stack
+			t.seats[i] = seat{}
+			t.version++
+			return nil
+		}
+		return ErrNotSeated
+	})
+	return out, err
+}

@@ -1,0 +1,140 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+
+	"github.com/felt-poker/felt/internal/store"
+	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/tournament"
+	"github.com/felt-poker/felt/internal/tournament/live"
+)
+
+// The tournaments' API (docs/protocol.md, "Tournaments"): the handlers decode,
+// call the director (internal/tournament/live) and encode.
+
+func (s *Server) tournamentRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/tournaments", s.tournaments)
+	mux.HandleFunc("GET /api/tournaments/{id}", s.tournamentInfo)
+	mux.HandleFunc("POST /api/tournaments/{id}/register", s.authed(s.tournamentRegister))
+	mux.HandleFunc("POST /api/tournaments/{id}/unregister", s.authed(s.tournamentUnregister))
+	mux.HandleFunc("POST /api/tournaments/{id}/bots", s.authed(s.tournamentBots))
+	mux.HandleFunc("GET /api/players/{name}/tournaments", s.playerTournaments)
+	mux.HandleFunc("GET /api/rankings/tournaments", s.tournamentRankings)
+}
+
+// viewerID is the requester's user id, 0 when not logged in.
+func (s *Server) viewerID(r *http.Request) int64 {
+	if u, err := s.user(r); err == nil {
+		return u.ID
+	}
+	return 0
+}
+
+func (s *Server) tournaments(w http.ResponseWriter, r *http.Request) {
+	s.writeJSON(w, http.StatusOK, map[string]any{
+		"tournaments": s.tourneys.List(s.viewerID(r)),
+		"payouts":     tournament.PayoutTable,
+	})
+}
+
+func (s *Server) tournamentInfo(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err == nil {
+		var in live.Info
+		if in, err = s.tourneys.Info(r.Context(), id, s.viewerID(r)); err == nil {
+			s.writeJSON(w, http.StatusOK, in)
+			return
+		}
+	}
+	s.writeError(w, err)
+}
+
+// tournamentCall runs f on the tournament of the path for u and replies with
+// the tournament as u sees it then.
+func (s *Server) tournamentCall(w http.ResponseWriter, r *http.Request, u store.User, f func(ctx context.Context, id int64, p table.Player) error) {
+	id, err := pathID(r)
+	if err == nil {
+		err = f(r.Context(), id, table.Player{ID: u.ID, Name: u.Username})
+	}
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	in, err := s.tourneys.Info(r.Context(), id, u.ID)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.writeJSON(w, http.StatusOK, in)
+}
+
+func (s *Server) tournamentRegister(w http.ResponseWriter, r *http.Request, u store.User) {
+	s.tournamentCall(w, r, u, s.tourneys.Register)
+}
+
+func (s *Server) tournamentUnregister(w http.ResponseWriter, r *http.Request, u store.User) {
+	s.tournamentCall(w, r, u, s.tourneys.Unregister)
+}
+
+// tournamentBots fills a sit-and-go the player registered for with bots (when
+// the house allows it).
+func (s *Server) tournamentBots(w http.ResponseWriter, r *http.Request, u store.User) {
+	s.tournamentCall(w, r, u, s.tourneys.FillWithBots)
+}
+
+func (s *Server) playerTournaments(w http.ResponseWriter, r *http.Request) {
+	u, _, err := s.house.Player(r.Context(), r.PathValue("name"))
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	res, err := s.house.TournamentResults(r.Context(), u.ID)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	s.writeJSON(w, http.StatusOK, map[string]int64{
+		"played": res.Played, "won": res.Won, "cashed": res.Cashed, "buy_ins": res.BuyIns, "prizes": res.Prizes,
+	})
+}
+
+// tournamentRankings lists the players by tournament net: ?limit=1..100 (default
+// 50) and ?offset.
+func (s *Server) tournamentRankings(w http.ResponseWriter, r *http.Request) {
+	limit, offset := 50, 0
+	q := r.URL.Query()
+	var err error
+	if v := q.Get("limit"); v != "" {
+		if limit, err = strconv.Atoi(v); err != nil {
+			limit = -1
+		}
+	}
+	if v := q.Get("offset"); v != "" {
+		if offset, err = strconv.Atoi(v); err != nil {
+			offset = -1
+		}
+	}
+	rs, err := s.house.TournamentRankings(r.Context(), limit, offset)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	out := []map[string]any{}
+	for _, x := range rs {
+		out = append(out, map[string]any{"name": x.Name, "played": x.Played, "won": x.Won, "cashed": x.Cashed,
+			"buy_ins": x.BuyIns, "prizes": x.Prizes, "net": x.Prizes - x.BuyIns})
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"rankings": out})
+}
+
+// RestoreTournaments loads the stored tournaments (running ones resume) and
+// opens the configured sit-and-goes and scheduled tournaments. Call it once the
+// house has recovered, before serving.
+func (s *Server) RestoreTournaments(ctx context.Context) error {
+	return s.tourneys.Start(ctx)
+}
+
+// Tournaments returns the house's tournament director.
+func (s *Server) Tournaments() *live.Director { return s.tourneys }
