@@ -234,12 +234,25 @@ func (b *neuralBot) Act(v *engine.View) engine.Action {
 		return raiseTo(l, potRaise(l, b.s.pot, 1, 1))
 	case b.s.toCall == 0 && o >= b.net.Bet:
 		return raiseTo(l, potRaise(l, b.s.pot, 1, 2))
-	case o >= b.net.Raise:
+	case o >= b.net.Raise && !b.onePairWar(v):
 		return raiseTo(l, potRaise(l, b.s.pot, 2, 3))
 	case o >= b.net.Bet:
 		return checkOrCall(l)
 	}
 	return checkOrFold(l)
+}
+
+// onePairWar reports a raise war the net's raise would lose: after the flop in
+// Hold'em, its own bet or raise on this street raised, with one pair of its own
+// or less (a board pair does not count: handBucketOf's buckets up to two pair
+// with one hole card). It then calls instead of raising again (the net's output
+// says its hand is strong; a player who raises a raise says more: felt gauntlet
+// found the net stacking off with overpairs against tag).
+func (b *neuralBot) onePairWar(v *engine.View) bool {
+	if !b.s.holdem || b.s.preflop || !facingRaise(v) {
+		return false
+	}
+	return handBucketOf(b.s.mine[0], b.s.mine[1], v.Board) <= bkTwoPairOne
 }
 
 // inputs fills b.in from v (see NumInputs).
