@@ -45,6 +45,11 @@ type Net struct {
 	W2         []float64 `json:"w2"`
 	B2         float64   `json:"b2"`
 	Bet, Raise float64
+	// OnePairGuard makes the bot call instead of raising a raise of its own bet
+	// with one pair of its own or less after the flop (onePairWar): a rule beside
+	// the net, set in the built-in network's file, not by evolution (so that
+	// felt evolve keeps rebuilding the same weights).
+	OnePairGuard bool `json:"one_pair_guard,omitempty"`
 }
 
 // The built-in network, evolved against the gauntlet and judged by LBR (about two
@@ -52,6 +57,8 @@ type Net struct {
 //
 //	felt evolve --population 24 --generations 40 --hands 600 --seed 7 --gauntlet --lbr 1000 \
 //	  --out internal/bot/neural_default.json --chart docs/bots-evolve.svg
+//
+// and then add "one_pair_guard": true to the file (the guard is not evolved).
 //
 //go:embed neural_default.json
 var defaultNetJSON []byte
@@ -249,7 +256,7 @@ func (b *neuralBot) Act(v *engine.View) engine.Action {
 // says its hand is strong; a player who raises a raise says more: felt gauntlet
 // found the net stacking off with overpairs against tag).
 func (b *neuralBot) onePairWar(v *engine.View) bool {
-	if !b.s.holdem || b.s.preflop || !facingRaise(v) {
+	if !b.net.OnePairGuard || !b.s.holdem || b.s.preflop || !facingRaise(v) {
 		return false
 	}
 	return handBucketOf(b.s.mine[0], b.s.mine[1], v.Board) <= bkTwoPairOne
