@@ -47,6 +47,9 @@ type MatchConfig struct {
 	// ControlVariate also estimates A's win rate with the control variate
 	// (ControlVariate, Hold'em only), reported beside the plain one.
 	ControlVariate bool
+	// Budget is the time each bot may take per decision (0: no deadline). It
+	// reaches bots that are bot.ContextActors, which answer by then.
+	Budget time.Duration
 }
 
 // MinHands is the fewest hands a match may have: two duplicate deals, the least
@@ -293,7 +296,9 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 	for h.ToAct() != engine.NoSeat {
 		seat := h.ToAct()
 		h.ViewInto(seat, &w.view)
-		a := bySeat[seat].Act(&w.view)
+		ctx, cancel := bot.WithBudget(context.Background(), w.mc.Budget)
+		a := bot.Decide(ctx, bySeat[seat], &w.view)
+		cancel()
 		if w.cv != nil {
 			w.cv.Decision(w.view.Legal, a, bySeat[seat], &w.view)
 		}

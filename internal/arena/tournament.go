@@ -227,7 +227,7 @@ func playTableHand(h *engine.Hand, v *engine.View, cfg engine.Config, bots []bot
 	for h.ToAct() != engine.NoSeat {
 		seat := h.ToAct()
 		h.ViewInto(seat, v)
-		a := bots[seat].Act(v)
+		a := bot.Decide(context.Background(), bots[seat], v)
 		if err := h.Apply(a); err != nil {
 			return fmt.Errorf("%s in seat %d played %v: %w", names[seat], seat, a, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/felt-poker/felt/internal/engine"
 )
@@ -70,6 +71,9 @@ type Options struct {
 	// thresholds=tight|normal|loose; "" is normal).
 	NoDraws, NoUpdate bool
 	Thresholds        string
+	// Budget is the resolve bot's time per decision (budget=500ms; 0 means
+	// DefaultResolveBudget); its solver iterations shrink in proportion.
+	Budget time.Duration
 }
 
 // DefaultSamples is the number of deals a Monte Carlo bot simulates per decision
@@ -120,6 +124,7 @@ var registry = [...]entry{
 	{Info{"minraise", "exploiter: min-raises whenever it may, all-in only with a good hand"}, plain(newMinRaise)},
 	{Info{"maniac", "exploiter: bets or raises the size of the pot every time, whatever it holds"}, plain(func(Options) maniacBot { return maniacBot{} })},
 	{Info{"tag", "exploiter: tight-aggressive; raises a few strong starting hands, bets 2/3 pot when ahead, calls with pot odds"}, plain(newTAG)},
+	{Info{"resolve", "heads-up no-limit: a chart by stack depth before the flop, a range-aware policy on the flop, real-time re-solving of the turn and river on its beliefs about both ranges (budget=2s per decision by default)"}, plain(newResolve)},
 	{Info{"cfr", "heads-up limit Hold'em from a CFR strategy, strategy=FILE (felt train hulhe --out FILE; without one it warns, then only checks and calls)"}, newCFR},
 }
 
@@ -181,8 +186,8 @@ var ErrOperatorOnly = errors.New("only the house's operator may set it")
 // CheckUntrusted reports whether someone the house does not trust (a player,
 // a guest, anyone on the network) may ask for the bot called name: a bot of the
 // registry, with only the options that touch nothing outside the bot (samples up
-// to MaxUntrustedSamples, bluff). It reads no file, and its errors never repeat
-// an option's value.
+// to MaxUntrustedSamples, bluff, budget up to MaxUntrustedBudget). It reads no
+// file, and its errors never repeat an option's value.
 func CheckUntrusted(name string) error {
 	_, params, err := parseName(name)
 	if err != nil {
@@ -196,6 +201,11 @@ func CheckUntrusted(name string) error {
 			var o Options
 			if p.apply(&o) != nil || o.Samples < 0 || o.Samples > MaxUntrustedSamples {
 				return fmt.Errorf("bot option samples: must be 0 to %d: %w", MaxUntrustedSamples, ErrBadOption)
+			}
+		case p.key == "budget":
+			var o Options
+			if p.apply(&o) != nil || o.Budget > MaxUntrustedBudget {
+				return fmt.Errorf("bot option budget: must be %v to %v: %w", MinResolveBudget, MaxUntrustedBudget, ErrBadOption)
 			}
 		}
 	}
@@ -216,7 +226,7 @@ type param struct{ key, value string }
 
 // paramKeys are the options a bot's name may carry, each with whether its value
 // names a file.
-var paramKeys = map[string]bool{"samples": false, "bluff": false, "state": true, "weights": true, "strategy": true,
+var paramKeys = map[string]bool{"samples": false, "bluff": false, "budget": false, "state": true, "weights": true, "strategy": true,
 	"draws": false, "update": false, "thresholds": false}
 
 // file reports whether p's value names a file.
@@ -244,7 +254,7 @@ func parseName(name string) (int, []param, error) {
 		isFile, known := paramKeys[k]
 		switch {
 		case !known:
-			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, state, weights, strategy, draws, update, thresholds): %w", base, k, ErrBadOption)
+			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, budget, state, weights, strategy, draws, update, thresholds): %w", base, k, ErrBadOption)
 		case isFile && v == "":
 			return 0, nil, fmt.Errorf("bot %s: %s= needs a file name: %w", base, k, ErrBadOption)
 		case !isFile:
@@ -287,6 +297,12 @@ func (p param) apply(o *Options) error {
 			return fmt.Errorf("thresholds=%q: tight, normal or loose: %w", p.value, ErrBadOption)
 		}
 		o.Thresholds = p.value
+	case "budget":
+		d, err := time.ParseDuration(p.value)
+		if err != nil || d < MinResolveBudget || d > time.Minute {
+			return fmt.Errorf("budget=%q: want a duration from %v to 1m: %w", p.value, MinResolveBudget, ErrBadOption)
+		}
+		o.Budget = d
 	case "state":
 		o.Models = FileModels(p.value)
 	case "weights":

@@ -282,3 +282,29 @@ func (c class) combos() [][2]cards.Card {
 	}
 	return out
 }
+
+// RangeOf builds a range from weighted combos (a program's range, not a player's
+// text): combos with a weight of 0 or less are left out, weights above 1 are an
+// error, and so is a combo listed twice or a range left empty.
+func RangeOf(combos []Combo) (Range, error) {
+	var seen [cards.NumCards][cards.NumCards]bool
+	out := Range{text: "(computed)", combos: make([]Combo, 0, len(combos))}
+	for _, c := range combos {
+		if !(c.Weight <= 1) || !c.Cards[0].Valid() || !c.Cards[1].Valid() || c.Cards[0] == c.Cards[1] {
+			return Range{}, fmt.Errorf("%w: combo %v weight %v", ErrBadRange, c.Cards, c.Weight)
+		}
+		if c.Weight <= 0 {
+			continue
+		}
+		o := order(c.Cards[0], c.Cards[1])
+		if seen[o[0]][o[1]] {
+			return Range{}, fmt.Errorf("%w: combo %s listed twice", ErrBadRange, c)
+		}
+		seen[o[0]][o[1]] = true
+		out.combos = append(out.combos, Combo{Cards: o, Weight: c.Weight})
+	}
+	if len(out.combos) == 0 {
+		return Range{}, fmt.Errorf("%w: no combo has a weight above 0", ErrBadRange)
+	}
+	return out, nil
+}

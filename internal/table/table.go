@@ -429,7 +429,9 @@ func (t *Table) applied() {
 
 func (t *Table) botAct(s int) {
 	v := t.hand.View(s)
-	a := t.seats[s].bot.Act(&v)
+	ctx, cancel := bot.WithDeadline(context.Background(), t.deadline())
+	a := bot.Decide(ctx, t.seats[s].bot, &v)
+	cancel()
 	a.Seat = s
 	if err := t.apply(a); err != nil {
 		if t.closed {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/engine"
@@ -17,6 +18,9 @@ import (
 type Client struct {
 	Game *GameDef
 	Bot  bot.Bot
+	// Budget is the time the bot may take per decision (0: no deadline); it
+	// reaches the bot through bot.Decide.
+	Budget time.Duration
 }
 
 // Play announces the protocol version and answers every MATCHSTATE in which its
@@ -61,7 +65,9 @@ func (c *Client) Play(ctx context.Context, conn net.Conn) (int, error) {
 			continue
 		}
 		v := h.View(s.Position)
-		a := c.Bot.Act(&v)
+		actx, cancel := bot.WithBudget(ctx, c.Budget)
+		a := bot.Decide(actx, c.Bot, &v)
+		cancel()
 		if _, err := io.WriteString(conn, line+":"+ActionString(h, limit, a)+"\r\n"); err != nil {
 			return len(hands), fmt.Errorf("acpc client: %w", err)
 		}

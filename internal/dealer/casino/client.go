@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"time"
 
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/cards"
@@ -20,6 +21,9 @@ type Client struct {
 	ID, Avatar string
 	Bot        bot.Bot
 	Logger     *slog.Logger // nil discards the log
+	// Budget is the time the bot may take per bet (0: no deadline of its own;
+	// keep it under the dealer's timeout); it reaches the bot through bot.Decide.
+	Budget time.Duration
 }
 
 // Summary is what a client saw of a game.
@@ -65,7 +69,9 @@ func (c *Client) Play(ctx context.Context, conn net.Conn) (Summary, error) {
 			if err != nil {
 				return sum, err
 			}
-			reply = ChipsReply(v.Legal, c.Bot.Act(&v))
+			actx, cancel := bot.WithBudget(ctx, c.Budget)
+			reply = ChipsReply(v.Legal, bot.Decide(actx, c.Bot, &v))
+			cancel()
 		case MsgStatus:
 			sum.Hands++
 			if m.Status.Win {

@@ -1,12 +1,14 @@
 package casino
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"sync"
 
+	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/engine"
 	"github.com/felt-poker/felt/internal/history"
@@ -88,7 +90,9 @@ func (d *Dealer) decide(h *engine.Hand, s int, e *entrant) (engine.Action, strin
 	}
 	if e.bot != nil {
 		v := h.View(s)
-		return e.bot.Act(&v), ""
+		ctx, cancel := bot.WithBudget(context.Background(), d.cfg.Timeout)
+		defer cancel()
+		return bot.Decide(ctx, e.bot, &v), ""
 	}
 	msg := question(h, s)
 	text, err := e.remote.ask(msg)

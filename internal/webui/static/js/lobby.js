@@ -209,7 +209,7 @@ function setupCreate() {
 const BOT_LABELS = {
   fold: "folds (easiest)", call: "calls everything", raise: "raises everything", random: "random",
   chart: "standard", montecarlo: "simulates equity", hsppot: "hand strength", adaptive: "learns",
-  bayes: "Bayesian", neural: "neural net", stud: "stud odds", cfr: "limit CFR",
+  bayes: "Bayesian", neural: "neural net", stud: "stud odds", cfr: "limit CFR", resolve: "re-solves in real time",
 };
 
 /** botLabel is a bot's short label: a known one, or its description up to the

@@ -1,0 +1,71 @@
+package bot
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/felt-poker/felt/internal/engine"
+)
+
+// ctxBot records the context it was asked with.
+type ctxBot struct {
+	Bot
+	got context.Context
+}
+
+func (b *ctxBot) ActContext(ctx context.Context, v *engine.View) engine.Action {
+	b.got = ctx
+	return b.Act(v)
+}
+
+// TestDecideUsesActContext: Decide hands a ContextActor the caller's context, and
+// plain bots still answer through Act.
+func TestDecideUsesActContext(t *testing.T) {
+	v := headsUpView(t)
+	ctx, cancel := WithBudget(context.Background(), time.Hour)
+	defer cancel()
+	b := &ctxBot{Bot: callBot{}}
+	if a := Decide(ctx, b, v); a.Kind != engine.Call && a.Kind != engine.Check {
+		t.Fatalf("call bot through Decide: %v", a)
+	}
+	if b.got != ctx {
+		t.Fatal("ActContext did not get the caller's context")
+	}
+	if a := Decide(ctx, foldBot{}, v); a.Kind != engine.Fold && a.Kind != engine.Check {
+		t.Fatalf("fold bot through Decide: %v", a)
+	}
+}
+
+// TestDeadlineHelpers: WithDeadline keeps DeadlineMargin back, zero values mean no
+// deadline of their own.
+func TestDeadlineHelpers(t *testing.T) {
+	at := time.Now().Add(time.Hour)
+	ctx, cancel := WithDeadline(context.Background(), at)
+	defer cancel()
+	if d, ok := ctx.Deadline(); !ok || !d.Equal(at.Add(-DeadlineMargin)) {
+		t.Errorf("WithDeadline: deadline %v, %v; want %v", d, ok, at.Add(-DeadlineMargin))
+	}
+	for _, c := range []func() (context.Context, context.CancelFunc){
+		func() (context.Context, context.CancelFunc) { return WithDeadline(context.Background(), time.Time{}) },
+		func() (context.Context, context.CancelFunc) { return WithBudget(context.Background(), 0) },
+	} {
+		ctx, cancel := c()
+		if _, ok := ctx.Deadline(); ok {
+			t.Error("a zero deadline or budget set one")
+		}
+		cancel()
+	}
+}
+
+// headsUpView deals a heads-up no-limit hand and returns the view of the first
+// seat to act.
+func headsUpView(t *testing.T) *engine.View {
+	t.Helper()
+	h, err := engine.New(engine.Config{Variant: engine.Holdem, Structure: engine.NoLimit, SmallBlind: 50, BigBlind: 100, Stacks: []int64{20000, 20000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := h.View(h.ToAct())
+	return &v
+}

@@ -1,0 +1,402 @@
+package bot
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/solver"
+)
+
+// The resolve bot's budgets: the house's default per decision, the fastest one may
+// ask for, and the solver iterations a re-solve runs at the house budget (fewer in
+// proportion to a smaller budget; the deadline stops it sooner if it comes first).
+const (
+	DefaultResolveBudget = 2 * time.Second
+	MinResolveBudget     = 50 * time.Millisecond
+	MaxUntrustedBudget   = DefaultResolveBudget
+	turnIterations       = 40
+	riverIterations      = 150
+)
+
+// Belief floors: what share of its weight a hand keeps after an action its model
+// says it never takes. The opponent's model is a guess (the bot's own chart, policy
+// and re-solved strategy), so its floor is large; the bot's own is what it did.
+const (
+	oppFloor = 0.05
+	ownFloor = 0.001
+)
+
+// floorFor returns the belief floor for role's actions as seen by the bot in role me.
+func floorFor(role, me int) float64 {
+	if role == me {
+		return ownFloor
+	}
+	return oppFloor
+}
+
+// resolveBot plays heads-up no-limit Hold'em: a chart before the flop, a range-aware
+// policy on the flop and, from the turn, a re-solve of the round it is in on its
+// beliefs about both ranges (resolve.go's doc in docs/bots.md says why). Other games
+// and tables of more than two it plays as the chart bot.
+type resolveBot struct {
+	r      *rand.Rand
+	budget time.Duration
+	other  *chartBot
+	cache  map[string]*plan
+	starts map[string]*[2]belief // beliefs at a round's start, by the history's key then
+	buf    []ActionProb
+}
+
+// plan is what the bot does at one public decision: the actions and, for each hand,
+// its chance of each.
+type plan struct {
+	acts  []engine.Action
+	probs map[int][]float64 // by hand index
+	// For a hand the plan does not cover (a re-solve leaves out hands the bot's
+	// own range gave up): the opponent's range at the round's start and the board.
+	opp   *belief
+	board []cards.Card
+	eq    *[numCombos]float64 // those hands' equity against opp, made at first need
+}
+
+var (
+	_ ContextActor = (*resolveBot)(nil)
+	_ Strategist   = (*resolveBot)(nil)
+)
+
+func newResolve(o Options) *resolveBot {
+	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o)}
+	if b.budget == 0 {
+		b.budget = DefaultResolveBudget
+	}
+	return b
+}
+
+// Act decides within the bot's own budget.
+func (b *resolveBot) Act(v *engine.View) engine.Action { return b.ActContext(context.Background(), v) }
+
+// ActContext decides by the time ctx or the bot's budget ends, whichever comes
+// first. A re-solve cut short answers from the iterations it ran (at least one);
+// when ctx is already done on entry, or the subgame cannot be solved, it answers
+// at once with a check or, facing a bet, a call when the price is below a quarter
+// of the pot after calling and a fold otherwise.
+func (b *resolveBot) ActContext(ctx context.Context, v *engine.View) engine.Action {
+	h, ok := readHistory(v)
+	if !ok {
+		return b.other.Act(v)
+	}
+	ctx, cancel := context.WithTimeout(ctx, b.budget)
+	defer cancel()
+	probs, acts := b.decide(ctx, &h, v)
+	if probs == nil {
+		return quickAction(v)
+	}
+	x := b.r.Float64()
+	for i, p := range probs {
+		if x -= p; x < 0 {
+			return legalize(acts[i], v.Legal)
+		}
+	}
+	return legalize(acts[len(acts)-1], v.Legal)
+}
+
+// Strategy returns the bot's probabilities at v (no deadline: a re-solve runs its
+// iterations). Every hand at one public decision shares one plan, so asking for all
+// 1,326 hands costs one re-solve.
+func (b *resolveBot) Strategy(v *engine.View, out []ActionProb) ([]ActionProb, bool) {
+	h, ok := readHistory(v)
+	if !ok {
+		return out[:0], false
+	}
+	probs, acts := b.decide(context.Background(), &h, v)
+	out = out[:0]
+	if probs == nil {
+		return append(out, ActionProb{quickAction(v), 1}), true
+	}
+	for i, p := range probs {
+		if p <= 0 {
+			continue
+		}
+		a := legalize(acts[i], v.Legal)
+		merged := false
+		for j := range out {
+			if out[j].Action == a {
+				out[j].Prob += p
+				merged = true
+			}
+		}
+		if !merged {
+			out = append(out, ActionProb{a, p})
+		}
+	}
+	return out, true
+}
+
+// decide returns the viewer's hand's probabilities over the actions of its plan.
+func (b *resolveBot) decide(ctx context.Context, h *pubHistory, v *engine.View) ([]float64, []engine.Action) {
+	me := &v.Seats[v.Viewer]
+	if !me.Cards[0].Valid() || !me.Cards[1].Valid() {
+		return nil, nil
+	}
+	p := b.planAt(ctx, h)
+	if p == nil {
+		return nil, nil
+	}
+	probs := p.probs[int(comboIndex[me.Cards[0]][me.Cards[1]])]
+	if probs == nil {
+		return []float64{1}, []engine.Action{p.outside(v)}
+	}
+	return probs, p.acts
+}
+
+// outside decides for a hand the plan does not cover, by its equity against the
+// opponent's range: a raise of the pot at 85%, a call when it beats the price,
+// otherwise a check or fold.
+func (p *plan) outside(v *engine.View) engine.Action {
+	me := &v.Seats[v.Viewer]
+	if p.eq == nil {
+		var outside belief
+		for h := range outside {
+			if p.probs[h] == nil {
+				outside[h] = 1
+			}
+		}
+		p.eq = rangeEquity(p.board, &outside, p.opp)
+	}
+	eq := p.eq[comboIndex[me.Cards[0]][me.Cards[1]]]
+	l := v.Legal
+	switch {
+	case eq >= 0.85:
+		return raiseTo(l, potRaise(l, v.Pot, 1, 1))
+	case l.Can(engine.Check) || eq >= float64(l.CallAmount)/float64(v.Pot+l.CallAmount):
+		return checkOrCall(l)
+	}
+	return checkOrFold(l)
+}
+
+// quickAction is the answer without a plan: check, call a small price, else fold.
+func quickAction(v *engine.View) engine.Action {
+	l := v.Legal
+	if l.Can(engine.Check) {
+		return checkOrFold(l)
+	}
+	if l.CallAmount*4 < v.Pot+l.CallAmount {
+		return checkOrCall(l)
+	}
+	return checkOrFold(l)
+}
+
+// legalize brings a plan's action within l.
+func legalize(a engine.Action, l engine.Legal) engine.Action {
+	switch a.Kind {
+	case engine.Fold:
+		return checkOrFold(l)
+	case engine.Check, engine.Call:
+		return checkOrCall(l)
+	}
+	return raiseTo(l, a.Amount)
+}
+
+// maxCache bounds the plans and beliefs kept; they are dropped all at once past it
+// (a hand uses a few dozen at most).
+const maxCache = 512
+
+// planAt returns the plan at the end of h (cached by its key), or nil when there
+// is none (the deadline passed before it was made, or the subgame is too big).
+func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
+	if b.cache == nil || len(b.cache)+len(b.starts) > maxCache {
+		b.cache, b.starts = map[string]*plan{}, map[string]*[2]belief{}
+	}
+	if p, ok := b.cache[h.key]; ok {
+		return p
+	}
+	if ctx.Err() != nil {
+		return nil
+	}
+	st := h.cur()
+	bel := b.beliefsAt(ctx, h, len(h.streets)-1)
+	if bel == nil {
+		return nil
+	}
+	var p *plan
+	switch st.street {
+	case engine.Preflop, engine.Flop:
+		now := *bel
+		b.playRound(ctx, h, len(h.streets)-1, &now, len(st.acts))
+		p = chartPlan(h, st, len(st.acts), &now)
+	default:
+		p = b.solvePlan(ctx, st, bel, h.me)
+	}
+	if p != nil {
+		b.cache[h.key] = p
+	}
+	return p
+}
+
+// beliefsAt returns both ranges at the start of round i, walking the rounds before
+// it (cached by the history's key at each round's start).
+func (b *resolveBot) beliefsAt(ctx context.Context, h *pubHistory, i int) *[2]belief {
+	key := h.key[:h.streets[i].keyAt]
+	if i == 0 {
+		key = h.key[:1]
+	}
+	if bel, ok := b.starts[key]; ok {
+		return bel
+	}
+	var next [2]belief
+	if i == 0 {
+		next = [2]belief{uniform(), uniform()}
+	} else {
+		prev := b.beliefsAt(ctx, h, i-1)
+		if prev == nil {
+			return nil
+		}
+		next = *prev
+		if !b.playRound(ctx, h, i-1, &next, len(h.streets[i-1].acts)) {
+			return nil
+		}
+	}
+	b.starts[key] = &next
+	return &next
+}
+
+// playRound updates bel, the beliefs at round i's start, by its first n actions
+// (a re-solved round: all of them).
+func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[2]belief, n int) bool {
+	st := &h.streets[i]
+	switch st.street {
+	case engine.Preflop, engine.Flop:
+		for k, a := range st.acts[:n] {
+			p := chartPlan(h, st, k, bel)
+			bel[a.role].update(func(x int) float64 { return p.prob(x, a) }, floorFor(a.role, h.me))
+		}
+		return true
+	}
+	s, err := b.roundSolver(ctx, st, bel)
+	if err != nil {
+		return false
+	}
+	defer s.Close()
+	return advance(s, st, bel, h.me) == nil
+}
+
+// prob returns the chance the plan gives hand x of taking an action like a: the
+// same action when the plan has it, otherwise any of the same sort (fold, check or
+// call, bet or raise of any size).
+func (p *plan) prob(x int, a pubAct) float64 {
+	probs := p.probs[x]
+	if probs == nil {
+		return 0
+	}
+	same, exact := 0.0, -1
+	for i, act := range p.acts {
+		switch {
+		case a.aggressive() && (act.Kind == engine.Bet || act.Kind == engine.Raise):
+			same += probs[i]
+			if act.Amount == a.to {
+				exact = i
+			}
+		case !a.aggressive() && a.kind == engine.EvFold && act.Kind == engine.Fold,
+			!a.aggressive() && a.kind != engine.EvFold && (act.Kind == engine.Check || act.Kind == engine.Call):
+			same += probs[i]
+		}
+	}
+	if exact >= 0 {
+		return probs[exact]
+	}
+	return same
+}
+
+// roundSolver builds and solves round st from the beliefs at its start, with the
+// bet sizes of its actions so far in the tree.
+func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]belief) (*solver.Solver, error) {
+	s, err := newRoundSolver(st, bel)
+	if err != nil {
+		return nil, err
+	}
+	n := turnIterations
+	if st.street == engine.River {
+		n = riverIterations
+	}
+	n = max(1, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
+	iterate(ctx, s, n)
+	return s, nil
+}
+
+// solvePlan re-solves round st and reads the strategy at its current decision.
+func (b *resolveBot) solvePlan(ctx context.Context, st *pubStreet, bel *[2]belief, me int) *plan {
+	s, err := b.roundSolver(ctx, st, bel)
+	if err != nil {
+		return nil
+	}
+	defer s.Close()
+	path, err := pathOf(s, st, len(st.acts))
+	if err != nil {
+		return nil
+	}
+	info, err := s.Node(path)
+	if err != nil || info.Kind != "decision" {
+		return nil
+	}
+	l := engine.Legal{MaxTo: min(st.behind[0], st.behind[1])}
+	p := &plan{acts: solverActs(info, l), probs: map[int][]float64{}, opp: &bel[1-me], board: st.board}
+	for name, probs := range handProbs(info) {
+		c, err := cards.ParseList(name)
+		if err == nil && len(c) == 2 {
+			p.probs[int(comboIndex[c[0]][c[1]])] = probs
+		}
+	}
+	return p
+}
+
+// chartPlan returns the plan at the k-th action of a round played without
+// re-solving: the chart before the flop, the flop policy on the flop. bel holds
+// the beliefs just before that action.
+func chartPlan(h *pubHistory, st *pubStreet, k int, bel *[2]belief) *plan {
+	if st.street == engine.Preflop {
+		return preflopPlanFor(h, k, bel)
+	}
+	return flopPlanFor(st, k, bel)
+}
+
+// preflopPlanFor returns the chart's plan at the k-th action before the flop.
+func preflopPlanFor(h *pubHistory, k int, bel *[2]belief) *plan {
+	t := preflopOnce()
+	sp := readPreflop(h, k)
+	var eq [numClasses]float64
+	if sp.allInNow {
+		eq = t.equityVs(&bel[1-sp.role])
+	}
+	acts := preflopActs(sp)
+	p := &plan{acts: acts[:], probs: make(map[int][]float64, numCombos)}
+	for x := range comboCards {
+		c := int(classOfCombo[x])
+		f, cl, r := pfPlan(t, sp, c, eq[c])
+		p.probs[x] = []float64{f, cl, r}
+	}
+	return p
+}
+
+// flopPlanFor returns the flop policy's plan at the k-th action of round st.
+func flopPlanFor(st *pubStreet, k int, bel *[2]belief) *plan {
+	sp, role := readFlop(st, k)
+	var dead cards.Set
+	for _, c := range st.board {
+		dead = dead.Add(c)
+	}
+	eq := rangeEquity(st.board, &bel[role], &bel[1-role])
+	q := places(eq, &bel[role], dead)
+	acts := flopActs(sp)
+	p := &plan{acts: acts[:], probs: make(map[int][]float64, numCombos)}
+	for x := range comboCards {
+		if cards.SetOf(comboCards[x][0], comboCards[x][1])&dead != 0 {
+			continue
+		}
+		f, cl, r := flopPlan(sp, eq[x], q[x])
+		p.probs[x] = []float64{f, cl, r}
+	}
+	return p
+}

@@ -1,0 +1,225 @@
+package bot
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/engine"
+)
+
+// newTestResolve makes a resolve bot with the smallest budget, so that its
+// re-solves run one or a few iterations.
+func newTestResolve(t *testing.T, seed uint64) *resolveBot {
+	t.Helper()
+	b, err := New("resolve:budget=50ms", Options{Rand: rand.New(rand.NewPCG(seed, 3))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.(*resolveBot)
+}
+
+// riverAllIn plays a 100-big-blind hand to the river, where the big blind (seat 1)
+// moves all-in, and returns the small blind's view: it holds hole.
+func riverAllIn(t *testing.T, hole string) engine.View {
+	t.Helper()
+	h := headsUp(t, hole, "8s8c", "KdJs9h7d2c")
+	play(t, h, "r5", "c", "k", "k", "k", "k", "r195")
+	return h.View(0)
+}
+
+// onItsOwnLine plays a 100-big-blind hand in which the bot (seat 0, the small
+// blind) holds hole and takes its likeliest action each time, while the big blind
+// checks or calls to the river and moves all-in there; it returns the bot's view
+// facing the all-in.
+func onItsOwnLine(t *testing.T, b *resolveBot, hole string) engine.View {
+	t.Helper()
+	h := headsUp(t, hole, "8s8c", "KdJs9h7d2c")
+	for {
+		v := h.View(h.ToAct())
+		var a engine.Action
+		switch {
+		case h.ToAct() == 0:
+			probs, _ := b.Strategy(&v, nil)
+			best := probs[0]
+			for _, p := range probs {
+				if p.Prob > best.Prob {
+					best = p
+				}
+			}
+			a = best.Action
+		case v.Street == engine.River && (v.Legal.Can(engine.Bet) || v.Legal.Can(engine.Raise)):
+			a = raiseTo(v.Legal, v.Legal.MaxTo)
+		default:
+			a = checkOrCall(v.Legal)
+		}
+		a.Seat = h.ToAct()
+		if err := h.Apply(a); err != nil {
+			t.Fatal(err)
+		}
+		if h.ToAct() == 0 && h.View(0).Legal.CallAmount == h.View(0).Legal.Stack {
+			return h.View(0)
+		}
+		if h.Over() {
+			t.Fatalf("%s: the hand ended before the all-in", hole)
+		}
+	}
+}
+
+// TestResolveRiverFoldAndCall: facing a river all-in on its own line, the bot's
+// re-solve (not its fallback: the hand is in its range) calls with the nuts and
+// folds queen high, as any solution of the spot does.
+func TestResolveRiverFoldAndCall(t *testing.T) {
+	for _, c := range []struct {
+		hole string
+		want engine.ActionKind
+	}{{"TcQh", engine.Call}, {"Qc3h", engine.Fold}} {
+		b := newTestResolve(t, 2)
+		b.budget = DefaultResolveBudget
+		v := onItsOwnLine(t, b, c.hole)
+		if v.Street != engine.River {
+			t.Fatalf("%s: all-in on the %v", c.hole, v.Street)
+		}
+		probs, ok := b.Strategy(&v, nil)
+		h, _ := readHistory(&v)
+		if p := b.cache[h.key]; !ok || p == nil || p.probs[int(comboIndex[v.Seats[0].Cards[0]][v.Seats[0].Cards[1]])] == nil {
+			t.Fatalf("%s: no re-solved plan covers the hand", c.hole)
+		}
+		p := 0.0
+		for _, x := range probs {
+			if x.Action.Kind == c.want {
+				p += x.Prob
+			}
+		}
+		if p < 0.8 {
+			t.Errorf("%s facing the all-in: %v; want %v at least 80%%", c.hole, probs, c.want)
+		}
+	}
+}
+
+// TestResolveOffItsLine: a hand the bot's own range gave up (it would not have
+// checked it) still gets an answer from its equity: the nuts call the all-in.
+func TestResolveOffItsLine(t *testing.T) {
+	b := newTestResolve(t, 1)
+	v := riverAllIn(t, "TcQh")
+	if a := b.Act(&v); a.Kind != engine.Call {
+		t.Errorf("the nuts off the bot's line: %v, want a call", a)
+	}
+}
+
+// TestResolveExpiredContext: with its context already done the bot answers at once
+// with a legal action, without solving anything.
+func TestResolveExpiredContext(t *testing.T) {
+	b := newTestResolve(t, 1)
+	v := riverAllIn(t, "TcQh")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	a := b.ActContext(ctx, &v)
+	if a.Kind != engine.Fold && a.Kind != engine.Call {
+		t.Errorf("expired context: %v, want a fold or call", a)
+	}
+	if len(b.cache) != 0 || len(b.starts) != 0 {
+		t.Errorf("expired context: %d plans and %d beliefs made", len(b.cache), len(b.starts))
+	}
+	h := headsUp(t, "TcQh", "8s8c", "KdJs9h7d2c")
+	a.Seat = 0
+	play(t, h, "r5", "c", "k", "k", "k", "k", "r195")
+	if err := h.Apply(a); err != nil {
+		t.Errorf("expired context: %v refused: %v", a, err)
+	}
+}
+
+// TestResolvePlaysLegallyAtAnyDepth: against the random bot (odd bet sizes, min
+// raises, all-ins) at 20 to 350 big blinds, every action is legal, the chips are
+// conserved, and the beliefs stay normalized.
+func TestResolvePlaysLegallyAtAnyDepth(t *testing.T) {
+	hands := 24
+	if testing.Short() {
+		hands = 8
+	}
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, bb := range []int64{20, 47, 200, 350} {
+		b := newTestResolve(t, uint64(bb))
+		other := &randomBot{r: r}
+		for k := range hands {
+			h, err := engine.New(engine.Config{Stacks: []int64{bb * 100, bb*100 + int64(k)*37}, SmallBlind: 50, BigBlind: 100,
+				Seed: cards.SeedFromUint64(uint64(k) + uint64(bb)<<20), Button: k % 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seat := k / 2 % 2
+			for h.ToAct() != engine.NoSeat {
+				v := h.View(h.ToAct())
+				var a engine.Action
+				if h.ToAct() == seat {
+					a = b.Act(&v)
+				} else {
+					a = other.Act(&v)
+				}
+				if err := h.Apply(a); err != nil {
+					t.Fatalf("%d bb, hand %d: %v refused (legal %+v): %v", bb, k, a, v.Legal, err)
+				}
+			}
+			if h.Net(0)+h.Net(1) != 0 {
+				t.Fatalf("%d bb, hand %d: nets %d and %d", bb, k, h.Net(0), h.Net(1))
+			}
+			checkBeliefs(t, b)
+		}
+	}
+}
+
+// checkBeliefs fails when a belief the bot keeps is not normalized: weights from 0
+// to 1, the heaviest 1.
+func checkBeliefs(t *testing.T, b *resolveBot) {
+	t.Helper()
+	for key, bel := range b.starts {
+		for r := range bel {
+			top := 0.0
+			for _, w := range bel[r] {
+				if !(w >= 0 && w <= 1) {
+					t.Fatalf("belief %q role %d: weight %v", key, r, w)
+				}
+				top = max(top, w)
+			}
+			if top != 1 {
+				t.Fatalf("belief %q role %d: heaviest hand %v, want 1", key, r, top)
+			}
+		}
+	}
+}
+
+// TestResolveStrategyMatchesAct: Strategy's probabilities sum to 1 and Act only
+// takes actions Strategy gives weight.
+func TestResolveStrategyMatchesAct(t *testing.T) {
+	b := newTestResolve(t, 9)
+	r := rand.New(rand.NewPCG(9, 9))
+	for seed := range uint64(6) {
+		h, err := engine.New(engine.Config{Stacks: []int64{10000, 10000}, SmallBlind: 50, BigBlind: 100, Seed: cards.SeedFromUint64(seed)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for h.ToAct() != engine.NoSeat {
+			v := h.View(h.ToAct())
+			probs, ok := b.Strategy(&v, nil)
+			sum := 0.0
+			for _, p := range probs {
+				sum += p.Prob
+			}
+			if !ok || sum < 0.999 || sum > 1.001 {
+				t.Fatalf("Strategy %v (ok %v): sum %v", probs, ok, sum)
+			}
+			a := b.Act(&v)
+			found := false
+			for _, p := range probs {
+				found = found || p.Action == a && p.Prob > 0
+			}
+			if !found {
+				t.Fatalf("Act %v not in Strategy %v", a, probs)
+			}
+			if err := h.Apply(engine.RandomAction(r, v.Legal)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
