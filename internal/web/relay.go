@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,7 +45,9 @@ func (e *RemoteError) Error() string { return e.Message }
 
 // forward relays m to the node running its table, when the house has one.
 func (c *conn) forward(ctx context.Context, m *clientMsg) error {
-	b, err := json.Marshal(m)
+	relayed := *m
+	relayed.From = c.ip
+	b, err := json.Marshal(relayed)
 	if err != nil {
 		return err
 	}
@@ -66,6 +69,13 @@ func (s *Server) HandleRemote(ctx context.Context, shadow string, p table.Player
 	defer c.shadowMu.Unlock()
 	m, err := decodeMsg(websocket.MessageText, msg)
 	if err == nil {
+		// The client's address, as the node it is connected to saw it: the
+		// shadow's guesses count against it (conn.admit).
+		var from struct {
+			From string `json:"_from"`
+		}
+		_ = json.Unmarshal(msg, &from)
+		c.ip = cmp.Or(from.From, "relayed:"+shadow)
 		err = c.handle(&m)
 	}
 	if err == nil {

@@ -30,6 +30,10 @@ type clientMsg struct {
 	Amount int64           `json:"amount,omitempty"`
 	// Key is a locked table's password or invitation, with "watch" or "sit".
 	Key string `json:"key,omitempty"`
+	// From is the client's address on a message relayed from another node
+	// (forward sets it; decodeMsg clears what a client sends), for the limits
+	// on guesses (conn.admit).
+	From string `json:"_from,omitempty"`
 	// Straddle and RunTwice are the choices of an "options" message.
 	Straddle *bool `json:"straddle,omitempty"`
 	RunTwice *bool `json:"run_twice,omitempty"`
@@ -265,6 +269,7 @@ func decodeMsg(typ websocket.MessageType, data []byte) (clientMsg, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return clientMsg{}, fmt.Errorf("%w: %v", errBadJSON, err)
 	}
+	m.From = "" // only a node relaying the message says where it came from
 	return m, nil
 }
 
