@@ -12,6 +12,8 @@ import (
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/lobby"
 	"github.com/felt-poker/felt/internal/table"
+
+	"github.com/felt-poker/felt/protocol"
 )
 
 // A house on several nodes runs each table on one node, and a player's
@@ -33,18 +35,10 @@ type Relay interface {
 
 // RemoteError is the refusal of a message by the node that runs its table, as
 // that node classified it.
-type RemoteError struct {
-	Status     int    `json:"status"`
-	Code       string `json:"code"`
-	Field      string `json:"field,omitempty"`
-	Message    string `json:"message"`
-	RetryAfter int64  `json:"retry_after,omitempty"`
-}
-
-func (e *RemoteError) Error() string { return e.Message }
+type RemoteError = protocol.RemoteError
 
 // forward relays m to the node running its table, when the house has one.
-func (c *conn) forward(ctx context.Context, m *clientMsg) error {
+func (c *conn) forward(ctx context.Context, m *protocol.ClientMsg) error {
 	relayed := *m
 	relayed.From = c.ip
 	b, err := json.Marshal(relayed)
