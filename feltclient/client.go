@@ -11,7 +11,7 @@
 //	err = c.Play(ctx, feltclient.PlayOptions{Table: "Main", BuyIn: 2000, Hands: 10}, feltclient.CheckOrCall)
 //
 // The messages and their fields are those of docs/protocol.md; this package
-// decodes the part a bot needs (State) and keeps every message's raw JSON
+// decodes them with package protocol's types (State) and keeps every message's raw JSON
 // (Message.Raw) for the rest. A Client is safe for one goroutine calling Play
 // or Next and Request at a time.
 package feltclient
@@ -26,6 +26,8 @@ import (
 	"sync"
 
 	"github.com/coder/websocket"
+
+	"github.com/felt-poker/felt/protocol"
 )
 
 // Message is one message from the house: its type and, for those a bot needs,
@@ -43,15 +45,10 @@ type Message struct {
 	Raw   json.RawMessage `json:"-"`
 }
 
-// User is the account the connection plays as (the welcome message).
-type User struct {
-	ID    int64  `json:"id"`
-	Name  string `json:"name"`
-	Guest bool   `json:"guest"`
-}
-
-// Error is an error the house answered (docs/protocol.md, "Errors"). Code is
-// the machine-readable kind ("not_your_turn", "unauthorized", ...).
+// Error is an error the house answered (docs/protocol.md, "Errors"): the
+// fields of a protocol.Error, as a Go error, and the HTTP status of a refused
+// connection. Code is the machine-readable kind ("not_your_turn",
+// "unauthorized", ...).
 type Error struct {
 	Code       string `json:"code"`
 	Field      string `json:"field,omitempty"`
@@ -63,95 +60,26 @@ type Error struct {
 
 func (e *Error) Error() string { return "felt: " + e.Code + ": " + e.Message }
 
-// State is a table as the bot sees it (the "state" message).
-type State struct {
-	Table string `json:"table"`
-	You   *You   `json:"you"`
-	Seats []Seat `json:"seats"`
-	Hand  *Hand  `json:"hand"`
-}
-
-// You is the bot's own seat; nil while it has none.
-type You struct {
-	Seat   int    `json:"seat"`
-	Status string `json:"status"`
-}
-
-// Seat is one seat of the table.
-type Seat struct {
-	Seat   int      `json:"seat"`
-	Name   string   `json:"name,omitempty"`
-	Status string   `json:"status"`
-	Stack  int64    `json:"stack"`
-	InHand bool     `json:"in_hand,omitempty"`
-	Folded bool     `json:"folded,omitempty"`
-	Bet    int64    `json:"bet,omitempty"`
-	Cards  []string `json:"cards,omitempty"` // "??" for a card the bot may not see
-}
-
-// Hand is the hand in play, or the last one once over.
-type Hand struct {
-	Number   int64    `json:"number"`
-	Street   string   `json:"street"`
-	Board    []string `json:"board"`
-	Pot      int64    `json:"pot"`
-	ToAct    int      `json:"to_act"`
-	Legal    *Legal   `json:"legal,omitempty"`
-	BigBlind int64    `json:"big_blind"`
-	Over     bool     `json:"over"`
-	Result   *Result  `json:"result"`
-	Events   []Event  `json:"events"`
-}
-
-// Event is one step of the hand (docs/protocol.md, "Event kinds").
-type Event struct {
-	I      int    `json:"i"`
-	Kind   string `json:"kind"`
-	Seat   int    `json:"seat"`
-	Amount int64  `json:"amount"`
-}
-
-// Result is how a finished hand ended: each seat's net.
-type Result struct {
-	Net    []int64 `json:"net"`
-	Stacks []int64 `json:"stacks"`
-}
-
-// Legal is what the bot may do, present when it is to act.
-type Legal struct {
-	Actions []string `json:"actions"` // of "fold", "check", "call", "bet", "raise"
-	Call    int64    `json:"call"`    // chips a call adds
-	MinTo   int64    `json:"min_to"`  // the least a bet or raise may bring the bet to
-	MaxTo   int64    `json:"max_to"`  // the most (all in)
-}
-
-// Can reports whether kind is among the legal actions.
-func (l *Legal) Can(kind string) bool {
-	for _, a := range l.Actions {
-		if a == kind {
-			return true
-		}
-	}
-	return false
-}
-
-// MyTurn reports whether the bot is to act in s.
-func (s *State) MyTurn() bool {
-	return s.You != nil && s.Hand != nil && !s.Hand.Over && s.Hand.Legal != nil && s.Hand.ToAct == s.You.Seat
-}
-
-// Mine returns the bot's own seat in s, or nil.
-func (s *State) Mine() *Seat {
-	if s.You == nil {
-		return nil
-	}
-	for i := range s.Seats {
-		if s.Seats[i].Seat == s.You.Seat {
-			return &s.Seats[i]
-		}
-	}
-	return nil
-}
+// The messages of a table, as package protocol defines them for the house and
+// its clients.
+type (
+	// State is a table as the bot sees it (the "state" message).
+	State = protocol.State
+	// You is the bot's own seat; nil while it has none.
+	You = protocol.You
+	// Seat is one seat of the table.
+	Seat = protocol.SeatInfo
+	// Hand is the hand in play, or the last one once over.
+	Hand = protocol.HandState
+	// Event is one step of the hand (docs/protocol.md, "Event kinds").
+	Event = protocol.EventInfo
+	// Result is how a finished hand ended.
+	Result = protocol.ResultInfo
+	// Legal is what the bot may do, present when it is to act.
+	Legal = protocol.LegalInfo
+	// User is the account the connection plays as (the welcome message).
+	User = protocol.User
+)
 
 // Action is what a bot does: Kind is "fold", "check", "call", "bet" or
 // "raise"; Amount is the total a bet or raise brings the bet to ("raise to",

@@ -44,12 +44,12 @@ type MatchConfig struct {
 	// is then played on one worker, so that the order is fixed. An error from Hand
 	// stops the match.
 	Hand func(cfg engine.Config, h *engine.Hand, players []string) error
-	// Budget is the time each bot may take per decision (0: no deadline). It
-	// reaches bots that are bot.ContextActors, which answer by then.
-	Budget time.Duration
 	// ControlVariate also estimates A's win rate with the control variate
 	// (ControlVariate, Hold'em only), reported beside the plain one.
 	ControlVariate bool
+	// Budget is the time each bot may take per decision (0: no deadline). It
+	// reaches bots that are bot.ContextActors, which answer by then.
+	Budget time.Duration
 }
 
 // MinHands is the fewest hands a match may have: two duplicate deals, the least

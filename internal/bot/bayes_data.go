@@ -356,6 +356,12 @@ func evRank(a, c cards.Card) float64 {
 	return bayesData().rank[hi][lo]
 }
 
+// The default opponent model, counted from felt's league hands. Rebuild it (after
+// a change to any of these bots) with:
+//
+//	felt league chart hsppot montecarlo adaptive --hands 4000 --seed 1 \
+//	  --fold-model internal/bot/bayes_default.json
+//
 //go:embed bayes_default.json
 var defaultModelJSON []byte
 

@@ -66,14 +66,14 @@ type Options struct {
 	Net *Net
 	// Strategy is the cfr bot's strategy file (the option strategy=FILE).
 	Strategy string
-	// Budget is the resolve bot's time per decision (budget=500ms; 0 means
-	// DefaultResolveBudget); its solver iterations shrink in proportion.
-	Budget time.Duration
 	// NoDraws, NoUpdate and Thresholds switch the Bayesian bot's parts for seed
 	// 001's experiments (the options draws=false, update=false and
 	// thresholds=tight|normal|loose; "" is normal).
 	NoDraws, NoUpdate bool
 	Thresholds        string
+	// Budget is the resolve bot's time per decision (budget=500ms; 0 means
+	// DefaultResolveBudget); its solver iterations shrink in proportion.
+	Budget time.Duration
 }
 
 // DefaultSamples is the number of deals a Monte Carlo bot simulates per decision
@@ -282,12 +282,6 @@ func (p param) apply(o *Options) error {
 			return fmt.Errorf("bluff=%q: %w", p.value, ErrBadOption)
 		}
 		o.NoBluff = !b
-	case "budget":
-		d, err := time.ParseDuration(p.value)
-		if err != nil || d < MinResolveBudget || d > time.Minute {
-			return fmt.Errorf("budget=%q: want a duration from %v to 1m: %w", p.value, MinResolveBudget, ErrBadOption)
-		}
-		o.Budget = d
 	case "draws", "update":
 		b, err := strconv.ParseBool(p.value)
 		if err != nil {
@@ -303,6 +297,12 @@ func (p param) apply(o *Options) error {
 			return fmt.Errorf("thresholds=%q: tight, normal or loose: %w", p.value, ErrBadOption)
 		}
 		o.Thresholds = p.value
+	case "budget":
+		d, err := time.ParseDuration(p.value)
+		if err != nil || d < MinResolveBudget || d > time.Minute {
+			return fmt.Errorf("budget=%q: want a duration from %v to 1m: %w", p.value, MinResolveBudget, ErrBadOption)
+		}
+		o.Budget = d
 	case "state":
 		o.Models = FileModels(p.value)
 	case "weights":

@@ -45,8 +45,21 @@ type Net struct {
 	W2         []float64 `json:"w2"`
 	B2         float64   `json:"b2"`
 	Bet, Raise float64
+	// OnePairGuard makes the bot call instead of raising a raise of its own bet
+	// with one pair of its own or less after the flop (onePairWar): a rule beside
+	// the net, set in the built-in network's file, not by evolution (so that
+	// felt evolve keeps rebuilding the same weights).
+	OnePairGuard bool `json:"one_pair_guard,omitempty"`
 }
 
+// The built-in network, evolved against the gauntlet and judged by LBR (about two
+// CPU-minutes on two cores; docs/bots.md, "felt evolve"). Rebuild it with:
+//
+//	felt evolve --population 24 --generations 40 --hands 600 --seed 7 --gauntlet --lbr 1000 \
+//	  --out internal/bot/neural_default.json --chart docs/bots-evolve.svg
+//
+// and then add "one_pair_guard": true to the file (the guard is not evolved).
+//
 //go:embed neural_default.json
 var defaultNetJSON []byte
 
@@ -228,12 +241,25 @@ func (b *neuralBot) Act(v *engine.View) engine.Action {
 		return raiseTo(l, potRaise(l, b.s.pot, 1, 1))
 	case b.s.toCall == 0 && o >= b.net.Bet:
 		return raiseTo(l, potRaise(l, b.s.pot, 1, 2))
-	case o >= b.net.Raise:
+	case o >= b.net.Raise && !b.onePairWar(v):
 		return raiseTo(l, potRaise(l, b.s.pot, 2, 3))
 	case o >= b.net.Bet:
 		return checkOrCall(l)
 	}
 	return checkOrFold(l)
+}
+
+// onePairWar reports a raise war the net's raise would lose: after the flop in
+// Hold'em, its own bet or raise on this street raised, with one pair of its own
+// or less (a board pair does not count: handBucketOf's buckets up to two pair
+// with one hole card). It then calls instead of raising again (the net's output
+// says its hand is strong; a player who raises a raise says more: felt gauntlet
+// found the net stacking off with overpairs against tag).
+func (b *neuralBot) onePairWar(v *engine.View) bool {
+	if !b.net.OnePairGuard || !b.s.holdem || b.s.preflop || !facingRaise(v) {
+		return false
+	}
+	return handBucketOf(b.s.mine[0], b.s.mine[1], v.Board) <= bkTwoPairOne
 }
 
 // inputs fills b.in from v (see NumInputs).

@@ -102,3 +102,28 @@ func TestNeuralInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestNeuralNoOnePairWar: the spot where the built-in net stacked off against tag
+// (felt gauntlet, seed 21): jacks on A-Q-Q, its flop raise re-raised. The net's
+// output still says raise (and without the guard it raises, as it did); with the
+// guard its file sets it calls (TestNoRaiseWar is the same guard in montecarlo and
+// adaptive).
+func TestNeuralNoOnePairWar(t *testing.T) {
+	for _, guard := range []bool{false, true} {
+		h := headsUp(t, "JdJs", "Ad8h", "AcQdQsTc2h")
+		play(t, h, "c", "k", "r2", "r6", "r16")
+		net := DefaultNet()
+		if !net.OnePairGuard {
+			t.Fatal("the built-in network has no one-pair guard")
+		}
+		net.OnePairGuard = guard
+		b, err := New("neural", Options{Net: net})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := h.View(0)
+		if a := b.Act(&v); (a.Kind == engine.Raise) == guard {
+			t.Errorf("jacks on A-Q-Q facing a re-raise, guard %v: %v", guard, a)
+		}
+	}
+}

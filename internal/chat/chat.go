@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/felt-poker/felt/protocol"
 )
 
 // MaxLen is the most characters a chat line may hold.
@@ -18,13 +20,7 @@ const MaxLen = 200
 var ErrRateLimited = errors.New("rate limited")
 
 // Line is one chat message as clients receive it ({"type":"chat",...}).
-type Line struct {
-	Type  string `json:"type"`            // always "chat"
-	Table string `json:"table,omitempty"` // the room; empty for the lobby
-	From  string `json:"from"`
-	Text  string `json:"text"`
-	At    int64  `json:"at"` // Unix milliseconds
-}
+type Line = protocol.ChatLine
 
 // NewLine returns the line from says in table (empty: the lobby) at now.
 func NewLine(table, from, text string, now time.Time) Line {

@@ -52,26 +52,33 @@ func (r Rank) Category() Category { return Category(r >> 12) }
 // Hand is a set of up to 7 cards kept in the form the evaluator reads. The zero Hand
 // is not empty: start from Empty. Add a card at most once.
 type Hand struct {
-	key  uint64 // bits 0..15: per-suit counters starting at 3; bits 39..63: the rank sum
+	key  uint64 // bits 0..15: per-suit counters starting at 3; bits 39..61: the rank sum; 62..63: the card count
 	mask uint64 // bit c for each card c, as in cards.Set
 }
 
 // Empty is the hand with no cards.
-var Empty = Hand{key: suitBias}
+var Empty = Hand{key: emptyKey}
 
 const (
 	suitBias   = 0x3333 // each suit counter starts at 3, so 5 cards set its bit 3
 	flushCheck = 0x8888
 	suitOne    = 0x1111 // one card of each suit, added to the counters
-	sumShift   = 39     // the rank sum, under 2^25, fills the top 25 bits of the key
+	sumShift   = 39     // the rank sum, under 2^23, sits in bits 39..61 of the key
+	countShift = 62     // the card count plus 3, modulo 4, in the top two bits
+	sumBits    = countShift - sumShift
+	// emptyKey is the key of no cards: every suit counter at 3 and the count field at
+	// 3, so that 5, 6 and 7 cards read 0, 1 and 2 there (the carry out of bit 63 is lost).
+	emptyKey = suitBias | 3<<countShift
 )
 
 // rankMul[r] is what a card of rank r adds to the rank sum. The numbers were found by
-// a greedy search (for each rank in turn, the smallest number above the last one that
-// keeps the sums of all multisets of at most seven ranks, none more than four times,
-// apart), so the rank sum of 5, 6 or 7 cards names their ranks exactly; the largest
-// 7-card sum is 18,393,157. TestRankSumsDistinct checks it.
-var rankMul = [cards.NumRanks]uint64{1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520}
+// a greedy search (TestSearchRankMul: for each rank in turn, the smallest number above
+// the last one that keeps apart the sums of any two multisets of ranks, none more than
+// four times, of the same size that higher ranks could still make into 5, 6 or 7 cards),
+// so the rank sum of n cards names their ranks among all n-card hands, n from 5 to 7;
+// the card count beside it (Hand.key's top two bits) tells the sizes apart. The
+// largest sum is 7,825,766 (four aces, three kings). TestRankSumsDistinct checks it.
+var rankMul = [cards.NumRanks]uint64{1, 2, 6, 23, 99, 454, 2032, 8699, 22855, 83662, 262350, 636346, 1479182}
 
 // cardKey[c] is what adding card c adds to Hand.key (zero past the 52 cards). It is
 // indexed by any byte, so that Add needs no bounds check.
@@ -79,7 +86,7 @@ var cardKey [256]uint64
 
 func init() {
 	for c := cards.Card(0); c < cards.NumCards; c++ {
-		cardKey[c] = rankMul[c.Rank()]<<sumShift | 1<<(4*uint(c.Suit()))
+		cardKey[c] = 1<<countShift | rankMul[c.Rank()]<<sumShift | 1<<(4*uint(c.Suit()))
 	}
 }
 
@@ -90,7 +97,7 @@ func (h Hand) Add(c cards.Card) Hand {
 
 // Combine returns the hand holding the cards of both h and o, which must not share a card.
 func (h Hand) Combine(o Hand) Hand {
-	return Hand{key: h.key + o.key - suitBias, mask: h.mask | o.mask}
+	return Hand{key: h.key + o.key - emptyKey, mask: h.mask | o.mask}
 }
 
 // HandOf returns the hand of the given cards.
@@ -144,8 +151,9 @@ func suitRanks(mask uint64, s uint) uint64 {
 	return x * (1<<48 | 1<<36 | 1<<24 | 1<<12) >> 48 & 0x1fff
 }
 
-// rankOfKey looks up a hand with no flush by its rank sum: the sum's row (its top
-// bits) gives an offset, and the sum plus the offset is the hand's slot in rankTable.
+// rankOfKey looks up a hand with no flush by its rank sum and card count (the key's
+// top 25 bits): their row (the top bits of those) gives an offset, and the two plus the
+// offset is the hand's slot in rankTable.
 func rankOfKey(key uint64) Rank {
 	return rankTable[(uint32(key>>sumShift)+rowOffset[key>>(sumShift+rowShift)])&(tableSize-1)]
 }

@@ -187,21 +187,33 @@ func TestRankNoFlush(t *testing.T) {
 	}
 }
 
-// The rank sums of all multisets of 5, 6 and 7 ranks are distinct and fit the key.
+// The rank sums of all multisets of n ranks are distinct for each n from 5 to 7 and
+// fit their 23 bits, so that with the card count beside them they name every multiset
+// of 5, 6 and 7 ranks apart; and a hand's key holds that index.
 func TestRankSumsDistinct(t *testing.T) {
 	seen := map[uint64]bool{}
 	for n := 5; n <= 7; n++ {
 		forEachMultiset(n, func(counts *[cards.NumRanks]int) {
-			s := rankSumOf(counts)
-			if seen[s] || s >= 1<<(64-sumShift) {
-				t.Fatalf("rank sum %d of %v repeats or does not fit", s, *counts)
+			s, i := rankSumOf(counts), indexOf(counts)
+			if seen[i] || s >= 1<<sumBits || i>>sumBits != uint64(n-5) {
+				t.Fatalf("rank sum %d (index %d) of %v repeats or does not fit", s, i, *counts)
 			}
-			seen[s] = true
+			seen[i] = true
+			h := Empty
+			for r, k := range counts {
+				for j := range k {
+					h = h.Add(cards.New(cards.Rank(r), cards.Suit(j)))
+				}
+			}
+			if h.key>>sumShift != i {
+				t.Fatalf("%v: key index %d, want %d", *counts, h.key>>sumShift, i)
+			}
 		})
 	}
 	if len(seen) != 73_775 || tableEnd > tableSize {
 		t.Fatalf("%d sums, table end %d", len(seen), tableEnd)
 	}
+	t.Logf("table end %d of %d", tableEnd, tableSize)
 }
 
 // MayFlushWith(n) says whether some suit is held at least 5-n times, for every hand of

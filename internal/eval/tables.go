@@ -7,13 +7,16 @@ import (
 	"github.com/felt-poker/felt/internal/cards"
 )
 
-// The perfect hash from a rank sum (under 2^25) to a rankTable slot: the sum's row,
-// its bits from rowShift up, picks an offset, and the sum plus the offset, modulo
-// tableSize, is the slot (row displacement: each row of sums is slid along the table to
-// where its sums fall on free slots). Built once at init.
+// The perfect hash from a hand's index (its key's top 25 bits: the card count less 5
+// above the 23-bit rank sum) to a rankTable slot: the index's row, its bits from
+// rowShift up, picks an offset, and the index plus the offset, modulo tableSize, is the
+// slot (row displacement: each row of sums is slid along the table to where its sums
+// fall on free slots). The rows are narrow and placed in order, so that nearby sums
+// keep nearby slots and the seven-card sums fill one stretch of the table. Built once
+// at init.
 const (
-	rowShift  = 12
-	tableSize = 1 << 18
+	rowShift  = 9
+	tableSize = 1 << 17
 )
 
 var (
@@ -192,12 +195,22 @@ func rankSumOf(counts *[cards.NumRanks]int) uint64 {
 	return sum
 }
 
-// nonFlushKeys returns the rank sums of every multiset of 5, 6 and 7 ranks and, when
-// num is not nil, their ranks.
+// indexOf returns the index (the key's top 25 bits) of a hand of 5 to 7 cards with
+// the ranks counts.
+func indexOf(counts *[cards.NumRanks]int) uint64 {
+	n := 0
+	for _, k := range counts {
+		n += k
+	}
+	return uint64(n+3)&3<<sumBits | rankSumOf(counts)
+}
+
+// nonFlushKeys returns the indexes (see indexOf) of every multiset of 5, 6 and 7 ranks
+// and, when num is not nil, their ranks.
 func nonFlushKeys(num numbering) (sums []uint64, vals []Rank) {
 	for n := 5; n <= 7; n++ {
 		forEachMultiset(n, func(counts *[cards.NumRanks]int) {
-			sums = append(sums, rankSumOf(counts))
+			sums = append(sums, indexOf(counts))
 			if num != nil {
 				vals = append(vals, num[nonFlushClass(counts)])
 			}
@@ -234,27 +247,20 @@ func init() {
 // tableEnd is one past the last rankTable slot in use.
 var tableEnd int
 
-// placeRows computes rowOffset by row displacement: first fit, the fullest rows first,
-// each row of sums slid along the table to where all its sums fall on free slots. It
-// takes seconds, so its result is kept in rowoffset.go (TestRowOffsets regenerates it
-// with -update).
+// placeRows computes rowOffset by row displacement: first fit, row by row in order,
+// each row of sums slid along the table to where all its sums fall on free slots. Its
+// result is kept in rowoffset.go (TestRowOffsets regenerates it with -update).
 func placeRows(sums []uint64) (offsets [len(rowOffset)]uint32) {
 	const width = 1 << rowShift
 	rows := make([][]int, len(rowOffset))
 	for i, s := range sums {
 		rows[s>>rowShift] = append(rows[s>>rowShift], i)
 	}
-	order := make([]int, len(rows))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return len(rows[b]) - len(rows[a]) })
 	used := make([]bool, tableSize+width)
 	free := 0 // every slot below free is used
-	for _, row := range order {
-		members := rows[row]
+	for row, members := range rows {
 		if len(members) == 0 {
-			break
+			continue
 		}
 		for used[free] {
 			free++
@@ -281,7 +287,7 @@ func placeRows(sums []uint64) (offsets [len(rowOffset)]uint32) {
 			used[slot] = true
 		}
 		// sum + offset = o + sum mod width, modulo tableSize
-		offsets[row] = uint32(o - row*width)
+		offsets[row] = uint32(o-row*width) & (tableSize - 1)
 	}
 	return offsets
 }

@@ -42,8 +42,8 @@ func RankSevens(hands []Seven) uint64 {
 	var sum uint64
 	for ; len(hands) >= 2; hands = hands[2:] {
 		s, t := &hands[0], &hands[1]
-		ks := suitBias + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]]
-		kt := suitBias + cardKey[t[0]] + cardKey[t[1]] + cardKey[t[2]] + cardKey[t[3]] + cardKey[t[4]] + cardKey[t[5]] + cardKey[t[6]]
+		ks := emptyKey + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]]
+		kt := emptyKey + cardKey[t[0]] + cardKey[t[1]] + cardKey[t[2]] + cardKey[t[3]] + cardKey[t[4]] + cardKey[t[5]] + cardKey[t[6]]
 		if (ks|kt)&flushCheck != 0 {
 			sum += uint64(s.rank(ks)) + uint64(t.rank(kt))
 			continue
@@ -52,7 +52,7 @@ func RankSevens(hands []Seven) uint64 {
 	}
 	for i := range hands {
 		s := &hands[i]
-		k := suitBias + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]]
+		k := emptyKey + cardKey[s[0]] + cardKey[s[1]] + cardKey[s[2]] + cardKey[s[3]] + cardKey[s[4]] + cardKey[s[5]] + cardKey[s[6]]
 		sum += uint64(s.rank(k))
 	}
 	return sum
@@ -206,7 +206,7 @@ func (l *pairList) build(keep func(g, k cards.Card) (bool, uint16)) {
 	for g := cards.Card(0); g < cards.NumCards; g++ {
 		for k := g + 1; k < cards.NumCards; k++ {
 			if ok, r := keep(g, k); ok {
-				l.keys = append(l.keys, (rankMul[g.Rank()]+rankMul[k.Rank()])<<sumShift)
+				l.keys = append(l.keys, 2<<countShift|(rankMul[g.Rank()]+rankMul[k.Rank()])<<sumShift)
 				l.ranks = append(l.ranks, r)
 			}
 		}

@@ -89,3 +89,33 @@ func (h *House) claimedAny() bool {
 	defer h.claimMu.Unlock()
 	return h.claim != nil
 }
+
+// ErrFenced refuses a write for a table that another node has taken over since
+// this one started running it (see Fence).
+var ErrFenced = store.ErrFenced
+
+// Fence records in the database that this node runs table ref with fencing
+// token (its lease's, docs/scaling.md), refusing with ErrFenced if a node with
+// a higher token has run it. From then on every write of this house for the
+// table (buy-ins, cash-outs, hands) checks the token in its own transaction: a
+// node that lost the table to another (which fenced it with a higher token)
+// has its writes refused, and one whose write began first finishes it before
+// the other's fence, which waits for it.
+func (h *House) Fence(ctx context.Context, ref string, token int64) error {
+	err := h.st.InTx(ctx, func(q store.Queries) error { return q.Fence(ctx, ref, token) })
+	if err != nil {
+		return fmt.Errorf("fence %s: %w", ref, err)
+	}
+	h.fences.Store(ref, token)
+	return nil
+}
+
+// fenced checks in q's transaction that no newer owner has fenced table ref,
+// when this house runs it with a token.
+func (h *House) fenced(ctx context.Context, q store.Queries, ref string) error {
+	token, ok := h.fences.Load(ref)
+	if !ok {
+		return nil
+	}
+	return q.Fence(ctx, ref, token.(int64))
+}

@@ -147,6 +147,10 @@ type House struct {
 	claimMu sync.Mutex
 	claim   store.Held // the lock of Claim, or nil; guarded by claimMu
 	node    bool       // the claim is ClaimNode's (shared); guarded by claimMu
+
+	// fences holds the fencing token of each table this node runs as one of
+	// several (Fence), by table reference.
+	fences sync.Map
 	// logins throttles failed logins; registrations and guests bound the new
 	// accounts per address; hashes bounds the password hashes at once (Limits).
 	logins                *loginThrottle

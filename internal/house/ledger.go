@@ -38,7 +38,12 @@ func (h *House) BuyIn(ctx context.Context, userID int64, tableRef string, amount
 	}
 	var left int64
 	err := h.st.InTx(ctx, func(q store.Queries) error {
+		// The player first, then the table's fence: the order of the
+		// recorder's transactions, so that none waits on another in a cycle.
 		if err := q.LockUser(ctx, userID); err != nil {
+			return err
+		}
+		if err := h.fenced(ctx, q, tableRef); err != nil {
 			return err
 		}
 		credits, err := q.Balance(ctx, userID)
@@ -81,7 +86,12 @@ func (h *House) CashOut(ctx context.Context, userID int64, tableRef string, amou
 	}
 	var credits int64
 	err := h.st.InTx(ctx, func(q store.Queries) error {
+		// The player first, then the table's fence: the order of the
+		// recorder's transactions, so that none waits on another in a cycle.
 		if err := q.LockUser(ctx, userID); err != nil {
+			return err
+		}
+		if err := h.fenced(ctx, q, tableRef); err != nil {
 			return err
 		}
 		// The seat goes first: a cash-out whose reply was lost and that is tried
@@ -239,6 +249,9 @@ func (h *House) Recover(ctx context.Context) ([]Refund, error) {
 func (h *House) returnSeat(ctx context.Context, s store.Seat, note string) error {
 	return h.st.InTx(ctx, func(q store.Queries) error {
 		if err := q.LockUser(ctx, s.UserID); err != nil {
+			return err
+		}
+		if err := h.fenced(ctx, q, s.TableRef); err != nil {
 			return err
 		}
 		if err := q.DeleteSeat(ctx, s.TableRef, s.UserID); err != nil {

@@ -90,3 +90,52 @@ func TestReturnSeatPaysOnce(t *testing.T) {
 		w.checkSeats(ctx, t, "after the returns")
 	})
 }
+
+// TestStaleOwnerWritesRefused is the database's fence: a node runs a table
+// (fenced with token 1) and another takes it over (token 2); every later write
+// of the first for that table (a cash-out, a hand, a buy-in, a fence) is
+// refused and changes nothing, while the new owner's go through.
+func TestStaleOwnerWritesRefused(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		stale, owner := newHouse(t, s, newClock()), newHouse(t, s, newClock())
+		u := register(t, stale, "frank")
+		const ref = "table:Main#1"
+		if err := stale.Fence(ctx, ref, 1); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := stale.BuyIn(ctx, u.ID, ref, 500); err != nil {
+			t.Fatal(err)
+		}
+		credits, _ := stale.Credits(ctx, u.ID)
+		if err := owner.Fence(ctx, ref, 2); err != nil {
+			t.Fatal(err)
+		}
+		hand := store.Hand{TableRef: ref, Variant: "NT", PHH: "variant = 'NT'\n", Players: []store.HandPlayer{
+			{Seat: 0, UserID: u.ID, Name: "frank", Net: 20, Won: true}, {Seat: 1, Name: "callbot", Net: -20}}}
+		if _, err := stale.CashOut(ctx, u.ID, ref, 500); !errors.Is(err, house.ErrFenced) {
+			t.Errorf("stale cash-out: %v, want ErrFenced", err)
+		}
+		if _, err := stale.RecordHand(ctx, hand); !errors.Is(err, house.ErrFenced) {
+			t.Errorf("stale hand: %v, want ErrFenced", err)
+		}
+		if _, err := stale.BuyIn(ctx, u.ID, ref, 100); !errors.Is(err, house.ErrFenced) {
+			t.Errorf("stale buy-in: %v, want ErrFenced", err)
+		}
+		if err := stale.Fence(ctx, ref, 1); !errors.Is(err, house.ErrFenced) {
+			t.Errorf("stale fence: %v, want ErrFenced", err)
+		}
+		if c, _ := stale.Credits(ctx, u.ID); c != credits {
+			t.Errorf("credits %d after the stale writes, want %d", c, credits)
+		}
+		if hs, _ := s.HandsByTable(ctx, ref, 10); len(hs) != 0 {
+			t.Errorf("%d stale hands stored", len(hs))
+		}
+		if _, err := owner.RecordHand(ctx, hand); err != nil {
+			t.Fatalf("the owner's hand: %v", err)
+		}
+		if c, err := owner.CashOut(ctx, u.ID, ref, 520); err != nil || c != credits+520 {
+			t.Fatalf("the owner's cash-out: %d, %v; want %d", c, err, credits+520)
+		}
+	})
+}

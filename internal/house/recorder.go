@@ -209,7 +209,7 @@ func (h *House) writeBatch(batch []handJob) ([]int64, []error) {
 				}
 			}
 			for _, i := range hands {
-				id, err := saveHand(ctx, q, batch[i].hand)
+				id, err := h.saveHand(ctx, q, batch[i].hand)
 				if err != nil {
 					return err
 				}
@@ -231,7 +231,7 @@ func (h *House) writeBatch(batch []handJob) ([]int64, []error) {
 				}
 			}
 			var err error
-			ids[i], err = saveHand(ctx, q, j.hand)
+			ids[i], err = h.saveHand(ctx, q, j.hand)
 			return err
 		})
 		if err != nil {
@@ -241,8 +241,12 @@ func (h *House) writeBatch(batch []handJob) ([]int64, []error) {
 	return ids, errs
 }
 
-// saveHand writes one hand, its players' totals and their stacks at the table.
-func saveHand(ctx context.Context, q store.Queries, hand store.Hand) (int64, error) {
+// saveHand writes one hand, its players' totals and their stacks at the table,
+// unless a newer owner has fenced the table.
+func (h *House) saveHand(ctx context.Context, q store.Queries, hand store.Hand) (int64, error) {
+	if err := h.fenced(ctx, q, hand.TableRef); err != nil {
+		return 0, err
+	}
 	id, err := q.SaveHand(ctx, hand)
 	if err != nil {
 		return 0, err

@@ -19,6 +19,8 @@ import (
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/table"
+
+	"github.com/felt-poker/felt/protocol"
 )
 
 // MaxName is the longest table name.
@@ -35,12 +37,7 @@ const (
 var ErrNoTable = errors.New("no such table")
 
 // Snapshot is the {"type":"lobby"} message: everything a newcomer needs.
-type Snapshot struct {
-	Type    string          `json:"type"`
-	Tables  json.RawMessage `json:"tables"`  // []table.Info
-	Players json.RawMessage `json:"players"` // []string
-	Chat    []chat.Line     `json:"chat"`
-}
+type Snapshot = protocol.Lobby
 
 // snapshotAge bounds how old the listings in a newcomer's snapshot may be (their
 // spectator counts: every other change is pushed to the newcomer after it).
@@ -50,22 +47,6 @@ const snapshotAge = time.Second
 // coming and going) before it pushes them to its subscribers in one message of
 // each kind.
 const FlushInterval = 250 * time.Millisecond
-
-// tablesMsg is {"type":"tables"}: the listings that changed since the last push
-// and the tables closed since.
-type tablesMsg struct {
-	Type   string       `json:"type"`
-	Tables []table.Info `json:"tables"`
-	Closed []string     `json:"closed"`
-}
-
-// onlineMsg is {"type":"online"}: players who came online and who left since the
-// last push.
-type onlineMsg struct {
-	Type   string   `json:"type"`
-	Joined []string `json:"joined"`
-	Left   []string `json:"left"`
-}
 
 type presence struct {
 	name  string
@@ -321,7 +302,7 @@ func (l *Lobby) flush() {
 	l.scheduled = false
 	var msgs [][]byte
 	if len(l.dirty) > 0 || len(l.closed) > 0 {
-		m := tablesMsg{Type: "tables", Tables: []table.Info{}, Closed: []string{}}
+		m := protocol.TablesMsg{Type: "tables", Tables: []table.Info{}, Closed: []string{}}
 		for key := range l.dirty {
 			if in, ok := l.infos[key]; ok && !in.Private {
 				m.Tables = append(m.Tables, in)
@@ -338,7 +319,7 @@ func (l *Lobby) flush() {
 		msgs = append(msgs, l.marshal(m))
 	}
 	if len(l.presence) > 0 {
-		m := onlineMsg{Type: "online", Joined: []string{}, Left: []string{}}
+		m := protocol.OnlineMsg{Type: "online", Joined: []string{}, Left: []string{}}
 		for id, name := range l.presence {
 			if _, on := l.online[id]; on {
 				m.Joined = append(m.Joined, name)

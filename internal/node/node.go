@@ -40,7 +40,8 @@ type Tables struct {
 	cfg Config
 
 	mu    sync.Mutex
-	owned map[string]*owned // by cluster.TableKey
+	owned map[string]*owned  // by cluster.TableKey
+	stop  context.CancelFunc // ends Run (HandOver)
 	wg    sync.WaitGroup
 }
 
@@ -87,6 +88,11 @@ func (ts *Tables) Start(ctx context.Context) error {
 // Run keeps the node's leases and lobby entries and adopts the tables of lost
 // nodes, until ctx is done.
 func (ts *Tables) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	ts.mu.Lock()
+	ts.stop = cancel
+	ts.mu.Unlock()
 	go ts.listAll(ctx)
 	go ts.mirrorLobby(ctx)
 	return ts.cfg.Cluster.Run(ctx, ts.adopt, ts.lost)
@@ -140,7 +146,7 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease) error {
 		return err
 	}
 	if hl != nil {
-		if cfg.Resume, err = ts.resume(ctx, hl); err != nil {
+		if cfg.Resume, err = ts.resume(ctx, hl, l.Token()); err != nil {
 			return err
 		}
 	}
@@ -148,6 +154,12 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease) error {
 	t, err := ts.cfg.Lobby.Open(cfg)
 	if err != nil {
 		return err
+	}
+	if hl == nil { // a new table: its reference is new too, and fenced now
+		if err := ts.cfg.House.Fence(ctx, t.Ref(), int64(l.Token())); err != nil {
+			_ = t.HandOver(ctx, "not fenced")
+			return err
+		}
 	}
 	ts.cfg.Cluster.Own(l)
 	ts.mu.Lock()
@@ -162,10 +174,15 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease) error {
 // resume reads what the table's log left: the seats from the store, the hand
 // in play rebuilt, and the buy-ins of players the lost owner had not seated
 // returned to their credits.
-func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog) (*table.Resume, error) {
+func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64) (*table.Resume, error) {
 	var r table.Resume
 	if err := json.Unmarshal(hl.State, &r.State); err != nil {
 		return nil, fmt.Errorf("the log's table state: %w", err)
+	}
+	// The database's writes for the table are fenced first: a former owner's
+	// writes begun before are in, and none comes after.
+	if err := ts.cfg.House.Fence(ctx, r.State.Ref, int64(token)); err != nil {
+		return nil, err
 	}
 	stacks, err := ts.cfg.House.TableStacks(ctx, r.State.Ref)
 	if err != nil {
@@ -268,6 +285,11 @@ func (ts *Tables) Owned() []string {
 // their leases up, for the other nodes to take them up from their logs at
 // once: a node leaving on purpose (SIGTERM, a rolling upgrade).
 func (ts *Tables) HandOver(ctx context.Context) error {
+	ts.mu.Lock()
+	if ts.stop != nil {
+		ts.stop() // the node adopts nothing more, not even what it releases now
+	}
+	ts.mu.Unlock()
 	var errs []error
 	for _, o := range ts.ownedTables() {
 		errs = append(errs, o.t.HandOver(ctx, "its node is leaving the house"))

@@ -15,6 +15,8 @@ import (
 	"github.com/felt-poker/felt/internal/lobby"
 	"github.com/felt-poker/felt/internal/table"
 	"github.com/felt-poker/felt/internal/web"
+
+	"github.com/felt-poker/felt/protocol"
 )
 
 // Relay is web.Relay over NATS: a player's message for a table of another
@@ -45,20 +47,11 @@ type relayedConn struct {
 	owners map[string]map[string]bool
 }
 
-// relayReq is a relayed message, a connection's goodbye, or a ping.
+// relayReq is a request another node sent (protocol.RelayRequest) and the
+// NATS message to answer.
 type relayReq struct {
-	Conn   string       `json:"conn,omitempty"`   // the shadow's name: node and connection
-	Origin string       `json:"origin,omitempty"` // the connection's node
-	Events string       `json:"events,omitempty"` // the subject of the shadow's messages
-	Player table.Player `json:"player"`
-	Msg    []byte       `json:"msg,omitempty"`
-	Bye    bool         `json:"bye,omitempty"`
-	Ping   bool         `json:"ping,omitempty"`
-	reply  *nats.Msg
-}
-
-type relayReply struct {
-	Error *web.RemoteError `json:"error,omitempty"`
+	protocol.RelayRequest
+	reply *nats.Msg
 }
 
 // relayTimeout bounds a relayed message's answer, as a local one (web's
@@ -129,7 +122,7 @@ func (r *Relay) receive(m *nats.Msg) {
 	}
 	r.mu.Unlock()
 	if !queued {
-		r.respond(q, &web.RemoteError{Status: 429, Code: "rate_limited", Message: "too many messages at once"})
+		r.respond(q, &protocol.RemoteError{Status: 429, Code: "rate_limited", Message: "too many messages at once"})
 	}
 }
 
@@ -149,7 +142,7 @@ func (r *Relay) work(conn string, ch chan relayReq) {
 	for q := range ch {
 		ctx, cancel := context.WithTimeout(context.Background(), relayTimeout)
 		sink := natsSink{nc: r.n.Conn(), subject: q.Events}
-		r.respond(q, r.server().HandleRemote(ctx, conn, q.Player, sink, q.Msg))
+		r.respond(q, r.server().HandleRemote(ctx, conn, table.Player(q.Player), sink, q.Msg))
 		cancel()
 	}
 	r.server().DropRemote(conn)
@@ -161,8 +154,8 @@ func (r *Relay) server() *web.Server {
 	return r.srv
 }
 
-func (r *Relay) respond(q relayReq, e *web.RemoteError) {
-	b, _ := json.Marshal(relayReply{Error: e})
+func (r *Relay) respond(q relayReq, e *protocol.RemoteError) {
+	b, _ := json.Marshal(protocol.RelayReply{Error: e})
 	_ = q.reply.Respond(b)
 }
 
@@ -218,7 +211,7 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 	if err != nil {
 		return err
 	}
-	q := relayReq{Conn: r.n.Name() + "/" + conn, Origin: r.n.Name(), Events: events, Player: p, Msg: msg}
+	q := protocol.RelayRequest{Conn: r.n.Name() + "/" + conn, Origin: r.n.Name(), Events: events, Player: protocol.Player(p), Msg: msg}
 	ctx, cancel := context.WithTimeout(ctx, relayTimeout)
 	defer cancel()
 	reply, err := r.n.Conn().RequestWithContext(ctx, r.subject(owner), mustJSON(q))
@@ -228,7 +221,7 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 	if err != nil {
 		return fmt.Errorf("relay to node %s: %w", owner, err)
 	}
-	var rr relayReply
+	var rr protocol.RelayReply
 	if err := json.Unmarshal(reply.Data, &rr); err != nil {
 		return fmt.Errorf("relay to node %s: %w", owner, err)
 	}
@@ -271,7 +264,7 @@ func (r *Relay) Closed(conn string) {
 	}
 	_ = rc.sub.Unsubscribe()
 	for owner := range rc.owners {
-		_ = r.n.Conn().Publish(r.subject(owner), mustJSON(relayReq{Conn: r.n.Name() + "/" + conn, Bye: true}))
+		_ = r.n.Conn().Publish(r.subject(owner), mustJSON(protocol.RelayRequest{Conn: r.n.Name() + "/" + conn, Bye: true}))
 	}
 }
 
@@ -300,17 +293,11 @@ func (r *Relay) checkOwners(ctx context.Context) {
 // ownerLost sends table_moved to every connection with tables on node owner,
 // and forgets them.
 func (r *Relay) ownerLost(owner string) {
-	type notice struct {
-		Type  string `json:"type"`
-		Table string `json:"table"`
-		Code  string `json:"code"`
-		Text  string `json:"text"`
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, rc := range r.conns {
 		for name := range rc.owners[owner] {
-			rc.sink.Send(mustJSON(notice{Type: "notice", Table: name, Code: "table_moved", Text: table.ErrMoved.Error()}))
+			rc.sink.Send(mustJSON(protocol.NoticeMsg{Type: "notice", Table: name, Code: "table_moved", Text: table.ErrMoved.Error()}))
 		}
 		delete(rc.owners, owner)
 	}

@@ -198,3 +198,24 @@ func TestLockShared(t *testing.T) {
 		t.Fatalf("shared while exclusive: %v, want ErrLocked", err)
 	}
 }
+
+// TestFence raises a table's fencing token: the same or a higher token
+// passes, a lower one (a stale owner's) is refused and changes nothing.
+func TestFence(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		for _, step := range []struct {
+			ref   string
+			token int64
+			ok    bool
+		}{
+			{"table:Main#1", 5, true}, {"table:Main#1", 5, true}, {"table:Main#1", 3, false},
+			{"table:Other#2", 1, true}, {"table:Main#1", 7, true}, {"table:Main#1", 5, false},
+		} {
+			err := s.InTx(ctx, func(q store.Queries) error { return q.Fence(ctx, step.ref, step.token) })
+			if step.ok != (err == nil) || (err != nil && !errors.Is(err, store.ErrFenced)) {
+				t.Fatalf("fence %s at %d: %v, want ok %v", step.ref, step.token, err, step.ok)
+			}
+		}
+	})
+}

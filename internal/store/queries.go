@@ -405,6 +405,23 @@ func (q *queries) AddToSeat(ctx context.Context, tableRef string, userID, delta 
 	return nil
 }
 
+func (q *queries) Fence(ctx context.Context, tableRef string, token int64) error {
+	res, err := q.q.ExecContext(ctx, `INSERT INTO table_fences (table_ref, token) VALUES ($1, $2)
+		 ON CONFLICT (table_ref) DO UPDATE SET token = excluded.token WHERE table_fences.token <= excluded.token`,
+		tableRef, token)
+	var n int64
+	if err == nil {
+		n, err = res.RowsAffected()
+	}
+	if err != nil {
+		return fmt.Errorf("fence of %s: %w", tableRef, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("table %s, token %d: %w", tableRef, token, ErrFenced)
+	}
+	return nil
+}
+
 func (q *queries) DeleteSeat(ctx context.Context, tableRef string, userID int64) error {
 	res, err := q.q.ExecContext(ctx, "DELETE FROM table_seats WHERE table_ref = $1 AND user_id = $2", tableRef, userID)
 	if err != nil {

@@ -15,6 +15,9 @@ import (
 var (
 	// ErrNotFound reports that the requested row does not exist.
 	ErrNotFound = errors.New("not found")
+	// ErrFenced refuses a write for a table by an owner whose fencing token is
+	// lower than another's (SeatStore.Fence).
+	ErrFenced = errors.New("fenced: a newer owner of the table has written to it")
 	// ErrUsernameTaken reports that another user has the same name, ignoring case.
 	ErrUsernameTaken = errors.New("username taken")
 	// ErrDuplicate reports that a row with the same unique key exists (other than a username).
@@ -325,6 +328,10 @@ type SeatStore interface {
 	Seats(ctx context.Context) ([]Seat, error)
 	// ChipsAtTables sums the stacks the tables hold for a player.
 	ChipsAtTables(ctx context.Context, userID int64) (int64, error)
+	// Fence raises the fencing token of a table to token, or keeps it if it is
+	// token already, and holds the row until the transaction ends; a table
+	// whose token is higher (a newer owner's) returns ErrFenced.
+	Fence(ctx context.Context, tableRef string, token int64) error
 }
 
 // HandStore holds finished hands.

@@ -10,6 +10,8 @@ import (
 	"github.com/felt-poker/felt/internal/engine"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
+
+	"github.com/felt-poker/felt/protocol"
 )
 
 // Variant names on the wire and in configuration.
@@ -50,13 +52,9 @@ type AsyncRecorder interface {
 	RecordHandAsync(h store.Hand, done func(id int64, err error))
 }
 
-// Schedule raises the blinds (and ante): they double at each level. A level
-// passes every EveryHands hands dealt or every EveryMinutes minutes of play,
-// whichever comes first; zero turns either off.
-type Schedule struct {
-	EveryHands   int `json:"every_hands"`
-	EveryMinutes int `json:"every_minutes"`
-}
+// Schedule raises the blinds (and ante): protocol.Schedule, the schedule of a
+// table's listing.
+type Schedule = protocol.Schedule
 
 // Hooks are called by the table's goroutine; they must not block or call back
 // into the table.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/house"
 )
 
 // memLog is an in-memory HandLog: every hand's start, actions and end, as a
@@ -251,6 +253,48 @@ func TestResumeHandInPlay(t *testing.T) {
 		defer b.mu.Unlock()
 		if got := b.hands[hands].PHH; !strings.Contains(got, after.Hand.HandKey) {
 			t.Errorf("the hand recorded after the resume is not the resumed one:\n%s", got)
+		}
+	})
+}
+
+// fencedBank refuses every cash-out as the house does once another node has
+// fenced the table.
+type fencedBank struct {
+	*bank
+	mu       sync.Mutex
+	cashOuts int
+}
+
+func (b *fencedBank) CashOut(context.Context, int64, string, int64) (int64, error) {
+	b.mu.Lock()
+	b.cashOuts++
+	b.mu.Unlock()
+	return 0, fmt.Errorf("cash-out: %w", house.ErrFenced)
+}
+
+// A cash-out the house refuses as fenced (another node runs the table, with
+// the seat) is given up at once, not retried until the table closes.
+func TestFencedCashOutGivenUp(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := &fencedBank{bank: newBank(1)}
+		tb := mustNew(t, testConfig(b, "call"))
+		alice := Player{1, "alice"}
+		if err := tb.Sit(t.Context(), alice, 3, 1000); err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.SitOut(t.Context(), alice); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Minute) // any hand she was in is over
+		if err := tb.Stand(t.Context(), alice); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(30 * time.Second)
+		synctest.Wait()
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if b.cashOuts != 1 {
+			t.Fatalf("%d attempts, want 1", b.cashOuts)
 		}
 	})
 }

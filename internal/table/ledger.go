@@ -133,6 +133,11 @@ func (l *ledger) book(op cashOutOp) {
 		ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
 		credits, err := t.cfg.Bank.CashOut(ctx, op.user, t.ref, op.amount)
 		cancel()
+		if errors.Is(err, house.ErrFenced) {
+			// Another node runs the table now, with this seat (docs/scaling.md).
+			t.log.Warn("cash-out refused: another node has taken the table over", "user", op.user, "amount", op.amount)
+			return
+		}
 		if err == nil || errors.Is(err, house.ErrNoSeat) {
 			// ErrNoSeat: an earlier attempt was booked though its reply was lost.
 			if op.code != "" {

@@ -38,6 +38,9 @@ func (t *Table) JoinWaitlist(ctx context.Context, p Player) (int, error) {
 		if p.ID == 0 {
 			return ErrAnonymous
 		}
+		if t.tourney() {
+			return ErrTourneySeat
+		}
 		if err := t.mayEnter(p); err != nil {
 			return err
 		}

@@ -333,9 +333,9 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 	if err == nil {
 		// The creator is let in without typing the key they chose.
 		err = t.Admit(r.Context(), table.Player{ID: u.ID, Name: u.Username}, key)
-	}
-	if err == nil {
-		err = s.keepPlayerTable(r.Context(), u.ID, req)
+		if err == nil {
+			err = s.keepPlayerTable(r.Context(), u.ID, req)
+		}
 		if err != nil {
 			_ = t.Close(context.WithoutCancel(r.Context()), "the table could not be kept")
 		}

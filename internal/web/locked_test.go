@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/felt-poker/felt/internal/store/storetest"
+	"github.com/felt-poker/felt/internal/table"
 )
 
 // lockedTable opens alice's table Secret with the given access and returns the
@@ -163,5 +164,53 @@ func TestInvitationTable(t *testing.T) {
 	j := 0
 	if r := w2.request(&j, 4, map[string]any{"type": "watch", "table": "Friends", "key": invite}); code(r) != "locked" {
 		t.Fatalf("the old link at the new table: %v", r)
+	}
+}
+
+// sink drops what a shadow connection sends.
+type sink struct{}
+
+func (sink) Send([]byte) {}
+
+// TestGuessesCountAgainstTheirAddress: a client cannot name its own address
+// ("_from" is a field only a relaying node sets), so ten guesses from one
+// connection are limited whatever it claims; guesses relayed from another node
+// count against the address that node saw, so one guesser there does not lock
+// out another player relayed from the same node.
+func TestGuessesCountAgainstTheirAddress(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t))
+	a, m := th.client(t), th.client(t)
+	a.register("alice")
+	m.register("mallory")
+	lockedTable(a, "Secret", "password", "open sesame")
+	w := m.dial()
+	i := 0
+	limited := false
+	for n := 0; n < 10 && !limited; n++ {
+		r := w.request(&i, float64(n+1), map[string]any{"type": "watch", "table": "Secret", "key": "guess", "_from": "10.9.9." + itoa(n)})
+		limited = code(r) == "rate_limited"
+	}
+	if !limited {
+		t.Fatal("guesses claiming other addresses were never limited")
+	}
+	guess := func(shadow, from string, id int64, key string) string {
+		msg := `{"type":"watch","table":"Secret","key":"` + key + `","_from":"` + from + `"}`
+		if e := th.srv.HandleRemote(t.Context(), shadow, table.Player{ID: id, Name: "p" + itoa(int(id))}, sink{}, []byte(msg)); e != nil {
+			return e.Code
+		}
+		return ""
+	}
+	got := ""
+	for n := 0; n < 10 && got != "rate_limited"; n++ {
+		got = guess("node2/1", "10.0.0.1", 901, "guess")
+	}
+	if got != "rate_limited" {
+		t.Fatalf("relayed guesses from 10.0.0.1: %q", got)
+	}
+	bob := th.client(t)
+	bob.register("bob")
+	me := bob.must("GET", "/api/me", nil, 200)
+	if got := guess("node2/2", "10.0.0.2", int64(me["id"].(float64)), "open sesame"); got != "" {
+		t.Fatalf("bob, relayed from another address, with the password: %q", got)
 	}
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,8 @@ import (
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/lobby"
 	"github.com/felt-poker/felt/internal/table"
+
+	"github.com/felt-poker/felt/protocol"
 )
 
 // A house on several nodes runs each table on one node, and a player's
@@ -32,19 +35,13 @@ type Relay interface {
 
 // RemoteError is the refusal of a message by the node that runs its table, as
 // that node classified it.
-type RemoteError struct {
-	Status     int    `json:"status"`
-	Code       string `json:"code"`
-	Field      string `json:"field,omitempty"`
-	Message    string `json:"message"`
-	RetryAfter int64  `json:"retry_after,omitempty"`
-}
-
-func (e *RemoteError) Error() string { return e.Message }
+type RemoteError = protocol.RemoteError
 
 // forward relays m to the node running its table, when the house has one.
-func (c *conn) forward(ctx context.Context, m *clientMsg) error {
-	b, err := json.Marshal(m)
+func (c *conn) forward(ctx context.Context, m *protocol.ClientMsg) error {
+	relayed := *m
+	relayed.From = c.ip
+	b, err := json.Marshal(relayed)
 	if err != nil {
 		return err
 	}
@@ -66,6 +63,13 @@ func (s *Server) HandleRemote(ctx context.Context, shadow string, p table.Player
 	defer c.shadowMu.Unlock()
 	m, err := decodeMsg(websocket.MessageText, msg)
 	if err == nil {
+		// The client's address, as the node it is connected to saw it: the
+		// shadow's guesses count against it (conn.admit).
+		var from struct {
+			From string `json:"_from"`
+		}
+		_ = json.Unmarshal(msg, &from)
+		c.ip = cmp.Or(from.From, "relayed:"+shadow)
 		err = c.handle(&m)
 	}
 	if err == nil {

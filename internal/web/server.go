@@ -30,6 +30,8 @@ import (
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/table"
 	"github.com/felt-poker/felt/internal/tournament/live"
+
+	"github.com/felt-poker/felt/protocol"
 )
 
 // CookieName is the session cookie.
@@ -235,16 +237,6 @@ func (s *Server) initMetrics() {
 	s.reg.MustRegister(s.cfg.Collectors...)
 }
 
-// apiError is the error object of a reply.
-type apiError struct {
-	Code    string `json:"code"`
-	Field   string `json:"field,omitempty"`
-	Message string `json:"message"`
-	// RetryAfter is how many seconds to wait before asking again, when known
-	// (also the Retry-After header of an HTTP reply).
-	RetryAfter int64 `json:"retry_after,omitempty"`
-}
-
 // errorKind is how the API answers the errors that wrap one of errs: the HTTP
 // status, the code, and the sentence a player reads when the error carries
 // none written for them (a *house.FieldError or a *house.PlayerError).
@@ -302,10 +294,10 @@ var errorKinds = []errorKind{
 // classify maps an error to its HTTP status and the error object a player
 // reads. The player reads only sentences written for them, never err's own
 // text (it may name users, tables, files or SQL): that goes to the log.
-func (s *Server) classify(err error) (int, apiError) {
+func (s *Server) classify(err error) (int, protocol.Error) {
 	var re *RemoteError
 	if errors.As(err, &re) { // classified by the node that runs the table
-		return re.Status, apiError{Code: re.Code, Field: re.Field, Message: re.Message, RetryAfter: re.RetryAfter}
+		return re.Status, protocol.Error{Code: re.Code, Field: re.Field, Message: re.Message, RetryAfter: re.RetryAfter}
 	}
 	for _, k := range errorKinds {
 		for _, target := range k.errs {
@@ -316,12 +308,12 @@ func (s *Server) classify(err error) (int, apiError) {
 		}
 	}
 	s.log.Error("internal error", "err", err)
-	return http.StatusInternalServerError, apiError{Code: "internal", Message: "internal error: the house has logged it"}
+	return http.StatusInternalServerError, protocol.Error{Code: "internal", Message: "internal error: the house has logged it"}
 }
 
 // playerError is the error object of err, of kind k.
-func playerError(err error, k errorKind) apiError {
-	e := apiError{Code: k.code, Message: k.message}
+func playerError(err error, k errorKind) protocol.Error {
+	e := protocol.Error{Code: k.code, Message: k.message}
 	var fe *house.FieldError
 	var pe *house.PlayerError
 	switch {
@@ -359,7 +351,7 @@ func (s *Server) writeError(w http.ResponseWriter, err error) {
 	if e.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.FormatInt(e.RetryAfter, 10))
 	}
-	s.writeJSON(w, status, map[string]apiError{"error": e})
+	s.writeJSON(w, status, map[string]protocol.Error{"error": e})
 }
 
 // metricsFor serves h to the clients Config.PublicMetrics allows, and answers

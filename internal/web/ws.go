@@ -16,41 +16,9 @@ import (
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/table"
+
+	"github.com/felt-poker/felt/protocol"
 )
-
-// clientMsg is any message a client sends (docs/protocol.md, "Client → server").
-type clientMsg struct {
-	Type   string          `json:"type"`
-	ID     json.RawMessage `json:"id,omitempty"`
-	Table  string          `json:"table,omitempty"`
-	Text   string          `json:"text,omitempty"`
-	Seat   *int            `json:"seat,omitempty"`
-	BuyIn  int64           `json:"buy_in,omitempty"`
-	Action string          `json:"action,omitempty"`
-	Amount int64           `json:"amount,omitempty"`
-	// Key is a locked table's password or invitation, with "watch" or "sit".
-	Key string `json:"key,omitempty"`
-	// Straddle and RunTwice are the choices of an "options" message.
-	Straddle *bool `json:"straddle,omitempty"`
-	RunTwice *bool `json:"run_twice,omitempty"`
-}
-
-type reply struct {
-	Type  string          `json:"type"`
-	ID    json.RawMessage `json:"id,omitempty"`
-	Error *apiError       `json:"error,omitempty"`
-}
-
-type welcome struct {
-	Type string    `json:"type"`
-	User *userInfo `json:"user"`
-}
-
-type userInfo struct {
-	ID    int64  `json:"id"`
-	Name  string `json:"name"`
-	Guest bool   `json:"guest"`
-}
 
 type watch struct {
 	t  *table.Table
@@ -149,11 +117,11 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		s.wg.Done()
 	}()
 
-	var wu *userInfo
+	var wu *protocol.User
 	if p.ID != 0 {
-		wu = &userInfo{ID: p.ID, Name: p.Name, Guest: guest}
+		wu = &protocol.User{ID: p.ID, Name: p.Name, Guest: guest}
 	}
-	c.sendJSON(welcome{Type: "welcome", User: wu})
+	c.sendJSON(protocol.Welcome{Type: "welcome", User: wu})
 	sub := s.lobby.Subscribe(p, c) // sends the lobby snapshot first
 
 	done := make(chan struct{})
@@ -239,7 +207,7 @@ func (c *conn) read() {
 			return
 		}
 		c.s.mMessages.WithLabelValues("in").Inc()
-		var m clientMsg
+		var m protocol.ClientMsg
 		if !c.limiter.Allow(0, time.Now()) {
 			err = fmt.Errorf("%w: at most %d messages in %s", chat.ErrRateLimited, wsRateN, wsRateWindow)
 		} else if m, err = decodeMsg(typ, data); err == nil {
@@ -247,29 +215,30 @@ func (c *conn) read() {
 		}
 		if err != nil {
 			_, e := c.s.classify(err)
-			c.sendJSON(reply{Type: "error", ID: m.ID, Error: &e})
+			c.sendJSON(protocol.Reply{Type: "error", ID: m.ID, Error: &e})
 		} else if m.Type == "ping" {
-			c.sendJSON(reply{Type: "pong", ID: m.ID})
+			c.sendJSON(protocol.Reply{Type: "pong", ID: m.ID})
 		} else if len(m.ID) > 0 {
-			c.sendJSON(reply{Type: "ok", ID: m.ID})
+			c.sendJSON(protocol.Reply{Type: "ok", ID: m.ID})
 		}
 	}
 }
 
 // decodeMsg reads one client message from a WebSocket frame.
-func decodeMsg(typ websocket.MessageType, data []byte) (clientMsg, error) {
-	var m clientMsg
+func decodeMsg(typ websocket.MessageType, data []byte) (protocol.ClientMsg, error) {
+	var m protocol.ClientMsg
 	if typ != websocket.MessageText {
 		return m, fmt.Errorf("%w: text frames only", errBadJSON)
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return clientMsg{}, fmt.Errorf("%w: %v", errBadJSON, err)
+		return protocol.ClientMsg{}, fmt.Errorf("%w: %v", errBadJSON, err)
 	}
+	m.From = "" // only a node relaying the message says where it came from
 	return m, nil
 }
 
 // handle applies one client message.
-func (c *conn) handle(m *clientMsg) error {
+func (c *conn) handle(m *protocol.ClientMsg) error {
 	ctx, cancel := context.WithTimeout(c.ctx, 15*time.Second)
 	defer cancel()
 	switch m.Type {

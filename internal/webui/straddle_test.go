@@ -2,6 +2,7 @@ package webui_test
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,6 +36,13 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 	waitJS[bool](t, a, "straddle on", `document.getElementById('opt-straddle').checked && document.getElementById('seat-note')?.textContent.includes('Straddle: on')`, 5*time.Second)
 	do(t, a, "agree", chromedp.Click("#opt-run-twice"))
 	waitJS[bool](t, a, "run twice on", `document.getElementById('opt-run-twice').checked && document.getElementById('seat-note')?.textContent.includes('Run it twice: on')`, 5*time.Second)
+	for _, sc := range screens {
+		shotTable(t, a, sc, "options-"+sc.name+".png", "table-title")
+		if bad := notInWindow(t, a, "#opt-straddle, #opt-run-twice"); len(bad) > 0 {
+			t.Errorf("at %s the choices are outside the window: %v", sc.name, bad)
+		}
+	}
+	do(t, a, "window", chromedp.EmulateViewport(1280, 720))
 
 	// Calling until alice straddles (she is under the gun one hand in three).
 	for i := 0; ; i++ {
@@ -47,7 +55,7 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 		}
 		step := eval[string](t, a, nextStep)
 		if step == "check" || step == "call" {
-			do(t, a, "click "+step, chromedp.Click(`#action-buttons [data-act="`+step+`"]:not([hidden])`))
+			clickIfThere(t, a, `#action-buttons [data-act="`+step+`"]:not([hidden])`)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -78,9 +86,9 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 		}
 		turn := eval[string](t, a, `(() => { const b = document.querySelector('#action-buttons [data-act="allin"]:not([hidden])'); return b && !b.disabled ? 'allin' : ''; })()`)
 		if turn == "allin" && eval[int](t, a, handNo) > agreed+1 { // a hand dealt after the choice
-			do(t, a, "all in", chromedp.Click(`#action-buttons [data-act="allin"]`))
+			clickIfThere(t, a, `#action-buttons [data-act="allin"]`)
 		} else if step := eval[string](t, a, nextStep); step == "check" || step == "call" {
-			do(t, a, "click "+step, chromedp.Click(`#action-buttons [data-act="`+step+`"]:not([hidden])`))
+			clickIfThere(t, a, `#action-buttons [data-act="`+step+`"]:not([hidden])`)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -114,4 +122,13 @@ func shotTable(t *testing.T, ctx context.Context, sc screen, name, top string) {
 	do(t, ctx, "window "+sc.name, chromedp.EmulateViewport(sc.width, sc.height, opts...))
 	eval[any](t, ctx, `(document.getElementById('`+top+`').scrollIntoView({block: 'start'}), null)`)
 	windowShot(t, ctx, name)
+}
+
+// clickIfThere clicks the element sel selects if it is there, shown and
+// enabled. A loop that plays on uses it: the buttons are drawn again at each
+// state, so a node found by one query may be gone by the click (chromedp's
+// Click then fails with "Could not find node").
+func clickIfThere(t *testing.T, ctx context.Context, sel string) bool {
+	t.Helper()
+	return eval[bool](t, ctx, fmt.Sprintf(`(() => { const b = document.querySelector(%q); if (!b || b.hidden || b.disabled) return false; b.click(); return true; })()`, sel))
 }

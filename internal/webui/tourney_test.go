@@ -86,6 +86,21 @@ func TestBrowserTournament(t *testing.T) {
 	do(t, alice, "the running tournament at 1280x720", chromedp.Navigate(href), chromedp.WaitVisible("#t-standings"))
 	waitJS[bool](t, alice, "the clock", `/^\d+:\d\d$/.test(document.querySelector('.t-clock')?.textContent || '')`, 10*time.Second)
 	windowShot(t, alice, "tournament-running-1280x720.png")
+
+	// A laptop at 1366x768: bob's table, the tournament's page and the list.
+	do(t, bob, "window size 1366x768", chromedp.EmulateViewport(1366, 768))
+	windowShot(t, bob, "tournament-table-1366x768.png")
+	for _, pg := range []struct{ name, url, ready string }{
+		{"tournament-running", href, "#t-standings"},
+		{"tournaments", base + "/tournaments", "#tourneys-body"},
+	} {
+		do(t, bob, pg.name+" at 1366x768", chromedp.Navigate(pg.url), chromedp.WaitVisible(pg.ready))
+		waitJS[bool](t, bob, pg.name+" drawn", `document.body.textContent.includes('Running')`, 10*time.Second)
+		if wide := eval[bool](t, bob, `document.documentElement.scrollWidth > innerWidth + 1`); wide {
+			t.Errorf("%s scrolls sideways at 1366x768", pg.name)
+		}
+		windowShot(t, bob, pg.name+"-1366x768.png")
+	}
 }
 
 // waitAcrossPages waits until a JavaScript expression is true in the tab,

@@ -1,6 +1,7 @@
 package webui_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -37,6 +38,8 @@ func TestBrowserWaitingList(t *testing.T) {
 
 	do(t, a, "alice leaves", chromedp.Click("#leave"), chromedp.WaitVisible("#me-body .big-credits"))
 	waitJS[bool](t, b, "the seat offered to bob", `document.getElementById('waitlist-box')?.textContent.includes('is yours')`, 15*time.Second)
+	left := eval[int](t, b, `Number(document.getElementById('offer-left').textContent)`)
+	waitJS[bool](t, b, "the time to sit counting down", fmt.Sprintf(`Number(document.getElementById('offer-left')?.textContent) < %d`, left), 5*time.Second)
 	waitJS[bool](t, c, "carol offered no seat", `!document.getElementById('sit') && !!document.getElementById('wait')`, 5*time.Second)
 	do(t, b, "bob sits", chromedp.Click("#sit"), chromedp.WaitVisible(".seat.me"))
 	waitJS[bool](t, c, "the list empty", `!document.getElementById('waitlist-box')?.textContent.includes('bob')`, 5*time.Second)

@@ -38,8 +38,8 @@ async function board() {
       body.append(el("tr", {}, el("td", { colspan: 4, class: "error" }, e.message)));
     }
   };
-  $("more").addEventListener("click", more);
-  await more();
+  // The form is wired before the first page of topics loads: a post sent
+  // while it loads is not lost to a plain form submission.
   const form = $("topic-form");
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -54,6 +54,8 @@ async function board() {
       showFieldError(form, postError(e));
     }
   });
+  $("more").addEventListener("click", more);
+  await more();
 }
 
 function postError(e) {
@@ -77,7 +79,6 @@ async function topic() {
       ol.replaceChildren(el("li", { class: "error" }, e.message));
     }
   };
-  await load();
   const form = $("reply-form");
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -92,6 +93,7 @@ async function topic() {
       showFieldError(form, postError(e));
     }
   });
+  await load();
 }
 
 if (path === "/boards") boards();

@@ -222,7 +222,8 @@ function drawActions() {
   }
   if (!l) {
     const h = state?.hand;
-    if (!state?.you) prompt(user ? "You are watching. Take an empty seat to play." : "You are watching. Log in to play.");
+    const full = state && !state.seats.some((s) => s.status === "empty");
+    if (!state?.you) prompt(!user ? "You are watching. Log in to play." : full ? ((state.waitlist || []).includes(user.name) ? "You are watching, on the waiting list for a seat." : "You are watching. The table is full: join the waiting list for a seat.") : "You are watching. Take an empty seat to play.");
     else if (state.you.sitting_out) prompt("You are sitting out.");
     else if (h && !h.over && h.to_act >= 0 && h.to_act !== state.you.seat) prompt(`Waiting for ${nameOf(h.to_act)}…`);
     else if (h?.over) prompt("Hand over. The next one starts in a moment.");
@@ -261,15 +262,26 @@ function drawActions() {
 }
 
 let shownTurn = "";
-/** showActions scrolls the action buttons into the window once at each turn,
- * if any part of them is outside it (a short window, a phone). */
+/** showActions scrolls the action buttons into the window at each turn, if
+ * any part of them is outside it (a short window, a phone), and keeps them
+ * there while the page above them grows during the turn (controls drawn after
+ * a slow reply), until the player scrolls by hand. */
 function showActions() {
   if (shownTurn === turnKey()) return;
   shownTurn = turnKey();
+  keptTurn = shownTurn;
   play("turn");
+  revealActions();
+}
+
+let keptTurn = "";
+/** revealActions scrolls the action buttons into the window if they are not. */
+function revealActions() {
   const box = $("actions").getBoundingClientRect();
   if (box.top < 0 || box.bottom > window.innerHeight) $("actions").scrollIntoView({ block: "end", behavior: "instant" });
 }
+new ResizeObserver(() => { if (keptTurn && keptTurn === turnKey()) revealActions(); }).observe(document.body);
+for (const ev of ["wheel", "touchmove"]) addEventListener(ev, () => { keptTurn = ""; }, { passive: true });
 
 // --- acting in advance (preact.js) ------------------------------------------------
 
@@ -549,7 +561,8 @@ function drawWaitlist(box) {
   $("waitlist-box")?.remove();
   const line = el("p", { id: "waitlist-box", class: "waitlist" });
   if (state.offer && user && state.offer.name === user.name) {
-    line.append(el("b", {}, `Seat ${state.offer.seat + 1} is yours: sit down within ${Math.ceil(state.offer.remaining_ms / 1000)} s.`), " ");
+    offerEnds = Date.now() + state.offer.remaining_ms;
+    line.append(el("b", {}, `Seat ${state.offer.seat + 1} is yours: sit down within `, el("span", { id: "offer-left" }, `${Math.ceil(state.offer.remaining_ms / 1000)}`), " s."), " ");
   } else if (place) {
     line.append(`You are number ${place} on the waiting list. `);
   } else if (list.length) {
@@ -562,6 +575,13 @@ function drawWaitlist(box) {
   }
   if (line.childNodes.length) box.after(line);
 }
+
+// The seconds left to take a seat offered, counted down on the page.
+let offerEnds = 0;
+setInterval(() => {
+  const left = $("offer-left");
+  if (left) left.textContent = String(Math.max(0, Math.ceil((offerEnds - Date.now()) / 1000)));
+}, 500);
 
 /** join puts the player on the waiting list of the full table. */
 async function join() {
