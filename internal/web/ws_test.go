@@ -112,8 +112,8 @@ func TestPlayToShowdownOverWebSocket(t *testing.T) {
 					return false
 				}
 				s := decodeState(m)
-				if s.Hand != nil && s.Hand.Over && s.Hand.ID != 0 {
-					handID = s.Hand.ID // the id shows once the hand is stored
+				if s.Hand != nil && s.Hand.Over && s.Hand.ID != 0 && s.You != nil && s.Seats[s.You.Seat].InHand {
+					handID = s.Hand.ID // the id shows once the hand is stored (a hand dealt before alice sat has two players)
 				}
 				return s.Hand != nil && (s.Hand.Over && len(s.Hand.Result.Shown) > 0 && !seen[s.Hand.Number] && s.You != nil && s.Seats[s.You.Seat].InHand || myTurn(m))
 			})
