@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -171,7 +172,7 @@ func Evolve(ctx context.Context, ec EvolveConfig, onGeneration func(Generation))
 		for i := range order {
 			order[i] = i
 		}
-		slices.SortStableFunc(order, func(a, b int) int { return -cmpFloat(fit[a], fit[b]) })
+		slices.SortStableFunc(order, func(a, b int) int { return -cmp.Compare(fit[a], fit[b]) })
 		gen := Generation{Index: g, BestFitness: fit[order[0]], Best: pop[order[0]].Clone(), Worst: worst[order[0]]}
 		for _, f := range fit {
 			gen.MeanFitness += f / float64(len(fit))

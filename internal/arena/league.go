@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -83,7 +84,7 @@ func PlayLeague(ctx context.Context, lc LeagueConfig) (League, error) {
 		s.CI95 = math.Sqrt(v) / float64(n-1)
 		l.Ranking = append(l.Ranking, s)
 	}
-	slices.SortStableFunc(l.Ranking, func(a, b Standing) int { return -cmpFloat(a.BBPer100, b.BBPer100) })
+	slices.SortStableFunc(l.Ranking, func(a, b Standing) int { return -cmp.Compare(a.BBPer100, b.BBPer100) })
 	return l, nil
 }
 
@@ -93,14 +94,4 @@ func (r Result) Mirror() Result {
 	m.A, m.B = r.B, r.A
 	m.Chips, m.BBPer100, m.MBBPerGame = -r.Chips, -r.BBPer100, -r.MBBPerGame
 	return m
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

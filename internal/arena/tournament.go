@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -157,7 +158,7 @@ func PlayTournament(ctx context.Context, tc TournamentConfig) (TournamentResult,
 					busted = append(busted, i)
 				}
 			}
-			slices.SortStableFunc(busted, func(a, b int) int { return cmpInt(before[a], before[b]) })
+			slices.SortStableFunc(busted, func(a, b int) int { return cmp.Compare(before[a], before[b]) })
 			out = append(out, busted...)
 		}
 		button = (button + 1) % n
@@ -171,7 +172,7 @@ func PlayTournament(ctx context.Context, tc TournamentConfig) (TournamentResult,
 			left = append(left, i)
 		}
 	}
-	slices.SortStableFunc(left, func(a, b int) int { return -cmpInt(stacks[a], stacks[b]) })
+	slices.SortStableFunc(left, func(a, b int) int { return -cmp.Compare(stacks[a], stacks[b]) })
 	for _, i := range left {
 		res.Finish = append(res.Finish, res.Players[i])
 	}
@@ -265,14 +266,4 @@ func playerNames(bots []string) []string {
 		}
 	}
 	return out
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

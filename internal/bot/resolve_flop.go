@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -124,7 +125,7 @@ func places(eq *[numCombos]float64, b *belief, dead cards.Set) *[numCombos]float
 			total += w
 		}
 	}
-	slices.SortFunc(hands, func(x, y int) int { return -cmpFloat(eq[x], eq[y]) })
+	slices.SortFunc(hands, func(x, y int) int { return -cmp.Compare(eq[x], eq[y]) })
 	out := new([numCombos]float64)
 	for h := range out {
 		out[h] = 1 // a hand the range does not hold counts as its worst

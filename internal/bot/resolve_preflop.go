@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -108,23 +109,13 @@ func (t *preflopTable) rank(members *[numClasses][]int) {
 			vsRandom[i] += float64(t.eq[i][j]) * float64(len(members[j])) / numCombos
 		}
 	}
-	slices.SortFunc(order, func(a, b int) int { return -cmpFloat(vsRandom[a], vsRandom[b]) })
+	slices.SortFunc(order, func(a, b int) int { return -cmp.Compare(vsRandom[a], vsRandom[b]) })
 	above := 0.0
 	for _, i := range order {
 		n := float64(len(members[i])) / numCombos
 		t.q[i] = above + n/2
 		above += n
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // equityVs returns each class's equity against the hands of belief b.
