@@ -31,6 +31,11 @@ func BenchmarkExploitabilityRiver(b *testing.B)  { benchBR(b, "QsJh2h8d3c", 1) }
 func BenchmarkExploitabilityTurn(b *testing.B)   { benchBR(b, "QsJh2h8d", 1) }
 func BenchmarkExploitabilityTurn2W(b *testing.B) { benchBR(b, "QsJh2h8d", 2) }
 
+// The benchmark flop (about 1.2 GB and 3 CPU-s an iteration): run it alone,
+// e.g. go test -run XXX -bench Flop -benchtime 3x ./internal/solver.
+func BenchmarkIterateFlop2Workers(b *testing.B)  { benchIterate(b, "QsJh2h", 2) }
+func BenchmarkExploitabilityFlop2W(b *testing.B) { benchBR(b, "QsJh2h", 2) }
+
 func benchIterateOpts(b *testing.B, board string, opts Options) {
 	s, err := New(benchSpot(board), opts)
 	if err != nil {
