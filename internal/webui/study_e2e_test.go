@@ -1,6 +1,7 @@
 package webui_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -37,6 +38,13 @@ func TestBrowserStudy(t *testing.T) {
 	do(t, d, "take the second action", press('2'))
 	waitJS[bool](t, d, "one step down", `document.querySelectorAll("#path li").length === 2`, 10*time.Second)
 	screenshot(t, d, artifacts(t), "study.png")
+	for _, sz := range [][2]int64{{1280, 720}, {1366, 768}} {
+		do(t, d, "a laptop", chromedp.EmulateViewport(sz[0], sz[1]))
+		if wide := eval[bool](t, d, `document.documentElement.scrollWidth > innerWidth + 1`); wide {
+			t.Errorf("at %dx%d the Study page scrolls sideways", sz[0], sz[1])
+		}
+		windowShot(t, d, fmt.Sprintf("study-%dx%d.png", sz[0], sz[1]))
+	}
 	do(t, d, "go back", chromedp.KeyEvent(kb.Backspace))
 	waitJS[bool](t, d, "back at the root", `document.querySelectorAll("#path li").length === 1`, 10*time.Second)
 	do(t, d, "a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Reload(), chromedp.WaitVisible("#grid button"))
@@ -45,4 +53,5 @@ func TestBrowserStudy(t *testing.T) {
 		t.Error("on a phone the grid is wider than the screen")
 	}
 	screenshot(t, d, artifacts(t), "study-phone.png")
+	windowShot(t, d, "study-390x844.png")
 }
