@@ -272,6 +272,12 @@ func (t *Table) Chat(ctx context.Context, p Player, text string) error {
 // end and the cash-outs to be booked (Done). Closing a closed table does nothing.
 func (t *Table) Close(ctx context.Context, reason string) error {
 	err := t.call(ctx, func() error { t.closeTable(reason); return nil })
+	return t.stopped(ctx, err)
+}
+
+// stopped waits, after a call that stops the table answered err, for the
+// table's goroutine to end (a table closed already counts as stopped).
+func (t *Table) stopped(ctx context.Context, err error) error {
 	if err != nil && err != ErrClosed {
 		return err
 	}

@@ -239,13 +239,5 @@ func (t *Table) HandOver(ctx context.Context, reason string) error {
 		}
 		return nil
 	})
-	if err != nil && err != ErrClosed {
-		return err
-	}
-	select {
-	case <-t.done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return t.stopped(ctx, err)
 }
