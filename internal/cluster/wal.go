@@ -22,6 +22,7 @@ const (
 	recAction = "action" // an action, before the table applies it
 	recEnd    = "end"    // the hand is over (and recorded by the table)
 	recFence  = "fence"  // a new owner's first write
+	recOpen   = "open"   // a new table's state, before its first hand
 )
 
 // Record is one entry of a table's write-ahead log.
@@ -121,7 +122,7 @@ func (n *Node) OpenWAL(ctx context.Context, lease *Lease) (*WAL, *HandLog, error
 		switch rec.Kind {
 		case recHand:
 			handSeq = last
-		case recEnd:
+		case recEnd, recOpen:
 			handSeq, state = 0, rec.State
 		case recFence:
 			state = rec.State
@@ -272,6 +273,19 @@ func (w *WAL) StartHand(ctx context.Context, hand int64, cfg engine.Config, stat
 	return nil
 }
 
+// Opened logs a new table's state before its first hand (its reference and
+// its bots): a player who buys in before it is seated again by a new owner.
+func (w *WAL) Opened(ctx context.Context, state any) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	st, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("cluster: table state: %w", err)
+	}
+	_, err = w.append(ctx, &Record{Kind: recOpen, State: st})
+	return err
+}
+
 // Action logs a, to be applied to the hand in play once logged.
 func (w *WAL) Action(ctx context.Context, a engine.Action) error {
 	w.mu.Lock()
@@ -304,11 +318,19 @@ func (w *WAL) EndHand(ctx context.Context, state any) error {
 
 // Forget purges the table's whole log (a table closed for good), if the lease
 // is still valid.
-func (w *WAL) Forget(ctx context.Context) error {
-	if err := w.lease.check(time.Now()); err != nil {
+func (w *WAL) Forget(ctx context.Context) error { return w.n.ForgetWAL(ctx, w.lease) }
+
+// ForgetWAL purges the whole log of lease's table, if the lease is still
+// valid: the table closed for good, or a new table of the same name opens
+// (OpenWAL then finds nothing of the one before).
+func (n *Node) ForgetWAL(ctx context.Context, lease *Lease) error {
+	if err := lease.check(time.Now()); err != nil {
 		return err
 	}
-	ctx, cancel := w.n.request(ctx)
+	ctx, cancel := n.request(ctx)
 	defer cancel()
-	return w.n.wal.Purge(ctx, jetstream.WithPurgeSubject(w.subject))
+	if err := n.wal.Purge(ctx, jetstream.WithPurgeSubject(n.walSubject(lease.table))); err != nil {
+		return fmt.Errorf("cluster: forget the log of %q: %w", lease.table, err)
+	}
+	return nil
 }

@@ -25,6 +25,10 @@ import (
 // HandLog is where a table writes each hand ahead of play; *cluster.WAL is one.
 // A table calls it from its goroutine, each call bounded by logTimeout.
 type HandLog interface {
+	// Opened logs a new table's state (its reference and its bots) before
+	// anyone sits: a new owner takes the table up at the same reference, and
+	// returns the buy-ins of players seated before the first hand (Orphans).
+	Opened(ctx context.Context, state any) error
 	StartHand(ctx context.Context, hand int64, cfg engine.Config, state any) error
 	Action(ctx context.Context, a engine.Action) error
 	EndHand(ctx context.Context, state any) error
@@ -144,8 +148,18 @@ func (t *Table) abandon(err error) {
 	}
 	t.reserved = map[int]int64{}
 	t.broadcast(NoticeMsg{Type: "notice", Table: t.cfg.Name, Code: "table_moved", Text: ErrMoved.Error()})
-	t.closed = true
+	t.closed, t.moved = true, true
 	t.version++
+}
+
+// logOpened writes a new table's state to its HandLog, if it has one.
+func (t *Table) logOpened() error {
+	if t.cfg.HandLog == nil || t.cfg.Resume != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), logTimeout)
+	defer cancel()
+	return t.cfg.HandLog.Opened(ctx, t.logState())
 }
 
 // resume seats everyone of r again and takes up the hand in play, if any. A

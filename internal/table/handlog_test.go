@@ -21,6 +21,7 @@ import (
 // table wrote them. refuse makes every later write fail, as a fenced log does.
 type memLog struct {
 	mu     sync.Mutex
+	opened *LogState
 	hands  []*loggedHand
 	refuse bool
 }
@@ -34,6 +35,17 @@ type loggedHand struct {
 }
 
 var errRefused = errors.New("fenced")
+
+func (m *memLog) Opened(_ context.Context, state any) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refuse {
+		return errRefused
+	}
+	s := state.(LogState)
+	m.opened = &s
+	return nil
+}
 
 func (m *memLog) StartHand(_ context.Context, hand int64, cfg engine.Config, state any) error {
 	m.mu.Lock()

@@ -1,0 +1,258 @@
+package node
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/felt-poker/felt/internal/cluster/natstest"
+	"github.com/felt-poker/felt/internal/store/storetest"
+	"github.com/felt-poker/felt/internal/table"
+)
+
+// post sends body to the node at base as the player of c, and returns the
+// status and the decoded answer.
+func post(t *testing.T, c *http.Client, base, path string, body any) (int, map[string]any) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequest("POST", base+path, bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var out map[string]any
+	_ = json.Unmarshal(raw, &out)
+	return resp.StatusCode, out
+}
+
+// newTable is a player's table of two seats, with bots if any.
+func newTable(name string, bots ...string) map[string]any {
+	return map[string]any{"name": name, "variant": "nlhe", "seats": 2, "small_blind": 10, "big_blind": 20,
+		"min_buy_in": 200, "max_buy_in": 2000, "bots": bots}
+}
+
+// errorCode returns the code of an API error answer.
+func errorCode(out map[string]any) string {
+	e, _ := out["error"].(map[string]any)
+	c, _ := e["code"].(string)
+	return c
+}
+
+// credits returns the player's credits and their net won, from the ledger.
+func credits(t *testing.T, ctx context.Context, n *testNode, name string) (credits, net int64) {
+	t.Helper()
+	u, _, err := n.h.Player(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot, err := n.h.Totals(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tot.Credits, tot.NetWon
+}
+
+// TestPlayerTableNameUniqueInTheHouse has two players on two nodes open a
+// table of the same name at the same moment, again and again: one gets it,
+// the other is told the name is taken. A name of another node's table (the
+// house's own, in any case) is refused too.
+func TestPlayerTableNameUniqueInTheHouse(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	alice, bob := register(t, a.url, "alice"), register(t, b.url, "bob")
+	for i := range 5 {
+		name := fmt.Sprintf("Duel%d", i)
+		var codes [2]int
+		var outs [2]map[string]any
+		var wg sync.WaitGroup
+		for k, p := range []struct {
+			c    *http.Client
+			base string
+		}{{alice, a.url}, {bob, b.url}} {
+			wg.Go(func() { codes[k], outs[k] = post(t, p.c, p.base, "/api/tables", newTable(name)) })
+		}
+		wg.Wait()
+		won, lost := 0, 1
+		if codes[1] == http.StatusCreated {
+			won, lost = 1, 0
+		}
+		if codes[won] != http.StatusCreated || codes[lost] != http.StatusConflict || errorCode(outs[lost]) != "taken" {
+			t.Fatalf("%s opened on both nodes at once: %d %v, %d %v; want one 201 and one 409 taken", name, codes[0], outs[0], codes[1], outs[1])
+		}
+	}
+	if code, out := post(t, bob, b.url, "/api/tables", newTable("main")); code != http.StatusConflict {
+		t.Fatalf("a table called main on b while a runs Main: %d %v, want 409", code, out)
+	}
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("duel0")); code != http.StatusConflict {
+		t.Fatalf("duel0 on a while Duel0 is open: %d %v, want 409", code, out)
+	}
+}
+
+// TestPlayerTableTakenOver has a player on node b open a table on node a
+// (its HTTP request went to a), sit and play at it through the relay; a is
+// lost mid-hand. b takes the table over with the hand in play: the player
+// finds the same hand there, plays it out and leaves with every chip.
+func TestPlayerTableTakenOver(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	cc := register(t, a.url, "carol")
+	if code, out := post(t, cc, a.url, "/api/tables", newTable("Cards", "call")); code != http.StatusCreated {
+		t.Fatalf("open Cards: %d %v", code, out)
+	}
+	if _, err := a.lobby.Table("Cards"); err != nil {
+		t.Fatal("Cards does not run on a, where it was opened")
+	}
+	carol := dialAs(t, ctx, b.url, cc)
+	carol.send(ctx, `{"type":"sit","table":"Cards","buy_in":1000,"id":1}`)
+	if r := carol.until(ctx, "the sit", reply(1)); r["type"] != "ok" {
+		t.Fatalf("sit at a's player table through b: %v", r)
+	}
+	before := carol.until(ctx, "carol to act on a", toActIn("Cards"))
+
+	a.c.Conn().Close() // a is lost
+	carol.until(ctx, "the table_moved notice", func(m map[string]any) bool {
+		return m["type"] == "notice" && m["code"] == "table_moved" && m["table"] == "Cards"
+	})
+	waitFor(t, "b runs Cards", func() bool { _, err := b.lobby.Table("Cards"); return err == nil })
+	carol.send(ctx, `{"type":"watch","table":"Cards","id":2}`)
+	after := carol.until(ctx, "carol to act on b", toActIn("Cards"))
+	bh := before["state"].(map[string]any)["hand"].(map[string]any)
+	ah := after["state"].(map[string]any)["hand"].(map[string]any)
+	if ah["hand_key"] != bh["hand_key"] {
+		t.Fatalf("the hand on b is %v, on a it was %v", ah["hand_key"], bh["hand_key"])
+	}
+	carol.send(ctx, `{"type":"act","table":"Cards","action":"fold","id":3}`)
+	if r := carol.until(ctx, "the fold", reply(3)); r["type"] != "ok" {
+		t.Fatalf("fold on b: %v", r)
+	}
+	carol.send(ctx, `{"type":"leave","table":"Cards","id":4}`)
+	if r := carol.until(ctx, "the leave", reply(4)); r["type"] != "ok" {
+		t.Fatalf("leave on b: %v", r)
+	}
+	signup := b.h.Config().SignupCredits
+	waitFor(t, "carol cashed out with every chip", func() bool {
+		c, net := credits(t, ctx, b, "carol")
+		return c == signup+net && net != 0
+	})
+	if reg, ok, err := b.c.Lookup(ctx, "Cards"); err != nil || !ok || reg.Table != "Cards" {
+		t.Errorf("Cards in the registry after the takeover: %+v %v %v", reg, ok, err)
+	}
+}
+
+// TestHeadsUpTakenOver plays a heads-up game against the computer opened on
+// node a; a is lost while the player is to act. b takes the game over (the
+// bot made again from the game's settings) with the hand in play; the player
+// plays it out there and leaves, the game closes and leaves the registry for
+// good, and every chip is accounted for.
+func TestHeadsUpTakenOver(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	dc := register(t, a.url, "dee")
+	code, out := post(t, dc, a.url, "/api/headsup", map[string]any{"bot": "call", "chips": 1000, "small_blind": 10, "big_blind": 20})
+	if code != http.StatusCreated {
+		t.Fatalf("open a heads-up game: %d %v", code, out)
+	}
+	name := out["name"].(string)
+	dee := dialAs(t, ctx, b.url, dc)
+	dee.send(ctx, `{"type":"watch","table":"`+name+`","id":1}`)
+	before := dee.until(ctx, "dee to act on a", toActIn(name))
+
+	a.c.Conn().Close() // a is lost
+	waitFor(t, "b runs the game", func() bool { _, err := b.lobby.Table(name); return err == nil })
+	dee.send(ctx, `{"type":"watch","table":"`+name+`","id":2}`)
+	after := dee.until(ctx, "dee to act on b", toActIn(name))
+	bh := before["state"].(map[string]any)["hand"].(map[string]any)
+	ah := after["state"].(map[string]any)["hand"].(map[string]any)
+	if ah["hand_key"] != bh["hand_key"] {
+		t.Fatalf("the hand on b is %v, on a it was %v", ah["hand_key"], bh["hand_key"])
+	}
+	dee.send(ctx, `{"type":"leave","table":"`+name+`","id":3}`)
+	if r := dee.until(ctx, "the leave", reply(3)); r["type"] != "ok" {
+		t.Fatalf("leave on b: %v", r)
+	}
+	tb, err := b.lobby.Table(name)
+	if err == nil {
+		<-tb.Done() // the game is over when its player leaves
+	}
+	signup := b.h.Config().SignupCredits
+	waitFor(t, "dee's chips back with the hand's result", func() bool {
+		c, net := credits(t, ctx, b, "dee")
+		return c == signup+net && net != 0
+	})
+	waitFor(t, "the game leaves the registry", func() bool {
+		_, ok, err := b.c.Lookup(ctx, name)
+		return err == nil && !ok
+	})
+	if h, err := b.c.Holder(ctx, name); err != nil || h != "" {
+		t.Errorf("the closed game's lease is held by %q (%v)", h, err)
+	}
+}
+
+// TestNodeLostBeforeTheFirstHand opens a player's table on node a, where a
+// player sits alone (no hand yet); a is lost. b takes the table over at the
+// same reference, and the player's buy-in, which no hand has touched, goes
+// back to their credits; the table stays open on b for the next player.
+func TestNodeLostBeforeTheFirstHand(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	ec := register(t, a.url, "erin")
+	if code, out := post(t, ec, a.url, "/api/tables", newTable("Solo")); code != http.StatusCreated {
+		t.Fatalf("open Solo: %d %v", code, out)
+	}
+	ta, err := a.lobby.Table("Solo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	erin := dialAs(t, ctx, a.url, ec)
+	erin.send(ctx, `{"type":"sit","table":"Solo","buy_in":500,"id":1}`)
+	if r := erin.until(ctx, "the sit", reply(1)); r["type"] != "ok" {
+		t.Fatalf("sit: %v", r)
+	}
+	signup := a.h.Config().SignupCredits
+	if c, _ := credits(t, ctx, a, "erin"); c != signup-500 {
+		t.Fatalf("credits %d after the buy-in, want %d", c, signup-500)
+	}
+	a.c.Conn().Close() // a is lost
+	var tb *table.Table
+	waitFor(t, "b runs Solo", func() bool {
+		tb, err = b.lobby.Table("Solo")
+		return err == nil
+	})
+	if tb.Ref() != ta.Ref() {
+		t.Errorf("Solo on b is %q, on a it was %q", tb.Ref(), ta.Ref())
+	}
+	if c, _ := credits(t, ctx, b, "erin"); c != signup {
+		t.Errorf("erin's credits after the takeover: %d, want %d (the buy-in back)", c, signup)
+	}
+	stacks, err := b.h.TableStacks(ctx, ta.Ref())
+	if err != nil || len(stacks) != 0 {
+		t.Errorf("the store still seats %v at Solo (%v)", stacks, err)
+	}
+}
