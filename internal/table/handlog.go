@@ -198,6 +198,7 @@ func (t *Table) resume(r *Resume, now time.Time) error {
 	t.handKey = fmt.Sprintf("%s/%d", t.ref, t.handNo)
 	t.seedHash = history.SeedCommitment(t.handKey, r.HandCfg.Seed)
 	t.clockSeat = -1
+	t.seatNames() // the bots made again learn the hand in play of whom it is
 	return nil
 }
 

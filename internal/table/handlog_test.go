@@ -310,3 +310,49 @@ func TestFencedCashOutGivenUp(t *testing.T) {
 		}
 	})
 }
+
+// TestResumedBotKnowsTheSeats takes a table with a learning bot over mid-hand:
+// the bot made again on the new owner is told who sits where in the hand in
+// play, so that what it learns of that hand goes to its model of the player,
+// not to a model of nobody.
+func TestResumedBotKnowsTheSeats(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b, log := newBank(1), &memLog{}
+		cfg := testConfig(b, "bayes")
+		cfg.HandLog, cfg.BotModels = log, &memModels{m: map[string][]byte{}}
+		a := mustNew(t, cfg)
+		alice, ca := Player{1, "alice"}, &client{}
+		if _, err := a.Watch(t.Context(), alice, ca); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Sit(t.Context(), alice, -1, 1000); err != nil {
+			t.Fatal(err)
+		}
+		waitTurn(t, ca)
+		log.setRefuse() // a is lost while alice is to act
+		if err := a.Act(t.Context(), alice, engine.Call, 0); !errors.Is(err, ErrMoved) {
+			t.Fatalf("act at the lost table: %v", err)
+		}
+		<-a.Done()
+		hands := b.numHands()
+
+		h := log.last()
+		models := &memModels{m: map[string][]byte{}}
+		cfg.HandLog, cfg.BotModels = &memLog{hands: []*loggedHand{h}}, models
+		cfg.Resume = &Resume{State: h.start, Hand: h.rebuild(t), HandCfg: h.cfg, Stacks: map[int64]int64{1: 1000}}
+		bt := mustNew(t, cfg)
+		cb := &client{}
+		if _, err := bt.Watch(t.Context(), alice, cb); err != nil {
+			t.Fatal(err)
+		}
+		playWith(t, bt, b, hands+1, map[Player]*client{alice: cb}, checkFold)
+		if err := bt.Close(t.Context(), "test over"); err != nil {
+			t.Fatal(err)
+		}
+		models.mu.Lock()
+		defer models.mu.Unlock()
+		if _, ok := models.m["bayes/"]; ok || len(models.m["bayes/alice"]) == 0 {
+			t.Errorf("the resumed hand was learnt as %v, want bayes/alice", keys(models.m))
+		}
+	})
+}
