@@ -9,8 +9,10 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/felt-poker/felt/internal/cluster/natstest"
+	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/store/storetest"
 	"github.com/felt-poker/felt/internal/table"
 )
@@ -100,6 +102,15 @@ func TestPlayerTableNameUniqueInTheHouse(t *testing.T) {
 	}
 	if code, out := post(t, alice, a.url, "/api/tables", newTable("duel0")); code != http.StatusConflict {
 		t.Fatalf("duel0 on a while Duel0 is open: %d %v, want 409", code, out)
+	}
+	// A table that does not open leaves its name free.
+	bad := newTable("Spare")
+	bad["small_blind"] = 30
+	if code, out := post(t, bob, b.url, "/api/tables", bad); code != http.StatusBadRequest {
+		t.Fatalf("a small blind over the big: %d %v, want 400", code, out)
+	}
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("Spare")); code != http.StatusCreated {
+		t.Fatalf("Spare after a table of that name failed to open: %d %v", code, out)
 	}
 }
 
@@ -254,5 +265,85 @@ func TestNodeLostBeforeTheFirstHand(t *testing.T) {
 	stacks, err := b.h.TableStacks(ctx, ta.Ref())
 	if err != nil || len(stacks) != 0 {
 		t.Errorf("the store still seats %v at Solo (%v)", stacks, err)
+	}
+}
+
+// TestPlayerTableHandedOver stops the node that runs a player's table on
+// purpose (SIGTERM: node.HandOver) while the player is to act: the other node
+// takes the table up at once with the hand in play, and the table, which
+// moved and did not close, stays in the house's registry.
+func TestPlayerTableHandedOver(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	fc := register(t, a.url, "fay")
+	if code, out := post(t, fc, a.url, "/api/tables", newTable("Den", "call")); code != http.StatusCreated {
+		t.Fatalf("open Den: %d %v", code, out)
+	}
+	fay := dialAs(t, ctx, b.url, fc)
+	fay.send(ctx, `{"type":"sit","table":"Den","buy_in":1000,"id":1}`)
+	if r := fay.until(ctx, "the sit", reply(1)); r["type"] != "ok" {
+		t.Fatalf("sit: %v", r)
+	}
+	before := fay.until(ctx, "fay to act on a", toActIn("Den"))
+	if err := a.tables.HandOver(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "b runs Den", func() bool { _, err := b.lobby.Table("Den"); return err == nil })
+	fay.send(ctx, `{"type":"watch","table":"Den","id":2}`)
+	after := fay.until(ctx, "fay to act on b", toActIn("Den"))
+	if after["state"].(map[string]any)["hand"].(map[string]any)["hand_key"] != before["state"].(map[string]any)["hand"].(map[string]any)["hand_key"] {
+		t.Fatal("the hand on b is not a's")
+	}
+	if _, ok, err := b.c.Lookup(ctx, "Den"); err != nil || !ok {
+		t.Fatalf("Den left the registry when it moved: %v %v", ok, err)
+	}
+}
+
+// TestKeptTablesJoinTheRegistry starts a house of several nodes on the
+// database of a house that ran on one node: the tables its players had open
+// (kept in the store) enter the house's registry and open again on a node,
+// where any node reaches them; a kept table whose name the house has now is
+// forgotten.
+func TestKeptTablesJoinTheRegistry(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	gc := register(t, a.url, "gus")
+	u, _, err := a.h.Player(ctx, "gus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Kept", "main"} {
+		cfg, _ := json.Marshal(newTable(name))
+		if err := a.h.PlayerTables().SavePlayerTable(ctx, store.PlayerTable{Name: name, OwnerID: u.ID, Config: cfg, CreatedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := b.srv.RestoreTables(ctx)
+	if err != nil || n != 1 {
+		t.Fatalf("RestoreTables: %d, %v; want Kept alone", n, err)
+	}
+	if _, ok, err := b.c.Lookup(ctx, "Kept"); err != nil || !ok {
+		t.Fatalf("Kept is not in the registry: %v %v", ok, err)
+	}
+	if kept, err := a.h.PlayerTables().PlayerTables(ctx); err != nil || len(kept) != 0 {
+		t.Errorf("the store still keeps %v (%v)", kept, err)
+	}
+	gus := dialAs(t, ctx, a.url, gc)
+	waitFor(t, "a node runs Kept", func() bool {
+		_, ea := a.lobby.Table("Kept")
+		_, eb := b.lobby.Table("Kept")
+		return ea == nil || eb == nil
+	})
+	gus.send(ctx, `{"type":"watch","table":"Kept","id":1}`)
+	if r := gus.until(ctx, "the watch", reply(1)); r["type"] != "ok" {
+		t.Fatalf("watch Kept from a: %v", r)
 	}
 }
