@@ -347,3 +347,33 @@ func TestKeptTablesJoinTheRegistry(t *testing.T) {
 		t.Fatalf("watch Kept from a: %v", r)
 	}
 }
+
+// TestPlayerTablesOpenWhenANodeStarts stops the only node of a house (it
+// hands its tables over, and no node is there to take them) while a player is
+// to act at their own table; a node that starts later opens the table again
+// from the registry, with the hand in play.
+func TestPlayerTablesOpenWhenANodeStarts(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	hc := register(t, a.url, "hal")
+	if code, out := post(t, hc, a.url, "/api/tables", newTable("Attic", "call")); code != http.StatusCreated {
+		t.Fatalf("open Attic: %d %v", code, out)
+	}
+	hal := dialAs(t, ctx, a.url, hc)
+	hal.send(ctx, `{"type":"sit","table":"Attic","buy_in":1000,"id":1}`)
+	before := hal.until(ctx, "hal to act on a", toActIn("Attic"))
+	if err := a.tables.HandOver(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c := startNode(t, ctx, dsn, url, "c")
+	waitFor(t, "c runs Attic", func() bool { _, err := c.lobby.Table("Attic"); return err == nil })
+	hal = dialAs(t, ctx, c.url, hc)
+	hal.send(ctx, `{"type":"watch","table":"Attic","id":2}`)
+	after := hal.until(ctx, "hal to act on c", toActIn("Attic"))
+	if after["state"].(map[string]any)["hand"].(map[string]any)["hand_key"] != before["state"].(map[string]any)["hand"].(map[string]any)["hand_key"] {
+		t.Fatal("the hand on c is not a's")
+	}
+}
