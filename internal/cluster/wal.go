@@ -23,6 +23,7 @@ const (
 	recEnd    = "end"    // the hand is over (and recorded by the table)
 	recFence  = "fence"  // a new owner's first write
 	recOpen   = "open"   // a new table's state, before its first hand
+	recClosed = "closed" // the table closed for good
 )
 
 // Record is one entry of a table's write-ahead log.
@@ -40,7 +41,9 @@ type Record struct {
 	Config  *engine.Config  `json:"config,omitempty"`
 	State   json.RawMessage `json:"state,omitempty"`
 	Action  *engine.Action  `json:"action,omitempty"`
-	At      time.Time       `json:"at"`
+	// Closed, on a fence, carries a closed table's mark forward.
+	Closed bool      `json:"closed,omitempty"`
+	At     time.Time `json:"at"`
 }
 
 // HandLog is what a table's log holds for its new owner: the table's state as
@@ -59,6 +62,9 @@ type HandLog struct {
 	Config engine.Config
 	// Actions are the actions logged since, in order.
 	Actions []engine.Action
+	// Closed reports a table that closed for good: its last owner logged so
+	// before paying its players out.
+	Closed bool
 }
 
 // Rebuild deals the hand again and applies its actions: the engine is
@@ -118,17 +124,20 @@ func (n *Node) OpenWAL(ctx context.Context, lease *Lease) (*WAL, *HandLog, error
 		if err != nil {
 			return nil, nil, err
 		}
-		handSeq, hand, state := rec.HandSeq, rec.Hand, json.RawMessage(nil)
+		handSeq, hand, state, closed := rec.HandSeq, rec.Hand, json.RawMessage(nil), false
 		switch rec.Kind {
 		case recHand:
 			handSeq = last
 		case recEnd, recOpen:
 			handSeq, state = 0, rec.State
 		case recFence:
-			state = rec.State
+			state, closed = rec.State, rec.Closed
+		case recClosed:
+			handSeq, closed = 0, true
 		}
-		// A fence with no hand in play carries the table's last state along.
-		fence := Record{Kind: recFence, Hand: hand, HandSeq: handSeq}
+		// A fence with no hand in play carries the table's last state (or its
+		// closing) along.
+		fence := Record{Kind: recFence, Hand: hand, HandSeq: handSeq, Closed: closed}
 		if handSeq == 0 {
 			fence.State = state
 		}
@@ -141,6 +150,8 @@ func (n *Node) OpenWAL(ctx context.Context, lease *Lease) (*WAL, *HandLog, error
 		}
 		w.last, w.handSeq, w.hand = seq, handSeq, hand
 		switch {
+		case closed:
+			return w, &HandLog{Table: lease.table, Hand: hand, Closed: true}, nil
 		case handSeq != 0:
 			hl, err := w.readHand(ctx, handSeq, last)
 			return w, hl, err
@@ -314,6 +325,18 @@ func (w *WAL) EndHand(ctx context.Context, state any) error {
 		w.handSeq = 0
 	}
 	return err
+}
+
+// Closed logs that the table closes for good (any hand in play cancelled): a
+// new owner finds it closed (HandLog.Closed).
+func (w *WAL) Closed(ctx context.Context) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, err := w.append(ctx, &Record{Kind: recClosed, Hand: w.hand}); err != nil {
+		return err
+	}
+	w.handSeq = 0
+	return nil
 }
 
 // Forget purges the table's whole log (a table closed for good), if the lease

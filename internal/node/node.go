@@ -1,6 +1,7 @@
 // Package node runs one node's share of the tables of a house on several nodes
 // (felt serve --nats): it registers the house's own tables in the cluster,
-// opens on this node those whose lease it gets, writes their hands ahead to
+// and the tables its players open here under names unique across the house
+// (players.go), opens on this node those whose lease it gets, writes their hands ahead to
 // the cluster's log, adopts the tables of lost nodes (taking the hand in play
 // up from the log and the seats from the store), keeps their lobby entries
 // fresh, and hands its tables over when it stops. docs/scaling.md tells the
@@ -61,6 +62,9 @@ type registration struct {
 	House  string          `json:"house_table,omitempty"`
 	Player json.RawMessage `json:"player_table,omitempty"`
 }
+
+// errClosed refuses to open a player's table whose log says it closed.
+var errClosed = errors.New("the table closed for good")
 
 // spec is how a table opens on this node.
 type spec struct {
@@ -213,6 +217,13 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	w, hl, err := ts.cfg.Cluster.OpenWAL(ctx, l)
 	if err != nil {
 		return nil, err
+	}
+	if hl != nil && hl.Closed {
+		if sp.owner != 0 { // a player's table closed, its node lost before it left the registry
+			ts.forget(ctx, l)
+			return nil, errClosed
+		}
+		hl = nil // a house table opens again, afresh
 	}
 	if hl != nil {
 		if cfg.Resume, err = ts.resume(ctx, hl, l.Token()); err != nil {

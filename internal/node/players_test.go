@@ -377,3 +377,50 @@ func TestPlayerTablesOpenWhenANodeStarts(t *testing.T) {
 		t.Fatal("the hand on c is not a's")
 	}
 }
+
+// TestClosedPlayerTableStaysClosed loses a node in the moment between a
+// player's table closing (its log says so) and its leaving the registry: the
+// node that takes its lease finds it closed, takes it out of the registry and
+// does not open it.
+func TestClosedPlayerTableStaysClosed(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	register(t, a.url, "ivy")
+	u, _, err := a.h.Player(ctx, "ivy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Node a opens Gone and closes it, as its table would, and is lost before
+	// it takes Gone out of the registry.
+	l, err := a.c.Acquire(ctx, "Gone")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.c.Own(l)
+	reg, _ := json.Marshal(map[string]any{"owner": u.ID, "table": newTable("Gone")})
+	if err := a.c.RegisterNew(ctx, "Gone", registration{Player: reg}); err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := a.c.OpenWAL(ctx, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Opened(ctx, table.LogState{Ref: "table:Gone#1", Seats: make([]table.LogSeat, 2)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Closed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	a.c.Conn().Close() // a is lost
+	waitFor(t, "Gone leaves the registry", func() bool {
+		_, ok, err := b.c.Lookup(ctx, "Gone")
+		return err == nil && !ok
+	})
+	if _, err := b.lobby.Table("Gone"); err == nil {
+		t.Fatal("b opened a table that had closed")
+	}
+}

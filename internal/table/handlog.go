@@ -32,6 +32,9 @@ type HandLog interface {
 	StartHand(ctx context.Context, hand int64, cfg engine.Config, state any) error
 	Action(ctx context.Context, a engine.Action) error
 	EndHand(ctx context.Context, state any) error
+	// Closed logs that the table closes for good, before it pays anyone out:
+	// a node that takes it over then finds it closed, not to be opened again.
+	Closed(ctx context.Context) error
 }
 
 // logTimeout bounds each write to the HandLog.

@@ -21,6 +21,7 @@ import (
 // table wrote them. refuse makes every later write fail, as a fenced log does.
 type memLog struct {
 	mu     sync.Mutex
+	closed bool
 	opened *LogState
 	hands  []*loggedHand
 	refuse bool
@@ -44,6 +45,16 @@ func (m *memLog) Opened(_ context.Context, state any) error {
 	}
 	s := state.(LogState)
 	m.opened = &s
+	return nil
+}
+
+func (m *memLog) Closed(context.Context) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refuse {
+		return errRefused
+	}
+	m.closed = true
 	return nil
 }
 
@@ -353,6 +364,43 @@ func TestResumedBotKnowsTheSeats(t *testing.T) {
 		defer models.mu.Unlock()
 		if _, ok := models.m["bayes/"]; ok || len(models.m["bayes/alice"]) == 0 {
 			t.Errorf("the resumed hand was learnt as %v, want bayes/alice", keys(models.m))
+		}
+	})
+}
+
+// TestClosingIsLogged closes tables with a log: the closing is logged before
+// anyone is paid out, and a table whose log refuses it (another node owns
+// the table now) does not close but moves, paying nobody.
+func TestClosingIsLogged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBank(1)
+		alice := Player{1, "alice"}
+		for _, refuse := range []bool{false, true} {
+			log := &memLog{}
+			cfg := testConfig(b, "call")
+			cfg.HandLog = log
+			tb := mustNew(t, cfg)
+			if err := tb.Sit(t.Context(), alice, -1, 1000); err != nil {
+				t.Fatal(err)
+			}
+			if refuse {
+				log.setRefuse()
+			}
+			if err := tb.Close(t.Context(), "test over"); err != nil {
+				t.Fatal(err)
+			}
+			log.mu.Lock()
+			closed := log.closed
+			log.mu.Unlock()
+			b.mu.Lock()
+			credits := b.credits[1]
+			b.mu.Unlock()
+			switch {
+			case !refuse && (!closed || tb.Moved() || credits != 10_000):
+				t.Errorf("closed: logged %v, moved %v, credits %d; want logged, not moved, 10000", closed, tb.Moved(), credits)
+			case refuse && (!tb.Moved() || credits != 9_000):
+				t.Errorf("close refused by the log: moved %v, credits %d; want moved, 9000 (the seat is the new owner's)", tb.Moved(), credits)
+			}
 		}
 	})
 }

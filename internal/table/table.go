@@ -811,6 +811,9 @@ func (t *Table) cashOut(i int, code string) {
 // closeTable cancels a hand in play (every seat gets back the stack it was dealt
 // in with), cashes everyone out and ends the goroutine.
 func (t *Table) closeTable(reason string) {
+	if !t.tourney() && t.logged(func(ctx context.Context, l HandLog) error { return l.Closed(ctx) }) != nil {
+		return // the table is another node's now (abandon): it pays nobody
+	}
 	if t.handLive {
 		t.log.Info("hand cancelled", "hand", t.handNo, "reason", reason)
 		t.handLive = false
