@@ -188,6 +188,9 @@ func (t *Table) resume(r *Resume, now time.Time) error {
 		}
 		t.chipsIn += s.stack + s.topUp
 	}
+	// A heads-up game is its player's: taken over without them (they left, or
+	// their buy-in was not logged and goes back), it is over.
+	t.hadHuman = t.hadHuman || t.cfg.HeadsUp
 	if r.Hand == nil {
 		return nil
 	}

@@ -404,3 +404,36 @@ func TestClosingIsLogged(t *testing.T) {
 		}
 	})
 }
+
+// TestResumedHeadsUpWithoutItsPlayerCloses takes over a heads-up game whose
+// node was lost before its first hand, its player's buy-in not logged (it goes
+// back to their credits): the game, without its player, closes at once
+// instead of waiting for its idle time with the bot alone.
+func TestResumedHeadsUpWithoutItsPlayerCloses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b, log := newBank(1), &memLog{}
+		cfg, err := HeadsUpConfig("hu-test", HeadsUp{Bot: "call", Chips: 1000, SmallBlind: 10, BigBlind: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Bank, cfg.HandLog = b, log
+		a := mustNew(t, cfg)
+		log.mu.Lock()
+		opened := *log.opened
+		log.mu.Unlock()
+		if err := a.HandOver(t.Context(), "its node is lost"); err != nil {
+			t.Fatal(err)
+		}
+		cfg.HandLog, cfg.Resume = &memLog{}, &Resume{State: opened, Stacks: map[int64]int64{}}
+		bt := mustNew(t, cfg)
+		synctest.Wait()
+		select {
+		case <-bt.Done():
+		default:
+			t.Fatal("the game without its player is still open")
+		}
+		if bt.Moved() {
+			t.Error("the game moved instead of closing")
+		}
+	})
+}
