@@ -39,14 +39,17 @@ func (ts *Tables) OpenPlayerTable(ctx context.Context, owner int64, maxOwned int
 	if err != nil {
 		return nil, err
 	}
+	// The keeper renews the lease from now on: the steps below take a few
+	// round trips, which a loaded node may stretch past the lease's life.
+	ts.cfg.Cluster.Own(l)
 	if err := ts.registerPlayer(ctx, cfg.Name, reg); err != nil {
-		_ = l.Release(ctx)
+		_ = ts.cfg.Cluster.Disown(ctx, l)
 		return nil, err
 	}
 	t, err := ts.open(ctx, l, spec{cfg: cfg, owner: owner, maxOwned: maxOwned, fresh: true})
 	if err != nil {
 		ts.forget(ctx, l)
-		_ = l.Release(ctx)
+		_ = ts.cfg.Cluster.Disown(ctx, l)
 		return nil, err
 	}
 	return t, nil
