@@ -53,8 +53,8 @@ const (
 
 // runTTL is how long a run's key lives in the runs bucket without a refresh
 // from its coordinator (which refreshes it every runTTL/3): how long workers
-// may go on playing the items of a dead coordinator.
-const runTTL = 15 * time.Second
+// may go on playing the items of a dead coordinator. Tests shorten it.
+var runTTL = 15 * time.Second
 
 // Protocol is the version of the items and results on the wire.
 const Protocol = 1

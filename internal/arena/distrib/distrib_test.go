@@ -7,6 +7,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/felt-poker/felt/internal/arena"
 	"github.com/felt-poker/felt/internal/bot"
@@ -349,5 +352,44 @@ func TestFailuresAndRefusals(t *testing.T) {
 	}
 	if _, err := coord.LBR(ctx, lbr.Config{Bot: "bayes", Hands: 8}); err == nil || !strings.Contains(err.Error(), "learns") {
 		t.Errorf("LBR against a learning bot: %v", err)
+	}
+}
+
+// TestLostCoordinatorsItemsDropped: once the key of a lost coordinator's run
+// has expired, workers drop its items unplayed.
+func TestLostCoordinatorsItemsDropped(t *testing.T) {
+	defer func(d time.Duration) { runTTL = d }(runTTL)
+	runTTL = time.Second
+	url := farm(t)
+	log := newLogSink()
+	lost := dial(t, url, "lost", log)
+	errs := make(chan error, 1)
+	go func() {
+		_, err := lost.Match(context.Background(), arena.MatchConfig{A: "call", B: "raise", Game: game(t, "nl"), Hands: 40, Seed: 1})
+		errs <- err
+	}()
+	run := log.wait(t, "shared out").attrs["run"]
+	lost.Close()
+	<-errs
+	c := dial(t, url, "watcher", newLogSink())
+	for { // the key expires runTTL after its last refresh
+		_, err := c.runs.Get(context.Background(), run)
+		if errors.Is(err, jetstream.ErrKeyNotFound) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	wlog := newLogSink()
+	startWorker(t, dial(t, url, "worker", wlog), WorkerConfig{Workers: 1})
+	wlog.waitCount(t, 5, "coordinator is gone", "run="+run) // 20 deals in items of 4
+	info, err := c.results.Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := info.State.Msgs; n != 0 {
+		t.Errorf("%d results of a lost run's items", n)
 	}
 }

@@ -64,21 +64,30 @@ func (s *logSink) WithGroup(string) slog.Handler { return s }
 // test fails).
 func (s *logSink) wait(t *testing.T, msg string, want ...string) logLine {
 	t.Helper()
+	return s.waitCount(t, 1, msg, want...)
+}
+
+// waitCount waits until n lines match as for wait, and returns the first.
+func (s *logSink) waitCount(t *testing.T, n int, msg string, want ...string) logLine {
+	t.Helper()
 	deadline := time.After(time.Minute)
 	for {
 		s.mu.Lock()
+		var found []logLine
 		for _, l := range s.lines {
 			if l.matches(msg, want) {
-				s.mu.Unlock()
-				return l
+				found = append(found, l)
 			}
 		}
 		changed := s.changed
 		s.mu.Unlock()
+		if len(found) >= n {
+			return found[0]
+		}
 		select {
 		case <-changed:
 		case <-deadline:
-			t.Fatalf("no log line %q %v", msg, want)
+			t.Fatalf("%d of %d log lines %q %v", len(found), n, msg, want)
 		}
 	}
 }
