@@ -358,7 +358,8 @@ func TestFailuresAndRefusals(t *testing.T) {
 // TestLostCoordinatorsItemsDropped: once the key of a lost coordinator's run
 // has expired, workers drop its items unplayed.
 func TestLostCoordinatorsItemsDropped(t *testing.T) {
-	defer func(d time.Duration) { runTTL = d }(runTTL)
+	old := runTTL
+	t.Cleanup(func() { runTTL = old }) // after the coordinator stops
 	runTTL = time.Second
 	url := farm(t)
 	log := newLogSink()
@@ -391,5 +392,19 @@ func TestLostCoordinatorsItemsDropped(t *testing.T) {
 	}
 	if n := info.State.Msgs; n != 0 {
 		t.Errorf("%d results of a lost run's items", n)
+	}
+}
+
+// TestIdleWorkerQuiet: a worker without items waits again after each pull's
+// timeout, with no warning.
+func TestIdleWorkerQuiet(t *testing.T) {
+	old := pullWait
+	t.Cleanup(func() { pullWait = old }) // after the worker stops
+	pullWait = 100 * time.Millisecond
+	log := newLogSink()
+	startWorker(t, dial(t, farm(t), "idle", log), WorkerConfig{Workers: 1})
+	log.waitCount(t, 3, "no item yet")
+	if n := log.count("pulling an item"); n != 0 {
+		t.Errorf("%d warnings about pulling while idle", n)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/felt-poker/felt/internal/arena"
@@ -26,8 +27,8 @@ type WorkerConfig struct {
 }
 
 // pullWait bounds one wait for an item, so that a worker notices a closed
-// connection.
-const pullWait = 30 * time.Second
+// connection. Tests shorten it.
+var pullWait = 30 * time.Second
 
 // Work pulls items from the work queue and plays them until ctx is done (it
 // then gives back the items in play and returns nil) or the connection is
@@ -86,7 +87,9 @@ func (w *puller) run(ctx context.Context, cons jetstream.Consumer) {
 			if w.handle(ctx, msg) {
 				sleep(ctx, w.ackWait) // refused: leave the next items to the others a while
 			}
-		case ctx.Err() != nil || w.c.nc.IsClosed() || errors.Is(err, context.DeadlineExceeded):
+		case ctx.Err() != nil || w.c.nc.IsClosed():
+		case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout):
+			w.c.cfg.Log.Debug("arena worker: no item yet", "waited", pullWait)
 		default:
 			w.c.cfg.Log.Warn("arena worker: pulling an item", "err", err)
 			sleep(ctx, time.Second)
