@@ -2,6 +2,7 @@ package distrib
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -139,7 +140,7 @@ func (c *Conn) share(ctx context.Context, j *job) (int, error) {
 		return 0, err
 	}
 	log.Info("arena run shared out", "what", j.what, "deals", j.deals, "items", items)
-	g := gathering{job: j, run: run, done: make([]bool, items), left: items, workers: map[string]bool{}, refusals: map[string]bool{}}
+	g := gathering{job: j, run: run, done: make([]*counted, items), left: items, workers: map[string]bool{}, refusals: map[string]bool{}}
 	for g.left > 0 {
 		m, err := msgs.Next(jetstream.NextContext(ctx))
 		if err != nil {
@@ -205,7 +206,7 @@ func (c *Conn) forget(run string) {
 type gathering struct {
 	job      *job
 	run      string
-	done     []bool // by item
+	done     []*counted // by item: nil until counted
 	left     int
 	workers  map[string]bool // that played deals
 	refusals map[string]bool // worker and reason, logged once
@@ -234,20 +235,40 @@ func (g *gathering) take(log *slog.Logger, data []byte) error {
 		return nil
 	case r.Error != "":
 		return fmt.Errorf("deals %d to %d on worker %s: %s", r.Lo, r.Hi-1, r.Worker, r.Error)
-	case g.done[k]:
-		return nil // a duplicate: the item was played twice
+	case g.done[k] != nil: // a duplicate: the item was played twice
+		if sum := outcomesSum(&r); sum != g.done[k].sum {
+			return fmt.Errorf("deals %d to %d: workers %s and %s disagree on their outcomes: the bots differ between them (a bot's file?)",
+				r.Lo, r.Hi-1, g.done[k].worker, r.Worker)
+		}
+		return nil
 	}
 	if err := g.job.add(r.Lo, &r); err != nil {
 		log.Warn("arena run: a malformed result, dropped", "worker", r.Worker, "err", err)
 		return nil
 	}
-	g.done[k] = true
+	g.done[k] = &counted{worker: r.Worker, sum: outcomesSum(&r)}
 	g.left--
 	g.workers[r.Worker] = true
 	if g.job.progress != nil {
 		g.job.progress(2 * (r.Hi - r.Lo))
 	}
 	return nil
+}
+
+// counted is an item whose result is counted: who played it and a digest of
+// its outcomes, to which a second result must agree.
+type counted struct {
+	worker string
+	sum    [sha256.Size]byte
+}
+
+// outcomesSum returns the digest of r's outcomes.
+func outcomesSum(r *result) [sha256.Size]byte {
+	data, _ := json.Marshal(struct {
+		M []arena.Outcome
+		L []lbr.Outcome
+	}{r.Match, r.LBR}) // slices of numbers: no error
+	return sha256.Sum256(data)
 }
 
 // item returns the index of the item r answers, and whether it answers one.

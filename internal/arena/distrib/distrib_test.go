@@ -2,7 +2,9 @@ package distrib
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"log/slog"
 	"reflect"
 	"strings"
 	"sync"
@@ -406,5 +408,32 @@ func TestIdleWorkerQuiet(t *testing.T) {
 	log.waitCount(t, 3, "no item yet")
 	if n := log.count("pulling an item"); n != 0 {
 		t.Errorf("%d warnings about pulling while idle", n)
+	}
+}
+
+// TestDisagreeingWorkersFailTheRun: a second result for an item that differs
+// from the one counted (a bot differing between machines) fails the run; an
+// equal one is ignored.
+func TestDisagreeingWorkersFailTheRun(t *testing.T) {
+	j := &job{deals: 8, chunk: 4, add: func(int, *result) error { return nil }}
+	g := gathering{job: j, run: "r", done: make([]*counted, 2), left: 2, workers: map[string]bool{}, refusals: map[string]bool{}}
+	log := slog.New(newLogSink())
+	first := result{Protocol: Protocol, Run: "r", Lo: 0, Hi: 4, Worker: "a", Match: make([]arena.Outcome, 4)}
+	second := first
+	second.Worker = "b"
+	for _, r := range []result{first, second} {
+		data, _ := json.Marshal(r)
+		if err := g.take(log, data); err != nil {
+			t.Fatalf("an equal duplicate: %v", err)
+		}
+	}
+	if g.left != 1 {
+		t.Fatalf("%d items left, want 1", g.left)
+	}
+	second.Worker = "c"
+	second.Match = []arena.Outcome{{Net: [2]int64{100, -100}}, {}, {}, {}}
+	data, _ := json.Marshal(second)
+	if err := g.take(log, data); err == nil || !strings.Contains(err.Error(), "workers a and c disagree") {
+		t.Errorf("a differing duplicate: %v", err)
 	}
 }
