@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -83,5 +85,34 @@ func TestArenaOnNATSProcesses(t *testing.T) {
 		if !reflect.DeepEqual(farm, local) {
 			t.Errorf("felt %v --nats:\n%v\nwithout:\n%v", args, farm, local)
 		}
+	}
+}
+
+// TestArenaNATSFlagsChecked: what --nats cannot do is a usage error, and a
+// NATS that does not answer an error, before any hand is played.
+func TestArenaNATSFlagsChecked(t *testing.T) {
+	ctx := context.Background()
+	const nowhere = "nats://127.0.0.1:1"
+	for _, c := range []struct {
+		run  func(context.Context, []string, io.Writer, io.Writer) error
+		args []string
+	}{
+		{runMatch, []string{"call", "raise", "--nats", nowhere, "--trace"}},
+		{runMatch, []string{"call", "raise", "--nats", nowhere, "--history", t.TempDir()}},
+		{runLeague, []string{"call", "raise", "--nats", nowhere, "--fold-model", "x.json"}},
+	} {
+		var e *exitError
+		if err := c.run(ctx, c.args, io.Discard, io.Discard); !errors.As(err, &e) || e.code != 2 {
+			t.Errorf("%v: %v, want a usage error", c.args, err)
+		}
+	}
+	for _, w := range []workerCmd{{NATS: nowhere, AckWait: time.Millisecond}, {NATS: nowhere, AckWait: time.Second, Workers: -1}} {
+		var e *exitError
+		if err := w.run(ctx, io.Discard); !errors.As(err, &e) || e.code != 2 {
+			t.Errorf("%+v: %v, want a usage error", w, err)
+		}
+	}
+	if err := runMatch(ctx, []string{"call", "raise", "--nats", nowhere, "--no-progress"}, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "connect") {
+		t.Errorf("a NATS that does not answer: %v", err)
 	}
 }
