@@ -48,7 +48,7 @@ func testMatches(t *testing.T) []arena.MatchConfig {
 	}
 }
 
-// TestFarmEqualsOneMachine: matches, a league and an LBR run played by three
+// TestFarmEqualsOneMachine: matches, a league, a gauntlet and LBR runs played by three
 // workers give the very result of the same run on one machine.
 func TestFarmEqualsOneMachine(t *testing.T) {
 	url := farm(t)
@@ -94,6 +94,25 @@ func TestFarmEqualsOneMachine(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("league on the farm:\n%+v\non one machine:\n%+v", got, want)
+	}
+
+	gc := arena.GauntletConfig{Bot: "random", Game: game(t, "nl"), Hands: 16, Seed: 4, ControlVariate: true}
+	wantG, err := arena.PlayGauntlet(ctx, gc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gc.Match = coord.Match
+	gotG, err := arena.PlayGauntlet(ctx, gc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []*arena.Gauntlet{&gotG, &wantG} {
+		for k := range g.Matches {
+			g.Matches[k].Elapsed, g.Matches[k].Workers = 0, 0
+		}
+	}
+	if !reflect.DeepEqual(gotG, wantG) {
+		t.Errorf("gauntlet on the farm:\n%+v\non one machine:\n%+v", gotG, wantG)
 	}
 
 	for _, b := range []string{"call", "tag"} {
