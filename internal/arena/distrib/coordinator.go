@@ -2,7 +2,9 @@ package distrib
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +13,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/nats-io/nuid"
 
 	"github.com/felt-poker/felt/internal/arena"
 	"github.com/felt-poker/felt/internal/lbr"
@@ -108,7 +109,7 @@ func (c *Conn) chunk(def int) int {
 // share publishes j's items under a new run and gathers their results until
 // every deal is counted; it returns the number of workers that played them.
 func (c *Conn) share(ctx context.Context, j *job) (int, error) {
-	run := nuid.Next()
+	run := newRunID()
 	log := c.cfg.Log.With("run", run)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -154,6 +155,13 @@ func (c *Conn) share(ctx context.Context, j *job) (int, error) {
 		}
 	}
 	return len(g.workers), nil
+}
+
+// newRunID returns a new run's id: 128 random bits in hex, a NATS subject token.
+func newRunID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // never fails (crypto/rand)
+	return hex.EncodeToString(b)
 }
 
 // publish puts j's items on the work queue.
