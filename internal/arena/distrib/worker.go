@@ -128,13 +128,10 @@ func (w *puller) handle(ctx context.Context, msg jetstream.Msg) (refused bool) {
 		log.Info("arena worker: an item given again (its worker was lost, left, refused it or was slow)", "run", it.Run, "lo", it.Lo, "delivered", md.NumDelivered)
 	}
 	res := result{Protocol: Protocol, Run: it.Run, Lo: it.Lo, Hi: it.Hi, Worker: w.c.cfg.Name, Build: w.c.cfg.Build}
-	switch {
-	case it.Protocol != Protocol:
+	if it.Protocol != Protocol {
 		return w.refuse(ctx, msg, &res, fmt.Sprintf("item of protocol %d, this worker speaks %d", it.Protocol, Protocol))
-	case it.Build != w.c.cfg.Build:
-		return w.refuse(ctx, msg, &res, fmt.Sprintf("item of felt %s, this worker is %s", it.Build, w.c.cfg.Build))
 	}
-	if live, err := w.live(ctx, it.Run); err != nil || !live {
+	if live, err := w.live(ctx, it.Run); err != nil || !live { // any build drops a dead run's items
 		if err != nil {
 			log.Warn("arena worker: cannot tell whether a run lives", "run", it.Run, "err", err)
 			_ = msg.NakWithDelay(w.ackWait)
@@ -143,6 +140,9 @@ func (w *puller) handle(ctx context.Context, msg jetstream.Msg) (refused bool) {
 			_ = msg.Term()
 		}
 		return false
+	}
+	if it.Build != w.c.cfg.Build {
+		return w.refuse(ctx, msg, &res, fmt.Sprintf("item of felt %s, this worker is %s", it.Build, w.c.cfg.Build))
 	}
 	d, err := w.dealerFor(&it)
 	if err != nil {
