@@ -182,7 +182,7 @@ func TestKilledWorkerItemRedone(t *testing.T) {
 
 	sink := newLogSink()
 	startWorker(t, dial(t, url, "heir", sink), WorkerConfig{Workers: 2})
-	r := <-got
+	r := await(t, got)
 	sameMatch(t, "a match whose worker was killed", r, want)
 	sink.wait(t, "given again")
 	if r.Workers != 1 {
@@ -220,7 +220,7 @@ func TestWorkersThatRefuse(t *testing.T) {
 	log.wait(t, "refused", "worker=old", "reason=v0.1 0123abc")
 	log.wait(t, "refused", "worker=notag", "reason=unknown bot")
 	startWorker(t, dial(t, url, "good", newLogSink()), WorkerConfig{Workers: 1})
-	r := <-got
+	r := await(t, got)
 	sameMatch(t, "a match with refusing workers", r, want)
 	if r.Workers != 1 {
 		t.Errorf("%d workers played deals, want only the good one", r.Workers)
@@ -269,7 +269,7 @@ func TestGarbageOnTheSubjects(t *testing.T) {
 	}
 	wlog := newLogSink()
 	startWorker(t, dial(t, url, "worker", wlog), WorkerConfig{Workers: 1})
-	sameMatch(t, "a match among garbage", <-got, want)
+	sameMatch(t, "a match among garbage", await(t, got), want)
 	if n := wlog.count("not an item"); n != 4 {
 		t.Errorf("the worker logged %d messages that are not items, want 4: %+v", n, wlog.lines)
 	}
@@ -455,4 +455,62 @@ func TestDisagreeingWorkersFailTheRun(t *testing.T) {
 	if err := g.take(log, data); err == nil || !strings.Contains(err.Error(), "workers a and c disagree") {
 		t.Errorf("a differing duplicate: %v", err)
 	}
+}
+
+// TestStoppedWorkerGivesItemBack: a worker stopped mid-item gives it back at
+// once: with an ack wait of an hour, another worker can only have it so.
+func TestStoppedWorkerGivesItemBack(t *testing.T) {
+	url := farm(t)
+	hour := func(c *Config) { c.AckWait = time.Hour }
+	coord := dial(t, url, "coordinator", newLogSink())
+	mc := arena.MatchConfig{A: "tag", B: "call", Game: game(t, "nl"), Hands: 16, Seed: 15}
+	want, err := arena.Match(context.Background(), mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan arena.Result, 1)
+	go func() {
+		r, err := coord.Match(context.Background(), mc)
+		if err != nil {
+			t.Error(err)
+		}
+		got <- r
+	}()
+	var once sync.Once
+	reached, open := make(chan struct{}), make(chan struct{})
+	leaving := dial(t, url, "leaving", newLogSink(), hour)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- leaving.Work(ctx, WorkerConfig{Workers: 1, NewBot: func(name string, o bot.Options) (bot.Bot, error) {
+			b, err := bot.New(name, o)
+			return gateBot{b, &once, reached, open}, err
+		}})
+	}()
+	<-reached
+	cancel() // stopped mid-item: the deal in play ends, the item goes back
+	close(open)
+	if err := <-done; err != nil {
+		t.Errorf("a worker stopped: %v", err)
+	}
+	sink := newLogSink()
+	startWorker(t, dial(t, url, "heir", sink, hour), WorkerConfig{Workers: 1})
+	r := await(t, got)
+	sameMatch(t, "a match whose worker left", r, want)
+	sink.wait(t, "given again")
+	if r.Workers != 1 {
+		t.Errorf("%d workers played deals, want only the heir", r.Workers)
+	}
+}
+
+// await returns the result on got, failing the test after a minute without.
+func await(t *testing.T, got <-chan arena.Result) arena.Result {
+	t.Helper()
+	select {
+	case r := <-got:
+		return r
+	case <-time.After(time.Minute):
+		t.Fatal("no result after a minute")
+	}
+	return arena.Result{}
 }
