@@ -67,34 +67,16 @@ func readUntil(ctx context.Context, t *testing.T, ws *websocket.Conn, cond func(
 	}
 }
 
-// watchUntil watches table on ws until a state satisfies cond. A node counts
-// a table it takes over as owned a moment before the table opens there, and
-// a watch in that moment is answered "no such table": it is sent again.
+// watchUntil watches table on ws until a state satisfies cond. A table being
+// taken over is never answered "no such table": the node counts it as owned
+// (felt_cluster_tables_owned) once it is open, and a watch in the moment
+// before waits for it.
 func watchUntil(ctx context.Context, t *testing.T, ws *websocket.Conn, table string, cond func(*wsState) bool) *wsState {
 	t.Helper()
-	for id := 100; ; id++ {
-		if err := ws.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(`{"type":"watch","table":%q,"id":%d}`, table, id))); err != nil {
-			t.Fatal(err)
-		}
-		for {
-			_, b, err := ws.Read(ctx)
-			if err != nil {
-				t.Fatal("the awaited state never came:", err)
-			}
-			var m wsState
-			if err := json.Unmarshal(b, &m); err != nil {
-				t.Fatal(err)
-			}
-			if m.Type == "error" {
-				t.Logf("watch %s: %s; again", table, b)
-				time.Sleep(100 * time.Millisecond)
-				break
-			}
-			if m.Type == "state" && m.State != nil && cond(&m) {
-				return &m
-			}
-		}
+	if err := ws.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(`{"type":"watch","table":%q,"id":100}`, table))); err != nil {
+		t.Fatal(err)
 	}
+	return readUntil(ctx, t, ws, cond)
 }
 
 // toAct reports a state in which the player is to act in a live hand.

@@ -93,7 +93,11 @@ type Node struct {
 
 	mu    sync.Mutex
 	owned map[string]*ownedTable // by table key
-	stats Stats
+	// opening counts, by table key, the leases this node is acquiring or has
+	// acquired and not yet handed to Own: their tables are being opened here
+	// (AwaitOpen).
+	opening map[string]*opening
+	stats   Stats
 }
 
 // Connect joins the house: it connects to NATS and makes sure the buckets and
@@ -108,7 +112,7 @@ func Connect(ctx context.Context, cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: connect to %s: %w", cfg.URL, err)
 	}
-	n := &Node{cfg: cfg, nc: nc, owned: map[string]*ownedTable{}}
+	n := &Node{cfg: cfg, nc: nc, owned: map[string]*ownedTable{}, opening: map[string]*opening{}}
 	if err := n.setup(ctx); err != nil {
 		nc.Close()
 		return nil, err

@@ -33,6 +33,10 @@ type Config struct {
 	// Table returns the settings of the house table called name, or false.
 	Table func(name string) (table.Config, bool)
 	Log   *slog.Logger
+
+	// beforeOpen, for tests, is called with a table's name between its
+	// lease's acquisition and its opening.
+	beforeOpen func(table string)
 }
 
 // Tables is one node's share of the house's tables.
@@ -137,6 +141,9 @@ func (ts *Tables) adopt(ctx context.Context, l *cluster.Lease, reg cluster.Regis
 
 // open opens the table of lease l on this node, as its log left it.
 func (ts *Tables) open(ctx context.Context, l *cluster.Lease) error {
+	if ts.cfg.beforeOpen != nil {
+		ts.cfg.beforeOpen(l.Table())
+	}
 	cfg, ok := ts.cfg.Table(l.Table())
 	if !ok {
 		return fmt.Errorf("the house has no table %q", l.Table())
