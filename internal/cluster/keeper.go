@@ -148,9 +148,21 @@ func (n *Node) Lobby(ctx context.Context) ([]Listing, error) {
 // and then each as it is written, and gone with the key (TableKey) of each one
 // removed or expired, until ctx is done or the watch fails.
 func (n *Node) WatchLobby(ctx context.Context, put func(Listing), gone func(key string)) error {
-	w, err := n.lobby.WatchAll(ctx)
+	return n.watch(ctx, n.lobby, func(_ string, v []byte) {
+		var l Listing
+		if json.Unmarshal(v, &l) == nil {
+			put(l)
+		}
+	}, gone)
+}
+
+// watch calls put with every entry of kv, those already written first and
+// then each as it is written, and gone with the key of each one removed or
+// expired, until ctx is done or the watch fails.
+func (n *Node) watch(ctx context.Context, kv jetstream.KeyValue, put func(key string, v []byte), gone func(key string)) error {
+	w, err := kv.WatchAll(ctx)
 	if err != nil {
-		return fmt.Errorf("cluster: watch the lobby: %w", err)
+		return fmt.Errorf("cluster: watch %s: %w", kv.Bucket(), err)
 	}
 	defer w.Stop()
 	for {
@@ -159,19 +171,16 @@ func (n *Node) WatchLobby(ctx context.Context, put func(Listing), gone func(key 
 			return ctx.Err()
 		case e, ok := <-w.Updates():
 			if !ok {
-				return errors.New("cluster: the lobby's watch ended")
+				return fmt.Errorf("cluster: the watch of %s ended", kv.Bucket())
 			}
 			if e == nil {
-				continue // the listings already written are all in
+				continue // the entries already written are all in
 			}
 			if e.Operation() != jetstream.KeyValuePut {
 				gone(e.Key())
 				continue
 			}
-			var l Listing
-			if json.Unmarshal(e.Value(), &l) == nil {
-				put(l)
-			}
+			put(e.Key(), e.Value())
 		}
 	}
 }

@@ -137,6 +137,7 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 	if err := relay.Serve(ctx, srv); err != nil {
 		t.Fatal(err)
 	}
+	ShareLobby(ctx, c, srv.Lobby(), log)
 	ts := httptest.NewServer(srv.Handler())
 	srv.SetReady()
 	n := &testNode{c: c, h: h, srv: srv, lobby: srv.Lobby(), url: ts.URL}

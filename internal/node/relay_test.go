@@ -19,6 +19,7 @@ import (
 type wsClient struct {
 	t  *testing.T
 	ws *websocket.Conn
+	hc *http.Client // with the player's session
 }
 
 // dial registers a player on the node at base and opens their WebSocket.
@@ -32,13 +33,25 @@ func dial(t *testing.T, ctx context.Context, base, name string) *wsClient {
 		t.Fatalf("register: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", &websocket.DialOptions{HTTPClient: c})
+	return dialWith(t, ctx, base, c)
+}
+
+// dialAs opens another WebSocket of c's player, on the node at base.
+func dialAs(t *testing.T, ctx context.Context, base string, c *wsClient) *wsClient {
+	t.Helper()
+	return dialWith(t, ctx, base, c.hc)
+}
+
+// dialWith opens a WebSocket on the node at base with hc's session.
+func dialWith(t *testing.T, ctx context.Context, base string, hc *http.Client) *wsClient {
+	t.Helper()
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", &websocket.DialOptions{HTTPClient: hc})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ws.SetReadLimit(1 << 22)
 	t.Cleanup(func() { ws.CloseNow() })
-	return &wsClient{t: t, ws: ws}
+	return &wsClient{t: t, ws: ws, hc: hc}
 }
 
 func (c *wsClient) send(ctx context.Context, msg string) {
