@@ -37,6 +37,8 @@ type Config struct {
 	// beforeOpen, for tests, is called with a table's name between its
 	// lease's acquisition and its opening.
 	beforeOpen func(table string)
+	// handLog, for tests, wraps the log of each table this node opens.
+	handLog func(table.HandLog) table.HandLog
 }
 
 // Tables is one node's share of the house's tables.
@@ -158,6 +160,9 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease) error {
 		}
 	}
 	cfg.HandLog = w
+	if ts.cfg.handLog != nil {
+		cfg.HandLog = ts.cfg.handLog(w)
+	}
 	t, err := ts.cfg.Lobby.Open(cfg)
 	if err != nil {
 		return err
@@ -191,6 +196,9 @@ func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64)
 	if err := ts.cfg.House.Fence(ctx, r.State.Ref, int64(token)); err != nil {
 		return nil, err
 	}
+	if err := ts.recordLast(ctx, hl.Table, &r.State); err != nil {
+		return nil, err
+	}
 	stacks, err := ts.cfg.House.TableStacks(ctx, r.State.Ref)
 	if err != nil {
 		return nil, err
@@ -214,6 +222,22 @@ func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64)
 		ts.cfg.Log.Warn("returned a buy-in the lost node had not seated", "table", hl.Table, "user", u, "amount", rf.Amount)
 	}
 	return &r, nil
+}
+
+// recordLast records the hand the log says ended last, when its state is
+// that hand's end: the lost owner logged the end before recording the hand,
+// and may have died between. The hand's key keeps it from being recorded
+// twice, so the players' stacks at the table (read next) hold its result once.
+func (ts *Tables) recordLast(ctx context.Context, name string, st *table.LogState) error {
+	if st.Last == nil || st.Last.Key == "" || st.Last.TableRef != st.Ref {
+		return nil
+	}
+	id, err := ts.cfg.House.RecordHand(ctx, *st.Last)
+	if err != nil {
+		return fmt.Errorf("the hand the log ended last: %w", err)
+	}
+	ts.cfg.Log.Info("recorded the hand the log ended last", "table", name, "hand", st.Last.Key, "id", id)
+	return nil
 }
 
 // watch waits for the table to stop on this node and gives its lease up, so

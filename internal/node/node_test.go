@@ -98,6 +98,8 @@ type nodeOptions struct {
 	beforeOpen func(table string)
 	// ttl is the lease TTL (default 1 s): the same on every node of a test.
 	ttl time.Duration
+	// handLog is Config.handLog.
+	handLog func(table.HandLog) table.HandLog
 }
 
 // startNodeWith is startNode with options.
@@ -150,7 +152,7 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 	cfg := srv.TableDefaults(table.Config{Name: "Main", Variant: table.NoLimit, Seats: 2, SmallBlind: 10, BigBlind: 20, MinBuyIn: 200, MaxBuyIn: 2000,
 		ActionTime: time.Minute, BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond, Bots: []string{"call"}, Permanent: true})
 	n.tables = New(Config{Cluster: c, House: h, Lobby: n.lobby, Names: []string{"Main"}, Log: log,
-		Table: func(name string) (table.Config, bool) { return cfg, name == "Main" }, beforeOpen: opt.beforeOpen})
+		Table: func(name string) (table.Config, bool) { return cfg, name == "Main" }, beforeOpen: opt.beforeOpen, handLog: opt.handLog})
 	if err := n.tables.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
