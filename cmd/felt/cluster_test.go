@@ -134,7 +134,8 @@ func lists(c *http.Client, base, name string) bool {
 // TestClusterKillNineTakesOver runs a house of two felt processes on one
 // PostgreSQL database and an embedded NATS server: a player sits at the table
 // the first node runs (a spectator connected to the second node watches it
-// through the relay), and the first node is killed (SIGKILL) while the player
+// through the relay, and says a lobby line the player sees with the
+// spectator online), and the first node is killed (SIGKILL) while the player
 // is to act. The second node takes the table over, the player finds on it the same
 // hand, cards and turn, plays it to its end and stands up: every chip is
 // accounted for.
@@ -200,6 +201,28 @@ bots = ["call"]
 	readUntil(ctx, t, wsK, func(m *wsState) bool {
 		return m.State.Hand != nil && m.State.Hand.HandKey == before.State.Hand.HandKey
 	})
+	// One lobby chat and one list of players online: the survivor, on node a,
+	// sees the kibitzer of node b come online and their lobby line.
+	if err := wsK.Write(ctx, websocket.MessageText, []byte(`{"type":"chat","text":"hello from b"}`)); err != nil {
+		t.Fatal(err)
+	}
+	for chat, online := false, false; !chat || !online; {
+		_, b, err := wsA.Read(ctx)
+		if err != nil {
+			t.Fatal("node b's kibitzer never showed on node a:", err)
+		}
+		var m struct {
+			Type   string   `json:"type"`
+			Text   string   `json:"text"`
+			From   string   `json:"from"`
+			Joined []string `json:"joined"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		chat = chat || m.Type == "chat" && m.From == "kibitzer" && m.Text == "hello from b"
+		online = online || m.Type == "online" && slices.Contains(m.Joined, "kibitzer")
+	}
 	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ func (s *SharedLobby) watchChat(ctx context.Context, caughtUp func()) {
 				s.l.RemoteChat(m.Line)
 			}
 		}, caughtUp)
-		s.again(ctx, "the other nodes' lobby chat is not shown", err)
+		again(ctx, s.log, s.n.LeaseTTL(), "the other nodes' lobby chat is not shown", err)
 	}
 }
 
@@ -123,19 +123,6 @@ func (s *SharedLobby) watchOnline(ctx context.Context) {
 				s.l.SetRemoteOnline(key, m.Players)
 			}
 		}, s.l.RemoveRemoteOnline)
-		s.again(ctx, "the other nodes' players online are not listed", err)
-	}
-}
-
-// again logs why a watch ended and waits a TTL before it starts again,
-// unless ctx is done.
-func (s *SharedLobby) again(ctx context.Context, what string, err error) {
-	if ctx.Err() != nil {
-		return
-	}
-	s.log.Warn(what+": trying again", "err", err)
-	select {
-	case <-ctx.Done():
-	case <-time.After(s.n.LeaseTTL()):
+		again(ctx, s.log, s.n.LeaseTTL(), "the other nodes' players online are not listed", err)
 	}
 }

@@ -122,13 +122,20 @@ func (ts *Tables) mirrorLobby(ctx context.Context) {
 				ts.cfg.Lobby.RemoveRemote(name)
 			}
 		})
-		if ctx.Err() == nil {
-			ts.cfg.Log.Warn("the house's lobby is not mirrored: trying again", "err", err)
-			select {
-			case <-ctx.Done():
-			case <-time.After(ts.cfg.Cluster.LeaseTTL()):
-			}
-		}
+		again(ctx, ts.cfg.Log, ts.cfg.Cluster.LeaseTTL(), "the house's lobby is not mirrored", err)
+	}
+}
+
+// again logs why a watch ended (what it leaves undone) and waits for wait
+// before it starts again, unless ctx is done.
+func again(ctx context.Context, log *slog.Logger, wait time.Duration, what string, err error) {
+	if ctx.Err() != nil {
+		return
+	}
+	log.Warn(what+": trying again", "err", err)
+	select {
+	case <-ctx.Done():
+	case <-time.After(wait):
 	}
 }
 
