@@ -34,7 +34,7 @@ func (s *Server) viewerID(r *http.Request) int64 {
 
 func (s *Server) tournaments(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, http.StatusOK, map[string]any{
-		"tournaments": s.tourneys.List(s.viewerID(r)),
+		"tournaments": s.director().List(s.viewerID(r)),
 		"payouts":     tournament.PayoutTable,
 	})
 }
@@ -43,7 +43,7 @@ func (s *Server) tournamentInfo(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err == nil {
 		var in live.Info
-		if in, err = s.tourneys.Info(r.Context(), id, s.viewerID(r)); err == nil {
+		if in, err = s.director().Info(r.Context(), id, s.viewerID(r)); err == nil {
 			s.writeJSON(w, http.StatusOK, in)
 			return
 		}
@@ -62,7 +62,7 @@ func (s *Server) tournamentCall(w http.ResponseWriter, r *http.Request, u store.
 		s.writeError(w, err)
 		return
 	}
-	in, err := s.tourneys.Info(r.Context(), id, u.ID)
+	in, err := s.director().Info(r.Context(), id, u.ID)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -71,17 +71,17 @@ func (s *Server) tournamentCall(w http.ResponseWriter, r *http.Request, u store.
 }
 
 func (s *Server) tournamentRegister(w http.ResponseWriter, r *http.Request, u store.User) {
-	s.tournamentCall(w, r, u, s.tourneys.Register)
+	s.tournamentCall(w, r, u, s.director().Register)
 }
 
 func (s *Server) tournamentUnregister(w http.ResponseWriter, r *http.Request, u store.User) {
-	s.tournamentCall(w, r, u, s.tourneys.Unregister)
+	s.tournamentCall(w, r, u, s.director().Unregister)
 }
 
 // tournamentBots fills a sit-and-go the player registered for with bots (when
 // the house allows it).
 func (s *Server) tournamentBots(w http.ResponseWriter, r *http.Request, u store.User) {
-	s.tournamentCall(w, r, u, s.tourneys.FillWithBots)
+	s.tournamentCall(w, r, u, s.director().FillWithBots)
 }
 
 func (s *Server) playerTournaments(w http.ResponseWriter, r *http.Request) {
@@ -133,8 +133,55 @@ func (s *Server) tournamentRankings(w http.ResponseWriter, r *http.Request) {
 // opens the configured sit-and-goes and scheduled tournaments. Call it once the
 // house has recovered, before serving.
 func (s *Server) RestoreTournaments(ctx context.Context) error {
-	return s.tourneys.Start(ctx)
+	return s.director().Start(ctx)
 }
 
 // Tournaments returns the house's tournament director.
-func (s *Server) Tournaments() *live.Director { return s.tourneys }
+func (s *Server) Tournaments() *live.Director { return s.director() }
+
+// director returns the tournaments' director of the moment.
+func (s *Server) director() *live.Director {
+	s.tourneyMu.Lock()
+	defer s.tourneyMu.Unlock()
+	return s.tourneys
+}
+
+// DirectTournaments makes this node the tournaments' director of a house on
+// several nodes, once it holds the director lease and has fenced the store
+// with it (docs/scaling.md, "Tournaments"): a new director restores the stored
+// tournaments (running ones resume from the last hand each table completed,
+// as after a restart). The returned abandon stops it when the lease is lost:
+// its tables close paying nobody and it writes nothing more; an idle director
+// (listing nothing, never started) takes its place.
+func (s *Server) DirectTournaments(ctx context.Context) (abandon func(context.Context), err error) {
+	d, err := live.New(s.tourneyCfg)
+	if err != nil {
+		return nil, err
+	}
+	s.tourneyMu.Lock()
+	s.tourneys = d
+	s.tourneyMu.Unlock()
+	if err := d.Start(ctx); err != nil {
+		d.Abandon(ctx)
+		s.idleDirector(d)
+		return nil, err
+	}
+	return func(ctx context.Context) {
+		d.Abandon(ctx)
+		s.idleDirector(d)
+	}, nil
+}
+
+// idleDirector puts an idle director in the place of d, if d is still the
+// director of the moment.
+func (s *Server) idleDirector(d *live.Director) {
+	idle, err := live.New(s.tourneyCfg)
+	if err != nil {
+		return // s.tourneyCfg made d: it makes another
+	}
+	s.tourneyMu.Lock()
+	defer s.tourneyMu.Unlock()
+	if s.tourneys == d {
+		s.tourneys = idle
+	}
+}
