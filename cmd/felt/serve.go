@@ -160,7 +160,9 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 			return err
 		}
 	}
-	hn.run(ctx, h, srv)
+	if err := hn.run(ctx, h, srv); err != nil {
+		return err
+	}
 	hs := srv.HTTPServer(slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	served := make(chan error, 1)
 	scheme := "http"

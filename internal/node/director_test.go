@@ -2,7 +2,11 @@ package node
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -245,5 +249,110 @@ func TestDirectorTakenOver(t *testing.T) {
 	}
 	if c := b.credits(t, ctx, carol); c != carolStart-100 {
 		t.Fatalf("carol's credits %d, want %d (registered once)", c, carolStart-100)
+	}
+}
+
+// get fetches path from the node at base as the player of c, and returns the
+// status and the decoded answer.
+func get(t *testing.T, c *http.Client, base, path string) (int, map[string]any) {
+	t.Helper()
+	resp, err := c.Get(base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// TestTournamentsOnEveryNode: the tournaments' API answers on every node.
+// While the director lease is held by a node that directs nothing (a ghost),
+// every node answers 503 no_director, changing nothing; once a node directs
+// them, the other node lists the tournaments and registers, unregisters and
+// registers again a player through the director's node, each once, and a
+// refusal comes back with its code.
+func TestTournamentsOnEveryNode(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ghost, err := cluster.Connect(ctx, cluster.Config{URL: url, Node: "ghost", LeaseTTL: time.Second, Timeout: time.Second, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ghost.Close()
+	gl, err := ghost.AcquireRole(ctx, DirectorRole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop, renewed := make(chan struct{}), make(chan struct{})
+	go func() { // the ghost renews its lease like a live node, and directs nothing
+		defer close(renewed)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(200 * time.Millisecond):
+				_ = gl.Renew(ctx)
+			}
+		}
+	}()
+	a := startNodeWith(t, ctx, dsn, url, "a", nodeOptions{tournaments: duel()})
+	b := startNodeWith(t, ctx, dsn, url, "b", nodeOptions{tournaments: duel()})
+	alice := register(t, a.url, "alice")
+	credits0, _ := credits(t, ctx, a, "alice")
+	for _, n := range []*testNode{a, b} {
+		if st, out := get(t, alice, n.url, "/api/tournaments"); st != http.StatusServiceUnavailable || errorCode(out) != "no_director" {
+			t.Fatalf("the list with no director: %d %v, want 503 no_director", st, out)
+		}
+		if st, out := post(t, alice, n.url, "/api/tournaments/1/register", nil); st != http.StatusServiceUnavailable || errorCode(out) != "no_director" {
+			t.Fatalf("a registration with no director: %d %v, want 503 no_director", st, out)
+		}
+	}
+	close(stop)
+	<-renewed
+	if err := gl.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "a node directs the tournaments", func() bool { return a.dir.Directing() || b.dir.Directing() })
+	other := a
+	if a.dir.Directing() {
+		other = b
+	}
+	st, out := get(t, alice, other.url, "/api/tournaments")
+	ts, _ := out["tournaments"].([]any)
+	if st != http.StatusOK || len(ts) != 1 {
+		t.Fatalf("the list on the other node: %d %v, want the sit-and-go", st, out)
+	}
+	id := int64(ts[0].(map[string]any)["id"].(float64))
+	path := fmt.Sprintf("/api/tournaments/%d/", id)
+	steps := []struct {
+		what, path string
+		status     int
+		code       string
+		credits    int64
+	}{
+		{"register", "register", http.StatusOK, "", credits0 - 100},
+		{"register twice", "register", http.StatusConflict, "registered", credits0 - 100},
+		{"unregister", "unregister", http.StatusOK, "", credits0},
+		{"unregister twice", "unregister", http.StatusConflict, "not_registered", credits0},
+		{"register again", "register", http.StatusOK, "", credits0 - 100},
+		{"bots", "bots", http.StatusForbidden, "forbidden", credits0 - 100},
+	}
+	for _, s := range steps {
+		st, out := post(t, alice, other.url, path+s.path, nil)
+		if st != s.status || errorCode(out) != s.code {
+			t.Fatalf("%s through the other node: %d %v, want %d %q", s.what, st, out, s.status, s.code)
+		}
+		if c, _ := credits(t, ctx, other, "alice"); c != s.credits {
+			t.Fatalf("after %s: %d credits, want %d", s.what, c, s.credits)
+		}
+	}
+	if _, es, err := other.h.Tournament(ctx, id); err != nil || len(es) != 1 || es[0].Name != "alice" {
+		t.Fatalf("entries %+v, %v: want alice once", es, err)
+	}
+	if st, out := get(t, alice, other.url, path[:len(path)-1]); st != http.StatusOK || out["entrants"] != 1.0 {
+		t.Fatalf("the sit-and-go on the other node: %d %v, want alice entered", st, out)
 	}
 }

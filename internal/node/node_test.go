@@ -148,6 +148,15 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		t.Fatal(err)
 	}
 	ShareLobby(ctx, c, srv.Lobby(), log)
+	var dir *Director
+	if len(opt.tournaments.SitAndGos) > 0 {
+		dir = NewDirector(DirectorConfig{Cluster: c, House: h, Direct: srv.DirectTournaments, Log: log, renew: opt.renew})
+		tr := NewTournamentsRelay(dir, log)
+		if err := tr.Serve(ctx, srv.DirectorHandler()); err != nil {
+			t.Fatal(err)
+		}
+		srv.SetTournamentsHost(tr)
+	}
 	ts := httptest.NewServer(srv.Handler())
 	srv.SetReady()
 	n := &testNode{c: c, h: h, srv: srv, lobby: srv.Lobby(), url: ts.URL}
@@ -167,8 +176,8 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		t.Fatal(err)
 	}
 	go func() { _ = n.tables.Run(ctx) }()
-	if len(opt.tournaments.SitAndGos) > 0 {
-		n.dir = NewDirector(DirectorConfig{Cluster: c, House: h, Direct: srv.DirectTournaments, Log: log, renew: opt.renew})
+	if dir != nil {
+		n.dir = dir
 		dctx, stop := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() { defer close(done); n.dir.Run(dctx) }()

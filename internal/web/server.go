@@ -110,10 +110,14 @@ type Server struct {
 	tourneyMu  sync.Mutex
 	tourneys   *live.Director
 	tourneyCfg live.Config
-	log        *slog.Logger
-	cfg        Config
-	handler    http.Handler
-	ready      atomic.Bool
+	// tourneyHost forwards the director's routes (SetTournamentsHost);
+	// directorMux answers them here.
+	tourneyHost TournamentsHost
+	directorMux *http.ServeMux
+	log         *slog.Logger
+	cfg         Config
+	handler     http.Handler
+	ready       atomic.Bool
 
 	// kept holds when each player's table still open was stored (by lower-case
 	// name; see keepPlayerTable), under tablesMu.
@@ -288,6 +292,7 @@ var errorKinds = []errorKind{
 	{[]error{live.ErrFull}, http.StatusConflict, "full", "the tournament is full"},
 	{[]error{live.ErrNoBots}, http.StatusForbidden, "forbidden", "this house does not seat bots in tournaments"},
 	{[]error{live.ErrMoved}, http.StatusServiceUnavailable, "tournaments_moved", "the tournaments have moved to another node of the house: try again"},
+	{[]error{ErrNoDirector}, http.StatusServiceUnavailable, "no_director", "no node directs the tournaments at the moment: try again"},
 	{[]error{table.ErrSeatFree}, http.StatusConflict, "seat_free", "a seat is free: sit down"},
 	{[]error{engine.ErrNotYourTurn}, http.StatusConflict, "not_your_turn", "it is not your turn"},
 	{[]error{engine.ErrIllegalAction, engine.ErrBadSeat}, http.StatusBadRequest, "illegal_action", "that action is not allowed now"},

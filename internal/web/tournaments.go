@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -15,13 +16,62 @@ import (
 // call the director (internal/tournament/live) and encode.
 
 func (s *Server) tournamentRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/tournaments", s.tournaments)
-	mux.HandleFunc("GET /api/tournaments/{id}", s.tournamentInfo)
-	mux.HandleFunc("POST /api/tournaments/{id}/register", s.authed(s.tournamentRegister))
-	mux.HandleFunc("POST /api/tournaments/{id}/unregister", s.authed(s.tournamentUnregister))
-	mux.HandleFunc("POST /api/tournaments/{id}/bots", s.authed(s.tournamentBots))
+	// The director's routes: on a house of several nodes, answered by the
+	// node that directs the tournaments (TournamentsHost); s.directorMux
+	// answers them here.
+	s.directorMux = http.NewServeMux()
+	for pattern, h := range map[string]http.HandlerFunc{
+		"GET /api/tournaments":                  s.tournaments,
+		"GET /api/tournaments/{id}":             s.tournamentInfo,
+		"POST /api/tournaments/{id}/register":   s.authed(s.tournamentRegister),
+		"POST /api/tournaments/{id}/unregister": s.authed(s.tournamentUnregister),
+		"POST /api/tournaments/{id}/bots":       s.authed(s.tournamentBots),
+	} {
+		s.directorMux.HandleFunc(pattern, h)
+		mux.HandleFunc(pattern, s.viaDirector(h))
+	}
 	mux.HandleFunc("GET /api/players/{name}/tournaments", s.playerTournaments)
 	mux.HandleFunc("GET /api/rankings/tournaments", s.tournamentRankings)
+}
+
+// TournamentsHost carries the tournaments' API to the node that directs the
+// tournaments (a house on several nodes: node.TournamentsRelay).
+type TournamentsHost interface {
+	// Forward answers r from the director's node and reports true; it
+	// reports false, and writes nothing, when this node directs the
+	// tournaments (r is answered here). An error (ErrNoDirector: no node
+	// directs them for the moment) is the answer, and nothing was written.
+	Forward(w http.ResponseWriter, r *http.Request) (bool, error)
+}
+
+// ErrNoDirector answers a request of the tournaments' API when no node of the
+// house directs the tournaments at the moment (the director's node lost, its
+// lease not taken yet): try again.
+var ErrNoDirector = errors.New("no node directs the tournaments at the moment")
+
+// SetTournamentsHost has the director's routes answered by the node that
+// directs the tournaments; call it before serving.
+func (s *Server) SetTournamentsHost(h TournamentsHost) { s.tourneyHost = h }
+
+// DirectorHandler answers the director's routes of the tournaments' API on
+// this node, for a request another node forwarded here.
+func (s *Server) DirectorHandler() http.Handler { return s.directorMux }
+
+// viaDirector answers with h here, or forwards to the director's node.
+func (s *Server) viaDirector(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.tourneyHost != nil {
+			done, err := s.tourneyHost.Forward(w, r)
+			if err != nil {
+				s.writeError(w, err)
+				return
+			}
+			if done {
+				return
+			}
+		}
+		h(w, r)
+	}
 }
 
 // viewerID is the requester's user id, 0 when not logged in.
