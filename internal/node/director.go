@@ -16,6 +16,9 @@ import (
 // no table name gives.
 const DirectorRole = "tournaments"
 
+// abandonTimeout bounds the closing of an abandoned director's tables.
+const abandonTimeout = 30 * time.Second
+
 // DirectorConfig is what a node needs to direct the house's tournaments when
 // its turn comes.
 type DirectorConfig struct {
@@ -123,7 +126,9 @@ func (d *Director) direct(ctx context.Context, l *cluster.Lease) {
 	d.lease = nil
 	d.mu.Unlock()
 	log.Warn("the director lease is lost: another node directs the tournaments")
-	abandon(context.Background())
+	actx, cancel := context.WithTimeout(context.Background(), abandonTimeout)
+	defer cancel()
+	abandon(actx)
 }
 
 // Release gives the director lease up, if this node holds it (a node leaving
