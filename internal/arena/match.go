@@ -107,7 +107,7 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 		}
 	}
 	for _, name := range []string{mc.A, mc.B} {
-		if _, err := mc.NewBot(name, bot.Options{}); err != nil {
+		if _, err := mc.NewBot(name, bot.Options{Game: mc.Game.Bot(2)}); err != nil {
 			return Result{}, err
 		}
 	}
@@ -203,7 +203,7 @@ func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int
 	}
 	for k, name := range []string{mc.A, mc.B} {
 		w.srcs[k] = rand.NewPCG(0, 0)
-		b, err := mc.NewBot(name, bot.Options{Rand: rand.New(w.srcs[k])})
+		b, err := mc.NewBot(name, bot.Options{Rand: rand.New(w.srcs[k]), Game: mc.Game.Bot(2)})
 		if err != nil {
 			return err
 		}

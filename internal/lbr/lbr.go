@@ -166,9 +166,13 @@ func (c *Config) defaults() error {
 	case len(c.Sizes) == 0:
 		return errors.New("no bet size")
 	}
-	_, err := c.NewBot(c.Bot, bot.Options{})
+	_, err := c.NewBot(c.Bot, bot.Options{Game: lbrGame})
 	return err
 }
+
+// lbrGame is the game LBR plays: the bot is told so, and one that does not play
+// it (cfr) refuses.
+var lbrGame = &bot.Game{Variant: engine.Holdem, Structure: engine.NoLimit, Seats: 2}
 
 // Run plays LBR against the bot on all cores.
 func Run(ctx context.Context, c Config) (Result, error) {
@@ -240,7 +244,7 @@ type worker struct {
 
 func runWorker(ctx context.Context, c *Config, deals int, next *atomic.Int64, out, cvOut *arena.PairStats) (int64, error) {
 	w := &worker{c: c, h: new(engine.Hand), cfg: nlGame().HandConfig(), botSrc: rand.NewPCG(0, 0), lbrSrc: rand.NewPCG(0, 0)}
-	b, err := c.NewBot(c.Bot, bot.Options{Rand: rand.New(w.botSrc)})
+	b, err := c.NewBot(c.Bot, bot.Options{Rand: rand.New(w.botSrc), Game: lbrGame})
 	if err != nil {
 		return 0, err
 	}
