@@ -386,4 +386,3 @@ func appendCurve(path, chart string, points []curve.Point, title, ylabel string)
 	}
 	return writeFileAtomic(chart, func(w io.Writer) error { return curve.ChartAs(w, chart, title, ylabel, game) })
 }
-
