@@ -69,3 +69,25 @@ func headsUpView(t *testing.T) *engine.View {
 	v := h.View(h.ToAct())
 	return &v
 }
+
+// TestTimingsPercentiles: Timings reports nearest-rank percentiles by bot and
+// street, sorted by bot and then street.
+func TestTimingsPercentiles(t *testing.T) {
+	var tm Timings
+	for i := 1; i <= 100; i++ {
+		tm.ObserveDecision("b", engine.Turn, time.Duration(i)*time.Millisecond)
+	}
+	tm.ObserveDecision("b", engine.Preflop, time.Second)
+	tm.ObserveDecision("a", engine.River, time.Second)
+	rows := tm.Rows()
+	if len(rows) != 3 || rows[0].Bot != "a" || rows[1].Street != engine.Preflop || rows[2].Street != engine.Turn {
+		t.Fatalf("rows %+v", rows)
+	}
+	r := rows[2]
+	if r.N != 100 || r.P50 != 50*time.Millisecond || r.P90 != 90*time.Millisecond || r.P99 != 99*time.Millisecond || r.Max != 100*time.Millisecond {
+		t.Fatalf("turn %+v: want 100 decisions, 50, 90, 99 and 100 ms", r)
+	}
+	if one := rows[1]; one.P50 != time.Second || one.P99 != time.Second {
+		t.Fatalf("a single decision's percentiles: %+v", one)
+	}
+}
