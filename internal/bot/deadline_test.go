@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/felt-poker/felt/internal/engine"
@@ -90,4 +91,32 @@ func TestTimingsPercentiles(t *testing.T) {
 	if one := rows[1]; one.P50 != time.Second || one.P99 != time.Second {
 		t.Fatalf("a single decision's percentiles: %+v", one)
 	}
+}
+
+// TestIterateStopsBeforeTheDeadline: a re-solve does not start an iteration that,
+// as long as the longest so far, would end past its deadline (it ran one
+// iteration past it, about a tenth of a second on the turn, more under load); it
+// still runs at least one, and all n without a deadline.
+func TestIterateStopsBeforeTheDeadline(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n := 0
+		step := func() { n++; time.Sleep(100 * time.Millisecond) }
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+		defer cancel()
+		iterate(ctx, step, 60)
+		if took := time.Since(start); n != 2 || took > 250*time.Millisecond {
+			t.Errorf("%d iterations in %v with a 250 ms deadline, want 2 by the deadline", n, took)
+		}
+		n = 0
+		iterate(ctx, step, 60) // the deadline has passed: one iteration still
+		if n != 1 {
+			t.Errorf("%d iterations past the deadline, want 1", n)
+		}
+		n = 0
+		iterate(context.Background(), step, 5)
+		if n != 5 {
+			t.Errorf("%d iterations without a deadline, want 5", n)
+		}
+	})
 }
