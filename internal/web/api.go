@@ -44,6 +44,7 @@ func (s *Server) routes() {
 	mux.HandleFunc("GET /api/tables", s.tables)
 	mux.HandleFunc("POST /api/tables", s.authed(s.createTable))
 	mux.HandleFunc("POST /api/headsup", s.authed(s.headsUp))
+	mux.HandleFunc("GET /api/headsup/levels", s.headsUpLevels)
 	mux.HandleFunc("GET /api/bots", s.bots)
 	s.tournamentRoutes(mux)
 	mux.HandleFunc("GET /api/houses", s.houses)
@@ -392,13 +393,13 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 		s.writeError(w, err)
 		return
 	}
-	if err := bot.CheckUntrusted(req.Bot); err != nil {
-		s.writeError(w, &house.FieldError{Field: "bot", Message: "bot: " + err.Error(), Err: house.ErrInvalid})
-		return
-	}
 	cfg, err := table.HeadsUpConfig(headsUpPrefix+strings.ToLower(rand.Text()[:6]), req)
 	if err != nil {
 		s.writeError(w, err)
+		return
+	}
+	if err := bot.CheckUntrusted(cfg.Bots[0]); err != nil {
+		s.writeError(w, &house.FieldError{Field: "bot", Message: "bot: " + err.Error(), Err: house.ErrInvalid})
 		return
 	}
 	cfg.ActionTime = s.cfg.HeadsUpActionTime
@@ -412,8 +413,22 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 		s.writeError(w, err)
 		return
 	}
-	s.log.Info("heads-up opened", "table", t.Name(), "player", u.Username, "bot", req.Bot)
+	s.log.Info("heads-up opened", "table", t.Name(), "player", u.Username, "bot", cfg.Bots[0], "level", req.Level)
 	s.replyInfo(w, r, t)
+}
+
+// headsUpLevels answers GET /api/headsup/levels: table.HeadsUpLevels, weakest
+// first, and the level the lobby offers first.
+func (s *Server) headsUpLevels(w http.ResponseWriter, r *http.Request) {
+	type level struct {
+		table.Level
+		BudgetMS int64 `json:"budget_ms"`
+	}
+	out := make([]level, len(table.HeadsUpLevels))
+	for i, l := range table.HeadsUpLevels {
+		out[i] = level{l, l.BudgetMS()}
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"levels": out, "default": table.HeadsUpLevels[0].Key})
 }
 
 func (s *Server) bots(w http.ResponseWriter, r *http.Request) {
