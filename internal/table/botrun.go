@@ -122,7 +122,7 @@ func (t *Table) turnKey() turnKey { return turnKey{t.handNo, len(t.hand.Events()
 // think asks seat s's bot for its action, with a context ending
 // bot.DeadlineMargin before the seat's clock runs out. Any earlier thought is
 // ended first.
-func (t *Table) think(s int) *thought {
+func (t *Table) think(s int) {
 	t.endThought()
 	bs := t.seats[s].bot
 	ctx, cancel := bot.WithDeadline(context.Background(), t.deadline())
@@ -140,7 +140,6 @@ func (t *Table) think(s int) *thought {
 		cancel()
 		t.deliver(th, a, err)
 	})
-	return th
 }
 
 // deliver hands a bot's answer to the table's goroutine, unless the table has
@@ -176,18 +175,20 @@ func (t *Table) endThought() {
 func (t *Table) botStep(s int, now time.Time) bool {
 	th := t.thinking
 	if th == nil || th.seat != s || th.bot != t.seats[s].bot || th.key != t.turnKey() {
-		th = t.think(s)
+		th = nil // not this turn's
 	}
 	switch {
-	case th.done && !now.Before(t.botAt):
+	case th != nil && th.done && !now.Before(t.botAt):
 		t.endThought()
 		t.botAct(s, th)
 		return true
 	case !now.Before(t.deadline()):
 		t.endThought()
-		t.log.Warn("bot did not answer in time: the clock acts for it", "seat", s, "bot", th.bot.name)
+		t.log.Warn("bot did not answer in time: the clock acts for it", "seat", s, "bot", t.seats[s].bot.name)
 		t.autoAct(s)
 		return true
+	case th == nil:
+		t.think(s)
 	}
 	return false
 }

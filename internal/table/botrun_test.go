@@ -214,3 +214,49 @@ func TestStopWhileBotThinks(t *testing.T) {
 		})
 	}
 }
+
+// An answer to a question the hand has moved past is stale: bob leaves while the
+// bot thinks about its option in the big blind, the table asks the bot again
+// about the hand as it is now, and the first answer (a raise), when it comes, is
+// dropped; the second (a check) is played.
+func TestStaleBotAnswerDropped(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBank(1, 2)
+		sb := newStub() // ignores its context
+		cfg := testConfig(b, "call")
+		cfg.Seats = 3
+		cfg.NewBot = func(string, bot.Options) (bot.Bot, error) { return sb, nil }
+		tb := mustNew(t, cfg)
+		t.Cleanup(func() { close(sb.answers) })
+		alice, bob, c := Player{1, "alice"}, Player{2, "bob"}, &client{}
+		tb.Watch(t.Context(), alice, c)
+		for i, p := range []Player{alice, bob} {
+			if err := tb.Sit(t.Context(), p, i+1, 1000); err != nil {
+				t.Fatal(err)
+			}
+		}
+		<-sb.asked // hand 1, the bot and alice (bob sat after it began): the bot folds
+		sb.answers <- engine.Action{Kind: engine.Fold}
+		time.Sleep(2 * time.Second) // hand 2: alice the button, bob the small blind, the bot the big
+		synctest.Wait()
+		for _, p := range []Player{alice, bob} {
+			if err := tb.Act(t.Context(), p, engine.Call, 0); err != nil {
+				t.Fatalf("%s calls: %v", p.Name, err)
+			}
+		}
+		<-sb.asked // the bot's option
+		if err := tb.Leave(t.Context(), bob); err != nil {
+			t.Fatal(err)
+		}
+		sb.answers <- engine.Action{Kind: engine.Raise, Amount: 990} // the answer to the first question
+		<-sb.asked                                                   // asked again, bob gone
+		sb.answers <- engine.Action{Kind: engine.Check}
+		time.Sleep(100 * time.Millisecond)
+		synctest.Wait()
+		s := c.last(t)
+		if s.Hand == nil || s.Hand.Number != 2 || s.Hand.Street != "flop" || s.Seats[0].Stack != 1970 {
+			t.Fatalf("after the stale raise and the check: hand %+v, the bot's seat %+v; want the flop with the bot's 20 in", s.Hand, s.Seats[0])
+		}
+		checkChips(t, tb)
+	})
+}
