@@ -174,7 +174,8 @@ func TestBotPanicFolds(t *testing.T) {
 // Closing or handing over a table while its bot thinks returns at once; the
 // bot's goroutine ends (its context is cancelled) before Done, and its answer,
 // an all-in, is applied nowhere: no hand is recorded and, after Close, alice has
-// all her credits back.
+// all her credits back. No goroutine is left behind: synctest.Test fails a test
+// whose bubble still holds a blocked goroutine when it ends.
 func TestStopWhileBotThinks(t *testing.T) {
 	for _, stop := range []struct {
 		name string

@@ -36,7 +36,7 @@ func TestBrowserHeadsUpLevels(t *testing.T) {
 			register(t, p, base, "lv"+strings.ReplaceAll(c.sc.name, "x", "_"))
 			do(t, p, "the levels", chromedp.WaitVisible(`#hu-level-`+table.HeadsUpLevels[len(table.HeadsUpLevels)-1].Key))
 			checkLevels(t, p, c.sc)
-			eval[any](t, p, `document.getElementById('headsup-form').scrollIntoView({block: 'start'})`)
+			eval[any](t, p, `document.getElementById('hu-h').scrollIntoView({block: 'start'})`)
 			windowShot(t, p, "lobby-levels-"+c.sc.name+".png")
 
 			refused := awaitJS[[]string](t, p, `fetch("/api/headsup", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({level: "grandmaster"})}).then(async r => [String(r.status), (await r.json()).error.message])`)
