@@ -17,6 +17,7 @@ type gauntletCmd struct {
 	CV  bool   `name:"cv" help:"Estimate every match with the control variate too (see felt match --cv) and judge by it."`
 	arenaFlags
 	decisionFlags
+	farmFlags
 }
 
 // Help is the long help of "felt gauntlet".
@@ -95,14 +96,19 @@ func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			return usageError("--cv: %v", err)
 		}
 	}
-	if err := c.check(); err != nil {
+	if err := c.checkFarm(c.NATS); err != nil {
 		return err
 	}
 	tm := c.timings()
+	conn, err := c.farm(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeFarm(conn)
 	start := time.Now()
 	bar := c.progress(stderr, int64(len(arena.Exploiters)*2*((c.Hands+1)/2)), c.Bot+" gauntlet")
 	g, err := arena.PlayGauntlet(ctx, arena.GauntletConfig{Bot: c.Bot, Game: s.game, Hands: c.Hands, Seed: s.seed,
-		Workers: c.Workers, Progress: bar.add, ControlVariate: c.CV, Budget: c.Budget, Timings: observer(tm)})
+		Workers: c.Workers, Progress: bar.add, ControlVariate: c.CV, Match: matchFunc(conn), Budget: c.Budget, Timings: observer(tm)})
 	bar.finish()
 	if err != nil {
 		return err

@@ -33,6 +33,7 @@ type matchCmd struct {
 	CV          bool   `name:"cv" help:"Also estimate A's win rate with the control variate (Hold'em): the luck of the cards and of strategists' dice taken out, the interval narrower."`
 	arenaFlags
 	decisionFlags
+	farmFlags
 }
 
 // decisionFlags are the flags of "felt match" and "felt gauntlet" about the time
@@ -42,10 +43,15 @@ type decisionFlags struct {
 	Timing bool          `help:"Report each bot's decision times by street: p50, p90, p99 and the longest (wall clock; with --json in \"timing\")."`
 }
 
-// check checks the flags.
-func (f *decisionFlags) check() error {
+// checkFarm checks the flags for a run shared out through nats (the --nats
+// flag's value, "" to play here): decision times are measured where the
+// decisions are made, so --timing is refused with --nats.
+func (f *decisionFlags) checkFarm(nats string) error {
 	if f.Budget < 0 {
 		return usageError("--budget cannot be negative")
+	}
+	if f.Timing && nats != "" {
+		return usageError("--timing measures the decisions made on this machine: not with --nats")
 	}
 	return nil
 }
@@ -231,6 +237,9 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if c.NATS != "" && (c.Trace || c.History != "") {
+		return usageError("--trace and --history play on one machine: not with --nats")
+	}
 	log, err := c.handLog(stdout)
 	if err != nil {
 		return err
@@ -244,7 +253,7 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			return usageError("--cv: %v", err)
 		}
 	}
-	if err := c.check(); err != nil {
+	if err := c.checkFarm(c.NATS); err != nil {
 		return err
 	}
 	tm := c.timings()
@@ -256,9 +265,14 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			return log.hand(file, table, cfg, h, players)
 		}
 	}
+	conn, err := c.farm(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeFarm(conn)
 	bar := c.progress(stderr, int64(2*((c.Hands+1)/2)), c.A+" vs "+c.B)
 	mc.Progress = bar.add
-	r, err := arena.Match(ctx, mc)
+	r, err := matchFunc(conn)(ctx, mc)
 	bar.finish()
 	if err := errors.Join(err, log.close()); err != nil {
 		return err

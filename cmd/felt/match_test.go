@@ -117,6 +117,7 @@ func TestArenaCommandsBadInputExitTwo(t *testing.T) {
 		{false, []string{"call", "fold", "--workers", "-2"}},
 		{false, []string{"call", "fold", "--budget", "-1s"}},
 		{false, []string{"call", "fold", "--budget", "soon"}},
+		{false, []string{"call", "fold", "--timing", "--nats", "nats://127.0.0.1:1"}},
 		{true, []string{"call"}},
 		{true, []string{"call", "fold", "nobody"}},
 		{true, []string{"call", "fold", "--variant", "razz"}},
