@@ -653,6 +653,7 @@ func (t *Table) finishHand(now time.Time) {
 		}
 	}
 	if t.cfg.HeadsUp && (broke || !t.humanSeated()) {
+		t.flush(now) // the players see the deciding hand's end before the table closes
 		t.closeTable("the heads-up match is over")
 	}
 }
