@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -27,7 +28,8 @@ type wsState struct {
 	Type  string `json:"type"`
 	Code  string `json:"code"`
 	State *struct {
-		You *struct {
+		Table string `json:"table"`
+		You   *struct {
 			Seat int `json:"seat"`
 		} `json:"you"`
 		Seats []struct {
@@ -115,7 +117,8 @@ func dialWS(ctx context.Context, t *testing.T, base string, c *http.Client) *web
 	return ws
 }
 
-// owns reports whether the node at base runs a table (its metrics say so).
+// owns reports whether the node at base runs a table or more (its metrics say
+// so).
 func owns(c *http.Client, base string) bool {
 	resp, err := c.Get(base + "/metrics")
 	if err != nil {
@@ -123,8 +126,10 @@ func owns(c *http.Client, base string) bool {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return strings.Contains(string(b), "\nfelt_cluster_tables_owned 1\n")
+	return ownedRE.Match(b)
 }
+
+var ownedRE = regexp.MustCompile(`\nfelt_cluster_tables_owned [1-9]`)
 
 // lists reports whether the house at base lists table name in its lobby.
 func lists(c *http.Client, base, name string) bool {
@@ -284,9 +289,10 @@ bots = ["call"]
 }
 
 // TestClusterSIGTERMHandsOver stops the node that runs a table on purpose
-// (SIGTERM, a rolling upgrade) while a player is to act: it hands the table
-// over instead of cancelling the hand, the other node takes it at once (no
-// wait for the lease to expire) and the hand goes on there.
+// (SIGTERM, a rolling upgrade) while a player is to act there and in a
+// heads-up game against the computer opened on that node: it hands both over
+// instead of cancelling the hands, the other node takes them at once (no wait
+// for the lease to expire) and the hands go on there.
 func TestClusterSIGTERMHandsOver(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the felt binary")
@@ -327,6 +333,8 @@ bots = ["call"]
 		t.Fatal(err)
 	}
 	before := readUntil(ctx, t, wsA, toAct)
+	hu := getJSON(t, c, "POST", a.base+"/api/headsup", map[string]any{"bot": "call", "chips": 1000, "small_blind": 10, "big_blind": 20})["name"].(string)
+	huBefore := watchUntil(ctx, t, wsA, hu, func(m *wsState) bool { return m.State.Table == hu && toAct(m) })
 	stopped := time.Now()
 	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -342,12 +350,16 @@ bots = ["call"]
 	}
 	t.Logf("handed over %v after SIGTERM", time.Since(stopped).Round(time.Millisecond))
 	wsB := dialWS(ctx, t, b.base, c)
-	after := watchUntil(ctx, t, wsB, "Main", toAct)
+	after := watchUntil(ctx, t, wsB, "Main", func(m *wsState) bool { return m.State.Table == "Main" && toAct(m) })
 	if after.State.Hand.HandKey != before.State.Hand.HandKey ||
 		!reflect.DeepEqual(after.State.Seats[after.State.You.Seat].Cards, before.State.Seats[before.State.You.Seat].Cards) {
 		t.Fatalf("the hand on node b is not the one on node a: %+v / %+v", before.State.Hand, after.State.Hand)
 	}
-	if me := getJSON(t, c, "GET", b.base+"/api/me", nil); me["credits"].(float64) != 8000 {
-		t.Fatalf("credits after the handover: %v, want 8000 (the stack stays at the table)", me["credits"])
+	huAfter := watchUntil(ctx, t, wsB, hu, func(m *wsState) bool { return m.State.Table == hu && toAct(m) })
+	if huAfter.State.Hand.HandKey != huBefore.State.Hand.HandKey {
+		t.Fatalf("the heads-up hand on node b is not the one on node a: %+v / %+v", huBefore.State.Hand, huAfter.State.Hand)
+	}
+	if me := getJSON(t, c, "GET", b.base+"/api/me", nil); me["credits"].(float64) != 7000 {
+		t.Fatalf("credits after the handover: %v, want 7000 (the stacks stay at the tables)", me["credits"])
 	}
 }

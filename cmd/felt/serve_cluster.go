@@ -136,7 +136,9 @@ func (hn *houseNode) openTables(ctx context.Context, hc *houseConfig, h *house.H
 		Table: func(name string) (table.Config, bool) {
 			tc, ok := configs[strings.ToLower(name)]
 			return tc, ok
-		}})
+		},
+		PlayerTable: srv.PlayerTableConfig})
+	srv.SetTableHost(hn.tables) // players' tables are the house's too
 	if err := hn.tables.Start(ctx); err != nil {
 		return err
 	}

@@ -176,11 +176,7 @@ func (n *Node) WatchLobby(ctx context.Context, put func(Listing), gone func(key 
 // Register enters table in the house's registry with the settings it opens
 // with: if its node is lost, another node adopts it (Run).
 func (n *Node) Register(ctx context.Context, table string, config any) error {
-	raw, err := json.Marshal(config)
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(Registration{Table: table, Config: raw})
+	b, err := registration(table, config)
 	if err != nil {
 		return err
 	}
@@ -190,6 +186,56 @@ func (n *Node) Register(ctx context.Context, table string, config any) error {
 		return fmt.Errorf("cluster: register %q: %w", table, err)
 	}
 	return nil
+}
+
+// ErrRegistered refuses to register a table whose name the house's registry
+// has already (ignoring case): a table of that name is open somewhere.
+var ErrRegistered = errors.New("a table of this name is registered")
+
+// RegisterNew enters table in the house's registry if no table of that name
+// is there: of any number of nodes registering one name at once, exactly one
+// succeeds and the others get ErrRegistered.
+func (n *Node) RegisterNew(ctx context.Context, table string, config any) error {
+	b, err := registration(table, config)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	_, err = n.tables.Create(ctx, TableKey(table), b)
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		return fmt.Errorf("table %q: %w", table, ErrRegistered)
+	}
+	if err != nil {
+		return fmt.Errorf("cluster: register %q: %w", table, err)
+	}
+	return nil
+}
+
+// Lookup returns table's registration, or ok false when the registry has none.
+func (n *Node) Lookup(ctx context.Context, table string) (reg Registration, ok bool, err error) {
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	e, err := n.tables.Get(ctx, TableKey(table))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return Registration{}, false, nil
+	}
+	if err == nil {
+		err = json.Unmarshal(e.Value(), &reg)
+	}
+	if err != nil {
+		return Registration{}, false, fmt.Errorf("cluster: look %q up: %w", table, err)
+	}
+	return reg, true, nil
+}
+
+// registration returns the registry's value for table and config.
+func registration(table string, config any) ([]byte, error) {
+	raw, err := json.Marshal(config)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(Registration{Table: table, Config: raw})
 }
 
 // Unregister takes table out of the registry (it closed for good).

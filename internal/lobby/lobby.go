@@ -118,6 +118,12 @@ func invalid(field, format string, args ...any) error {
 // ErrNameTaken is wrapped by Open for a name an open table has.
 var ErrNameTaken = errors.New("table name taken")
 
+// NameTaken returns the error that refuses a table called name: one of that
+// name is open (here, or on another node of the house).
+func NameTaken(name string) error {
+	return &house.FieldError{Field: "name", Message: fmt.Sprintf("name: a table called %q is open", name), Err: ErrNameTaken}
+}
+
 // ValidName checks a table name: 1 to MaxName letters, digits, '_' or '-', and
 // not "Lobby" in any case.
 func ValidName(name string) error {
@@ -159,7 +165,8 @@ func (l *Lobby) OpenBy(owner int64, maxOwned int, cfg table.Config) (*table.Tabl
 	cfg.Log = l.log
 	cfg.Hooks = table.Hooks{
 		Info:     func(in table.Info) { l.tableChanged(key, in) },
-		Closed:   func(string) { l.tableClosed(key) },
+		Closed:   func(string) { l.tableClosed(key, false) },
+		Moved:    func(string) { l.tableClosed(key, true) },
 		HandDone: l.handDone,
 	}
 	if err := l.reserve(key, cfg.Name, owner, maxOwned); err != nil {
@@ -191,7 +198,7 @@ func (l *Lobby) reserve(key, name string, owner int64, maxOwned int) error {
 		return table.ErrClosed
 	}
 	if _, ok := l.tables[key]; ok || l.opening[key] {
-		return &house.FieldError{Field: "name", Message: fmt.Sprintf("name: a table called %q is open", name), Err: ErrNameTaken}
+		return NameTaken(name)
 	}
 	if owner != 0 && maxOwned > 0 {
 		n := 0
@@ -212,7 +219,8 @@ func (l *Lobby) reserve(key, name string, owner int64, maxOwned int) error {
 }
 
 // OnClose sets f to be called with the lower-case name of every table that
-// closes by itself (not those the lobby's Shutdown closes). f is called from the
+// closes by itself (not those the lobby's Shutdown closes, nor those that move
+// to another node of the house). f is called from the
 // table's goroutine under the lobby's lock: it must return at once, without
 // calling the lobby. Set it before opening tables.
 func (l *Lobby) OnClose(f func(key string)) {
@@ -267,10 +275,11 @@ func (l *Lobby) tableChanged(key string, in table.Info) {
 	l.scheduleLocked()
 }
 
-func (l *Lobby) tableClosed(key string) {
+// tableClosed takes off a table that closed, or moved to another node.
+func (l *Lobby) tableClosed(key string, moved bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.onClose != nil && !l.closing {
+	if l.onClose != nil && !l.closing && !moved {
 		l.onClose(key)
 	}
 	in, listed := l.infos[key]

@@ -1,6 +1,7 @@
 // Package node runs one node's share of the tables of a house on several nodes
 // (felt serve --nats): it registers the house's own tables in the cluster,
-// opens on this node those whose lease it gets, writes their hands ahead to
+// and the tables its players open here under names unique across the house
+// (players.go), opens on this node those whose lease it gets, writes their hands ahead to
 // the cluster's log, adopts the tables of lost nodes (taking the hand in play
 // up from the log and the seats from the store), keeps their lobby entries
 // fresh, and hands its tables over when it stops. docs/scaling.md tells the
@@ -32,17 +33,22 @@ type Config struct {
 	Names []string
 	// Table returns the settings of the house table called name, or false.
 	Table func(name string) (table.Config, bool)
-	Log   *slog.Logger
+	// PlayerTable returns the owner and the settings of a player's table from
+	// what its registration holds (web.Server.PlayerTableConfig), for the
+	// node that takes it over (players.go).
+	PlayerTable func(reg json.RawMessage) (owner int64, cfg table.Config, err error)
+	Log         *slog.Logger
 }
 
 // Tables is one node's share of the house's tables.
 type Tables struct {
 	cfg Config
 
-	mu    sync.Mutex
-	owned map[string]*owned  // by cluster.TableKey
-	stop  context.CancelFunc // ends Run (HandOver)
-	wg    sync.WaitGroup
+	mu      sync.Mutex
+	owned   map[string]*owned  // by cluster.TableKey
+	stop    context.CancelFunc // ends Run (HandOver)
+	leaving bool               // HandOver: no table of this node closes for good
+	wg      sync.WaitGroup
 }
 
 type owned struct {
@@ -50,9 +56,26 @@ type owned struct {
 	t     *table.Table
 }
 
-// registration is a house table's entry in the cluster's registry.
+// registration is a table's entry in the cluster's registry: a house table's
+// name, or what a player's table opens again from (players.go).
 type registration struct {
-	House string `json:"house_table"`
+	House  string          `json:"house_table,omitempty"`
+	Player json.RawMessage `json:"player_table,omitempty"`
+}
+
+// errClosed refuses to open a player's table whose log says it closed.
+var errClosed = errors.New("the table closed for good")
+
+// spec is how a table opens on this node.
+type spec struct {
+	cfg table.Config
+	// owner is the player whose table it is (0: the house's), who may have
+	// maxOwned tables open on this node (0: no bound).
+	owner    int64
+	maxOwned int
+	// fresh is a table just made: the log of an earlier table of its name, if
+	// any, is purged, not resumed.
+	fresh bool
 }
 
 // New returns a node's tables; Start opens them.
@@ -67,8 +90,11 @@ func New(cfg Config) *Tables {
 // those no other node holds.
 func (ts *Tables) Start(ctx context.Context) error {
 	for _, name := range ts.cfg.Names {
-		if err := ts.cfg.Cluster.Register(ctx, name, registration{House: name}); err != nil {
-			return err
+		if ok, err := ts.registerHouse(ctx, name); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
 		}
 		l, err := ts.cfg.Cluster.Acquire(ctx, name)
 		if errors.Is(err, cluster.ErrHeld) {
@@ -77,12 +103,45 @@ func (ts *Tables) Start(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := ts.open(ctx, l); err != nil {
+		sp, err := ts.houseSpec(name)
+		if err == nil {
+			_, err = ts.open(ctx, l, sp)
+		}
+		if err != nil {
 			_ = l.Release(ctx)
 			return fmt.Errorf("table %s: %w", name, err)
 		}
 	}
 	return nil
+}
+
+// registerHouse enters the house table name in the registry, unless it is
+// there already; it reports false when a player's table has the name (the
+// house table does not open while it does).
+func (ts *Tables) registerHouse(ctx context.Context, name string) (bool, error) {
+	err := ts.cfg.Cluster.RegisterNew(ctx, name, registration{House: name})
+	if !errors.Is(err, cluster.ErrRegistered) {
+		return err == nil, err
+	}
+	reg, ok, err := ts.cfg.Cluster.Lookup(ctx, name)
+	if err != nil || !ok {
+		return ok, err
+	}
+	var r registration
+	if json.Unmarshal(reg.Config, &r) != nil || r.House == "" {
+		ts.cfg.Log.Warn("a player's table has the name of a house table: the house table does not open", "table", name)
+		return false, nil
+	}
+	return true, nil
+}
+
+// houseSpec returns how the house table name opens.
+func (ts *Tables) houseSpec(name string) (spec, error) {
+	cfg, ok := ts.cfg.Table(name)
+	if !ok {
+		return spec{}, fmt.Errorf("the house has no table %q", name)
+	}
+	return spec{cfg: cfg}, nil
 }
 
 // Run keeps the node's leases and lobby entries and adopts the tables of lost
@@ -129,46 +188,68 @@ func (ts *Tables) mirrorLobby(ctx context.Context) {
 // adopt opens a registered table this node has just acquired.
 func (ts *Tables) adopt(ctx context.Context, l *cluster.Lease, reg cluster.Registration) error {
 	var r registration
-	if err := json.Unmarshal(reg.Config, &r); err != nil || r.House == "" {
-		return fmt.Errorf("registration of %q: not a house table (%s)", reg.Table, reg.Config)
+	_ = json.Unmarshal(reg.Config, &r)
+	var sp spec
+	var err error
+	switch {
+	case r.House != "":
+		sp, err = ts.houseSpec(l.Table())
+	case r.Player != nil:
+		sp, err = ts.playerSpec(ctx, l, r.Player)
+	default:
+		err = fmt.Errorf("registration of %q: not a table (%s)", reg.Table, reg.Config)
 	}
-	return ts.open(ctx, l)
+	if err == nil {
+		_, err = ts.open(ctx, l, sp)
+	}
+	return err
 }
 
-// open opens the table of lease l on this node, as its log left it.
-func (ts *Tables) open(ctx context.Context, l *cluster.Lease) error {
-	cfg, ok := ts.cfg.Table(l.Table())
-	if !ok {
-		return fmt.Errorf("the house has no table %q", l.Table())
+// open opens the table of lease l on this node as sp says, as its log left it
+// (or afresh), and keeps its lease.
+func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.Table, error) {
+	cfg := sp.cfg
+	if sp.fresh {
+		if err := ts.cfg.Cluster.ForgetWAL(ctx, l); err != nil {
+			return nil, err
+		}
 	}
 	w, hl, err := ts.cfg.Cluster.OpenWAL(ctx, l)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if hl != nil && hl.Closed {
+		if sp.owner != 0 { // a player's table closed, its node lost before it left the registry
+			ts.forget(ctx, l)
+			return nil, errClosed
+		}
+		hl = nil // a house table opens again, afresh
 	}
 	if hl != nil {
 		if cfg.Resume, err = ts.resume(ctx, hl, l.Token()); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	cfg.HandLog = w
-	t, err := ts.cfg.Lobby.Open(cfg)
+	t, err := ts.cfg.Lobby.OpenBy(sp.owner, sp.maxOwned, cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if hl == nil { // a new table: its reference is new too, and fenced now
 		if err := ts.cfg.House.Fence(ctx, t.Ref(), int64(l.Token())); err != nil {
 			_ = t.HandOver(ctx, "not fenced")
-			return err
+			return nil, err
 		}
 	}
 	ts.cfg.Cluster.Own(l)
 	ts.mu.Lock()
 	ts.owned[cluster.TableKey(l.Table())] = &owned{lease: l, t: t}
 	ts.mu.Unlock()
-	ts.wg.Go(func() { ts.watch(l, t) })
+	player := sp.owner != 0
+	ts.wg.Go(func() { ts.watch(l, t, player) })
 	resumed := hl != nil && hl.InPlay
 	ts.cfg.Log.Info("table opened on this node", "table", l.Table(), "token", l.Token(), "hand_resumed", resumed)
-	return nil
+	return t, nil
 }
 
 // resume reads what the table's log left: the seats from the store, the hand
@@ -211,17 +292,22 @@ func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64)
 
 // watch waits for the table to stop on this node and gives its lease up, so
 // that a table whose log refused a write (NATS away) is taken up again, here
-// or elsewhere.
-func (ts *Tables) watch(l *cluster.Lease, t *table.Table) {
+// or elsewhere. A player's table that closed (not moved) leaves the house's
+// registry first, so that no node opens it again.
+func (ts *Tables) watch(l *cluster.Lease, t *table.Table, player bool) {
 	<-t.Done()
 	key := cluster.TableKey(l.Table())
 	ts.mu.Lock()
 	if o := ts.owned[key]; o != nil && o.lease == l {
 		delete(ts.owned, key)
 	}
+	leaving := ts.leaving
 	ts.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if player && !leaving && !t.Moved() {
+		ts.forget(ctx, l)
+	}
 	if err := ts.cfg.Cluster.Disown(ctx, l); err != nil {
 		ts.cfg.Log.Warn("lease not released", "table", l.Table(), "err", err)
 	}
@@ -289,6 +375,7 @@ func (ts *Tables) HandOver(ctx context.Context) error {
 	if ts.stop != nil {
 		ts.stop() // the node adopts nothing more, not even what it releases now
 	}
+	ts.leaving = true
 	ts.mu.Unlock()
 	var errs []error
 	for _, o := range ts.ownedTables() {

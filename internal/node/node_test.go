@@ -109,7 +109,7 @@ func startNode(t *testing.T, ctx context.Context, dsn, url, name string) *testNo
 	}
 	t.Cleanup(func() { c.Close() })
 	relay := NewRelay(c, log)
-	srv, err := web.New(web.Config{House: h, Log: log, Relay: relay})
+	srv, err := web.New(web.Config{House: h, Log: log, Relay: relay, Tables: table.Config{BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,8 @@ func startNode(t *testing.T, ctx context.Context, dsn, url, name string) *testNo
 	cfg := srv.TableDefaults(table.Config{Name: "Main", Variant: table.NoLimit, Seats: 2, SmallBlind: 10, BigBlind: 20, MinBuyIn: 200, MaxBuyIn: 2000,
 		ActionTime: time.Minute, BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond, Bots: []string{"call"}, Permanent: true})
 	n.tables = New(Config{Cluster: c, House: h, Lobby: n.lobby, Names: []string{"Main"}, Log: log,
-		Table: func(name string) (table.Config, bool) { return cfg, name == "Main" }})
+		Table: func(name string) (table.Config, bool) { return cfg, name == "Main" }, PlayerTable: srv.PlayerTableConfig})
+	srv.SetTableHost(n.tables)
 	if err := n.tables.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,12 @@ type wsClient struct {
 // dial registers a player on the node at base and opens their WebSocket.
 func dial(t *testing.T, ctx context.Context, base, name string) *wsClient {
 	t.Helper()
+	return dialAs(t, ctx, base, register(t, base, name))
+}
+
+// register registers a player on the node at base and returns their client.
+func register(t *testing.T, base, name string) *http.Client {
+	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
 	body := strings.NewReader(`{"username":"` + name + `","password":"correct horse","adult":true}`)
@@ -32,6 +38,13 @@ func dial(t *testing.T, ctx context.Context, base, name string) *wsClient {
 		t.Fatalf("register: %v %v", resp, err)
 	}
 	resp.Body.Close()
+	return c
+}
+
+// dialAs opens the WebSocket of the player of client c on the node at base
+// (any node: the session is the house's).
+func dialAs(t *testing.T, ctx context.Context, base string, c *http.Client) *wsClient {
+	t.Helper()
 	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", &websocket.DialOptions{HTTPClient: c})
 	if err != nil {
 		t.Fatal(err)

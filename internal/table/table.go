@@ -105,6 +105,7 @@ type Table struct {
 
 	// Everything below belongs to the table's goroutine.
 	closed      bool
+	moved       bool // closed by abandon: the table goes on on another node
 	seats       []seat
 	reserved    map[int]int64  // seat -> the player buying in for it (Sit)
 	admitted    map[int64]bool // players who gave a locked table's key (Admit)
@@ -219,6 +220,12 @@ func New(cfg Config) (*Table, error) {
 		}
 		t.tourneyBlinds(time.Now())
 	}
+	if err := t.logOpened(); err != nil {
+		if t.models != nil {
+			t.models.close()
+		}
+		return nil, err
+	}
 	t.ledger = newLedger(t)
 	go t.run()
 	return t, nil
@@ -263,6 +270,18 @@ func (t *Table) Ref() string { return t.ref }
 // Done is closed when the table has closed, its goroutine ended and the
 // cash-outs and bot models it left are written.
 func (t *Table) Done() <-chan struct{} { return t.done }
+
+// Moved reports whether the table has stopped without closing, to go on on
+// another node of the house (HandOver, a refused HandLog write): false until
+// Done is closed, and for a table that closed.
+func (t *Table) Moved() bool {
+	select {
+	case <-t.done:
+		return t.moved
+	default:
+		return false
+	}
+}
 
 // call runs f on the table's goroutine and returns its error.
 func (t *Table) call(ctx context.Context, f func() error) error {
@@ -319,7 +338,10 @@ func (t *Table) run() {
 		}
 		t.flush(now)
 		if t.closed {
-			if t.cfg.Hooks.Closed != nil {
+			switch {
+			case t.moved && t.cfg.Hooks.Moved != nil:
+				t.cfg.Hooks.Moved(t.cfg.Name)
+			case t.cfg.Hooks.Closed != nil:
 				t.cfg.Hooks.Closed(t.cfg.Name)
 			}
 			return
@@ -789,6 +811,9 @@ func (t *Table) cashOut(i int, code string) {
 // closeTable cancels a hand in play (every seat gets back the stack it was dealt
 // in with), cashes everyone out and ends the goroutine.
 func (t *Table) closeTable(reason string) {
+	if !t.tourney() && t.logged(func(ctx context.Context, l HandLog) error { return l.Closed(ctx) }) != nil {
+		return // the table is another node's now (abandon): it pays nobody
+	}
 	if t.handLive {
 		t.log.Info("hand cancelled", "hand", t.handNo, "reason", reason)
 		t.handLive = false
