@@ -297,6 +297,9 @@ type tally struct {
 
 func newTally(n int) tally { return tally{n: n, w: make([]float64, 1<<n)} }
 
+// newWorkerTally returns a tally for one worker, its counts allocated apart.
+func newWorkerTally(n int) tally { return tally{n: n, w: apart[float64](1 << n)} }
+
 // cacheLine is what apart leaves free on each side of a worker's memory: two lines of
 // 64 bytes, as x86 processors fetch lines in adjacent pairs (and Apple's are 128).
 const cacheLine = 128

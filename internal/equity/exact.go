@@ -62,8 +62,6 @@ func (p *problem) exact(ctx context.Context, opts Options) (tally, error) {
 		workers = opts.Workers
 	}
 	tallies := make([]tally, workers)
-	// Workers sharing the board walk each count only their share of a class's boards,
-	// so they cannot share the counts.
 	cache := newClassCache(p, !opts.NoSuitReduction)
 	var (
 		wg   sync.WaitGroup
@@ -76,6 +74,8 @@ func (p *problem) exact(ctx context.Context, opts Options) (tally, error) {
 			defer wg.Done()
 			c := cache
 			if splitBoards {
+				// Workers sharing the board walk each count only their share of a
+				// class's boards, so they cannot share the counts.
 				c = newClassCache(p, !opts.NoSuitReduction)
 			}
 			e := newEnumerator(p, !opts.NoSuitReduction, c)
@@ -193,20 +193,26 @@ func (c *classCache) claim(key [MaxPlayers]cards.Set) (*classCounts, bool) {
 	return cc, true
 }
 
+// newEnumerator returns a worker's enumerator. It and everything it writes while
+// walking are allocated apart, so that it shares no cache line with another worker's.
 func newEnumerator(p *problem, reduce bool, cache *classCache) *enumerator {
-	e := &enumerator{p: p, reduce: reduce, t: newTally(p.n), holes: make([]eval.Hand, p.n), holeSets: make([]cards.Set, p.n)}
-	e.availList = make([]cards.Card, 0, cards.NumCards)
-	e.suitHand = make([][cards.NumSuits]eval.Hand, p.n)
-	e.suitCount = make([][cards.NumSuits]int, p.n)
-	e.plainRank = make([]eval.Rank, p.n)
-	e.rank = make([]eval.Rank, p.n)
+	e := &apart[enumerator](1)[0]
+	e.p, e.reduce, e.t = p, reduce, newWorkerTally(p.n)
+	e.holes, e.holeSets = apart[eval.Hand](p.n), apart[cards.Set](p.n)
+	e.availList = apart[cards.Card](cards.NumCards)[:0]
+	e.suitHand = apart[[cards.NumSuits]eval.Hand](p.n)
+	e.suitCount = apart[[cards.NumSuits]int](p.n)
+	e.plainRank = apart[eval.Rank](p.n)
+	e.rank = apart[eval.Rank](p.n)
 	for _, c := range p.board {
 		e.given[c.Suit()]++
 	}
 	if cache != nil {
-		e.perms = fixingPerms(cards.SetOf(p.board...), p.known&^cards.SetOf(p.board...))
+		perms := fixingPerms(cards.SetOf(p.board...), p.known&^cards.SetOf(p.board...))
+		e.perms = apart[[cards.NumSuits]uint8](len(perms))
+		copy(e.perms, perms)
 		e.cache = cache
-		e.scratch = newTally(p.n)
+		e.scratch = newWorkerTally(p.n)
 	}
 	return e
 }

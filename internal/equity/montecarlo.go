@@ -265,7 +265,8 @@ type sampler struct {
 	order [64]cards.Card // the deck in card order: each chunk starts from it
 	holes []eval.Hand    // holeBuf[:p.n]
 	t     tally
-	// holeBuf holds the holes, so that they share no cache line with another worker's
+	// holeBuf holds the holes inside the sampler, which newSamplers keeps off other
+	// workers' cache lines.
 	holeBuf [MaxPlayers]eval.Hand
 }
 
@@ -395,7 +396,7 @@ func (p *problem) newSamplers(seed [32]byte, workers int) []*sampler {
 	samplers := make([]*sampler, workers)
 	for i := range samplers {
 		s := &apart[sampler](1)[0]
-		s.p, s.pickers, s.t = p, pickers, tally{n: p.n, w: apart[float64](1 << p.n)}
+		s.p, s.pickers, s.t = p, pickers, newWorkerTally(p.n)
 		s.holes = s.holeBuf[:p.n]
 		s.rng.init(seed)
 		for _, c := range (cards.FullSet &^ fixed).Cards() {

@@ -72,3 +72,24 @@ func TestMonteCarloWorkersShareNoCacheLine(t *testing.T) {
 		}
 	}
 }
+
+// Exact workers share no cache line either: each worker's enumerator and the slices it
+// writes per board (holes, tallies, per-player ranks) lie apart from another's, even
+// when one goroutine allocates them one after the other.
+func TestExactWorkersShareNoCacheLine(t *testing.T) {
+	for _, tc := range []struct{ a, b, board string }{
+		{"AhAs", "KdKc", ""},
+		{"QQ+,AKs", "JJ,TT,AQs", "2c7d8h"},
+	} {
+		p, err := newProblem(ranges(tc.a, tc.b), cards.MustParseList(tc.board), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := map[uintptr]int{}
+		cache := newClassCache(p, true)
+		for i := range 4 {
+			e := newEnumerator(p, true, cache)
+			writableLines(t, reflect.ValueOf(e), i, lines, map[string]bool{"p": true, "cache": true})
+		}
+	}
+}
