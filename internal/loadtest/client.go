@@ -167,7 +167,8 @@ func (c *client) serve(ctx context.Context, conn *websocket.Conn, first bool) {
 		case m.Type == "notice" && m.Code == "busted":
 			c.send(ctx, conn, fmt.Sprintf(`{"type":"sit","table":%q,"buy_in":2000}`, c.table))
 		case m.Type == "notice" && m.Code == "table_moved":
-			c.joined, verb = false, "watch"
+			// The action sent last may have died with the table's node.
+			c.joined, c.acted, verb = false, "", "watch"
 			time.AfterFunc(250*time.Millisecond, join)
 		case m.Type == "state" && m.State != nil && m.State.Hand != nil:
 			c.state(ctx, conn, m.State.Hand.Number, len(m.State.Hand.Events), m.State.Hand.Over, m.State.Hand.Legal, now)

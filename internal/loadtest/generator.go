@@ -71,7 +71,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	defer func() { stop(); g.wg.Wait() }()
 	res := &Result{Spec: cfg.Spec, Nodes: len(cfg.Nodes), LoadBefore: LoadAverage()}
 	base := scrapeAll(cfg.Nodes)
-	res.RSSIdle = base.rss
+	res.RSSIdle, res.HeapIdle = base.rss, base.heap
 	g.connectAll(ctx, res)
 	time.Sleep(5 * time.Second) // the first hands start
 	if err := g.measure(res); err != nil {
@@ -127,7 +127,7 @@ func (g *Generator) measure(res *Result) error {
 	res.Actions, res.Deliveries = g.actions.Load(), g.lat.Count()
 	res.P50, res.P90, res.P99, res.P999, res.Max = g.lat.Quantile(0.5), g.lat.Quantile(0.9), g.lat.Quantile(0.99), g.lat.Quantile(0.999), g.lat.Max()
 	res.Hands, res.CPUSeconds = m1.hands-m0.hands, m1.cpu-m0.cpu
-	res.RSS, res.WSConns, res.TablesLive = m1.rss, m1.conns, m1.tables
+	res.RSS, res.Heap, res.WSConns, res.TablesLive = m1.rss, m1.heap, m1.conns, m1.tables
 	return nil
 }
 
@@ -164,9 +164,14 @@ func (g *Generator) kill(k Kill) *Takeover {
 		victim[i] = true
 	}
 	tk := &Takeover{Tables: len(k.Tables)}
-	for time.Since(killedAt) < k.Wait {
+	for tick := 1; time.Since(killedAt) < k.Wait; tick++ {
 		time.Sleep(100 * time.Millisecond)
-		if tk.collect(g.tables, mark, victim, killedAt) {
+		done := tk.collect(g.tables, mark, victim, killedAt)
+		if tick%10 == 0 || done {
+			g.cfg.Logf("%s after the kill: %d of %d tables gone on, and %d of the %d others",
+				time.Since(killedAt).Round(100*time.Millisecond), tk.WentOn, tk.Tables, tk.SurvivorsOn, len(g.tables)-tk.Tables)
+		}
+		if done {
 			break
 		}
 	}

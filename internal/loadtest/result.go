@@ -26,6 +26,7 @@ type Result struct {
 	P50, P90, P99, P999, Max time.Duration
 	Hands, CPUSeconds        float64
 	RSSIdle, RSS             float64 // resident bytes, before the clients and at the end
+	HeapIdle, Heap           float64 // the Go heap in use, the same
 	WSConns, TablesLive      float64
 	ErrorReplies             map[string]int
 	Runtime                  *RuntimeDelta // single-node runs with Config.Runtime
@@ -40,6 +41,7 @@ type Takeover struct {
 	// SurvivorsMax is the same delay's maximum for the other tables, whose
 	// node lived (their players on the dead node reconnect meanwhile).
 	SurvivorsMax time.Duration
+	SurvivorsOn  int
 	Err          string
 }
 
@@ -50,7 +52,7 @@ func (tk *Takeover) collect(tables []*tableTrack, mark []struct {
 	events int
 }, victim map[int]bool, killedAt time.Time) bool {
 	var went []time.Duration
-	tk.SurvivorsMax = 0
+	tk.SurvivorsMax, tk.SurvivorsOn = 0, 0
 	for i, lt := range tables {
 		lt.mu.Lock()
 		on := lt.seenHand > mark[i].hand || lt.seenHand == mark[i].hand && lt.seenEvents > mark[i].events
@@ -61,6 +63,7 @@ func (tk *Takeover) collect(tables []*tableTrack, mark []struct {
 			went = append(went, d)
 		case on:
 			tk.SurvivorsMax = max(tk.SurvivorsMax, d)
+			tk.SurvivorsOn++
 		}
 	}
 	slices.Sort(went)
@@ -84,8 +87,8 @@ func (r *Result) Report(w io.Writer) {
 	fmt.Fprintf(w, "RESULT house CPU %.2f cores: %.3f CPU-s per 1,000 actions, %.3f per 1,000 deliveries, %.1f µs per client-second\n",
 		r.CPUSeconds/el, 1000*r.CPUSeconds/max(1, float64(r.Actions)), 1000*r.CPUSeconds/max(1, float64(r.Deliveries)),
 		1e6*r.CPUSeconds/el/max(1, float64(r.Connected)))
-	fmt.Fprintf(w, "RESULT house memory %.0f MB resident, %.0f MB idle: %.1f KB per client\n",
-		r.RSS/1e6, r.RSSIdle/1e6, (r.RSS-r.RSSIdle)/1e3/max(1, float64(r.Connected)))
+	fmt.Fprintf(w, "RESULT house memory: Go heap in use %.0f MB (%.0f MB before the clients), %.1f KB per client; resident %.0f MB (%.0f MB before)\n",
+		r.Heap/1e6, r.HeapIdle/1e6, (r.Heap-r.HeapIdle)/1e3/max(1, float64(r.Connected)), r.RSS/1e6, r.RSSIdle/1e6)
 	fmt.Fprintf(w, "RESULT error replies (whole run) %v; reconnections %d, failed redials %d\n", r.ErrorReplies, r.Reconnected, r.Redials)
 	if r.Runtime != nil {
 		r.Runtime.Report(w)
@@ -97,7 +100,7 @@ func (r *Result) Report(w io.Writer) {
 }
 
 // nodeMetrics is what a run reads of the nodes' /metrics, summed.
-type nodeMetrics struct{ hands, cpu, rss, conns, tables float64 }
+type nodeMetrics struct{ hands, cpu, rss, heap, conns, tables float64 }
 
 // scrapeAll sums the figures of every node that answers.
 func scrapeAll(nodes []string) nodeMetrics {
@@ -110,6 +113,7 @@ func scrapeAll(nodes []string) nodeMetrics {
 		m.hands += metric(b, "felt_hands_total")
 		m.cpu += metric(b, "process_cpu_seconds_total")
 		m.rss += metric(b, "process_resident_memory_bytes")
+		m.heap += metric(b, "go_memstats_heap_inuse_bytes")
 		m.conns += metric(b, "felt_ws_connections")
 		m.tables += metric(b, "felt_tables")
 	}
