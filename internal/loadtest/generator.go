@@ -114,11 +114,14 @@ func (g *Generator) measure(res *Result) error {
 		return err
 	}
 	m0 := scrapeAll(g.cfg.Nodes)
+	self0, cpu0 := readLocal(), processCPU()
 	g.actions.Store(0)
 	start := time.Now()
 	time.Sleep(g.spec.Duration)
 	res.Elapsed = time.Since(start)
+	self1, cpu1 := readLocal(), processCPU()
 	m1 := scrapeAll(g.cfg.Nodes)
+	res.Generator, res.GeneratorCPU = self1.since(&self0), cpu1-cpu0
 	rt1, err := readRuntime(g.cfg.Runtime)
 	if err != nil {
 		return err
@@ -176,6 +179,15 @@ func (g *Generator) kill(k Kill) *Takeover {
 		}
 	}
 	return tk
+}
+
+// processCPU is this process's CPU time (user and system) in seconds.
+func processCPU() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // LoadAverage is the machine's one-minute load average (0 where unknown).

@@ -69,7 +69,7 @@ func TestRuntimeDelta(t *testing.T) {
 		t.Errorf("quantiles %s %s %s", h.quantile(0.5), h.quantile(0.95), h.quantile(1))
 	}
 	var b strings.Builder
-	d.Report(&b)
+	d.Report(&b, "house")
 	if !strings.Contains(b.String(), "GC pauses") {
 		t.Error(b.String())
 	}

@@ -30,7 +30,11 @@ type Result struct {
 	WSConns, TablesLive      float64
 	ErrorReplies             map[string]int
 	Runtime                  *RuntimeDelta // single-node runs with Config.Runtime
-	Takeover                 *Takeover
+	// Generator is the load generator's own runtime over the measurement
+	// and GeneratorCPU its CPU seconds: the delays include its waits.
+	Generator    *RuntimeDelta
+	GeneratorCPU float64
+	Takeover     *Takeover
 }
 
 // Takeover is how long the tables of a killed node took to go on elsewhere,
@@ -91,7 +95,11 @@ func (r *Result) Report(w io.Writer) {
 		r.Heap/1e6, r.HeapIdle/1e6, (r.Heap-r.HeapIdle)/1e3/max(1, float64(r.Connected)), r.RSS/1e6, r.RSSIdle/1e6)
 	fmt.Fprintf(w, "RESULT error replies (whole run) %v; reconnections %d, failed redials %d\n", r.ErrorReplies, r.Reconnected, r.Redials)
 	if r.Runtime != nil {
-		r.Runtime.Report(w)
+		r.Runtime.Report(w, "house")
+	}
+	if r.Generator != nil {
+		fmt.Fprintf(w, "RESULT generator CPU %.2f cores\n", r.GeneratorCPU/el)
+		r.Generator.Report(w, "generator")
 	}
 	if tk := r.Takeover; tk != nil {
 		fmt.Fprintf(w, "RESULT takeover after kill -9: %d of %d tables went on, p50 %s, max %s (other tables: max %s) %s\n",

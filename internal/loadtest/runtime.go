@@ -145,10 +145,10 @@ func (h histogram) quantile(q float64) time.Duration {
 	return 0
 }
 
-// Report writes the delta as RESULT lines.
-func (d *RuntimeDelta) Report(w io.Writer) {
-	fmt.Fprintf(w, "RESULT house runtime: %.0f GC cycles, GC %.1f%% of its CPU, %.0f MB allocated, %.0f goroutines, mutex wait %.2f s\n",
-		d.GCCycles, 100*d.GCCPUShare, d.AllocBytes/1e6, d.Goroutines, d.MutexWait)
-	fmt.Fprintf(w, "RESULT house GC pauses (%d): p50 %s p99 %s max %s; scheduling latency (%d): p50 %s p99 %s p99.9 %s max %s\n",
-		d.Pauses, d.PauseP50, d.PauseP99, d.PauseMax, d.Schedules, d.SchedP50, d.SchedP99, d.SchedP999, d.SchedMax)
+// Report writes the delta as RESULT lines about who.
+func (d *RuntimeDelta) Report(w io.Writer, who string) {
+	fmt.Fprintf(w, "RESULT %s runtime: %.0f GC cycles, GC %.1f%% of its CPU, %.0f MB allocated, %.0f goroutines, mutex wait %.2f s\n",
+		who, d.GCCycles, 100*d.GCCPUShare, d.AllocBytes/1e6, d.Goroutines, d.MutexWait)
+	fmt.Fprintf(w, "RESULT %s GC pauses (%d): p50 %s p99 %s max %s; scheduling latency (%d): p50 %s p99 %s p99.9 %s max %s\n",
+		who, d.Pauses, d.PauseP50, d.PauseP99, d.PauseMax, d.Schedules, d.SchedP50, d.SchedP99, d.SchedP999, d.SchedMax)
 }
