@@ -23,7 +23,10 @@
 # lease is not built (docs/scaling.md, "What remains").
 #
 # Environment: DB, DIR, PORT (the first node's, default 18081; the next
-# nodes take the next ports), NATS_PORT (default 14222), LEASE_TTL (default 3s).
+# nodes take the next ports), NATS_PORT (default 14222), NATS_MON_PORT
+# (nats-server's monitoring, /varz has its message counts; default 18222),
+# LEASE_TTL (default 3s). $DIR/schema names the PostgreSQL schema
+# (pg_stat_user_tables there counts the rows written).
 set -euo pipefail
 
 N=${1:-3}
@@ -32,6 +35,7 @@ DB=${DB:-postgres://felt:felt@127.0.0.1:5432/felt_test?sslmode=disable}
 DIR=${DIR:-/tmp/felt-cluster.$$}
 PORT=${PORT:-18081}
 NATS_PORT=${NATS_PORT:-14222}
+NATS_MON_PORT=${NATS_MON_PORT:-18222}
 LEASE_TTL=${LEASE_TTL:-3s}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$DIR"
@@ -53,7 +57,7 @@ natsver=$(awk '$1 == "github.com/nats-io/nats-server/v2" {print $2}' "$ROOT/go.m
 	go build -o "$DIR/nats-server" "github.com/nats-io/nats-server/v2@$natsver" 2>/dev/null ||
 	go build -o "$DIR/nats-server" github.com/nats-io/nats-server/v2)
 
-"$DIR/nats-server" -js -sd "$DIR/jetstream" -a 127.0.0.1 -p "$NATS_PORT" >"$DIR/nats.log" 2>&1 &
+"$DIR/nats-server" -js -sd "$DIR/jetstream" -a 127.0.0.1 -p "$NATS_PORT" -m "$NATS_MON_PORT" >"$DIR/nats.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do
 	grep -q "Server is ready" "$DIR/nats.log" && break
@@ -61,6 +65,7 @@ for _ in $(seq 50); do
 done
 
 psql -q "$DB" -c "CREATE SCHEMA $schema" >/dev/null
+echo "$schema" >"$DIR/schema"
 sep='?'
 [[ $DB == *\?* ]] && sep='&'
 NODEDB="$DB${sep}search_path=$schema"

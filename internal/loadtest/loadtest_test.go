@@ -74,3 +74,18 @@ func TestRuntimeDelta(t *testing.T) {
 		t.Error(b.String())
 	}
 }
+
+func TestWantedMessages(t *testing.T) {
+	for msg, want := range map[string]bool{
+		`{"type":"state","state":{}}`:           true,
+		`{"type":"error","error":{"code":"x"}}`: true,
+		`{"type":"notice","code":"busted"}`:     true,
+		`{"type":"tables","tables":[]}`:         false,
+		`{"type":"online","joined":["a"]}`:      false,
+		`{"state":{},"type":"state"}`:           true, // another order: decoded
+	} {
+		if wanted([]byte(msg)) != want {
+			t.Errorf("wanted(%s) = %v", msg, !want)
+		}
+	}
+}
