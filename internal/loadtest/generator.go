@@ -21,6 +21,10 @@ type Config struct {
 	Kill *Kill
 	// Logf reports progress; nil is silent.
 	Logf func(format string, args ...any)
+	// Probe, if set, reads counters of other parts of the house (NATS,
+	// PostgreSQL) at the start and the end of the measurement; the result
+	// has their increases.
+	Probe func() map[string]float64
 	// Runtime, if set, is a URL of the house's RuntimeHandler: its Go runtime
 	// figures over the measurement go in the result (single-node runs).
 	Runtime string
@@ -113,6 +117,7 @@ func (g *Generator) measure(res *Result) error {
 	if err != nil {
 		return err
 	}
+	p0 := g.probe()
 	m0 := scrapeAll(g.cfg.Nodes)
 	self0, cpu0 := readLocal(), processCPU()
 	g.actions.Store(0)
@@ -121,6 +126,10 @@ func (g *Generator) measure(res *Result) error {
 	res.Elapsed = time.Since(start)
 	self1, cpu1 := readLocal(), processCPU()
 	m1 := scrapeAll(g.cfg.Nodes)
+	res.Probed = g.probe()
+	for k, v := range p0 {
+		res.Probed[k] -= v
+	}
 	res.Generator, res.GeneratorCPU = self1.since(&self0), cpu1-cpu0
 	rt1, err := readRuntime(g.cfg.Runtime)
 	if err != nil {
@@ -132,6 +141,16 @@ func (g *Generator) measure(res *Result) error {
 	res.Hands, res.CPUSeconds = m1.hands-m0.hands, m1.cpu-m0.cpu
 	res.RSS, res.Heap, res.WSConns, res.TablesLive = m1.rss, m1.heap, m1.conns, m1.tables
 	return nil
+}
+
+func (g *Generator) probe() map[string]float64 {
+	m := map[string]float64{}
+	if g.cfg.Probe != nil {
+		for k, v := range g.cfg.Probe() {
+			m[k] = v
+		}
+	}
+	return m
 }
 
 func (g *Generator) errorReply(code string) {

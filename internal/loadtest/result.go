@@ -3,6 +3,7 @@ package loadtest
 import (
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
@@ -35,6 +36,8 @@ type Result struct {
 	Generator    *RuntimeDelta
 	GeneratorCPU float64
 	Takeover     *Takeover
+	// Probed are the increases of Config.Probe's counters over the measurement.
+	Probed map[string]float64
 }
 
 // Takeover is how long the tables of a killed node took to go on elsewhere,
@@ -100,6 +103,10 @@ func (r *Result) Report(w io.Writer) {
 	if r.Generator != nil {
 		fmt.Fprintf(w, "RESULT generator CPU %.2f cores\n", r.GeneratorCPU/el)
 		r.Generator.Report(w, "generator")
+	}
+	for _, k := range slices.Sorted(maps.Keys(r.Probed)) {
+		v := r.Probed[k]
+		fmt.Fprintf(w, "RESULT %s +%.0f (%.1f/s, %.2f per hand, %.2f per action)\n", k, v, v/el, v/max(1, r.Hands), v/max(1, float64(r.Actions)))
 	}
 	if tk := r.Takeover; tk != nil {
 		fmt.Fprintf(w, "RESULT takeover after kill -9: %d of %d tables went on, p50 %s, max %s (other tables: max %s) %s\n",

@@ -12,7 +12,9 @@
 // nodes n-1 in n of each table's clients are on a node other than the one
 // running it. -kill-pid kills that node (SIGKILL) after the measurement and
 // reports how long the tables it ran (-kill-tables, indexes) took to go on
-// elsewhere. It prints the RESULT lines of internal/loadtest.
+// elsewhere. -nats-mon and -pg add nats-server's messages and the rows
+// PostgreSQL wrote over the measurement. It prints the RESULT lines of
+// internal/loadtest.
 package main
 
 import (
@@ -35,12 +37,29 @@ func main() {
 	killPID := flag.Int("kill-pid", 0, "a node's process to kill with SIGKILL after the measurement")
 	killTables := flag.String("kill-tables", "", "the indexes of the tables that node runs: lo-hi (inclusive) or a list")
 	wait := flag.Duration("kill-wait", time.Minute, "how long to wait for the killed node's tables to go on")
+	natsMon := flag.String("nats-mon", "", "nats-server's monitoring URL: its messages over the measurement")
+	pgDSN := flag.String("pg", "", "the house's PostgreSQL URL, with -pg-schema: the rows written over the measurement")
+	pgSchema := flag.String("pg-schema", "", "the house's PostgreSQL schema")
 	flag.Parse()
 	spec, err := loadtest.ParseSpec(*specText)
 	if err != nil {
 		log.Fatal(err)
 	}
 	cfg := loadtest.Config{Spec: spec, Nodes: strings.Split(*nodes, ","), Logf: func(f string, a ...any) { log.Printf(f, a...) }}
+	var probes []func(map[string]float64)
+	if *natsMon != "" {
+		probes = append(probes, natsProbe(*natsMon))
+	}
+	if *pgDSN != "" {
+		probes = append(probes, pgProbe(*pgDSN, *pgSchema))
+	}
+	cfg.Probe = func() map[string]float64 {
+		m := map[string]float64{}
+		for _, p := range probes {
+			p(m)
+		}
+		return m
+	}
 	if *killPID != 0 {
 		tables, err := parseIndexes(*killTables)
 		if err != nil {
