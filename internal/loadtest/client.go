@@ -144,10 +144,16 @@ func (c *client) serve(ctx context.Context, conn *websocket.Conn, first bool) {
 	if c.seated && first {
 		verb = "sit"
 	}
-	join := func() {
-		c.send(ctx, conn, fmt.Sprintf(`{"type":%q,"table":%q,"buy_in":2000,"id":%s}`, verb, c.table, joinID))
+	c.join(ctx, conn, verb)
+	// A join refused while the table is between two nodes is sent again
+	// after 250 ms, then twice as long each time up to 4 s, as a browser
+	// would: thousands of clients asking four times a second would load
+	// the nodes taking the tables over.
+	backoff := 250 * time.Millisecond
+	retry := func() {
+		time.AfterFunc(backoff, func() { c.join(ctx, conn, "watch") })
+		backoff = min(2*backoff, 4*time.Second)
 	}
-	join()
 	for {
 		_, b, err := conn.Read(ctx)
 		if err != nil {
@@ -165,19 +171,24 @@ func (c *client) serve(ctx context.Context, conn *websocket.Conn, first bool) {
 		case m.Type == "error" && m.Error != nil:
 			c.g.errorReply(m.Error.Code)
 			if string(m.ID) == joinID && !c.joined { // the table between two nodes: again
-				verb = "watch"
-				time.AfterFunc(250*time.Millisecond, join)
+				retry()
 			}
 		case m.Type == "notice" && m.Code == "busted":
 			c.send(ctx, conn, fmt.Sprintf(`{"type":"sit","table":%q,"buy_in":2000}`, c.table))
 		case m.Type == "notice" && m.Code == "table_moved":
 			// The action sent last may have died with the table's node.
-			c.joined, c.acted, verb = false, "", "watch"
-			time.AfterFunc(250*time.Millisecond, join)
+			c.joined, c.acted = false, ""
+			retry()
 		case m.Type == "state" && m.State != nil && m.State.Hand != nil:
+			backoff = 250 * time.Millisecond
 			c.state(ctx, conn, m.State.Hand.Number, len(m.State.Hand.Events), m.State.Hand.Over, m.State.Hand.Legal, now)
 		}
 	}
+}
+
+// join sits at the client's table or watches it ("sit" or "watch").
+func (c *client) join(ctx context.Context, conn *websocket.Conn, verb string) {
+	c.send(ctx, conn, fmt.Sprintf(`{"type":%q,"table":%q,"buy_in":2000,"id":%s}`, verb, c.table, joinID))
 }
 
 // wanted reports whether a message is one a client reads: the house writes
