@@ -89,7 +89,17 @@ func (s *Solver) Iterate() {
 	s.start()
 	s.iter++
 	for trav := range 2 {
-		s.visit(s.main, 0, 1, modeCFR, trav, s.weights[trav], s.weights[1-trav], s.rootOut(trav), true)
+		self, opp, out := s.weights[trav], s.weights[1-trav], s.rootOut(trav)
+		g := s.gadget
+		if g != nil && g.player == trav {
+			self = g.enter(self)
+		} else if g != nil {
+			opp = g.enter(opp)
+		}
+		s.visit(s.main, 0, 1, modeCFR, trav, self, opp, out, true)
+		if g != nil && g.player == trav {
+			g.update(out, s.iter)
+		}
 	}
 }
 
