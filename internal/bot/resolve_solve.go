@@ -251,10 +251,14 @@ func (b *resolveBot) boundFor(start string) *solver.Bound {
 	return b.bounds[start]
 }
 
+// maxBounds bounds the round starts whose bounds are kept (10 KiB each); they are
+// dropped all at once past it (a hand has at most two).
+const maxBounds = 64
+
 // noteBound records vals, player opp's values, as the bound of the round begun at
 // start unless it has one: the first values recorded there stay.
 func (b *resolveBot) noteBound(start string, opp int, vals []float64) {
-	if b.bounds == nil || len(b.bounds) >= maxCache {
+	if b.bounds == nil || len(b.bounds) >= maxBounds {
 		b.bounds = map[string]*solver.Bound{}
 	}
 	if b.bounds[start] == nil {
