@@ -316,3 +316,49 @@ func hideStrong(t *testing.T, s *Solver, path []string, c int, r equity.Range) e
 	}
 	return out
 }
+
+// TestValuesThroughIsomorphicCards: on Qs Jh 2h 8h, where clubs and diamonds are
+// alike, the values after check, check, 3d (a card mapped onto 3c's subtree) are
+// those of a solve without isomorphism, hand by hand, after two iterations.
+func TestValuesThroughIsomorphicCards(t *testing.T) {
+	sp := benchSpot("QsJh2h8h")
+	iso := iterations(mustSolver(t, sp, 1), 2)
+	plain, err := New(sp, Options{Workers: 1, NoIsomorphism: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	iterations(plain, 2)
+	path := []string{"x", "x", "3d"}
+	a, err := iso.Values(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := plain.Values(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for p := range 2 {
+		for k, pair := range [][2][]float64{{a.EV[p], b.EV[p]}, {a.BR[p], b.BR[p]}} {
+			for i := range pair[0] {
+				x, y := pair[0][i], pair[1][i]
+				if math.IsNaN(x) != math.IsNaN(y) || math.Abs(x-y) > 1e-9 {
+					t.Fatalf("player %d, %s of %s: %v with isomorphism, %v without", p, [2]string{"EV", "BR"}[k], comboName(i), x, y)
+				}
+				if !math.IsNaN(x) {
+					n++
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no values")
+	}
+	if _, err := iso.Values([]string{"x", "zz"}); !errors.Is(err, ErrBadNode) {
+		t.Errorf("a wrong path: %v, want ErrBadNode", err)
+	}
+	if _, err := iso.HandValues(nil, 2, true); err == nil {
+		t.Error("player 2 was accepted")
+	}
+}
