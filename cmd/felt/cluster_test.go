@@ -69,34 +69,16 @@ func readUntil(ctx context.Context, t *testing.T, ws *websocket.Conn, cond func(
 	}
 }
 
-// watchUntil watches table on ws until a state satisfies cond. A node counts
-// a table it takes over as owned a moment before the table opens there, and
-// a watch in that moment is answered "no such table": it is sent again.
+// watchUntil watches table on ws until a state satisfies cond. A table being
+// taken over is never answered "no such table": the node counts it as owned
+// (felt_cluster_tables_owned) once it is open, and a watch in the moment
+// before waits for it.
 func watchUntil(ctx context.Context, t *testing.T, ws *websocket.Conn, table string, cond func(*wsState) bool) *wsState {
 	t.Helper()
-	for id := 100; ; id++ {
-		if err := ws.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(`{"type":"watch","table":%q,"id":%d}`, table, id))); err != nil {
-			t.Fatal(err)
-		}
-		for {
-			_, b, err := ws.Read(ctx)
-			if err != nil {
-				t.Fatal("the awaited state never came:", err)
-			}
-			var m wsState
-			if err := json.Unmarshal(b, &m); err != nil {
-				t.Fatal(err)
-			}
-			if m.Type == "error" {
-				t.Logf("watch %s: %s; again", table, b)
-				time.Sleep(100 * time.Millisecond)
-				break
-			}
-			if m.Type == "state" && m.State != nil && cond(&m) {
-				return &m
-			}
-		}
+	if err := ws.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(`{"type":"watch","table":%q,"id":100}`, table))); err != nil {
+		t.Fatal(err)
 	}
+	return readUntil(ctx, t, ws, cond)
 }
 
 // toAct reports a state in which the player is to act in a live hand.
@@ -157,7 +139,8 @@ func lists(c *http.Client, base, name string) bool {
 // TestClusterKillNineTakesOver runs a house of two felt processes on one
 // PostgreSQL database and an embedded NATS server: a player sits at the table
 // the first node runs (a spectator connected to the second node watches it
-// through the relay), and the first node is killed (SIGKILL) while the player
+// through the relay, and says a lobby line the player sees with the
+// spectator online), and the first node is killed (SIGKILL) while the player
 // is to act. The second node takes the table over, the player finds on it the same
 // hand, cards and turn, plays it to its end and stands up: every chip is
 // accounted for.
@@ -223,6 +206,28 @@ bots = ["call"]
 	readUntil(ctx, t, wsK, func(m *wsState) bool {
 		return m.State.Hand != nil && m.State.Hand.HandKey == before.State.Hand.HandKey
 	})
+	// One lobby chat and one list of players online: the survivor, on node a,
+	// sees the kibitzer of node b come online and their lobby line.
+	if err := wsK.Write(ctx, websocket.MessageText, []byte(`{"type":"chat","text":"hello from b"}`)); err != nil {
+		t.Fatal(err)
+	}
+	for chat, online := false, false; !chat || !online; {
+		_, b, err := wsA.Read(ctx)
+		if err != nil {
+			t.Fatal("node b's kibitzer never showed on node a:", err)
+		}
+		var m struct {
+			Type   string   `json:"type"`
+			Text   string   `json:"text"`
+			From   string   `json:"from"`
+			Joined []string `json:"joined"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		chat = chat || m.Type == "chat" && m.From == "kibitzer" && m.Text == "hello from b"
+		online = online || m.Type == "online" && slices.Contains(m.Joined, "kibitzer")
+	}
 	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

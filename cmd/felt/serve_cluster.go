@@ -93,12 +93,18 @@ func (hn *houseNode) webConfig(c web.Config) web.Config {
 	return c
 }
 
-// serveRelay answers the messages other nodes relay to this node's tables.
+// serveRelay answers the messages other nodes relay to this node's tables,
+// and shares the lobby's chat and players online with the other nodes (once
+// the chat's last lines are in).
 func (hn *houseNode) serveRelay(ctx context.Context, srv *web.Server) error {
 	if hn == nil {
 		return nil
 	}
-	return hn.relay.Serve(ctx, srv)
+	if err := hn.relay.Serve(ctx, srv); err != nil {
+		return err
+	}
+	node.ShareLobby(ctx, hn.n, srv.Lobby(), hn.log)
+	return nil
 }
 
 // openTables opens the house's own tables (none with --no-bots): every one on

@@ -56,13 +56,16 @@ type Registration struct {
 }
 
 // Own hands lease to the keeper (Run): renewed every TTL/3 until Disown, lost or
-// the node closes.
+// the node closes. Call it once the lease's table is open on this node: the
+// table counts as owned from then on (Stats.Owned), and AwaitOpen stops
+// waiting for it.
 func (n *Node) Own(l *Lease) {
 	n.mu.Lock()
-	defer n.mu.Unlock()
 	if o := n.owned[l.key]; o == nil || o.lease != l {
 		n.owned[l.key] = &ownedTable{lease: l}
 	}
+	n.mu.Unlock()
+	l.opened()
 }
 
 // Owns reports whether the node holds a valid lease of table.
@@ -145,9 +148,21 @@ func (n *Node) Lobby(ctx context.Context) ([]Listing, error) {
 // and then each as it is written, and gone with the key (TableKey) of each one
 // removed or expired, until ctx is done or the watch fails.
 func (n *Node) WatchLobby(ctx context.Context, put func(Listing), gone func(key string)) error {
-	w, err := n.lobby.WatchAll(ctx)
+	return n.watch(ctx, n.lobby, func(_ string, v []byte) {
+		var l Listing
+		if json.Unmarshal(v, &l) == nil {
+			put(l)
+		}
+	}, gone)
+}
+
+// watch calls put with every entry of kv, those already written first and
+// then each as it is written, and gone with the key of each one removed or
+// expired, until ctx is done or the watch fails.
+func (n *Node) watch(ctx context.Context, kv jetstream.KeyValue, put func(key string, v []byte), gone func(key string)) error {
+	w, err := kv.WatchAll(ctx)
 	if err != nil {
-		return fmt.Errorf("cluster: watch the lobby: %w", err)
+		return fmt.Errorf("cluster: watch %s: %w", kv.Bucket(), err)
 	}
 	defer w.Stop()
 	for {
@@ -156,19 +171,16 @@ func (n *Node) WatchLobby(ctx context.Context, put func(Listing), gone func(key 
 			return ctx.Err()
 		case e, ok := <-w.Updates():
 			if !ok {
-				return errors.New("cluster: the lobby's watch ended")
+				return fmt.Errorf("cluster: the watch of %s ended", kv.Bucket())
 			}
 			if e == nil {
-				continue // the listings already written are all in
+				continue // the entries already written are all in
 			}
 			if e.Operation() != jetstream.KeyValuePut {
 				gone(e.Key())
 				continue
 			}
-			var l Listing
-			if json.Unmarshal(e.Value(), &l) == nil {
-				put(l)
-			}
+			put(e.Key(), e.Value())
 		}
 	}
 }
@@ -248,6 +260,21 @@ func (n *Node) Unregister(ctx context.Context, table string) error {
 	return nil
 }
 
+// IsRegistered reports whether table is in the house's registry: a table of
+// the house that some node runs or will take over.
+func (n *Node) IsRegistered(ctx context.Context, table string) (bool, error) {
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	_, err := n.tables.Get(ctx, TableKey(table))
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("cluster: registry of %q: %w", table, err)
+	}
+	return true, nil
+}
+
 // Registered returns the house's registry, by name.
 func (n *Node) Registered(ctx context.Context) ([]Registration, error) {
 	var out []Registration
@@ -281,7 +308,9 @@ func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(key strin
 
 // Adopter opens on this node a registered table whose lease the node has just
 // acquired (its former node lost or gone): typically it opens the table's WAL
-// (OpenWAL) and resumes the hand in play. On an error the lease is released.
+// (OpenWAL) and resumes the hand in play. On an error the lease is released;
+// otherwise the node owns the table (Own) once it returns, if it did not say so
+// itself.
 type Adopter func(ctx context.Context, l *Lease, reg Registration) error
 
 // Run keeps the node's leases until ctx is done: every TTL/3 it renews each
@@ -389,12 +418,12 @@ func (n *Node) adoptOrphans(ctx context.Context, adopt Adopter) {
 		if err != nil {
 			continue // another node was faster, or NATS is away
 		}
-		n.Own(l)
 		if err := adopt(ctx, l, reg); err != nil {
 			n.cfg.Log.Warn("table not adopted", "table", reg.Table, "err", err)
 			_ = n.Disown(ctx, l)
 			continue
 		}
+		n.Own(l) // owned once open (adopt may have said so already)
 		n.mu.Lock()
 		n.stats.Takeovers++
 		n.mu.Unlock()

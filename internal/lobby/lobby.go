@@ -1,7 +1,8 @@
 // Package lobby is the house's lobby: the open tables and their listings, the
-// players online and the lobby chat, pushed live to every subscriber. It is the
-// in-process implementation of the house's event fan-out; a multi-node house
-// would put the same methods over NATS.
+// players online and the lobby chat, pushed live to every subscriber. On a
+// house of several nodes, it also lists the other nodes' tables (remote.go),
+// their players online and their chat lines (shared.go), which internal/node
+// carries over NATS.
 package lobby
 
 import (
@@ -10,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -75,6 +77,10 @@ type Lobby struct {
 	// remote marks the listings in infos of tables that run on other nodes of
 	// the house (remote.go), by key, under mu.
 	remote map[string]bool
+	// peers are the house's other nodes, nil on a single node; remoteOnline
+	// their players online, by node and ID (shared.go), under mu.
+	peers        Peers
+	remoteOnline map[string]map[int64]string
 
 	// Changes waiting for the next push (under mu): listings by key, the names
 	// of closed public tables, and players whose presence changed (by ID).
@@ -108,6 +114,7 @@ func New(log *slog.Logger, handDone func()) *Lobby {
 		limiter: chat.NewLimiter(chatLines, chatWindow), subs: map[int]table.Sink{}, handDone: handDone,
 		dirty: map[string]bool{}, closed: map[string]string{}, presence: map[int64]string{},
 		opening: map[string]bool{}, owners: map[string]int64{}, remote: map[string]bool{},
+		remoteOnline: map[string]map[int64]string{},
 	}
 }
 
@@ -330,7 +337,7 @@ func (l *Lobby) flush() {
 	if len(l.presence) > 0 {
 		m := protocol.OnlineMsg{Type: "online", Joined: []string{}, Left: []string{}}
 		for id, name := range l.presence {
-			if _, on := l.online[id]; on {
+			if l.isOnlineLocked(id) {
 				m.Joined = append(m.Joined, name)
 			} else {
 				m.Left = append(m.Left, name)
@@ -408,12 +415,19 @@ func (l *Lobby) SeatedAt(name string) []string {
 	return out
 }
 
+// playersLocked returns the names of the players online on every node.
 func (l *Lobby) playersLocked() []string {
-	out := []string{}
-	for _, p := range l.online {
-		out = append(out, p.name)
+	names := map[int64]string{}
+	for _, ps := range l.remoteOnline {
+		maps.Copy(names, ps)
 	}
-	slices.Sort(out)
+	for id, p := range l.online {
+		names[id] = p.name
+	}
+	out := slices.Sorted(maps.Values(names))
+	if out == nil {
+		out = []string{}
+	}
 	return out
 }
 
@@ -431,9 +445,8 @@ func (l *Lobby) Subscribe(p table.Player, sink table.Sink) int {
 		pr := l.online[p.ID]
 		if pr == nil {
 			pr = &presence{name: p.Name}
-			l.online[p.ID] = pr
-			l.presence[p.ID] = p.Name
-			l.scheduleLocked()
+			l.changePresenceLocked(map[int64]string{p.ID: p.Name}, func() { l.online[p.ID] = pr })
+			l.localPresenceLocked()
 		}
 		pr.conns++
 	}
@@ -468,14 +481,22 @@ func (l *Lobby) Unsubscribe(p table.Player, id int) {
 	delete(l.subs, id)
 	if pr := l.online[p.ID]; p.ID != 0 && pr != nil {
 		if pr.conns--; pr.conns == 0 {
-			delete(l.online, p.ID)
-			l.presence[p.ID] = pr.name
-			l.scheduleLocked()
+			l.changePresenceLocked(map[int64]string{p.ID: pr.name}, func() { delete(l.online, p.ID) })
+			l.localPresenceLocked()
 		}
 	}
 }
 
-// Online returns the number of players online.
+// localPresenceLocked tells the peers that this node's players online
+// changed; l.mu is held.
+func (l *Lobby) localPresenceLocked() {
+	if l.peers != nil {
+		l.peers.PresenceChanged()
+	}
+}
+
+// Online returns the number of players online on this node (with a
+// connection open here).
 func (l *Lobby) Online() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -501,12 +522,15 @@ func (l *Lobby) Chat(p table.Player, text string) error {
 	}
 	line := chat.NewLine("", p.Name, text, now)
 	l.chatLog.Add(line)
-	subs := l.subsLocked()
+	subs, peers := l.subsLocked(), l.peers
 	l.mu.Unlock()
 	if b := l.marshal(line); b != nil {
 		for _, s := range subs {
 			s.Send(b)
 		}
+	}
+	if peers != nil { // under sendMu: the peers get the lines in order
+		peers.Chat(line)
 	}
 	return nil
 }

@@ -38,6 +38,12 @@ type Config struct {
 	// node that takes it over (players.go).
 	PlayerTable func(reg json.RawMessage) (owner int64, cfg table.Config, err error)
 	Log         *slog.Logger
+
+	// beforeOpen, for tests, is called with a table's name between its
+	// lease's acquisition and its opening.
+	beforeOpen func(table string)
+	// handLog, for tests, wraps the log of each table this node opens.
+	handLog func(table.HandLog) table.HandLog
 }
 
 // Tables is one node's share of the house's tables.
@@ -175,13 +181,20 @@ func (ts *Tables) mirrorLobby(ctx context.Context) {
 				ts.cfg.Lobby.RemoveRemote(name)
 			}
 		})
-		if ctx.Err() == nil {
-			ts.cfg.Log.Warn("the house's lobby is not mirrored: trying again", "err", err)
-			select {
-			case <-ctx.Done():
-			case <-time.After(ts.cfg.Cluster.LeaseTTL()):
-			}
-		}
+		again(ctx, ts.cfg.Log, ts.cfg.Cluster.LeaseTTL(), "the house's lobby is not mirrored", err)
+	}
+}
+
+// again logs why a watch ended (what it leaves undone) and waits for wait
+// before it starts again, unless ctx is done.
+func again(ctx context.Context, log *slog.Logger, wait time.Duration, what string, err error) {
+	if ctx.Err() != nil {
+		return
+	}
+	log.Warn(what+": trying again", "err", err)
+	select {
+	case <-ctx.Done():
+	case <-time.After(wait):
 	}
 }
 
@@ -208,6 +221,9 @@ func (ts *Tables) adopt(ctx context.Context, l *cluster.Lease, reg cluster.Regis
 // open opens the table of lease l on this node as sp says, as its log left it
 // (or afresh), and keeps its lease.
 func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.Table, error) {
+	if ts.cfg.beforeOpen != nil {
+		ts.cfg.beforeOpen(l.Table())
+	}
 	cfg := sp.cfg
 	if sp.fresh {
 		if err := ts.cfg.Cluster.ForgetWAL(ctx, l); err != nil {
@@ -231,6 +247,9 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 		}
 	}
 	cfg.HandLog = w
+	if ts.cfg.handLog != nil {
+		cfg.HandLog = ts.cfg.handLog(w)
+	}
 	t, err := ts.cfg.Lobby.OpenBy(sp.owner, sp.maxOwned, cfg)
 	if err != nil {
 		return nil, err
@@ -265,6 +284,9 @@ func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64)
 	if err := ts.cfg.House.Fence(ctx, r.State.Ref, int64(token)); err != nil {
 		return nil, err
 	}
+	if err := ts.recordLast(ctx, hl.Table, &r.State); err != nil {
+		return nil, err
+	}
 	stacks, err := ts.cfg.House.TableStacks(ctx, r.State.Ref)
 	if err != nil {
 		return nil, err
@@ -288,6 +310,22 @@ func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64)
 		ts.cfg.Log.Warn("returned a buy-in the lost node had not seated", "table", hl.Table, "user", u, "amount", rf.Amount)
 	}
 	return &r, nil
+}
+
+// recordLast records the hand the log says ended last, when its state is
+// that hand's end: the lost owner logged the end before recording the hand,
+// and may have died between. The hand's key keeps it from being recorded
+// twice, so the players' stacks at the table (read next) hold its result once.
+func (ts *Tables) recordLast(ctx context.Context, name string, st *table.LogState) error {
+	if st.Last == nil || st.Last.Key == "" || st.Last.TableRef != st.Ref {
+		return nil
+	}
+	id, err := ts.cfg.House.RecordHand(ctx, *st.Last)
+	if err != nil {
+		return fmt.Errorf("the hand the log ended last: %w", err)
+	}
+	ts.cfg.Log.Info("recorded the hand the log ended last", "table", name, "hand", st.Last.Key, "id", id)
+	return nil
 }
 
 // watch waits for the table to stop on this node and gives its lease up, so

@@ -19,6 +19,7 @@ import (
 type wsClient struct {
 	t  *testing.T
 	ws *websocket.Conn
+	hc *http.Client // with the player's session
 }
 
 // dial registers a player on the node at base and opens their WebSocket.
@@ -41,17 +42,17 @@ func register(t *testing.T, base, name string) *http.Client {
 	return c
 }
 
-// dialAs opens the WebSocket of the player of client c on the node at base
+// dialAs opens the WebSocket of the player of client hc on the node at base
 // (any node: the session is the house's).
-func dialAs(t *testing.T, ctx context.Context, base string, c *http.Client) *wsClient {
+func dialAs(t *testing.T, ctx context.Context, base string, hc *http.Client) *wsClient {
 	t.Helper()
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", &websocket.DialOptions{HTTPClient: c})
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", &websocket.DialOptions{HTTPClient: hc})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ws.SetReadLimit(1 << 22)
 	t.Cleanup(func() { ws.CloseNow() })
-	return &wsClient{t: t, ws: ws}
+	return &wsClient{t: t, ws: ws, hc: hc}
 }
 
 func (c *wsClient) send(ctx context.Context, msg string) {

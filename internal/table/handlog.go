@@ -8,6 +8,7 @@ import (
 
 	"github.com/felt-poker/felt/internal/engine"
 	"github.com/felt-poker/felt/internal/history"
+	"github.com/felt-poker/felt/internal/store"
 )
 
 // A table of a house on several nodes writes each hand ahead of playing it to
@@ -52,6 +53,11 @@ type LogState struct {
 	Button int       `json:"button"`
 	Level  int       `json:"level"`
 	Seats  []LogSeat `json:"seats"`
+	// Last, in the state logged at a hand's end, is that hand as the store
+	// records it (with its key): a node taking the table over from that
+	// state records it, in case the lost owner had not (the key keeps it from
+	// being recorded twice).
+	Last *store.Hand `json:"last,omitempty"`
 }
 
 // LogSeat is one seat of a LogState.

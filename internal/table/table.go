@@ -639,17 +639,24 @@ func (t *Table) finishHand(now time.Time) {
 		t.seats[i].stack += t.seats[i].topUp
 		t.seats[i].topUp = 0
 	}
-	// The hand's end is logged before it is recorded: a node that takes the
-	// table over after the log's end record finds the hand done, and one that
-	// takes it over before records it itself.
-	if t.logged(func(ctx context.Context, l HandLog) error { return l.EndHand(ctx, t.logState()) }) != nil {
-		return
+	// The hand's end is logged, with the hand as the store records it, before
+	// it is recorded: a node that takes the table over after the log's end
+	// record records the hand itself (once: by its key), and one that takes it
+	// over before finds the hand in play.
+	hand := t.handRecord(r)
+	if t.cfg.HandLog != nil {
+		hand.Key = t.handKey
+		end := t.logState()
+		end.Last = &hand
+		if t.logged(func(ctx context.Context, l HandLog) error { return l.EndHand(ctx, end) }) != nil {
+			return
+		}
 	}
 	t.handLive = false
 	t.clockSeat = -1
 	t.nextHandAt = now.Add(t.cfg.HandPause)
 	t.version++
-	t.record(r)
+	t.record(hand)
 	for i := range t.seats {
 		if l, ok := t.seats[i].bot.(bot.Learner); ok && t.seats[i].inHand {
 			v := t.hand.View(i)
@@ -693,8 +700,9 @@ func (t *Table) finishHand(now time.Time) {
 	}
 }
 
-// record stores the finished hand: its PHH text and each seat's result.
-func (t *Table) record(r engine.Result) {
+// handRecord returns the finished hand as the store records it: its PHH text
+// and each seat's result.
+func (t *Table) handRecord(r engine.Result) store.Hand {
 	vpip, pfr := firstRound(t.hand.Events())
 	names := make([]string, len(t.seats))
 	var players []store.HandPlayer
@@ -720,8 +728,12 @@ func (t *Table) record(r engine.Result) {
 	if t.cfg.Variant == StudThree {
 		bb = t.handCfg.Ante
 	}
-	hand := store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players,
+	return store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players,
 		Private: t.cfg.Watchers == WatchPlayers || t.cfg.Lock != nil, Tournament: t.tourney()}
+}
+
+// record stores the finished hand.
+func (t *Table) record(hand store.Hand) {
 	handNo := t.handNo
 	if a, ok := t.cfg.Bank.(AsyncRecorder); ok && t.cfg.HandLog == nil {
 		// The table deals on; the id shows in the state once the hand is stored.
