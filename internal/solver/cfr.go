@@ -84,7 +84,8 @@ func (s *Solver) start() {
 	}
 }
 
-// Iterate runs one iteration of Discounted CFR: a traversal for each player.
+// Iterate runs one iteration of Discounted CFR: a traversal for each player. With a
+// Bound, the bounded player enters the tree with the gadget's reach (gadget.go).
 func (s *Solver) Iterate() {
 	s.start()
 	s.iter++
