@@ -128,6 +128,7 @@ type ws struct {
 	raw  [][]byte
 	more chan struct{}
 	done chan struct{}
+	err  error // why reading ended, once done is closed
 }
 
 func (u *user) dial() *ws {
@@ -144,6 +145,7 @@ func (u *user) dial() *ws {
 		for {
 			_, b, err := c.Read(context.Background())
 			if err != nil {
+				w.err = err
 				return
 			}
 			var m map[string]any
@@ -190,6 +192,12 @@ func (w *ws) wait(from *int, what string, pred func(m map[string]any) bool) map[
 		w.mu.Unlock()
 		select {
 		case <-w.more:
+		case <-w.done:
+			select {
+			case <-w.more: // messages read before the end
+			default:
+				w.t.Fatalf("no %s: the connection ended: %v", what, w.err)
+			}
 		case <-deadline:
 			w.t.Fatalf("no %s within 15 s", what)
 		}

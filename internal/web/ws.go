@@ -224,10 +224,15 @@ func (c *conn) read() {
 			return
 		}
 		c.s.mMessages.WithLabelValues("in").Inc()
-		var m protocol.ClientMsg
-		if !c.limiter.Allow(0, time.Now()) {
+		// A message is decoded even when over the rate, so that its refusal
+		// carries its id: a client waiting for that reply gets it.
+		m, derr := decodeMsg(typ, data)
+		switch {
+		case !c.limiter.Allow(0, time.Now()):
 			err = fmt.Errorf("%w: at most %d messages in %s", chat.ErrRateLimited, wsRateN, wsRateWindow)
-		} else if m, err = decodeMsg(typ, data); err == nil {
+		case derr != nil:
+			err = derr
+		default:
 			err = c.handle(&m)
 		}
 		if err != nil {

@@ -3,22 +3,95 @@ package webui_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/browsertest"
+	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/web"
 )
 
+// botGate holds the house's bots: while it is held a bot asked to act waits
+// (until it is released or the bot's clock runs out), so a test has all the
+// time it needs at the bot's turn, however slow the machine.
+type botGate struct {
+	mu   sync.Mutex
+	open chan struct{} // closed while the gate is open
+}
+
+func newBotGate() *botGate {
+	g := &botGate{open: make(chan struct{})}
+	close(g.open)
+	return g
+}
+
+// hold makes the bots wait from their next decision on.
+func (g *botGate) hold() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	select {
+	case <-g.open:
+		g.open = make(chan struct{})
+	default:
+	}
+}
+
+// release lets the waiting bots, and the next ones, act.
+func (g *botGate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	select {
+	case <-g.open:
+	default:
+		close(g.open)
+	}
+}
+
+// newBot makes the bot name (bot.New) that passes the gate before it acts.
+func (g *botGate) newBot(name string, o bot.Options) (bot.Bot, error) {
+	b, err := bot.New(name, o)
+	if err != nil {
+		return nil, err
+	}
+	return gatedBot{b, g}, nil
+}
+
+// gatedBot is a bot that waits at its gate before each decision.
+type gatedBot struct {
+	b bot.Bot
+	g *botGate
+}
+
+func (gb gatedBot) Act(v *engine.View) engine.Action {
+	return gb.ActContext(context.Background(), v)
+}
+
+func (gb gatedBot) ActContext(ctx context.Context, v *engine.View) engine.Action {
+	gb.g.mu.Lock()
+	open := gb.g.open
+	gb.g.mu.Unlock()
+	select {
+	case <-open:
+	case <-ctx.Done():
+	}
+	return bot.Decide(ctx, gb.b, v)
+}
+
 // TestBrowserPreActions chooses actions before the player's turn in heads-up
-// games while the bot thinks (1.5 s): against a bot that only calls, check/fold
-// and call any are played at the turn with no click; against a bot that raises
-// everything, a check chosen in advance is cancelled when the bot raises, and
-// nothing is played for the player.
+// games while the bot thinks (the bots wait at a gate the test holds, so the
+// browser has the bot's whole clock to choose, however loaded the machine):
+// against a bot that only calls, check/fold and call any are played at the turn
+// with no click; against a bot that raises everything, a check chosen in
+// advance is cancelled when the bot raises, and nothing is played for the
+// player.
 func TestBrowserPreActions(t *testing.T) {
 	browsertest.Need(t)
-	base := startHouse(t, 1500*time.Millisecond, 800*time.Millisecond)
+	gate := newBotGate()
+	base := startHouseWith(t, 300*time.Millisecond, 800*time.Millisecond, func(c *web.Config) { c.Tables.NewBot = gate.newBot })
 	browser := browsertest.New(t)
 
 	// Against the calling bot.
@@ -27,10 +100,12 @@ func TestBrowserPreActions(t *testing.T) {
 	register(t, a, base, "ann")
 	openHeadsUp(t, a, "call")
 	for _, kind := range []string{"checkfold", "callany"} {
+		gate.hold()
 		n := chooseInAdvance(t, a, kind, "")
 		if kind == "checkfold" {
 			windowShot(t, a, "preaction-1366x768.png")
 		}
+		gate.release()
 		waitJS[bool](t, a, "the "+kind+" played at the turn", fmt.Sprintf(`%s > %d`, myLines("ann"), n), 20*time.Second)
 	}
 
@@ -39,9 +114,11 @@ func TestBrowserPreActions(t *testing.T) {
 	do(t, b, "a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
 	register(t, b, base, "bea")
 	openHeadsUp(t, b, "raise")
+	gate.hold()
 	n := chooseInAdvance(t, b, "check", "")
 	eval[any](t, b, `document.getElementById('pre-actions').scrollIntoView({block: 'end'})`)
 	windowShot(t, b, "preaction-390x844.png")
+	gate.release()
 	acts := waitJS[[]string](t, b, "bea's turn after the raise", turnJS, 20*time.Second)
 	if note := eval[string](t, b, `document.getElementById('pre-note').textContent`); acts[0] == "over" || note == "" {
 		t.Fatalf("after the bot's raise: actions %v, note %q", acts, note)

@@ -19,8 +19,15 @@ import (
 	"github.com/felt-poker/felt/internal/engine"
 )
 
-// testTimeout is the per-action timeout of the misbehaving-client tests: short,
-// so that stalling clients cost little, yet long for a loopback answer.
+// promptTimeout is the per-action timeout of the misbehaving-client matches: the
+// dealer's default, which a client answering at once over loopback meets even
+// when the machine is so loaded (a load of 40 on two cores) that its goroutine
+// waits a tenth of a second or more for a core. A well-behaved player is never
+// late against it, so the tests can tell it from a bad one.
+const promptTimeout = time.Second
+
+// testTimeout is the per-action timeout of the time-limit tests, where only the
+// staller's time is checked: short, so that stalling costs little.
 const testTimeout = 40 * time.Millisecond
 
 // answerFunc is how a scripted client answers the n-th state (from 1) in which it
@@ -157,7 +164,7 @@ func newMatch(t *testing.T, game string, deals int) *match {
 		x.addrs[i] = ln.Addr().String()
 	}
 	seed := cards.SeedFromUint64(11)
-	x.m = Match{Game: g, Deals: deals, Seed: &seed, Timeout: testTimeout, Names: [2]string{"bad", "good"},
+	x.m = Match{Game: g, Deals: deals, Seed: &seed, Timeout: promptTimeout, Names: [2]string{"bad", "good"},
 		Log: &x.log, Logger: slog.New(slog.NewTextHandler(&x.diag, nil))}
 	return x
 }
@@ -220,7 +227,7 @@ func TestMisbehavingClients(t *testing.T) {
 	}{
 		{"stall", limitGame, func(int, string, *engine.Hand) (string, bool) { return "", false },
 			func(t *testing.T, s Score, diag string, _ []string) {
-				if s.Late[0] == 0 || s.Late[0] != s.Replaced[0] || s.Replaced[1] != 0 || s.Used[0] < time.Duration(s.Late[0])*testTimeout {
+				if s.Late[0] == 0 || s.Late[0] != s.Replaced[0] || s.Replaced[1] != 0 || s.Used[0] < time.Duration(s.Late[0])*promptTimeout {
 					t.Errorf("stalling player: %+v", s)
 				}
 			}},
@@ -258,7 +265,7 @@ func TestMisbehavingClients(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			deals := 4
 			if c.name == "stall" {
-				deals = 2 // every decision costs a timeout
+				deals = 1 // every decision costs a timeout
 			}
 			x := newMatch(t, c.game, deals)
 			bad := scripted(t, x.addrs[0], Version, x.m.Game, c.bad)
@@ -310,6 +317,7 @@ func TestTimeLimits(t *testing.T) {
 	stall := func(int, string, *engine.Hand) (string, bool) { return "", false }
 	t.Run("hand", func(t *testing.T) {
 		x := newMatch(t, "holdem.limit.2p.reverse_blinds", 3)
+		x.m.Timeout = testTimeout
 		x.m.HandTime = testTimeout + testTimeout/2
 		bad := scripted(t, x.addrs[0], Version, x.m.Game, stall)
 		good := scripted(t, x.addrs[1], Version, x.m.Game, raiser)
@@ -324,6 +332,7 @@ func TestTimeLimits(t *testing.T) {
 	})
 	t.Run("match", func(t *testing.T) {
 		x := newMatch(t, "holdem.limit.2p.reverse_blinds", 4)
+		x.m.Timeout = testTimeout
 		x.m.MatchTime = 3*testTimeout + testTimeout/2
 		bad := scripted(t, x.addrs[0], Version, x.m.Game, stall)
 		good := scripted(t, x.addrs[1], Version, x.m.Game, raiser)
