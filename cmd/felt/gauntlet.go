@@ -23,7 +23,9 @@ func (c *gauntletCmd) Help() string {
 	return `Plays the bot in duplicate (see felt match) against each exploiter, a simple player
 that punishes one leak: always all-in (raise), the calling station (call), the pot-odds
 caller (potodds), the min-raiser (minraise), the pot-size maniac (maniac) and the
-tight-aggressive chart player (tag). Every match has the same seed, so every exploiter
+tight-aggressive chart player (tag). In fixed-limit (--variant limit) raise is the
+always-raiser, minraise raises once a round, and maniac, who would play as raise there,
+is left out. Every match has the same seed, so every exploiter
 sees the same deals. Prints the bot's bb/100 against each, ± the 95% half-width, and the
 worst case: the bot survives when it loses to no exploiter by more than the interval
 allows.
@@ -89,7 +91,7 @@ func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		}
 	}
 	start := time.Now()
-	bar := c.progress(stderr, int64(len(arena.Exploiters)*2*((c.Hands+1)/2)), c.Bot+" gauntlet")
+	bar := c.progress(stderr, int64(len(arena.ExploitersFor(s.game))*2*((c.Hands+1)/2)), c.Bot+" gauntlet")
 	g, err := arena.PlayGauntlet(ctx, arena.GauntletConfig{Bot: c.Bot, Game: s.game, Hands: c.Hands, Seed: s.seed,
 		Workers: c.Workers, Progress: bar.add, ControlVariate: c.CV})
 	bar.finish()
@@ -100,7 +102,7 @@ func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		ElapsedNS: time.Since(start).Nanoseconds()}
 	for k, r := range g.Matches {
 		out.Hands = r.Hands
-		out.Matches = append(out.Matches, gauntletMatch{Exploiter: arena.Exploiters[k].Name, Bot: r.B,
+		out.Matches = append(out.Matches, gauntletMatch{Exploiter: g.Exploiters[k].Name, Bot: r.B,
 			BBPer100: r.BBPer100, CI95: r.CI95, MBBPerGame: r.MBBPerGame, Chips: r.Chips, CV: newCVOutput(r.CV)})
 	}
 	if c.JSON {

@@ -3,8 +3,10 @@ package arena
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/engine"
 )
 
 // Exploiter is one opponent of the gauntlet: a bot of the registry and the leak
@@ -23,6 +25,19 @@ var Exploiters = []Exploiter{
 	{"minraise", "min-raiser"},
 	{"maniac", "pot-size maniac"},
 	{"tag", "tight-aggressive"},
+}
+
+// ExploitersFor returns the exploiters of g's gauntlet: Exploiters, but in
+// fixed-limit without the pot-size maniac, who there plays as always-raise (a
+// pot-size bet is cut to the one size the rules allow, and it calls when the
+// raises are capped, as raise does): the limit gauntlet is always-raise, the
+// calling station, the pot-odds caller, the raise-once player (minraise: one
+// raise a round, all in the rules allow with a good hand), and tag.
+func ExploitersFor(g Game) []Exploiter {
+	if g.Config.Structure != engine.FixedLimit {
+		return Exploiters
+	}
+	return slices.DeleteFunc(slices.Clone(Exploiters), func(e Exploiter) bool { return e.Bot == "maniac" })
 }
 
 // GauntletConfig describes a gauntlet: one bot's duplicate match against every
@@ -44,6 +59,8 @@ type GauntletConfig struct {
 // Gauntlet is the outcome of a gauntlet, from the bot's side.
 type Gauntlet struct {
 	Bot string
+	// Exploiters are the opponents played (ExploitersFor the game).
+	Exploiters []Exploiter
 	// Matches[k] is the bot's match against Exploiters[k].
 	Matches []Result
 	// Worst is the index of the match with the lowest win rate.
@@ -71,11 +88,11 @@ func (g Gauntlet) Survives() bool {
 	return true
 }
 
-// PlayGauntlet plays the bot against every exploiter in turn, each match on all
+// PlayGauntlet plays the bot against every exploiter of the game (ExploitersFor) in turn, each match on all
 // cores and with the same seed, so every exploiter sees the same deals.
 func PlayGauntlet(ctx context.Context, gc GauntletConfig) (Gauntlet, error) {
-	g := Gauntlet{Bot: gc.Bot}
-	for k, e := range Exploiters {
+	g := Gauntlet{Bot: gc.Bot, Exploiters: ExploitersFor(gc.Game)}
+	for k, e := range g.Exploiters {
 		r, err := Match(ctx, MatchConfig{A: gc.Bot, B: e.Bot, Game: gc.Game, Hands: gc.Hands, Seed: gc.Seed,
 			Workers: gc.Workers, Progress: gc.Progress, NewBot: gc.NewBot, ControlVariate: gc.ControlVariate})
 		if err != nil {
