@@ -27,7 +27,9 @@ half-width. With two logs of one match dealt twice from the same seed, the playe
 positions swapped (the ACPC dealer run twice with the same rngSeed and the players in
 the other order), hand i of one is paired with hand i of the other, whose hole cards
 must be the same: duplicate, the luck of the cards mostly cancelled. With one log,
-consecutive hands are paired (independent hands; an odd last hand is left out).
+consecutive hands are paired (an odd last hand is left out): in a log of felt acpc, which
+plays every deal twice in a row with the positions swapped, those are the duplicate
+pairs; in one of the ACPC dealer, independent hands.
 
 --json prints one object: "player", "logs", "hands", "duplicate", "chips",
 "mbb_per_game", "mbb_ci95", "bb_per_100", "ci95".`
