@@ -23,9 +23,9 @@ func (c *gauntletCmd) Help() string {
 	return `Plays the bot in duplicate (see felt match) against each exploiter, a simple player
 that punishes one leak: always all-in (raise), the calling station (call), the pot-odds
 caller (potodds), the min-raiser (minraise), the pot-size maniac (maniac) and the
-tight-aggressive chart player (tag). In fixed-limit (--variant limit) raise is the
-always-raiser, minraise raises once a round, and maniac, who would play as raise there,
-is left out. Every match has the same seed, so every exploiter
+tight-aggressive chart player (tag). In fixed-limit (--variant limit) raise is
+always-raise, minraise is raise-once (one raise a round, every raise with a good hand),
+and maniac, who plays exactly as raise there, is left out. Every match has the same seed, so every exploiter
 sees the same deals. Prints the bot's bb/100 against each, ± the 95% half-width, and the
 worst case: the bot survives when it loses to no exploiter by more than the interval
 allows.

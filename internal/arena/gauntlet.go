@@ -3,7 +3,6 @@ package arena
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/engine"
@@ -28,16 +27,29 @@ var Exploiters = []Exploiter{
 }
 
 // ExploitersFor returns the exploiters of g's gauntlet: Exploiters, but in
-// fixed-limit without the pot-size maniac, who there plays as always-raise (a
-// pot-size bet is cut to the one size the rules allow, and it calls when the
-// raises are capped, as raise does): the limit gauntlet is always-raise, the
-// calling station, the pot-odds caller, the raise-once player (minraise: one
-// raise a round, all in the rules allow with a good hand), and tag.
+// fixed-limit named for how they play there and without the pot-size maniac,
+// who plays exactly as raise there (a pot-size bet is cut to the one size the
+// rules allow, and it calls when the raises are capped, as raise does): the
+// limit gauntlet is always-raise (raise), the calling station, the pot-odds
+// caller, the raise-once player (minraise: one raise a betting round, and
+// every raise it may with a good hand) and the tight-aggressive player.
 func ExploitersFor(g Game) []Exploiter {
 	if g.Config.Structure != engine.FixedLimit {
 		return Exploiters
 	}
-	return slices.DeleteFunc(slices.Clone(Exploiters), func(e Exploiter) bool { return e.Bot == "maniac" })
+	var out []Exploiter
+	for _, e := range Exploiters {
+		switch e.Bot {
+		case "maniac":
+			continue
+		case "raise":
+			e.Name = "always-raise"
+		case "minraise":
+			e.Name = "raise-once"
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // GauntletConfig describes a gauntlet: one bot's duplicate match against every

@@ -84,6 +84,9 @@ func TestLimitGauntletLeavesOutTheManiac(t *testing.T) {
 			t.Errorf("limit gauntlet match %d: %s against %s", k, g.Matches[k].B, e.Bot)
 		}
 	}
+	if g.Exploiters[0].Name != "always-raise" || Exploiters[0].Name != "always all-in" {
+		t.Errorf("always-raise is called %q in limit, %q in no-limit", g.Exploiters[0].Name, Exploiters[0].Name)
+	}
 	if n := len(ExploitersFor(games[0])); n != len(Exploiters) {
 		t.Errorf("the no-limit gauntlet has %d exploiters, want %d", n, len(Exploiters))
 	}
