@@ -66,6 +66,8 @@ type GauntletConfig struct {
 	// ControlVariate estimates every match with the control variate too, and
 	// judges by it (MatchConfig.ControlVariate).
 	ControlVariate bool
+	// Match plays each match (nil: Match), as LeagueConfig.Match.
+	Match MatchFunc
 }
 
 // Gauntlet is the outcome of a gauntlet, from the bot's side.
@@ -100,12 +102,14 @@ func (g Gauntlet) Survives() bool {
 	return true
 }
 
-// PlayGauntlet plays the bot against every exploiter of the game (ExploitersFor) in turn, each match on all
-// cores and with the same seed, so every exploiter sees the same deals.
+// PlayGauntlet plays the bot against every exploiter of the game (ExploitersFor)
+// in turn, each match on all cores and with the same seed, so every exploiter
+// sees the same deals.
 func PlayGauntlet(ctx context.Context, gc GauntletConfig) (Gauntlet, error) {
 	g := Gauntlet{Bot: gc.Bot, Exploiters: ExploitersFor(gc.Game)}
+	play := gc.Match.orMatch()
 	for k, e := range g.Exploiters {
-		r, err := Match(ctx, MatchConfig{A: gc.Bot, B: e.Bot, Game: gc.Game, Hands: gc.Hands, Seed: gc.Seed,
+		r, err := play(ctx, MatchConfig{A: gc.Bot, B: e.Bot, Game: gc.Game, Hands: gc.Hands, Seed: gc.Seed,
 			Workers: gc.Workers, Progress: gc.Progress, NewBot: gc.NewBot, ControlVariate: gc.ControlVariate})
 		if err != nil {
 			return Gauntlet{}, fmt.Errorf("%s against the %s: %w", gc.Bot, e.Name, err)
