@@ -239,16 +239,18 @@ type arenaSettings struct {
 // settle checks the bots and the shared flags; every problem is a usage error.
 func (f *arenaFlags) settle(bots []string) (arenaSettings, error) {
 	var s arenaSettings
-	for _, name := range bots {
-		if _, err := bot.New(name, bot.Options{}); err != nil {
-			return s, usageError("%v", err)
-		}
-	}
 	g, err := arena.ParseGame(f.Variant)
 	if err != nil {
 		return s, usageError("--variant: %v", err)
 	}
 	s.game = g
+	// Heads-up, as matches, leagues and gauntlets play; a tournament's bots are
+	// told its seats when it makes them.
+	for _, name := range bots {
+		if _, err := bot.New(name, bot.Options{Game: g.Bot(2)}); err != nil {
+			return s, usageError("%v", err)
+		}
+	}
 	if f.Hands < arena.MinHands {
 		return s, usageError("--hands: at least %d, not %d", arena.MinHands, f.Hands)
 	}

@@ -118,6 +118,8 @@ func TestArenaCommandsBadInputExitTwo(t *testing.T) {
 		{true, []string{"call"}},
 		{true, []string{"call", "fold", "nobody"}},
 		{true, []string{"call", "fold", "--variant", "razz"}},
+		{false, []string{"cfr", "call", "--variant", "nl"}}, // cfr plays limit only
+		{true, []string{"cfr", "call", "--variant", "stud"}},
 	} {
 		var err error
 		if c.league {

@@ -109,7 +109,7 @@ func (mc *MatchConfig) Prepare() (deals int, err error) {
 		}
 	}
 	for _, name := range []string{mc.A, mc.B} {
-		if _, err := mc.NewBot(name, bot.Options{}); err != nil {
+		if _, err := mc.NewBot(name, bot.Options{Game: mc.Game.Bot(2)}); err != nil {
 			return 0, err
 		}
 	}
@@ -209,7 +209,7 @@ func NewDealPlayer(mc *MatchConfig) (*DealPlayer, error) {
 	}
 	for k, name := range []string{mc.A, mc.B} {
 		p.w.srcs[k] = rand.NewPCG(0, 0)
-		b, err := mc.NewBot(name, bot.Options{Rand: rand.New(p.w.srcs[k])})
+		b, err := mc.NewBot(name, bot.Options{Rand: rand.New(p.w.srcs[k]), Game: mc.Game.Bot(2)})
 		if err != nil {
 			return nil, err
 		}

@@ -74,6 +74,38 @@ type Options struct {
 	// Budget is the resolve bot's time per decision (budget=500ms; 0 means
 	// DefaultResolveBudget); its solver iterations shrink in proportion.
 	Budget time.Duration
+	// Game is the game the bot is made to play; nil when the caller does not say.
+	// A bot that plays one game only (cfr) refuses, with ErrWrongGame, to be made
+	// for another game or for an unknown one, rather than play it as some other bot.
+	Game *Game
+}
+
+// Game is the game a bot is made to play, as its caller knows it.
+type Game struct {
+	Variant   engine.Variant
+	Structure engine.Structure // Hold'em only
+	// Seats is the most players a hand may deal in (2: heads-up); 0 when the
+	// caller cannot tell (a client of a remote dealer).
+	Seats int
+}
+
+// String names the game: "heads-up fixed-limit holdem", "6-seat no-limit holdem",
+// "stud3".
+func (g *Game) String() string {
+	if g == nil {
+		return "an unknown game"
+	}
+	name := g.Variant.String()
+	if g.Variant == engine.Holdem {
+		name = g.Structure.String() + " " + name
+	}
+	switch {
+	case g.Seats == 2:
+		return "heads-up " + name
+	case g.Seats > 2:
+		return fmt.Sprintf("%d-seat %s", g.Seats, name)
+	}
+	return name
 }
 
 // DefaultSamples is the number of deals a Monte Carlo bot simulates per decision
@@ -88,6 +120,9 @@ const MaxSamples = 100_000
 var (
 	ErrUnknownBot = errors.New("unknown bot")
 	ErrBadOption  = errors.New("bad bot option")
+	// ErrWrongGame is wrapped by New and CheckGame for a bot asked to play a game
+	// it has no strategy for.
+	ErrWrongGame = errors.New("the bot has no strategy for this game")
 )
 
 // Info describes one bot of the registry.
@@ -100,6 +135,19 @@ type Info struct {
 type entry struct {
 	Info
 	make func(o Options) (Bot, error)
+}
+
+// plays holds, for the bots that play some games only, whether they play game g
+// (nil: unknown), wrapping ErrWrongGame when not; a bot not in it plays every
+// game.
+var plays = map[string]func(g *Game) error{"cfr": cfrPlays}
+
+// checkGame reports whether registry entry i plays g.
+func checkGame(i int, g *Game) error {
+	if f := plays[registry[i].Name]; f != nil {
+		return f(g)
+	}
+	return nil
 }
 
 // plain adapts a constructor that cannot fail to entry.make.
@@ -125,7 +173,7 @@ var registry = [...]entry{
 	{Info{"maniac", "exploiter: bets or raises the size of the pot every time, whatever it holds"}, plain(func(Options) maniacBot { return maniacBot{} })},
 	{Info{"tag", "exploiter: tight-aggressive; raises a few strong starting hands, bets 2/3 pot when ahead, calls with pot odds"}, plain(newTAG)},
 	{Info{"resolve", "heads-up no-limit: a chart by stack depth before the flop, a range-aware policy on the flop, real-time re-solving of the turn and river on its beliefs about both ranges (budget=2s per decision by default)"}, plain(newResolve)},
-	{Info{"cfr", "heads-up limit Hold'em from a CFR strategy, strategy=FILE (felt train hulhe --out FILE; without one it warns, then only checks and calls)"}, newCFR},
+	{Info{"cfr", "heads-up limit Hold'em from a CFR strategy: the built-in blueprint, or strategy=FILE (felt train hulhe --out FILE); refuses other games"}, newCFR},
 }
 
 // List returns every bot's name and one-line description.
@@ -161,6 +209,9 @@ func New(name string, opts Options) (Bot, error) {
 	if opts.Rand == nil {
 		opts.Rand = rand.New(rand.NewPCG(0, 0))
 	}
+	if err := checkGame(base, opts.Game); err != nil {
+		return nil, fmt.Errorf("bot %q: %w", name, err)
+	}
 	b, err := registry[base].make(opts)
 	if err != nil {
 		return nil, fmt.Errorf("bot %q: %w", name, err)
@@ -173,6 +224,20 @@ func New(name string, opts Options) (Bot, error) {
 func Check(name string) error {
 	_, _, err := parseName(name)
 	return err
+}
+
+// CheckGame is Check, and also reports whether the bot plays game g (nil: the
+// game is not known), wrapping ErrWrongGame when it does not. Like Check it reads
+// no file: a strategy file for another game is found by New only.
+func CheckGame(name string, g *Game) error {
+	base, _, err := parseName(name)
+	if err != nil {
+		return err
+	}
+	if err := checkGame(base, g); err != nil {
+		return fmt.Errorf("bot %q: %w", name, err)
+	}
+	return nil
 }
 
 // MaxUntrustedSamples bounds the samples option a player may ask for, so that

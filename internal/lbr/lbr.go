@@ -192,8 +192,17 @@ func (c *Config) defaults() error {
 	case len(c.Sizes) == 0:
 		return errors.New("no bet size")
 	}
-	_, err := c.NewBot(c.Bot, bot.Options{})
+	_, err := c.NewBot(c.Bot, bot.Options{Game: c.BotGame()})
 	return err
+}
+
+// BotGame is the game LBR plays, as its bot is told (heads-up c.Game, nl when
+// c.Game is not set): a bot that does not play it (cfr in no-limit) refuses.
+func (c *Config) BotGame() *bot.Game {
+	if c.Game.Name == "" {
+		return nlGame().Bot(2)
+	}
+	return c.Game.Bot(2)
 }
 
 // Run plays LBR against the bot on all cores.
@@ -306,7 +315,7 @@ type DealPlayer struct{ w *worker }
 // NewDealPlayer makes the bot of c, which Prepare has checked.
 func NewDealPlayer(c *Config) (*DealPlayer, error) {
 	w := &worker{c: c, h: new(engine.Hand), cfg: c.Game.HandConfig(), botSrc: rand.NewPCG(0, 0), lbrSrc: rand.NewPCG(0, 0)}
-	b, err := c.NewBot(c.Bot, bot.Options{Rand: rand.New(w.botSrc)})
+	b, err := c.NewBot(c.Bot, bot.Options{Rand: rand.New(w.botSrc), Game: c.BotGame()})
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/felt-poker/felt/internal/arena"
+	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/engine"
 )
 
 // run plays LBR against name and fails the test on an error.
@@ -131,5 +133,21 @@ func TestStudRefused(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), Config{Bot: "call", Game: g, Hands: 10}); !errors.Is(err, ErrNotHoldem) {
 		t.Fatalf("stud: %v; want ErrNotHoldem", err)
+	}
+}
+
+// The bot is told the game LBR plays: cfr, a fixed-limit bot, is refused in
+// no-limit and made in fixed-limit (it was told no-limit whatever the game).
+func TestBotToldTheGame(t *testing.T) {
+	c := Config{Bot: "cfr", Hands: 10}
+	if _, err := c.Prepare(); !errors.Is(err, bot.ErrWrongGame) {
+		t.Fatalf("cfr in no-limit: %v, want bot.ErrWrongGame", err)
+	}
+	c = Config{Bot: "cfr", Game: limitGame(t), Hands: 10}
+	if _, err := c.Prepare(); err != nil {
+		t.Fatalf("cfr in fixed-limit: %v", err)
+	}
+	if g := c.BotGame(); g.Structure != engine.FixedLimit || g.Seats != 2 {
+		t.Fatalf("LBR in limit tells its bot %v", g)
 	}
 }

@@ -266,7 +266,7 @@ func (c *Config) Validate() error {
 		return invalid("bots", "at most %d", max)
 	}
 	for _, b := range c.Bots {
-		if err := bot.Check(b); err != nil {
+		if err := bot.CheckGame(b, c.botGame()); err != nil {
 			return invalid("bots", "%v", err)
 		}
 	}
@@ -283,6 +283,12 @@ func (c *Config) Validate() error {
 		return invalid("bank", "is required")
 	}
 	return nil
+}
+
+// botGame is the game the table's bots are told they play.
+func (c *Config) botGame() *bot.Game {
+	v, s := c.engineGame()
+	return &bot.Game{Variant: v, Structure: s, Seats: c.Seats}
 }
 
 // engineGame returns the engine's variant and structure for c.Variant.

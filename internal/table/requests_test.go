@@ -81,3 +81,25 @@ func TestHeadsUpConfig(t *testing.T) {
 	bad(func(h *HeadsUp) { h.BigBlind = 40 }, "big_blind")
 	bad(func(h *HeadsUp) { h.Watchers = "friends" }, "watchers")
 }
+
+// A table's bots must play its game: cfr (heads-up limit only) is refused at a
+// no-limit heads-up table and at a six-seat limit table, accepted at a heads-up
+// limit one.
+func TestBotsPlayTheTablesGame(t *testing.T) {
+	for _, c := range []struct {
+		variant string
+		seats   int
+		field   string
+	}{{NoLimit, 2, "bots"}, {FixedLimit, 6, "bots"}, {FixedLimit, 2, ""}} {
+		cfg, err := HeadsUpConfig("hu-x", DefaultHeadsUp())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Bank = newBank()
+		cfg.DefaultTimes()
+		cfg.Variant, cfg.Seats, cfg.Bots = c.variant, c.seats, []string{"cfr"}
+		if err := cfg.Validate(); fieldOf(err) != c.field {
+			t.Errorf("cfr at %d-seat %s: %v, want an error on %q", c.seats, c.variant, err, c.field)
+		}
+	}
+}

@@ -187,7 +187,7 @@ func New(cfg Config) (*Table, error) {
 	}
 	rng := rand.New(rand.NewChaCha8(seed))
 	for i, name := range cfg.Bots {
-		b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models})
+		b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models, Game: cfg.botGame()})
 		if err != nil {
 			if t.models != nil {
 				t.models.close()

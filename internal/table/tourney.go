@@ -67,7 +67,7 @@ func (t *Table) tourney() bool { return t.cfg.Tourney != nil }
 
 // newBot makes the bot called name for seat i, seeded from the table's seed.
 func (t *Table) newBot(name string, models bot.ModelStore, rng *rand.Rand) (bot.Bot, error) {
-	b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models})
+	b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models, Game: t.cfg.botGame()})
 	if err != nil {
 		return nil, invalid("bots", "%v", err)
 	}
