@@ -359,7 +359,7 @@ func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]bel
 		n, least = riverIterations, minRiverIterations
 	}
 	n = max(least, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
-	iterate(ctx, s, n)
+	iterate(ctx, s.Iterate, n)
 	return s, nil
 }
 

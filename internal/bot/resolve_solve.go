@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/engine"
@@ -115,14 +116,21 @@ func newRoundSolver(st *pubStreet, b *[2]belief, me int) (*solver.Solver, error)
 	return s, nil
 }
 
-// iterate runs up to n iterations, stopping early (after at least one) when ctx is
-// done: the answer then comes from the average strategy so far.
-func iterate(ctx context.Context, s *solver.Solver, n int) {
+// iterate runs up to n iterations of step (a solver's Iterate), stopping early
+// (after at least one) when ctx is done, or when the next iteration, if it took as
+// long as the longest so far, would end past ctx's deadline: the answer then
+// comes from the average strategy so far, by the deadline rather than one
+// iteration after it.
+func iterate(ctx context.Context, step func(), n int) {
+	deadline, timed := ctx.Deadline()
+	var longest time.Duration
 	for i := 0; i < n; i++ {
-		if i > 0 && ctx.Err() != nil {
+		if i > 0 && (ctx.Err() != nil || timed && time.Until(deadline) < longest) {
 			return
 		}
-		s.Iterate()
+		start := time.Now()
+		step()
+		longest = max(longest, time.Since(start))
 	}
 }
 

@@ -112,6 +112,12 @@ type Config struct {
 	// opponent, who is named by the players' names (bot.Seater); the house passes
 	// bot.StoreModels over its store. Nil keeps the models in memory.
 	BotModels bot.ModelStore
+	// BotTimes, when not nil, hears how long each bot decision took (the
+	// house's metrics); it is called from the bots' goroutines.
+	BotTimes bot.DecisionObserver
+	// NewBot makes the bots (nil: bot.New): tests seat bots of their own. The
+	// names in Bots are still checked against bot's registry.
+	NewBot func(name string, o bot.Options) (bot.Bot, error)
 
 	// Straddle lets the player under the gun straddle (no-limit and pot-limit
 	// Hold'em), when they chose to (SetOptions); RunItTwice lets the players run
