@@ -222,7 +222,9 @@ func drawLBRChart(record, chart, variant string) error {
 	names := make([]string, len(lead))
 	ys, ci := make([]float64, len(lead)), make([]float64, len(lead))
 	for i, r := range lead {
-		names[i], ys[i], ci[i] = r.Bot+"\n"+thousands(int64(r.Hands))+" hands", r.MBBPerGame, r.MBBCI95
+		// A bot's options go on a line of their own, so that long names do not overlap.
+		label := strings.ReplaceAll(r.Bot, ":", "\n") + "\n" + thousands(int64(r.Hands)) + " hands"
+		names[i], ys[i], ci[i] = label, r.MBBPerGame, r.MBBCI95
 	}
 	title := "What Local Best Response wins, " + arenaGameName(variant)
 	ch, err := arena.BarChart(title, "mbb/g (± 95%)", names, ys, ci)
