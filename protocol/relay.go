@@ -54,3 +54,24 @@ type NodeOnline struct {
 	Node    string   `json:"node"`
 	Players []Player `json:"players"`
 }
+
+// TournamentRequest is a request of the tournaments' API (/api/tournaments/...)
+// that a node forwards to the node that directs the tournaments, on
+// "<prefix>.node.<node>.tournaments": the HTTP request as the player's node
+// received it (its cookie or token authenticates the player there too, the
+// database being shared).
+type TournamentRequest struct {
+	Method string              `json:"method"`
+	Path   string              `json:"path"` // with its query
+	Header map[string][]string `json:"header"`
+	Body   []byte              `json:"body,omitempty"`
+	Remote string              `json:"remote"` // the client's address as the player's node saw it
+}
+
+// TournamentReply answers a TournamentRequest: the HTTP response of the
+// director's node.
+type TournamentReply struct {
+	Status      int    `json:"status"`
+	ContentType string `json:"content_type"`
+	Body        []byte `json:"body"`
+}

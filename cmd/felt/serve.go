@@ -19,7 +19,6 @@ import (
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/table"
-	"github.com/felt-poker/felt/internal/tournament/live"
 	"github.com/felt-poker/felt/internal/web"
 )
 
@@ -135,9 +134,6 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	if err != nil {
 		return usageError("config: %v", err)
 	}
-	if hn != nil { // tournaments run on a single-node house for now (docs/scaling.md)
-		tourneys = live.Config{}
-	}
 	srv, err := web.New(hn.webConfig(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP, Tournaments: tourneys,
 		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables, PublicMetrics: hc.Metrics == "public",
 		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}, Houses: neighbours(ctx, log, &hc, ln.Addr().String())}))
@@ -164,7 +160,9 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 			return err
 		}
 	}
-	hn.run(ctx)
+	if err := hn.run(ctx, h, srv); err != nil {
+		return err
+	}
 	hs := srv.HTTPServer(slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 	served := make(chan error, 1)
 	scheme := "http"
@@ -187,7 +185,7 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	log.Info("shutting down: cancelling hands in play and returning every stack")
 	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err = errors.Join(hn.handOver(sctx), srv.Shutdown(sctx))
+	err = errors.Join(hn.handOver(sctx), srv.Shutdown(sctx), hn.releaseDirector(sctx))
 	if herr := hs.Shutdown(sctx); herr != nil && !errors.Is(herr, http.ErrServerClosed) {
 		err = errors.Join(err, herr)
 	}

@@ -58,6 +58,7 @@ type houseNode struct {
 	n      *cluster.Node
 	tables *node.Tables
 	relay  *node.Relay
+	dir    *node.Director // competes for the tournaments' director lease
 	log    *slog.Logger
 }
 
@@ -152,12 +153,31 @@ func (hn *houseNode) openTables(ctx context.Context, hc *houseConfig, h *house.H
 	return nil
 }
 
-// run keeps the node's leases until ctx is done.
-func (hn *houseNode) run(ctx context.Context) {
+// run keeps the node's leases until ctx is done, and has the node compete
+// for the tournaments' director lease: the node that holds it directs the
+// house's tournaments (docs/scaling.md, "Tournaments").
+func (hn *houseNode) run(ctx context.Context, h *house.House, srv *web.Server) error {
 	if hn == nil || hn.tables == nil {
-		return
+		return nil
 	}
 	go func() { _ = hn.tables.Run(ctx) }()
+	hn.dir = node.NewDirector(node.DirectorConfig{Cluster: hn.n, House: h, Direct: srv.DirectTournaments, Log: hn.log})
+	tr := node.NewTournamentsRelay(hn.dir, hn.log)
+	if err := tr.Serve(ctx, srv.DirectorHandler()); err != nil {
+		return err
+	}
+	srv.SetTournamentsHost(tr)
+	go hn.dir.Run(ctx)
+	return nil
+}
+
+// releaseDirector gives the director lease up once the server has shut down
+// (its director stored its last steps): another node directs at once.
+func (hn *houseNode) releaseDirector(ctx context.Context) error {
+	if hn == nil || hn.dir == nil {
+		return nil
+	}
+	return hn.dir.Release(ctx)
 }
 
 // handOver gives the node's tables to the other nodes before the house shuts

@@ -20,3 +20,8 @@ func TableKey(name string) string {
 	}
 	return b.String()
 }
+
+// RoleKey is the lease key of a role of the house that one node plays at a
+// time (AcquireRole): "role." and the role. No table name gives it, since
+// TableKey never writes a '.'.
+func RoleKey(role string) string { return "role." + role }

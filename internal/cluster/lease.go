@@ -95,7 +95,23 @@ func (n *Node) Acquire(ctx context.Context, table string) (*Lease, error) {
 	if table == "" {
 		return nil, errors.New("cluster: acquire: no table name")
 	}
-	key := TableKey(table)
+	return n.acquire(ctx, TableKey(table), table, true)
+}
+
+// AcquireRole takes the lease of a role of the house that one node at a time
+// plays (RoleKey: the tournaments' director), like a table's: it succeeds only
+// if no node holds it, and otherwise the error is a *HeldError. Renew it every
+// TTL/3 and stop playing the role once it is not Valid.
+func (n *Node) AcquireRole(ctx context.Context, role string) (*Lease, error) {
+	if role == "" {
+		return nil, errors.New("cluster: acquire: no role")
+	}
+	return n.acquire(ctx, RoleKey(role), role, false)
+}
+
+// acquire creates key for this node; a table's lease (opening) counts as
+// being opened here from before the key exists (AwaitOpen).
+func (n *Node) acquire(ctx context.Context, key, name string, opening bool) (*Lease, error) {
 	val, err := json.Marshal(leaseValue{Node: n.cfg.Node, Since: time.Now().UTC()})
 	if err != nil {
 		return nil, err
@@ -105,19 +121,21 @@ func (n *Node) Acquire(ctx context.Context, table string) (*Lease, error) {
 	// The table counts as being opened here from before the key exists, so
 	// that no node that reads this node's name in it finds the table missing
 	// here (AwaitOpen).
-	n.beginOpening(key)
+	if opening {
+		n.beginOpening(key)
+	}
 	sent := time.Now()
 	rev, err := n.leases.Create(ctx, key, val)
-	if err != nil {
+	if err != nil && opening {
 		n.endOpening(key)
 	}
 	if errors.Is(err, jetstream.ErrKeyExists) {
-		return nil, &HeldError{Table: table, Node: n.holder(ctx, key)}
+		return nil, &HeldError{Table: name, Node: n.holder(ctx, key)}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cluster: acquire %q: %w", table, err)
+		return nil, fmt.Errorf("cluster: acquire %q: %w", name, err)
 	}
-	return &Lease{n: n, table: table, key: key, token: rev, value: val, rev: rev, until: n.deadline(sent), opening: true}, nil
+	return &Lease{n: n, table: name, key: key, token: rev, value: val, rev: rev, until: n.deadline(sent), opening: opening}, nil
 }
 
 // holder returns the node named in key's lease, or "".
@@ -133,18 +151,29 @@ func (n *Node) holder(ctx context.Context, key string) string {
 
 // Holder returns the node holding table's lease, or "" when none does.
 func (n *Node) Holder(ctx context.Context, table string) (string, error) {
+	return n.holderOf(ctx, TableKey(table), table)
+}
+
+// RoleHolder returns the node holding role's lease (AcquireRole), or "" when
+// none does.
+func (n *Node) RoleHolder(ctx context.Context, role string) (string, error) {
+	return n.holderOf(ctx, RoleKey(role), role)
+}
+
+// holderOf returns the node named in key's lease, or "" when it has none.
+func (n *Node) holderOf(ctx context.Context, key, name string) (string, error) {
 	ctx, cancel := n.request(ctx)
 	defer cancel()
-	e, err := n.leases.Get(ctx, TableKey(table))
+	e, err := n.leases.Get(ctx, key)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
 		return "", nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("cluster: holder of %q: %w", table, err)
+		return "", fmt.Errorf("cluster: holder of %q: %w", name, err)
 	}
 	var v leaseValue
 	if err := json.Unmarshal(e.Value(), &v); err != nil {
-		return "", fmt.Errorf("cluster: holder of %q: %w", table, err)
+		return "", fmt.Errorf("cluster: holder of %q: %w", name, err)
 	}
 	return v.Node, nil
 }

@@ -3,6 +3,7 @@ package house_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -136,6 +137,73 @@ func TestStaleOwnerWritesRefused(t *testing.T) {
 		}
 		if c, err := owner.CashOut(ctx, u.ID, ref, 520); err != nil || c != credits+520 {
 			t.Fatalf("the owner's cash-out: %d, %v; want %d", c, err, credits+520)
+		}
+	})
+}
+
+// TestStaleDirectorWritesRefused: once a new tournament director fenced
+// TournamentsRef, the former director's tournament writes (a tournament
+// created, a registration, an unregistration, a prize) are refused and change
+// nothing; the new director's go through, and the prize is paid once.
+func TestStaleDirectorWritesRefused(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s store.Store) {
+		ctx := context.Background()
+		stale, director := newHouse(t, s, newClock()), newHouse(t, s, newClock())
+		u := register(t, stale, "gina")
+		v := register(t, stale, "hugo")
+		if err := stale.Fence(ctx, house.TournamentsRef, 1); err != nil {
+			t.Fatal(err)
+		}
+		tr, err := stale.CreateTournament(ctx, store.Tournament{Spec: []byte(`{}`), State: store.TourneyRegistering})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := fmt.Sprintf("tourney:%d", tr.ID)
+		entry := store.TournamentEntry{TournamentID: tr.ID, Name: "gina", UserID: u.ID, BuyIn: 100, Stack: 1000}
+		if _, err := stale.EnterTournament(ctx, ref, entry); err != nil {
+			t.Fatal(err)
+		}
+		credits, _ := stale.Credits(ctx, u.ID)
+		hugo, _ := stale.Credits(ctx, v.ID)
+		if err := director.Fence(ctx, house.TournamentsRef, 2); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := stale.CreateTournament(ctx, store.Tournament{Spec: []byte(`{}`), State: store.TourneyRegistering}); !errors.Is(err, house.ErrFenced) {
+			t.Errorf("stale create: %v, want ErrFenced", err)
+		}
+		late := store.TournamentEntry{TournamentID: tr.ID, Name: "hugo", UserID: v.ID, BuyIn: 100, Stack: 1000}
+		if _, err := stale.EnterTournament(ctx, ref, late); !errors.Is(err, house.ErrFenced) {
+			t.Errorf("stale registration: %v, want ErrFenced", err)
+		}
+		if err := stale.LeaveTournament(ctx, ref, tr.ID, u.ID, 100, "unregistered"); !errors.Is(err, house.ErrFenced) {
+			t.Errorf("stale unregistration: %v, want ErrFenced", err)
+		}
+		won := entry
+		won.Place, won.Prize = 1, 100
+		running := tr
+		running.State, running.Entrants, running.Pool = store.TourneyFinished, 1, 100
+		if err := stale.SaveTournament(ctx, ref, running, []store.TournamentEntry{won}); !errors.Is(err, house.ErrFenced) {
+			t.Errorf("stale prize: %v, want ErrFenced", err)
+		}
+		if c, _ := stale.Credits(ctx, u.ID); c != credits {
+			t.Errorf("gina's credits %d after the stale writes, want %d", c, credits)
+		}
+		if c, _ := stale.Credits(ctx, v.ID); c != hugo {
+			t.Errorf("hugo's credits %d after the stale writes, want %d", c, hugo)
+		}
+		if _, es, _ := stale.Tournament(ctx, tr.ID); len(es) != 1 || es[0].Place != 0 {
+			t.Errorf("entries after the stale writes: %+v, want gina's unplaced", es)
+		}
+		if ts, _ := s.Tournaments(ctx, 10, store.TourneyRegistering); len(ts) != 1 {
+			t.Errorf("%d tournaments registering, want 1 (the stale create refused)", len(ts))
+		}
+		for range 2 { // the new director pays the prize, once however often it saves
+			if err := director.SaveTournament(ctx, ref, running, []store.TournamentEntry{won}); err != nil {
+				t.Fatalf("the director's prize: %v", err)
+			}
+		}
+		if c, _ := director.Credits(ctx, u.ID); c != credits+100 {
+			t.Errorf("gina's credits %d after her prize, want %d", c, credits+100)
 		}
 	})
 }

@@ -15,6 +15,16 @@ import (
 // that adds, deletes or places the player's tournament entry, so that the entry
 // and the ledger never disagree, even across a restart.
 
+// TournamentsRef is the fencing reference of the tournaments' director
+// (docs/scaling.md, "Tournaments"): on a house of several nodes, the node
+// that directs the tournaments fences it with its director lease's token
+// (Fence), and every tournament write of this house (a tournament created, an
+// entry, an unregistration, a step with its places and prizes) checks the
+// token in its own transaction. A director frozen past its lease therefore
+// pays no prize, and takes no buy-in, once another has fenced it. A house on
+// one node never fences it, and its writes check nothing.
+const TournamentsRef = "tournaments"
+
 // Errors of tournament entries.
 var (
 	// ErrEntered reports a player registering twice.
@@ -35,6 +45,9 @@ func (h *House) EnterTournament(ctx context.Context, ref string, e store.Tournam
 	}
 	var left int64
 	err := h.st.InTx(ctx, func(q store.Queries) error {
+		if err := h.fenced(ctx, q, TournamentsRef); err != nil {
+			return err
+		}
 		if e.UserID != 0 {
 			if err := q.LockUser(ctx, e.UserID); err != nil {
 				return err
@@ -70,6 +83,9 @@ func (h *House) EnterTournament(ctx context.Context, ref string, e store.Tournam
 // ErrNotEntered.
 func (h *House) LeaveTournament(ctx context.Context, ref string, tournamentID, userID, buyIn int64, note string) error {
 	err := h.st.InTx(ctx, func(q store.Queries) error {
+		if err := h.fenced(ctx, q, TournamentsRef); err != nil {
+			return err
+		}
 		if err := q.LockUser(ctx, userID); err != nil {
 			return err
 		}
@@ -97,6 +113,9 @@ func (h *House) LeaveTournament(ctx context.Context, ref string, tournamentID, u
 // placed already is not paid again.
 func (h *House) SaveTournament(ctx context.Context, ref string, t store.Tournament, entries []store.TournamentEntry) error {
 	err := h.st.InTx(ctx, func(q store.Queries) error {
+		if err := h.fenced(ctx, q, TournamentsRef); err != nil {
+			return err
+		}
 		if err := q.UpdateTournament(ctx, t); err != nil {
 			return err
 		}
@@ -165,9 +184,19 @@ func (h *House) TournamentByID(ctx context.Context, id int64) (store.Tournament,
 	return h.st.TournamentByID(ctx, id)
 }
 
-// CreateTournament stores a new tournament.
+// CreateTournament stores a new tournament (fenced like every tournament write:
+// TournamentsRef).
 func (h *House) CreateTournament(ctx context.Context, t store.Tournament) (store.Tournament, error) {
-	return h.st.CreateTournament(ctx, t)
+	var out store.Tournament
+	err := h.st.InTx(ctx, func(q store.Queries) error {
+		if err := h.fenced(ctx, q, TournamentsRef); err != nil {
+			return err
+		}
+		var err error
+		out, err = q.CreateTournament(ctx, t)
+		return err
+	})
+	return out, err
 }
 
 // TournamentRankings returns the players by tournament net (prizes less

@@ -20,6 +20,7 @@ import (
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/store/storetest"
 	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/tournament/live"
 	"github.com/felt-poker/felt/internal/web"
 )
 
@@ -80,7 +81,8 @@ type testNode struct {
 	srv    *web.Server
 	lobby  *lobby.Lobby
 	tables *Tables
-	url    string // the node's HTTP address
+	dir    *Director // with nodeOptions.tournaments
+	url    string    // the node's HTTP address
 }
 
 // startNode starts a node on the database dsn and the NATS at url, running the
@@ -100,6 +102,11 @@ type nodeOptions struct {
 	ttl time.Duration
 	// handLog is Config.handLog.
 	handLog func(table.HandLog) table.HandLog
+	// tournaments, when it has a sit-and-go, has the node compete for the
+	// director lease (Director) with these tournaments; renew is
+	// DirectorConfig.renew.
+	tournaments live.Config
+	renew       func(context.Context, *cluster.Lease) error
 }
 
 // startNodeWith is startNode with options.
@@ -132,7 +139,8 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 	if opt.relay != nil {
 		wr = opt.relay(relay)
 	}
-	srv, err := web.New(web.Config{House: h, Log: log, Relay: wr, Tables: table.Config{BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond}})
+	srv, err := web.New(web.Config{House: h, Log: log, Relay: wr, Tables: table.Config{BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond},
+		Tournaments: opt.tournaments})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,6 +148,15 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		t.Fatal(err)
 	}
 	ShareLobby(ctx, c, srv.Lobby(), log)
+	var dir *Director
+	if len(opt.tournaments.SitAndGos) > 0 {
+		dir = NewDirector(DirectorConfig{Cluster: c, House: h, Direct: srv.DirectTournaments, Log: log, renew: opt.renew})
+		tr := NewTournamentsRelay(dir, log)
+		if err := tr.Serve(ctx, srv.DirectorHandler()); err != nil {
+			t.Fatal(err)
+		}
+		srv.SetTournamentsHost(tr)
+	}
 	ts := httptest.NewServer(srv.Handler())
 	srv.SetReady()
 	n := &testNode{c: c, h: h, srv: srv, lobby: srv.Lobby(), url: ts.URL}
@@ -159,6 +176,13 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		t.Fatal(err)
 	}
 	go func() { _ = n.tables.Run(ctx) }()
+	if dir != nil {
+		n.dir = dir
+		dctx, stop := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() { defer close(done); n.dir.Run(dctx) }()
+		t.Cleanup(func() { stop(); <-done })
+	}
 	return n
 }
 

@@ -102,13 +102,22 @@ type Config struct {
 
 // Server is the house's API. Create it with New; serve Handler.
 type Server struct {
-	house    *house.House
-	lobby    *lobby.Lobby
-	tourneys *live.Director
-	log      *slog.Logger
-	cfg      Config
-	handler  http.Handler
-	ready    atomic.Bool
+	house *house.House
+	lobby *lobby.Lobby
+	// tourneys is the tournaments' director (tourneyMu): on a house of several
+	// nodes, a new one each time this node gets the director lease
+	// (DirectTournaments).
+	tourneyMu  sync.Mutex
+	tourneys   *live.Director
+	tourneyCfg live.Config
+	// tourneyHost forwards the director's routes (SetTournamentsHost);
+	// directorMux answers them here.
+	tourneyHost TournamentsHost
+	directorMux *http.ServeMux
+	log         *slog.Logger
+	cfg         Config
+	handler     http.Handler
+	ready       atomic.Bool
 
 	// kept holds when each player's table still open was stored (by lower-case
 	// name; see keepPlayerTable), under tablesMu.
@@ -150,6 +159,7 @@ func New(cfg Config) (*Server, error) {
 	s.lobby.OnClose(s.tableClosed)
 	tc := cfg.Tournaments
 	tc.House, tc.Lobby, tc.Tables, tc.Log = s.house, s.lobby, s.TableDefaults, s.log
+	s.tourneyCfg = tc
 	var err error
 	if s.tourneys, err = live.New(tc); err != nil {
 		return nil, err
@@ -206,7 +216,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.ready.Store(false)
 	err := s.lobby.Shutdown(ctx)
 	// The tournaments' tables are closed: store their last steps.
-	err = errors.Join(err, s.tourneys.Close(ctx))
+	err = errors.Join(err, s.director().Close(ctx))
 	s.mu.Lock()
 	for c := range s.conns {
 		c.close(websocket.StatusGoingAway, "the house is shutting down")
@@ -297,6 +307,8 @@ var errorKinds = []errorKind{
 	{[]error{live.ErrClosed}, http.StatusConflict, "registration_closed", "registration is closed: the tournament has started"},
 	{[]error{live.ErrFull}, http.StatusConflict, "full", "the tournament is full"},
 	{[]error{live.ErrNoBots}, http.StatusForbidden, "forbidden", "this house does not seat bots in tournaments"},
+	{[]error{live.ErrMoved}, http.StatusServiceUnavailable, "tournaments_moved", "the tournaments have moved to another node of the house: try again"},
+	{[]error{ErrNoDirector}, http.StatusServiceUnavailable, "no_director", "no node directs the tournaments at the moment: try again"},
 	{[]error{table.ErrSeatFree}, http.StatusConflict, "seat_free", "a seat is free: sit down"},
 	{[]error{engine.ErrNotYourTurn}, http.StatusConflict, "not_your_turn", "it is not your turn"},
 	{[]error{engine.ErrIllegalAction, engine.ErrBadSeat}, http.StatusBadRequest, "illegal_action", "that action is not allowed now"},

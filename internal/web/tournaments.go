@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 
@@ -15,13 +16,62 @@ import (
 // call the director (internal/tournament/live) and encode.
 
 func (s *Server) tournamentRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/tournaments", s.tournaments)
-	mux.HandleFunc("GET /api/tournaments/{id}", s.tournamentInfo)
-	mux.HandleFunc("POST /api/tournaments/{id}/register", s.authed(s.tournamentRegister))
-	mux.HandleFunc("POST /api/tournaments/{id}/unregister", s.authed(s.tournamentUnregister))
-	mux.HandleFunc("POST /api/tournaments/{id}/bots", s.authed(s.tournamentBots))
+	// The director's routes: on a house of several nodes, answered by the
+	// node that directs the tournaments (TournamentsHost); s.directorMux
+	// answers them here.
+	s.directorMux = http.NewServeMux()
+	for pattern, h := range map[string]http.HandlerFunc{
+		"GET /api/tournaments":                  s.tournaments,
+		"GET /api/tournaments/{id}":             s.tournamentInfo,
+		"POST /api/tournaments/{id}/register":   s.authed(s.tournamentRegister),
+		"POST /api/tournaments/{id}/unregister": s.authed(s.tournamentUnregister),
+		"POST /api/tournaments/{id}/bots":       s.authed(s.tournamentBots),
+	} {
+		s.directorMux.HandleFunc(pattern, h)
+		mux.HandleFunc(pattern, s.viaDirector(h))
+	}
 	mux.HandleFunc("GET /api/players/{name}/tournaments", s.playerTournaments)
 	mux.HandleFunc("GET /api/rankings/tournaments", s.tournamentRankings)
+}
+
+// TournamentsHost carries the tournaments' API to the node that directs the
+// tournaments (a house on several nodes: node.TournamentsRelay).
+type TournamentsHost interface {
+	// Forward answers r from the director's node and reports true; it
+	// reports false, and writes nothing, when this node directs the
+	// tournaments (r is answered here). An error (ErrNoDirector: no node
+	// directs them for the moment) is the answer, and nothing was written.
+	Forward(w http.ResponseWriter, r *http.Request) (bool, error)
+}
+
+// ErrNoDirector answers a request of the tournaments' API when no node of the
+// house directs the tournaments at the moment (the director's node lost, its
+// lease not taken yet): try again.
+var ErrNoDirector = errors.New("no node directs the tournaments at the moment")
+
+// SetTournamentsHost has the director's routes answered by the node that
+// directs the tournaments; call it before serving.
+func (s *Server) SetTournamentsHost(h TournamentsHost) { s.tourneyHost = h }
+
+// DirectorHandler answers the director's routes of the tournaments' API on
+// this node, for a request another node forwarded here.
+func (s *Server) DirectorHandler() http.Handler { return s.directorMux }
+
+// viaDirector answers with h here, or forwards to the director's node.
+func (s *Server) viaDirector(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if s.tourneyHost != nil {
+			done, err := s.tourneyHost.Forward(w, r)
+			if err != nil {
+				s.writeError(w, err)
+				return
+			}
+			if done {
+				return
+			}
+		}
+		h(w, r)
+	}
 }
 
 // viewerID is the requester's user id, 0 when not logged in.
@@ -34,7 +84,7 @@ func (s *Server) viewerID(r *http.Request) int64 {
 
 func (s *Server) tournaments(w http.ResponseWriter, r *http.Request) {
 	s.writeJSON(w, http.StatusOK, map[string]any{
-		"tournaments": s.tourneys.List(s.viewerID(r)),
+		"tournaments": s.director().List(s.viewerID(r)),
 		"payouts":     tournament.PayoutTable,
 	})
 }
@@ -43,7 +93,7 @@ func (s *Server) tournamentInfo(w http.ResponseWriter, r *http.Request) {
 	id, err := pathID(r)
 	if err == nil {
 		var in live.Info
-		if in, err = s.tourneys.Info(r.Context(), id, s.viewerID(r)); err == nil {
+		if in, err = s.director().Info(r.Context(), id, s.viewerID(r)); err == nil {
 			s.writeJSON(w, http.StatusOK, in)
 			return
 		}
@@ -62,7 +112,7 @@ func (s *Server) tournamentCall(w http.ResponseWriter, r *http.Request, u store.
 		s.writeError(w, err)
 		return
 	}
-	in, err := s.tourneys.Info(r.Context(), id, u.ID)
+	in, err := s.director().Info(r.Context(), id, u.ID)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -71,17 +121,17 @@ func (s *Server) tournamentCall(w http.ResponseWriter, r *http.Request, u store.
 }
 
 func (s *Server) tournamentRegister(w http.ResponseWriter, r *http.Request, u store.User) {
-	s.tournamentCall(w, r, u, s.tourneys.Register)
+	s.tournamentCall(w, r, u, s.director().Register)
 }
 
 func (s *Server) tournamentUnregister(w http.ResponseWriter, r *http.Request, u store.User) {
-	s.tournamentCall(w, r, u, s.tourneys.Unregister)
+	s.tournamentCall(w, r, u, s.director().Unregister)
 }
 
 // tournamentBots fills a sit-and-go the player registered for with bots (when
 // the house allows it).
 func (s *Server) tournamentBots(w http.ResponseWriter, r *http.Request, u store.User) {
-	s.tournamentCall(w, r, u, s.tourneys.FillWithBots)
+	s.tournamentCall(w, r, u, s.director().FillWithBots)
 }
 
 func (s *Server) playerTournaments(w http.ResponseWriter, r *http.Request) {
@@ -133,8 +183,55 @@ func (s *Server) tournamentRankings(w http.ResponseWriter, r *http.Request) {
 // opens the configured sit-and-goes and scheduled tournaments. Call it once the
 // house has recovered, before serving.
 func (s *Server) RestoreTournaments(ctx context.Context) error {
-	return s.tourneys.Start(ctx)
+	return s.director().Start(ctx)
 }
 
 // Tournaments returns the house's tournament director.
-func (s *Server) Tournaments() *live.Director { return s.tourneys }
+func (s *Server) Tournaments() *live.Director { return s.director() }
+
+// director returns the tournaments' director of the moment.
+func (s *Server) director() *live.Director {
+	s.tourneyMu.Lock()
+	defer s.tourneyMu.Unlock()
+	return s.tourneys
+}
+
+// DirectTournaments makes this node the tournaments' director of a house on
+// several nodes, once it holds the director lease and has fenced the store
+// with it (docs/scaling.md, "Tournaments"): a new director restores the stored
+// tournaments (running ones resume from the last hand each table completed,
+// as after a restart). The returned abandon stops it when the lease is lost:
+// its tables close paying nobody and it writes nothing more; an idle director
+// (listing nothing, never started) takes its place.
+func (s *Server) DirectTournaments(ctx context.Context) (abandon func(context.Context), err error) {
+	d, err := live.New(s.tourneyCfg)
+	if err != nil {
+		return nil, err
+	}
+	s.tourneyMu.Lock()
+	s.tourneys = d
+	s.tourneyMu.Unlock()
+	if err := d.Start(ctx); err != nil {
+		d.Abandon(ctx)
+		s.idleDirector(d)
+		return nil, err
+	}
+	return func(ctx context.Context) {
+		d.Abandon(ctx)
+		s.idleDirector(d)
+	}, nil
+}
+
+// idleDirector puts an idle director in the place of d, if d is still the
+// director of the moment.
+func (s *Server) idleDirector(d *live.Director) {
+	idle, err := live.New(s.tourneyCfg)
+	if err != nil {
+		return // s.tourneyCfg made d: it makes another
+	}
+	s.tourneyMu.Lock()
+	defer s.tourneyMu.Unlock()
+	if s.tourneys == d {
+		s.tourneys = idle
+	}
+}

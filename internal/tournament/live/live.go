@@ -33,6 +33,11 @@ var (
 	ErrFull = errors.New("the tournament is full")
 	// ErrNoBots reports a bot fill the house's operator does not allow.
 	ErrNoBots = errors.New("this house does not seat bots in tournaments")
+	// ErrMoved reports a write of a director that another node has replaced
+	// (a house on several nodes: its lease lost, the store fenced by the new
+	// director): the director stops, and the request may be tried again
+	// (docs/scaling.md, "Tournaments").
+	ErrMoved = errors.New("the tournaments have moved to another node of the house")
 )
 
 // Config is the director's configuration.
@@ -83,6 +88,8 @@ type Director struct {
 	mu     sync.Mutex
 	ts     map[int64]*tourney
 	closed bool
+	// abandoned: another node directs the tournaments now (Abandon).
+	abandoned bool
 }
 
 // New returns a director; Start restores the stored tournaments.
@@ -113,8 +120,51 @@ func New(cfg Config) (*Director, error) {
 		}
 	}
 	d := &Director{cfg: cfg, log: cfg.Log.With("part", "tournaments"), ts: map[int64]*tourney{}}
-	d.saver = newSaver(cfg.House, d.log)
+	d.saver = newSaver(cfg.House, d.log, d.fenced)
 	return d, nil
+}
+
+// Abandon stops the director at once because another node directs the
+// tournaments now (a house on several nodes whose director lease this node
+// lost): its timers stop, what it queued for the store is dropped, and its
+// tables close paying nobody (a tournament's chips are not credits); it writes
+// nothing more. The new director resumes the running tournaments from the
+// store, at the last hand each table completed. Abandoning twice does nothing.
+func (d *Director) Abandon(ctx context.Context) {
+	d.mu.Lock()
+	if d.abandoned {
+		d.mu.Unlock()
+		return
+	}
+	d.closed, d.abandoned = true, true
+	var tables []*table.Table
+	for _, tr := range d.ts {
+		if tr.timer != nil {
+			tr.timer.Stop()
+		}
+		for _, run := range tr.tables {
+			tables = append(tables, run.t)
+		}
+	}
+	d.mu.Unlock()
+	d.saver.abandon()
+	d.log.Warn("tournaments abandoned on this node: another node directs them", "tables", len(tables))
+	for _, t := range tables {
+		if err := t.Close(ctx, "the tournament moves to another node of the house"); err != nil {
+			d.log.Error("close a tournament table", "table", t.Name(), "err", err)
+		}
+	}
+}
+
+// fenced abandons the director when err says that another director has fenced
+// the store (house.ErrFenced), and returns err as ErrMoved; it returns any
+// other err as it is.
+func (d *Director) fenced(err error) error {
+	if !errors.Is(err, house.ErrFenced) {
+		return err
+	}
+	go d.Abandon(context.Background())
+	return fmt.Errorf("%w: %w", ErrMoved, err)
 }
 
 // Close stops the director: the timers stop and what is queued for the store is
@@ -135,6 +185,9 @@ func (d *Director) Close(ctx context.Context) error {
 func (d *Director) get(id int64) (*tourney, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.abandoned {
+		return nil, ErrMoved
+	}
 	tr, ok := d.ts[id]
 	if !ok {
 		return nil, ErrNoTournament
@@ -175,7 +228,7 @@ func (d *Director) create(ctx context.Context, spec tournament.Spec, template in
 	}
 	rec, err := d.cfg.House.CreateTournament(ctx, store.Tournament{Spec: raw, State: store.TourneyRegistering})
 	if err != nil {
-		return 0, err
+		return 0, d.fenced(err)
 	}
 	tr := newTourney(rec, spec, template)
 	d.mu.Lock()

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -99,7 +100,7 @@ func (d *Director) Register(ctx context.Context, id int64, p table.Player) error
 	}
 	e := store.TournamentEntry{TournamentID: tr.id, Name: p.Name, UserID: p.ID, BuyIn: tr.spec.BuyIn, Stack: tr.spec.Stack, RegisteredAt: time.Now()}
 	if _, err := d.cfg.House.EnterTournament(ctx, tr.ref, e); err != nil {
-		return err
+		return d.fenced(err)
 	}
 	d.log.Info("registered", "tournament", tr.id, "player", p.Name)
 	d.entered(tr, e)
@@ -170,7 +171,7 @@ func (d *Director) Unregister(ctx context.Context, id int64, p table.Player) err
 		return &house.PlayerError{Message: "you are not registered for this tournament", Err: house.ErrNotEntered}
 	}
 	if err := d.cfg.House.LeaveTournament(ctx, tr.ref, tr.id, p.ID, e.BuyIn, "unregistered"); err != nil {
-		return err
+		return d.fenced(err)
 	}
 	d.mu.Lock()
 	for i, x := range tr.entrants {
@@ -216,7 +217,7 @@ func (d *Director) FillWithBots(ctx context.Context, id int64, by table.Player) 
 		e := store.TournamentEntry{TournamentID: tr.id, Name: fmt.Sprintf("%s%s-%d", house.BotPrefix, base, k+1), Bot: kind,
 			BuyIn: 0, Stack: tr.spec.Stack, RegisteredAt: time.Now()}
 		if _, err := d.cfg.House.EnterTournament(ctx, tr.ref, e); err != nil {
-			return err
+			return d.fenced(err)
 		}
 		d.entered(tr, e)
 	}
@@ -263,10 +264,14 @@ func (d *Director) start(tr *tourney) {
 	// The start is stored before any table deals (no step of the tournament is
 	// queued before it): a restart finds it running, its players seated.
 	ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
-	if err := d.cfg.House.SaveTournament(ctx, tr.ref, rec, changed); err != nil {
-		d.log.Error("store a tournament's start", "tournament", tr.id, "err", err)
-	}
+	err := d.cfg.House.SaveTournament(ctx, tr.ref, rec, changed)
 	cancel()
+	if err != nil {
+		d.log.Error("store a tournament's start", "tournament", tr.id, "err", err)
+		if errors.Is(d.fenced(err), ErrMoved) {
+			return // another node directs it: it deals there
+		}
+	}
 	d.log.Info("tournament started", "tournament", tr.id, "entrants", n, "tables", tables)
 	for no := 1; no <= tables; no++ {
 		d.openTable(tr, no, seats[no])
@@ -301,7 +306,7 @@ func (d *Director) cancel(tr *tourney) {
 			continue
 		}
 		if err := d.cfg.House.LeaveTournament(ctx, tr.ref, tr.id, e.UserID, e.BuyIn, "tournament cancelled"); err != nil {
-			d.log.Error("refund", "tournament", tr.id, "player", e.Name, "err", err)
+			d.log.Error("refund", "tournament", tr.id, "player", e.Name, "err", d.fenced(err))
 		}
 	}
 	d.mu.Lock()

@@ -26,19 +26,35 @@ type saveJob struct {
 type saver struct {
 	h   *house.House
 	log *slog.Logger
+	// fenced is told of each write's error (Director.fenced).
+	fenced func(error) error
 
 	mu      sync.Mutex
+	dropped bool // abandon: nothing more is written
 	queue   []saveJob
 	running bool
 	idle    chan struct{} // closed when the queue empties; nil while idle
 }
 
-func newSaver(h *house.House, log *slog.Logger) *saver { return &saver{h: h, log: log} }
+func newSaver(h *house.House, log *slog.Logger, fenced func(error) error) *saver {
+	return &saver{h: h, log: log, fenced: fenced}
+}
+
+// abandon drops what is queued and every later step: another director writes
+// the tournaments now.
+func (s *saver) abandon() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dropped, s.queue = true, nil
+}
 
 // save queues a step; it never blocks.
 func (s *saver) save(ref string, rec store.Tournament, entries []store.TournamentEntry) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.dropped {
+		return
+	}
 	s.queue = append(s.queue, saveJob{ref: ref, rec: rec, entries: entries})
 	if !s.running {
 		s.running = true
@@ -61,6 +77,7 @@ func (s *saver) run() {
 		s.mu.Unlock()
 		ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
 		if err := s.h.SaveTournament(ctx, j.ref, j.rec, j.entries); err != nil {
+			err = s.fenced(err)
 			s.log.Error("store a tournament's step", "tournament", j.rec.ID, "err", err)
 		}
 		cancel()
