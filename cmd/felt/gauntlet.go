@@ -25,7 +25,9 @@ func (c *gauntletCmd) Help() string {
 	return `Plays the bot in duplicate (see felt match) against each exploiter, a simple player
 that punishes one leak: always all-in (raise), the calling station (call), the pot-odds
 caller (potodds), the min-raiser (minraise), the pot-size maniac (maniac) and the
-tight-aggressive chart player (tag). Every match has the same seed, so every exploiter
+tight-aggressive chart player (tag). In fixed-limit (--variant limit) raise is
+always-raise, minraise is raise-once (one raise a round, every raise with a good hand),
+and maniac, who plays exactly as raise there, is left out. Every match has the same seed, so every exploiter
 sees the same deals. Prints the bot's bb/100 against each, ± the 95% half-width, and the
 worst case: the bot survives when it loses to no exploiter by more than the interval
 allows.
@@ -106,7 +108,7 @@ func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	}
 	defer closeFarm(conn)
 	start := time.Now()
-	bar := c.progress(stderr, int64(len(arena.Exploiters)*2*((c.Hands+1)/2)), c.Bot+" gauntlet")
+	bar := c.progress(stderr, int64(len(arena.ExploitersFor(s.game))*2*((c.Hands+1)/2)), c.Bot+" gauntlet")
 	g, err := arena.PlayGauntlet(ctx, arena.GauntletConfig{Bot: c.Bot, Game: s.game, Hands: c.Hands, Seed: s.seed,
 		Workers: c.Workers, Progress: bar.add, ControlVariate: c.CV, Match: matchFunc(conn), Budget: c.Budget, Timings: observer(tm)})
 	bar.finish()
@@ -117,7 +119,7 @@ func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		ElapsedNS: time.Since(start).Nanoseconds(), BudgetNS: c.Budget.Nanoseconds(), Timing: arena.TimingsJSON(timingRows(tm, c.Bot))}
 	for k, r := range g.Matches {
 		out.Hands = r.Hands
-		out.Matches = append(out.Matches, gauntletMatch{Exploiter: arena.Exploiters[k].Name, Bot: r.B,
+		out.Matches = append(out.Matches, gauntletMatch{Exploiter: g.Exploiters[k].Name, Bot: r.B,
 			BBPer100: r.BBPer100, CI95: r.CI95, MBBPerGame: r.MBBPerGame, Chips: r.Chips, CV: newCVOutput(r.CV)})
 	}
 	if c.JSON {

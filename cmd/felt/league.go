@@ -203,7 +203,7 @@ func (c *leagueCmd) gauntlets(ctx context.Context, s arenaSettings, stderr io.Wr
 	if !c.Gauntlet {
 		return nil, nil
 	}
-	bar := c.progress(stderr, int64(len(c.Bots)*len(arena.Exploiters)*2*((c.Hands+1)/2)), "gauntlets")
+	bar := c.progress(stderr, int64(len(c.Bots)*len(arena.ExploitersFor(s.game))*2*((c.Hands+1)/2)), "gauntlets")
 	defer bar.finish()
 	worst := map[string]*gauntletWorst{}
 	for _, b := range c.Bots {
@@ -212,7 +212,7 @@ func (c *leagueCmd) gauntlets(ctx context.Context, s arenaSettings, stderr io.Wr
 			return nil, err
 		}
 		w := g.Matches[g.Worst]
-		worst[b] = &gauntletWorst{Exploiter: arena.Exploiters[g.Worst].Name, BBPer100: w.BBPer100, CI95: w.CI95}
+		worst[b] = &gauntletWorst{Exploiter: g.Exploiters[g.Worst].Name, BBPer100: w.BBPer100, CI95: w.CI95}
 	}
 	return worst, nil
 }

@@ -101,16 +101,25 @@ func EvolutionChart(gens []Generation) (Chart, error) {
 
 // RateChart draws each row's bb/100 as a bar with its 95% interval.
 func RateChart(title string, rows []Standing) (Chart, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.Y.Label.Text = "bb/100 (± 95%)"
 	names := make([]string, len(rows))
 	ys, ci := make([]float64, len(rows)), make([]float64, len(rows))
 	for i, r := range rows {
 		names[i], ys[i], ci[i] = r.Bot, r.BBPer100, r.CI95
 	}
-	if len(rows) == 0 {
+	return BarChart(title, "bb/100 (± 95%)", names, ys, ci)
+}
+
+// BarChart draws ys[i] as a bar named names[i], with a whisker of ± ci[i] (a 95%
+// half-width), the y axis labelled ylabel.
+func BarChart(title, ylabel string, names []string, ys, ci []float64) (Chart, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.Y.Label.Text = ylabel
+	if len(ys) == 0 {
 		return Chart{p}, nil
+	}
+	if len(names) != len(ys) || len(ci) != len(ys) {
+		return Chart{}, fmt.Errorf("bar chart: %d names, %d values and %d intervals", len(names), len(ys), len(ci))
 	}
 	bars, err := plotter.NewBarChart(plotter.Values(ys), vg.Points(22))
 	if err != nil {

@@ -116,7 +116,7 @@ func (ec EvolveConfig) TotalHands() int64 {
 	for g := range ec.Generations {
 		matches := ec.Rivals + min(ec.Champions, g) + len(ec.Against)
 		if ec.Gauntlet {
-			matches += len(Exploiters)
+			matches += len(ExploitersFor(ec.Game))
 		}
 		total += int64(ec.Population*matches)*hands + int64(len(ec.Benchmarks))*bench
 	}
@@ -280,7 +280,7 @@ func (ec *EvolveConfig) fitness(ctx context.Context, r *rand.Rand, g int, pop, h
 			jobs = append(jobs, job{me, name, i, false})
 		}
 		if ec.Gauntlet {
-			for _, e := range Exploiters {
+			for _, e := range ExploitersFor(ec.Game) {
 				jobs = append(jobs, job{me, e.Bot, i, true})
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/engine"
 )
 
 // Exploiter is one opponent of the gauntlet: a bot of the registry and the leak
@@ -24,6 +25,32 @@ var Exploiters = []Exploiter{
 	{"minraise", "min-raiser"},
 	{"maniac", "pot-size maniac"},
 	{"tag", "tight-aggressive"},
+}
+
+// ExploitersFor returns the exploiters of g's gauntlet: Exploiters, but in
+// fixed-limit named for how they play there and without the pot-size maniac,
+// who plays exactly as raise there (a pot-size bet is cut to the one size the
+// rules allow, and it calls when the raises are capped, as raise does): the
+// limit gauntlet is always-raise (raise), the calling station, the pot-odds
+// caller, the raise-once player (minraise: one raise a betting round, and
+// every raise it may with a good hand) and the tight-aggressive player.
+func ExploitersFor(g Game) []Exploiter {
+	if g.Config.Structure != engine.FixedLimit {
+		return Exploiters
+	}
+	var out []Exploiter
+	for _, e := range Exploiters {
+		switch e.Bot {
+		case "maniac":
+			continue
+		case "raise":
+			e.Name = "always-raise"
+		case "minraise":
+			e.Name = "raise-once"
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // GauntletConfig describes a gauntlet: one bot's duplicate match against every
@@ -50,6 +77,8 @@ type GauntletConfig struct {
 // Gauntlet is the outcome of a gauntlet, from the bot's side.
 type Gauntlet struct {
 	Bot string
+	// Exploiters are the opponents played (ExploitersFor the game).
+	Exploiters []Exploiter
 	// Matches[k] is the bot's match against Exploiters[k].
 	Matches []Result
 	// Worst is the index of the match with the lowest win rate.
@@ -77,12 +106,13 @@ func (g Gauntlet) Survives() bool {
 	return true
 }
 
-// PlayGauntlet plays the bot against every exploiter in turn, each match on all
-// cores and with the same seed, so every exploiter sees the same deals.
+// PlayGauntlet plays the bot against every exploiter of the game (ExploitersFor)
+// in turn, each match on all cores and with the same seed, so every exploiter
+// sees the same deals.
 func PlayGauntlet(ctx context.Context, gc GauntletConfig) (Gauntlet, error) {
-	g := Gauntlet{Bot: gc.Bot}
+	g := Gauntlet{Bot: gc.Bot, Exploiters: ExploitersFor(gc.Game)}
 	play := gc.Match.orMatch()
-	for k, e := range Exploiters {
+	for k, e := range g.Exploiters {
 		r, err := play(ctx, MatchConfig{A: gc.Bot, B: e.Bot, Game: gc.Game, Hands: gc.Hands, Seed: gc.Seed,
 			Workers: gc.Workers, Progress: gc.Progress, NewBot: gc.NewBot, ControlVariate: gc.ControlVariate,
 			Budget: gc.Budget, Timings: gc.Timings})

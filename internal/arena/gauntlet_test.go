@@ -51,3 +51,43 @@ func TestSurvivesJudgesEveryMatch(t *testing.T) {
 		t.Errorf("judged by %v ± %v, want the control variate's -45 ± 30", rate, ci)
 	}
 }
+
+// In fixed-limit the pot-size maniac plays exactly as always-raise (every bet
+// is cut to the one size allowed), so the limit gauntlet leaves it out and
+// plays the other five; the no-limit one keeps all six.
+func TestLimitGauntletLeavesOutTheManiac(t *testing.T) {
+	limit, err := ParseGame("limit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var chips [2]int64
+	for k, b := range []string{"maniac", "raise"} {
+		r, err := Match(ctx, MatchConfig{A: b, B: "chart", Game: limit, Hands: 200, Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		chips[k] = r.Chips
+	}
+	if chips[0] != chips[1] {
+		t.Fatalf("in limit maniac won %d chips from chart and raise %d: not the same player", chips[0], chips[1])
+	}
+	g, err := PlayGauntlet(ctx, GauntletConfig{Bot: "call", Game: limit, Hands: 40, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Matches) != len(Exploiters)-1 || len(g.Exploiters) != len(g.Matches) {
+		t.Fatalf("limit gauntlet: %d matches against %v", len(g.Matches), g.Exploiters)
+	}
+	for k, e := range g.Exploiters {
+		if e.Bot == "maniac" || g.Matches[k].B != e.Bot {
+			t.Errorf("limit gauntlet match %d: %s against %s", k, g.Matches[k].B, e.Bot)
+		}
+	}
+	if g.Exploiters[0].Name != "always-raise" || Exploiters[0].Name != "always all-in" {
+		t.Errorf("always-raise is called %q in limit, %q in no-limit", g.Exploiters[0].Name, Exploiters[0].Name)
+	}
+	if n := len(ExploitersFor(games[0])); n != len(Exploiters) {
+		t.Errorf("the no-limit gauntlet has %d exploiters, want %d", n, len(Exploiters))
+	}
+}

@@ -1,6 +1,8 @@
-// Package lbr measures how much a no-limit Hold'em bot can be beaten by Local
-// Best Response (Lisý and Bowling, "Equilibrium Approximation Quality of Current
-// No-Limit Poker Bots", 2017), heads-up in the arena's no-limit game.
+// Package lbr measures how much a Hold'em bot can be beaten by Local Best
+// Response (Lisý and Bowling, "Equilibrium Approximation Quality of Current
+// No-Limit Poker Bots", 2017), heads-up in the arena's no-limit game or, with
+// Config.Game, its pot-limit or fixed-limit one (where every size LBR considers
+// is the one raise the rules allow: fold, call or raise).
 //
 // LBR keeps the bot's range: a weight on each of the 1,326 two-card hands,
 // starting at 1 for every hand without a card LBR sees and multiplied, after each
@@ -83,6 +85,9 @@ func ParseSizes(text string) ([]Size, error) {
 type Config struct {
 	// Bot is the bot measured, as bot.New names it.
 	Bot string
+	// Game is the arena's game played: a heads-up Hold'em game (nl, pl or
+	// limit); the zero Game is nl.
+	Game arena.Game
 	// Hands to play, rounded up to an even number: each deal is played twice,
 	// LBR in one seat and then in the other.
 	Hands int
@@ -120,10 +125,12 @@ var DefaultSizes = []Size{1, AllIn}
 
 // Result is what LBR won from the bot.
 type Result struct {
-	Bot   string
-	Seed  uint64
-	Deals int
-	Hands int
+	Bot string
+	// Variant is the game's name (nl, pl or limit).
+	Variant string
+	Seed    uint64
+	Deals   int
+	Hands   int
 	// Chips is LBR's net win over the run.
 	Chips int64
 	// MBBPerGame is LBR's win rate in thousandths of a big blind per hand, MBBCI95
@@ -138,6 +145,10 @@ type Result struct {
 	Workers int
 	Elapsed time.Duration
 }
+
+// ErrNotHoldem is returned by Run for a game other than heads-up Hold'em: LBR's
+// range is over two-card hands.
+var ErrNotHoldem = errors.New("LBR plays Hold'em only")
 
 // MinHands is the fewest hands a run may have.
 const MinHands = arena.MinHands
@@ -166,7 +177,12 @@ func (c *Config) defaults() error {
 	if c.NewBot == nil {
 		c.NewBot = bot.New
 	}
+	if c.Game.Name == "" {
+		c.Game = nlGame()
+	}
 	switch {
+	case c.Game.Config.Variant != engine.Holdem:
+		return fmt.Errorf("%w: %s", ErrNotHoldem, c.Game.Name)
 	case c.Hands < MinHands:
 		return fmt.Errorf("lbr needs at least %d hands, not %d", MinHands, c.Hands)
 	case c.Samples < 1 || c.Samples > MaxSamples:
@@ -176,13 +192,18 @@ func (c *Config) defaults() error {
 	case len(c.Sizes) == 0:
 		return errors.New("no bet size")
 	}
-	_, err := c.NewBot(c.Bot, bot.Options{Game: BotGame})
+	_, err := c.NewBot(c.Bot, bot.Options{Game: c.BotGame()})
 	return err
 }
 
-// BotGame is the game LBR plays, as its bot is told: one that does not play
-// it (cfr) refuses.
-var BotGame = &bot.Game{Variant: engine.Holdem, Structure: engine.NoLimit, Seats: 2}
+// BotGame is the game LBR plays, as its bot is told (heads-up c.Game, nl when
+// c.Game is not set): a bot that does not play it (cfr in no-limit) refuses.
+func (c *Config) BotGame() *bot.Game {
+	if c.Game.Name == "" {
+		return nlGame().Bot(2)
+	}
+	return c.Game.Bot(2)
+}
 
 // Run plays LBR against the bot on all cores.
 func Run(ctx context.Context, c Config) (Result, error) {
@@ -254,8 +275,8 @@ func (t *Totals) add(o *Totals) {
 // workers workers in elapsed.
 func (c *Config) Result(t *Totals, workers int, elapsed time.Duration) Result {
 	deals := (c.Hands + 1) / 2
-	r := Result{Bot: c.Bot, Seed: c.Seed, Deals: deals, Hands: 2 * deals, Workers: workers, Elapsed: elapsed, Misses: t.misses}
-	game := nlGame()
+	r := Result{Bot: c.Bot, Variant: c.Game.Name, Seed: c.Seed, Deals: deals, Hands: 2 * deals, Workers: workers, Elapsed: elapsed, Misses: t.misses}
+	game := c.Game
 	r.Chips = t.stats.Sum
 	r.MBBPerGame, r.MBBCI95 = t.stats.Rate(game.Unit, 1000)
 	r.BBPer100, r.CI95 = t.stats.Rate(game.Unit, 100)
@@ -293,8 +314,8 @@ type DealPlayer struct{ w *worker }
 
 // NewDealPlayer makes the bot of c, which Prepare has checked.
 func NewDealPlayer(c *Config) (*DealPlayer, error) {
-	w := &worker{c: c, h: new(engine.Hand), cfg: nlGame().HandConfig(), botSrc: rand.NewPCG(0, 0), lbrSrc: rand.NewPCG(0, 0)}
-	b, err := c.NewBot(c.Bot, bot.Options{Rand: rand.New(w.botSrc), Game: BotGame})
+	w := &worker{c: c, h: new(engine.Hand), cfg: c.Game.HandConfig(), botSrc: rand.NewPCG(0, 0), lbrSrc: rand.NewPCG(0, 0)}
+	b, err := c.NewBot(c.Bot, bot.Options{Rand: rand.New(w.botSrc), Game: c.BotGame()})
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,12 @@ package lbr
 
 import (
 	"context"
+	"errors"
 	"testing"
+
+	"github.com/felt-poker/felt/internal/arena"
+	"github.com/felt-poker/felt/internal/bot"
+	"github.com/felt-poker/felt/internal/engine"
 )
 
 // run plays LBR against name and fails the test on an error.
@@ -82,5 +87,67 @@ func TestBadConfig(t *testing.T) {
 	}
 	if got, err := ParseSizes("0.5, 1,allin"); err != nil || len(got) != 3 || got[2] != AllIn {
 		t.Errorf("ParseSizes: %v, %v", got, err)
+	}
+}
+
+// limitGame is the arena's fixed-limit Hold'em (blinds 50/100, bets 100/200).
+func limitGame(t *testing.T) arena.Game {
+	t.Helper()
+	g, err := arena.ParseGame("limit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// In fixed-limit LBR's sizes all come to the one raise the rules allow, and
+// against a folder it wins the blinds as in no-limit: the big blind takes the
+// small blind's 50, the small blind calls and its flop bet (100, the small bet)
+// takes the big blind's 100. 150 chips a deal: 750 mbb/g, no variance.
+func TestLimitFoldLosesTheBlinds(t *testing.T) {
+	r := run(t, Config{Bot: "fold", Game: limitGame(t), Hands: 40, Seed: 1})
+	if r.Variant != "limit" || r.Chips != 150*int64(r.Deals) || r.MBBPerGame != 750 || r.MBBCI95 != 0 {
+		t.Fatalf("against fold in limit: %+v; want 150 chips a deal, 750 mbb/g ± 0", r)
+	}
+}
+
+// Against a calling station in fixed-limit LBR bets its equity (one bet a
+// street at most, the station never raising): it wins, but far less than in
+// no-limit, where a pot-size bet or all-in is called.
+func TestLimitCallLoses(t *testing.T) {
+	g := limitGame(t)
+	r := run(t, Config{Bot: "call", Game: g, Hands: 400, Seed: 2, Preflop: true})
+	t.Logf("LBR against call in limit: %.0f ± %.0f mbb/g", r.MBBPerGame, r.MBBCI95)
+	// Betting every street it is ahead, LBR can win at most 2+2+4+4 big bets'
+	// worth (1,200 chips a hand) with every hand, far below that on average.
+	if r.MBBPerGame-r.MBBCI95 < 200 || r.MBBPerGame > 12000 {
+		t.Fatalf("against call in limit: %.0f ± %.0f mbb/g; want clearly above 200, below 12,000", r.MBBPerGame, r.MBBCI95)
+	}
+}
+
+// Stud has no two-card ranges: LBR refuses it before playing.
+func TestStudRefused(t *testing.T) {
+	g, err := arena.ParseGame("stud")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Config{Bot: "call", Game: g, Hands: 10}); !errors.Is(err, ErrNotHoldem) {
+		t.Fatalf("stud: %v; want ErrNotHoldem", err)
+	}
+}
+
+// The bot is told the game LBR plays: cfr, a fixed-limit bot, is refused in
+// no-limit and made in fixed-limit (it was told no-limit whatever the game).
+func TestBotToldTheGame(t *testing.T) {
+	c := Config{Bot: "cfr", Hands: 10}
+	if _, err := c.Prepare(); !errors.Is(err, bot.ErrWrongGame) {
+		t.Fatalf("cfr in no-limit: %v, want bot.ErrWrongGame", err)
+	}
+	c = Config{Bot: "cfr", Game: limitGame(t), Hands: 10}
+	if _, err := c.Prepare(); err != nil {
+		t.Fatalf("cfr in fixed-limit: %v", err)
+	}
+	if g := c.BotGame(); g.Structure != engine.FixedLimit || g.Seats != 2 {
+		t.Fatalf("LBR in limit tells its bot %v", g)
 	}
 }

@@ -35,13 +35,13 @@ func (l Level) BudgetMS() int64 { return l.Budget.Milliseconds() }
 // per 100 hands). Update them here when that table changes.
 var HeadsUpLevels = []Level{
 	{Key: "beginner", Name: "Beginner", Bot: "chart",
-		Strength: "a best response wins +9,868 ± 1,640 mbb/g from it; gauntlet worst case +21 ± 32 bb/100"},
+		Strength: "a best response wins +9,747 ± 1,326 mbb/g from it; gauntlet worst case +21 ± 32 bb/100"},
 	{Key: "intermediate", Name: "Intermediate", Bot: "bayes",
-		Strength: "a best response wins +3,472 ± 627 mbb/g from it; gauntlet worst case +29 ± 21 bb/100"},
+		Strength: "a best response wins +3,485 ± 614 mbb/g from it; gauntlet worst case +30 ± 19 bb/100"},
 	{Key: "strong", Name: "Strong", Bot: "neural",
 		Strength: "a best response wins +1,596 ± 507 mbb/g from it; gauntlet worst case −21 ± 29 bb/100"},
 	{Key: "strongest", Name: "Strongest", Bot: "resolve", Budget: bot.DefaultResolveBudget,
-		Strength: "re-solves the turn and river: a best response wins +7,547 ± 16,786 mbb/g from it (40 hands, too few to rank it); gauntlet worst case −10 ± 282 bb/100"},
+		Strength: "re-solves the turn and river: a best response wins +1,788 ± 12,916 mbb/g from it (60 hands, too few to rank it); gauntlet worst case −10 ± 282 bb/100"},
 }
 
 // HeadsUpLevel returns the level called key (any case), or an error naming the

@@ -76,11 +76,15 @@ func (c *Conn) LBR(ctx context.Context, lc lbr.Config) (lbr.Result, error) {
 	if err != nil {
 		return lbr.Result{}, err
 	}
-	if err := checkNoLearner(lc.NewBot, lbr.BotGame, lc.Bot); err != nil {
+	if err := checkNoLearner(lc.NewBot, lc.BotGame(), lc.Bot); err != nil {
+		return lbr.Result{}, err
+	}
+	spec, err := newLBRSpec(&lc)
+	if err != nil {
 		return lbr.Result{}, err
 	}
 	var total lbr.Totals
-	j := &job{what: "LBR vs " + lc.Bot, deals: deals, chunk: c.chunk(lbrChunk), lbr: newLBRSpec(&lc), progress: lc.Progress,
+	j := &job{what: "LBR vs " + lc.Bot, deals: deals, chunk: c.chunk(lbrChunk), lbr: spec, progress: lc.Progress,
 		add: func(_ int, r *result) error {
 			if len(r.LBR) != r.Hi-r.Lo || r.Match != nil {
 				return fmt.Errorf("%d LBR outcomes and %d match ones for deals %d to %d", len(r.LBR), len(r.Match), r.Lo, r.Hi-1)

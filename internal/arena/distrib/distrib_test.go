@@ -115,8 +115,11 @@ func TestFarmEqualsOneMachine(t *testing.T) {
 		t.Errorf("gauntlet on the farm:\n%+v\non one machine:\n%+v", gotG, wantG)
 	}
 
-	for _, b := range []string{"call", "tag"} {
-		c := lbr.Config{Bot: b, Hands: 10, Seed: 5, Runouts: 40}
+	// The game travels with the run: LBR in fixed-limit on the farm is LBR in
+	// fixed-limit (a worker that played nl would differ).
+	for _, run := range []struct{ bot, game string }{{"call", "nl"}, {"tag", "nl"}, {"call", "limit"}} {
+		b := run.bot
+		c := lbr.Config{Bot: b, Game: game(t, run.game), Hands: 10, Seed: 5, Runouts: 40}
 		want, err := lbr.Run(ctx, c)
 		if err != nil {
 			t.Fatal(err)

@@ -56,7 +56,9 @@ type matchSpec struct {
 
 // lbrSpec is an lbr.Config on the wire.
 type lbrSpec struct {
-	Bot     string    `json:"bot"`
+	Bot string `json:"bot"`
+	// Game is the arena game's name ("" is nl, as from a build before limit LBR).
+	Game    string    `json:"game,omitempty"`
 	Hands   int       `json:"hands"`
 	Seed    uint64    `json:"seed"`
 	Sizes   []float64 `json:"sizes"`
@@ -88,23 +90,34 @@ func (s *matchSpec) config(newBot func(string, bot.Options) (bot.Bot, error)) (a
 		Budget: time.Duration(s.BudgetNS)}, nil
 }
 
-// newLBRSpec returns c, which Prepare has filled in, on the wire.
-func newLBRSpec(c *lbr.Config) *lbrSpec {
-	s := &lbrSpec{Bot: c.Bot, Hands: c.Hands, Seed: c.Seed, Samples: c.Samples, Runouts: c.Runouts, Preflop: c.Preflop}
+// newLBRSpec returns c, which Prepare has filled in, on the wire, or why it
+// cannot be played elsewhere.
+func newLBRSpec(c *lbr.Config) (*lbrSpec, error) {
+	if g, err := arena.ParseGame(c.Game.Name); err != nil || !reflect.DeepEqual(g, c.Game) {
+		return nil, fmt.Errorf("distrib: game %q is not one of the arena's", c.Game.Name)
+	}
+	s := &lbrSpec{Bot: c.Bot, Game: c.Game.Name, Hands: c.Hands, Seed: c.Seed, Samples: c.Samples, Runouts: c.Runouts, Preflop: c.Preflop}
 	for _, z := range c.Sizes {
 		s.Sizes = append(s.Sizes, float64(z))
 	}
-	return s
+	return s, nil
 }
 
 // config returns the run s describes, its bot made by newBot.
-func (s *lbrSpec) config(newBot func(string, bot.Options) (bot.Bot, error)) lbr.Config {
+func (s *lbrSpec) config(newBot func(string, bot.Options) (bot.Bot, error)) (lbr.Config, error) {
 	c := lbr.Config{Bot: s.Bot, Hands: s.Hands, Seed: s.Seed, Samples: s.Samples, Runouts: s.Runouts,
 		Preflop: s.Preflop, NewBot: newBot, Sizes: []lbr.Size{}}
+	if s.Game != "" {
+		g, err := arena.ParseGame(s.Game)
+		if err != nil {
+			return lbr.Config{}, err
+		}
+		c.Game = g
+	}
 	for _, z := range s.Sizes {
 		c.Sizes = append(c.Sizes, lbr.Size(z))
 	}
-	return c
+	return c, nil
 }
 
 // checkNoLearner refuses a bot that learns from the hands it plays: its

@@ -309,9 +309,11 @@ type lbrDealer struct {
 }
 
 func newLBRDealer(s *lbrSpec, newBot func(string, bot.Options) (bot.Bot, error)) (*lbrDealer, error) {
-	c := s.config(newBot)
+	c, err := s.config(newBot)
+	if err != nil {
+		return nil, err
+	}
 	d := &lbrDealer{c: &c}
-	var err error
 	if d.n, err = d.c.Prepare(); err != nil {
 		return nil, err
 	}

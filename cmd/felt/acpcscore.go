@@ -1,0 +1,147 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"github.com/felt-poker/felt/internal/arena"
+	"github.com/felt-poker/felt/internal/dealer/acpc"
+)
+
+// acpcScoreCmd is "felt acpc-score": a player's win rate over ACPC logs.
+type acpcScoreCmd struct {
+	Logs   []string `arg:"" name:"log" help:"An ACPC log, or two logs of one match played twice from the same seed with the seats swapped (duplicate)."`
+	Player string   `required:"" help:"The player's name in the logs."`
+	Game   string   `default:"holdem.nolimit.2p.reverse_blinds" help:"The game definition (file or built-in name), for its big blind."`
+	JSON   bool     `name:"json" help:"Print one JSON object instead of text."`
+}
+
+// Help is the long help of "felt acpc-score".
+func (c *acpcScoreCmd) Help() string {
+	return `Reads the STATE lines of ACPC logs (the ACPC dealer's or felt acpc's) and prints the
+player's win in mbb/g (thousandths of a big blind per hand) and bb/100, ± the 95%
+half-width. With two logs of one match dealt twice from the same seed, the players'
+positions swapped (the ACPC dealer run twice with the same rngSeed and the players in
+the other order), hand i of one is paired with hand i of the other, whose hole cards
+must be the same: duplicate, the luck of the cards mostly cancelled. With one log,
+consecutive hands are paired (an odd last hand is left out): in a log of felt acpc, which
+plays every deal twice in a row with the positions swapped, those are the duplicate
+pairs; in one of the ACPC dealer, independent hands.
+
+--json prints one object: "player", "logs", "hands", "duplicate", "chips",
+"mbb_per_game", "mbb_ci95", "bb_per_100", "ci95".`
+}
+
+// acpcScoreOutput is what "felt acpc-score --json" prints.
+type acpcScoreOutput struct {
+	Player     string   `json:"player"`
+	Logs       []string `json:"logs"`
+	Hands      int      `json:"hands"`
+	Duplicate  bool     `json:"duplicate"`
+	Chips      int64    `json:"chips"`
+	MBBPerGame float64  `json:"mbb_per_game"`
+	MBBCI95    float64  `json:"mbb_ci95"`
+	BBPer100   float64  `json:"bb_per_100"`
+	CI95       float64  `json:"ci95"`
+}
+
+// Run is called by kong.
+func (c *acpcScoreCmd) Run(ctx context.Context) error { return c.run(os.Stdout) }
+
+// runACPCScore parses args as "felt acpc-score" would and runs it: the entry
+// point for tests.
+func runACPCScore(args []string, stdout io.Writer) error {
+	var c struct {
+		Score acpcScoreCmd `cmd:"" name:"acpc-score"`
+	}
+	if err := parseCommand(&c, "acpc-score", args, stdout); err != nil {
+		return err
+	}
+	return c.Score.run(stdout)
+}
+
+func (c *acpcScoreCmd) run(stdout io.Writer) error {
+	if len(c.Logs) > 2 {
+		return usageError("felt acpc-score takes one log, or two of one match with the seats swapped")
+	}
+	g, err := loadGame(c.Game)
+	if err != nil {
+		return usageError("--game: %v", err)
+	}
+	logs := make([][]acpc.LogHand, len(c.Logs))
+	for i, name := range c.Logs {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		logs[i], err = acpc.ReadLog(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	pairs, hands, err := scorePairs(logs, c.Player)
+	if err != nil {
+		return err
+	}
+	if pairs.N < 2 {
+		return fmt.Errorf("acpc-score: %d hands of %s: too few for an interval", hands, c.Player)
+	}
+	bb := slicesMax(g.Blind)
+	out := acpcScoreOutput{Player: c.Player, Logs: c.Logs, Hands: hands, Duplicate: len(logs) == 2, Chips: pairs.Sum}
+	out.MBBPerGame, out.MBBCI95 = pairs.Rate(bb, 1000)
+	out.BBPer100, out.CI95 = pairs.Rate(bb, 100)
+	if c.JSON {
+		return writeArenaJSON(stdout, out)
+	}
+	how := "consecutive hands paired"
+	if out.Duplicate {
+		how = "duplicate: the two logs' hands paired"
+	}
+	_, err = fmt.Fprintf(stdout, "%s: %s hands (%s), %s chips: %+.0f mbb/g ± %.0f (95%%), %+.1f bb/100 ± %.1f\n",
+		c.Player, thousands(int64(hands)), how, signedThousands(out.Chips), out.MBBPerGame, out.MBBCI95, out.BBPer100, out.CI95)
+	return err
+}
+
+// scorePairs returns the player's results in pairs of hands (two logs: the
+// duplicate pairs; one: consecutive hands) and the hands counted.
+func scorePairs(logs [][]acpc.LogHand, player string) (arena.PairStats, int, error) {
+	var s arena.PairStats
+	add := func(x float64) {
+		v := int64(math.Round(x))
+		s.Add(arena.PairStats{N: 1, Sum: v, SumSq: v * v})
+	}
+	if len(logs) == 2 {
+		d, err := acpc.Duplicate(logs[0], logs[1], player)
+		for _, x := range d {
+			add(x)
+		}
+		return s, 2 * len(d), err
+	}
+	var prev float64
+	hands := 0
+	for _, h := range logs[0] {
+		x, ok := h.Score(player)
+		if !ok {
+			return s, 0, fmt.Errorf("acpc log: %s did not play hand %d", player, h.Hand)
+		}
+		if hands%2 == 1 {
+			add(prev + x)
+		}
+		prev = x
+		hands++
+	}
+	return s, hands - hands%2, nil
+}
+
+// slicesMax returns the largest of xs (0 for none).
+func slicesMax(xs []int64) int64 {
+	var m int64
+	for _, x := range xs {
+		m = max(m, x)
+	}
+	return m
+}

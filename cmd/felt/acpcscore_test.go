@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// felt acpc-score pairs two logs of one match with the seats swapped, or
+// consecutive hands of one log, and refuses what it cannot score.
+func TestACPCScoreCommand(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	fe := write("fe.log", "STATE:0:f:8dJd|Td4d:-50|50:felt|ex\nSTATE:1:cc///:Jc6c|7h5d/As5cAh/2c/3c:-100|100:ex|felt\n"+
+		"STATE:2:cr300c///:2c2d|AhAs/3c4c5c/6c/7c:300|-300:felt|ex\nSTATE:3:f:KcKd|QhQs:-50|50:ex|felt\nSCORE:0|0:felt|ex\n")
+	ef := write("ef.log", "STATE:0:f:8dJd|Td4d:-50|50:ex|felt\nSTATE:1:f:Jc6c|7h5d:-50|50:felt|ex\n"+
+		"STATE:2:f:2c2d|AhAs:-50|50:ex|felt\nSTATE:3:f:KcKd|QhQs:-50|50:felt|ex\n")
+	var out bytes.Buffer
+	if err := runACPCScore([]string{fe, ef, "--player", "felt", "--json"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var got acpcScoreOutput
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	// felt's pairs: 50-50, 100-50, 300+50, 50-50: 400 chips over 8 hands, 500 mbb/g.
+	if !got.Duplicate || got.Hands != 8 || got.Chips != 400 || got.MBBPerGame != 500 {
+		t.Fatalf("duplicate: %+v", got)
+	}
+	out.Reset()
+	if err := runACPCScore([]string{fe, "--player", "felt"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	// One log: felt's −50+100 and 300+50 in two pairs, 400 chips over 4 hands.
+	if s := out.String(); !strings.Contains(s, "4 hands (consecutive hands paired), +400 chips: +1000 mbb/g") {
+		t.Fatalf("one log: %s", s)
+	}
+	for _, args := range [][]string{{fe, fe, "--player", "felt"}, {fe, "--player", "nobody"}, {fe, ef, fe, "--player", "felt"},
+		{fe, "--player", "felt", "--game", "nosuchgame"}, {filepath.Join(dir, "missing.log"), "--player", "felt"}} {
+		err := runACPCScore(args, io.Discard)
+		if err == nil {
+			t.Errorf("%v: no error", args)
+		}
+		var e *exitError
+		if len(args) == 5 && !errors.As(err, &e) {
+			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package acpc
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// LogHand is one hand of an ACPC log: a STATE line of the ACPC dealer's log
+// (or felt acpc's), "STATE:<hand>:<betting>:<cards>:<scores>:<names>", the
+// scores and names in position order.
+type LogHand struct {
+	Hand int
+	// Holes are the hole cards field, every position's cards in position order
+	// ("8dJd|Td4d"): two logs dealt from the same seed have the same.
+	Holes  string
+	Scores []float64
+	Names  []string
+}
+
+// Score returns the score of the player called name in the hand, and whether
+// the player played it.
+func (h LogHand) Score(name string) (float64, bool) {
+	for i, n := range h.Names {
+		if n == name {
+			return h.Scores[i], true
+		}
+	}
+	return 0, false
+}
+
+// ReadLog reads the STATE lines of an ACPC log; every other line (comments,
+// the SCORE line) is skipped. A malformed STATE line is an error naming its
+// line number.
+func ReadLog(r io.Reader) ([]LogHand, error) {
+	var out []LogHand
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if !strings.HasPrefix(line, "STATE:") {
+			continue
+		}
+		h, err := parseLogState(line)
+		if err != nil {
+			return nil, fmt.Errorf("acpc log, line %d: %w", n, err)
+		}
+		out = append(out, h)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("acpc log: %w", err)
+	}
+	return out, nil
+}
+
+// parseLogState reads one STATE line.
+func parseLogState(line string) (LogHand, error) {
+	f := strings.Split(line, ":")
+	if len(f) != 6 {
+		return LogHand{}, fmt.Errorf("%w: %q: want STATE:hand:betting:cards:scores:names", ErrState, line)
+	}
+	hand, err := strconv.Atoi(f[1])
+	if err != nil || hand < 0 {
+		return LogHand{}, fmt.Errorf("%w: %q: bad hand number", ErrState, line)
+	}
+	holes, _, _ := strings.Cut(f[3], "/")
+	h := LogHand{Hand: hand, Holes: holes, Names: strings.Split(f[5], "|")}
+	var sum float64
+	for _, s := range strings.Split(f[4], "|") {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return LogHand{}, fmt.Errorf("%w: %q: bad score %q", ErrState, line, s)
+		}
+		h.Scores = append(h.Scores, x)
+		sum += x
+	}
+	if len(h.Scores) != len(h.Names) || len(h.Scores) < 2 {
+		return LogHand{}, fmt.Errorf("%w: %q: %d scores for %d names", ErrState, line, len(h.Scores), len(h.Names))
+	}
+	if sum > 1e-6 || sum < -1e-6 {
+		return LogHand{}, fmt.Errorf("%w: %q: the scores sum to %g, not 0", ErrState, line, sum)
+	}
+	return h, nil
+}
+
+// Duplicate pairs the hands of two logs of one match played twice from the same
+// seed, the players' positions swapped: it returns, for each hand, player's
+// score in a plus its score in b. The logs must hold the same hands, each dealt
+// the same hole cards, with the player in both.
+func Duplicate(a, b []LogHand, player string) ([]float64, error) {
+	if len(a) != len(b) {
+		return nil, fmt.Errorf("acpc logs: %d hands and %d: not one match played twice", len(a), len(b))
+	}
+	out := make([]float64, len(a))
+	for i := range a {
+		x, okA := a[i].Score(player)
+		y, okB := b[i].Score(player)
+		switch {
+		case !okA || !okB:
+			return nil, fmt.Errorf("acpc logs: %s did not play hand %d in both", player, a[i].Hand)
+		case slices.Index(a[i].Names, player) == slices.Index(b[i].Names, player):
+			return nil, fmt.Errorf("acpc logs: %s is in the same position in hand %d of both: not the seats swapped", player, a[i].Hand)
+		case a[i].Hand != b[i].Hand || a[i].Holes != b[i].Holes:
+			return nil, fmt.Errorf("acpc logs: hand %d (%s) and hand %d (%s) were not dealt the same cards", a[i].Hand, a[i].Holes, b[i].Hand, b[i].Holes)
+		}
+		out[i] = x + y
+	}
+	return out, nil
+}
