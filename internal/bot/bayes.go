@@ -266,14 +266,14 @@ func (b *bayesBot) Strategy(v *engine.View, out []ActionProb) ([]ActionProb, boo
 	return append(out[:0], b.strategy(v)...), true
 }
 
-// strategy returns the actions it may take at v with their probabilities, in
-// b.probs.
-func (b *bayesBot) strategy(v *engine.View) []ActionProb {
+// own sets b.probs to the actions its own rule takes at v with their
+// probabilities.
+func (b *bayesBot) own(v *engine.View) {
 	b.s.read(v)
 	b.probs = b.probs[:0]
 	if b.s.preflop {
 		b.preflop(v)
-		return b.probs
+		return
 	}
 	var belief float64
 	if b.s.holdem {
@@ -282,7 +282,47 @@ func (b *bayesBot) strategy(v *engine.View) []ActionProb {
 		belief = b.sim.equity(b.r, v, &b.s, DefaultSamples/2)
 	}
 	b.decide(v, belief)
+}
+
+// strategy returns the actions it may take at v with their probabilities, in
+// b.probs: its own rule's, with the chance of folding moved to calling where an
+// opponent bets loosely (looseBettor) and limitDefends says the fixed-limit pot
+// odds pay for the call.
+func (b *bayesBot) strategy(v *engine.View) []ActionProb {
+	b.own(v)
+	fold := 0.0
+	for _, p := range b.probs {
+		if p.Action.Kind == engine.Fold {
+			fold += p.Prob
+		}
+	}
+	if fold == 0 || !b.looseBettor(v) || !limitDefends(b.r, &b.sim, v, &b.s) {
+		return b.probs
+	}
+	kept := b.probs[:0]
+	for _, p := range b.probs {
+		if p.Action.Kind != engine.Fold {
+			kept = append(kept, p)
+		}
+	}
+	b.probs = kept
+	b.add(checkOrCall(v.Legal), fold)
 	return b.probs
+}
+
+// looseBettor reports whether an opponent still in bets or raises on this street
+// more often than felt's league hands do (defaultRaise): against such a player its
+// bet says little, and the pot odds decide; against a tighter one the bot's own
+// rule, which weighs what calling a bet says, stays.
+func (b *bayesBot) looseBettor(v *engine.View) bool {
+	for i := range v.Seats {
+		o := &v.Seats[i]
+		if i != v.Viewer && o.InHand && !o.Folded && int(v.Street) < numStreets &&
+			b.Model(b.nameOf(i)).RaiseRatio(v.Street) > defaultRaise[v.Street] {
+			return true
+		}
+	}
+	return false
 }
 
 // add puts action a with probability p among b.probs, merged with an equal one

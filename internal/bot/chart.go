@@ -21,8 +21,14 @@ type chartBot struct {
 
 func newChart(o Options) *chartBot { return &chartBot{r: o.Rand, samples: o.Samples} }
 
-// Act decides by the chart before the flop and by pot odds after it.
+// Act decides by the chart before the flop and by pot odds after it, and in
+// fixed-limit Hold'em does not fold to a single bet the pot odds pay to call.
 func (b *chartBot) Act(v *engine.View) engine.Action {
+	return defendLimit(b.act(v), b.r, &b.sim, v, &b.s)
+}
+
+// act is the chart bot's own rule.
+func (b *chartBot) act(v *engine.View) engine.Action {
 	b.s.read(v)
 	if b.s.preflop {
 		return preflopChart(v, &b.s)

@@ -115,8 +115,14 @@ type hsppotBot struct {
 
 func newHSPPot(o Options) *hsppotBot { return &hsppotBot{r: o.Rand, samples: o.Samples} }
 
-// Act decides by the chart before the flop and by EHS after it.
+// Act decides by the chart before the flop and by EHS after it, and in
+// fixed-limit Hold'em does not fold to a single bet the pot odds pay to call.
 func (b *hsppotBot) Act(v *engine.View) engine.Action {
+	return defendLimit(b.act(v), b.r, &b.sim, v, &b.s)
+}
+
+// act is the EHS rule.
+func (b *hsppotBot) act(v *engine.View) engine.Action {
 	b.s.read(v)
 	if b.s.preflop {
 		return preflopChart(v, &b.s)

@@ -230,8 +230,15 @@ func newNeural(o Options) (Bot, error) {
 	return &neuralBot{r: o.Rand, net: n}, nil
 }
 
-// Act computes the inputs, runs the network and compares its output with the thresholds.
+// Act computes the inputs, runs the network and compares its output with the
+// thresholds; in fixed-limit Hold'em it does not fold to a single bet the pot
+// odds pay to call.
 func (b *neuralBot) Act(v *engine.View) engine.Action {
+	return defendLimit(b.act(v), b.r, &b.sim, v, &b.s)
+}
+
+// act is the network's rule.
+func (b *neuralBot) act(v *engine.View) engine.Action {
 	b.s.read(v)
 	b.inputs(v)
 	o := b.net.Output(&b.in)

@@ -59,7 +59,8 @@ func (b maniacBot) Strategy(v *engine.View, out []ActionProb) ([]ActionProb, boo
 	return certain(out, b.Act(v))
 }
 
-// Strategy answers before the flop in Hold'em, where the chart decides alone.
+// Strategy answers before the flop in Hold'em, where the chart decides alone (in
+// fixed-limit with limitDefends's simulated floor under its folds).
 func (b *chartBot) Strategy(v *engine.View, out []ActionProb) ([]ActionProb, bool) {
 	if v.Variant != engine.Holdem || v.Street != engine.Preflop {
 		return out[:0], false
