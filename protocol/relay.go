@@ -39,3 +39,18 @@ type RemoteError struct {
 }
 
 func (e *RemoteError) Error() string { return e.Message }
+
+// LobbyChat is a lobby chat line said on one node, for the others: published
+// on "<prefix>.chat.lobby", the last lines kept for nodes that start later.
+// The node it was said on checked it (its text, its sender's rate).
+type LobbyChat struct {
+	Origin string   `json:"origin"` // the lobby that said it (and sent it to its own subscribers)
+	Line   ChatLine `json:"line"`
+}
+
+// NodeOnline is the players online on one node: its entry in the house's
+// bucket of players online, which expires a lease TTL after its last write.
+type NodeOnline struct {
+	Node    string   `json:"node"`
+	Players []Player `json:"players"`
+}

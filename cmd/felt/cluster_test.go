@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -27,7 +28,8 @@ type wsState struct {
 	Type  string `json:"type"`
 	Code  string `json:"code"`
 	State *struct {
-		You *struct {
+		Table string `json:"table"`
+		You   *struct {
 			Seat int `json:"seat"`
 		} `json:"you"`
 		Seats []struct {
@@ -67,34 +69,16 @@ func readUntil(ctx context.Context, t *testing.T, ws *websocket.Conn, cond func(
 	}
 }
 
-// watchUntil watches table on ws until a state satisfies cond. A node counts
-// a table it takes over as owned a moment before the table opens there, and
-// a watch in that moment is answered "no such table": it is sent again.
+// watchUntil watches table on ws until a state satisfies cond. A table being
+// taken over is never answered "no such table": the node counts it as owned
+// (felt_cluster_tables_owned) once it is open, and a watch in the moment
+// before waits for it.
 func watchUntil(ctx context.Context, t *testing.T, ws *websocket.Conn, table string, cond func(*wsState) bool) *wsState {
 	t.Helper()
-	for id := 100; ; id++ {
-		if err := ws.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(`{"type":"watch","table":%q,"id":%d}`, table, id))); err != nil {
-			t.Fatal(err)
-		}
-		for {
-			_, b, err := ws.Read(ctx)
-			if err != nil {
-				t.Fatal("the awaited state never came:", err)
-			}
-			var m wsState
-			if err := json.Unmarshal(b, &m); err != nil {
-				t.Fatal(err)
-			}
-			if m.Type == "error" {
-				t.Logf("watch %s: %s; again", table, b)
-				time.Sleep(100 * time.Millisecond)
-				break
-			}
-			if m.Type == "state" && m.State != nil && cond(&m) {
-				return &m
-			}
-		}
+	if err := ws.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(`{"type":"watch","table":%q,"id":100}`, table))); err != nil {
+		t.Fatal(err)
 	}
+	return readUntil(ctx, t, ws, cond)
 }
 
 // toAct reports a state in which the player is to act in a live hand.
@@ -115,7 +99,8 @@ func dialWS(ctx context.Context, t *testing.T, base string, c *http.Client) *web
 	return ws
 }
 
-// owns reports whether the node at base runs a table (its metrics say so).
+// owns reports whether the node at base runs a table or more (its metrics say
+// so).
 func owns(c *http.Client, base string) bool {
 	resp, err := c.Get(base + "/metrics")
 	if err != nil {
@@ -123,8 +108,10 @@ func owns(c *http.Client, base string) bool {
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return strings.Contains(string(b), "\nfelt_cluster_tables_owned 1\n")
+	return ownedRE.Match(b)
 }
+
+var ownedRE = regexp.MustCompile(`\nfelt_cluster_tables_owned [1-9]`)
 
 // lists reports whether the house at base lists table name in its lobby.
 func lists(c *http.Client, base, name string) bool {
@@ -152,7 +139,8 @@ func lists(c *http.Client, base, name string) bool {
 // TestClusterKillNineTakesOver runs a house of two felt processes on one
 // PostgreSQL database and an embedded NATS server: a player sits at the table
 // the first node runs (a spectator connected to the second node watches it
-// through the relay), and the first node is killed (SIGKILL) while the player
+// through the relay, and says a lobby line the player sees with the
+// spectator online), and the first node is killed (SIGKILL) while the player
 // is to act. The second node takes the table over, the player finds on it the same
 // hand, cards and turn, plays it to its end and stands up: every chip is
 // accounted for.
@@ -218,6 +206,28 @@ bots = ["call"]
 	readUntil(ctx, t, wsK, func(m *wsState) bool {
 		return m.State.Hand != nil && m.State.Hand.HandKey == before.State.Hand.HandKey
 	})
+	// One lobby chat and one list of players online: the survivor, on node a,
+	// sees the kibitzer of node b come online and their lobby line.
+	if err := wsK.Write(ctx, websocket.MessageText, []byte(`{"type":"chat","text":"hello from b"}`)); err != nil {
+		t.Fatal(err)
+	}
+	for chat, online := false, false; !chat || !online; {
+		_, b, err := wsA.Read(ctx)
+		if err != nil {
+			t.Fatal("node b's kibitzer never showed on node a:", err)
+		}
+		var m struct {
+			Type   string   `json:"type"`
+			Text   string   `json:"text"`
+			From   string   `json:"from"`
+			Joined []string `json:"joined"`
+		}
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		chat = chat || m.Type == "chat" && m.From == "kibitzer" && m.Text == "hello from b"
+		online = online || m.Type == "online" && slices.Contains(m.Joined, "kibitzer")
+	}
 	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -284,9 +294,10 @@ bots = ["call"]
 }
 
 // TestClusterSIGTERMHandsOver stops the node that runs a table on purpose
-// (SIGTERM, a rolling upgrade) while a player is to act: it hands the table
-// over instead of cancelling the hand, the other node takes it at once (no
-// wait for the lease to expire) and the hand goes on there.
+// (SIGTERM, a rolling upgrade) while a player is to act there and in a
+// heads-up game against the computer opened on that node: it hands both over
+// instead of cancelling the hands, the other node takes them at once (no wait
+// for the lease to expire) and the hands go on there.
 func TestClusterSIGTERMHandsOver(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the felt binary")
@@ -327,6 +338,8 @@ bots = ["call"]
 		t.Fatal(err)
 	}
 	before := readUntil(ctx, t, wsA, toAct)
+	hu := getJSON(t, c, "POST", a.base+"/api/headsup", map[string]any{"bot": "call", "chips": 1000, "small_blind": 10, "big_blind": 20})["name"].(string)
+	huBefore := watchUntil(ctx, t, wsA, hu, func(m *wsState) bool { return m.State.Table == hu && toAct(m) })
 	stopped := time.Now()
 	if err := a.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -342,12 +355,16 @@ bots = ["call"]
 	}
 	t.Logf("handed over %v after SIGTERM", time.Since(stopped).Round(time.Millisecond))
 	wsB := dialWS(ctx, t, b.base, c)
-	after := watchUntil(ctx, t, wsB, "Main", toAct)
+	after := watchUntil(ctx, t, wsB, "Main", func(m *wsState) bool { return m.State.Table == "Main" && toAct(m) })
 	if after.State.Hand.HandKey != before.State.Hand.HandKey ||
 		!reflect.DeepEqual(after.State.Seats[after.State.You.Seat].Cards, before.State.Seats[before.State.You.Seat].Cards) {
 		t.Fatalf("the hand on node b is not the one on node a: %+v / %+v", before.State.Hand, after.State.Hand)
 	}
-	if me := getJSON(t, c, "GET", b.base+"/api/me", nil); me["credits"].(float64) != 8000 {
-		t.Fatalf("credits after the handover: %v, want 8000 (the stack stays at the table)", me["credits"])
+	huAfter := watchUntil(ctx, t, wsB, hu, func(m *wsState) bool { return m.State.Table == hu && toAct(m) })
+	if huAfter.State.Hand.HandKey != huBefore.State.Hand.HandKey {
+		t.Fatalf("the heads-up hand on node b is not the one on node a: %+v / %+v", huBefore.State.Hand, huAfter.State.Hand)
+	}
+	if me := getJSON(t, c, "GET", b.base+"/api/me", nil); me["credits"].(float64) != 7000 {
+		t.Fatalf("credits after the handover: %v, want 7000 (the stacks stay at the tables)", me["credits"])
 	}
 }

@@ -16,6 +16,7 @@ type gauntletCmd struct {
 	Bot string `arg:"" name:"bot" help:"The bot to measure (as for felt match)."`
 	CV  bool   `name:"cv" help:"Estimate every match with the control variate too (see felt match --cv) and judge by it."`
 	arenaFlags
+	farmFlags
 }
 
 // Help is the long help of "felt gauntlet".
@@ -88,10 +89,15 @@ func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			return usageError("--cv: %v", err)
 		}
 	}
+	conn, err := c.farm(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeFarm(conn)
 	start := time.Now()
 	bar := c.progress(stderr, int64(len(arena.Exploiters)*2*((c.Hands+1)/2)), c.Bot+" gauntlet")
 	g, err := arena.PlayGauntlet(ctx, arena.GauntletConfig{Bot: c.Bot, Game: s.game, Hands: c.Hands, Seed: s.seed,
-		Workers: c.Workers, Progress: bar.add, ControlVariate: c.CV})
+		Workers: c.Workers, Progress: bar.add, ControlVariate: c.CV, Match: matchFunc(conn)})
 	bar.finish()
 	if err != nil {
 		return err

@@ -18,6 +18,7 @@ type lbrCmd struct {
 	Runouts int    `default:"1000" help:"Runouts sampled for an equity on the flop (and before it with --preflop); turn and river are exact."`
 	Preflop bool   `help:"Let LBR bet and fold before the flop too (default: it checks or calls there, as in the paper)."`
 	arenaFlags
+	farmFlags
 }
 
 // Help is the long help of "felt lbr".
@@ -95,8 +96,17 @@ func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if c.Samples < 1 || c.Samples > lbr.MaxSamples || c.Runouts < 1 || c.Runouts > lbr.MaxRunouts {
 		return usageError("--samples must be 1 to %d and --runouts 1 to %d", lbr.MaxSamples, lbr.MaxRunouts)
 	}
+	conn, err := c.farm(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeFarm(conn)
+	run := lbr.Run
+	if conn != nil {
+		run = conn.LBR
+	}
 	bar := c.progress(stderr, int64(2*((c.Hands+1)/2)), "LBR vs "+c.Bot)
-	r, err := lbr.Run(ctx, lbr.Config{Bot: c.Bot, Hands: c.Hands, Seed: s.seed, Workers: c.Workers, Sizes: sizes,
+	r, err := run(ctx, lbr.Config{Bot: c.Bot, Hands: c.Hands, Seed: s.seed, Workers: c.Workers, Sizes: sizes,
 		Samples: c.Samples, Runouts: c.Runouts, Preflop: c.Preflop, Progress: bar.add})
 	bar.finish()
 	if err != nil {

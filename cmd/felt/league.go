@@ -29,6 +29,7 @@ type leagueCmd struct {
 	Gauntlet  bool     `help:"Also play each bot through the gauntlet (felt gauntlet, same hands and seed) and show its worst case beside its rank."`
 	FoldModel string   `placeholder:"FILE" help:"Write to FILE, as JSON, the opponent model (bayes) of every player of every hand pooled: decisions, bets and raises, bets faced and folds, per street (plays each match on one worker). bayes's default model was made so."`
 	arenaFlags
+	farmFlags
 }
 
 // Help is the long help of "felt league".
@@ -109,6 +110,14 @@ func (c *leagueCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if c.NATS != "" && (c.Trace || c.History != "" || c.FoldModel != "") {
+		return usageError("--trace, --history and --fold-model play on one machine: not with --nats")
+	}
+	conn, err := c.farm(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeFarm(conn)
 	n := len(c.Bots)
 	pairs := n * (n - 1) / 2
 	bar := c.progress(stderr, int64(pairs*2*((c.Hands+1)/2)), "league")
@@ -119,7 +128,7 @@ func (c *leagueCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		pooled = new(bot.OpponentModel)
 		observe = func(h *engine.Hand) { pooled.ObserveAll(h.SpectatorView()) }
 	}
-	l, err := c.playLeague(ctx, c.Bots, s, stdout, bar, observe)
+	l, err := c.playLeague(ctx, c.Bots, s, stdout, bar, observe, matchFunc(conn))
 	if err != nil {
 		return err
 	}
@@ -128,7 +137,7 @@ func (c *leagueCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	worst, err := c.gauntlets(ctx, s, stderr)
+	worst, err := c.gauntlets(ctx, s, stderr, matchFunc(conn))
 	if err != nil {
 		return err
 	}
@@ -188,9 +197,9 @@ func writeLeague(w io.Writer, out leagueOutput) error {
 	return tw.Flush()
 }
 
-// gauntlets plays every bot through the gauntlet when --gauntlet asks, and
-// returns each bot's worst case (nil without --gauntlet).
-func (c *leagueCmd) gauntlets(ctx context.Context, s arenaSettings, stderr io.Writer) (map[string]*gauntletWorst, error) {
+// gauntlets plays every bot through the gauntlet when --gauntlet asks, each
+// match by match, and returns each bot's worst case (nil without --gauntlet).
+func (c *leagueCmd) gauntlets(ctx context.Context, s arenaSettings, stderr io.Writer, match arena.MatchFunc) (map[string]*gauntletWorst, error) {
 	if !c.Gauntlet {
 		return nil, nil
 	}
@@ -198,7 +207,7 @@ func (c *leagueCmd) gauntlets(ctx context.Context, s arenaSettings, stderr io.Wr
 	defer bar.finish()
 	worst := map[string]*gauntletWorst{}
 	for _, b := range c.Bots {
-		g, err := arena.PlayGauntlet(ctx, arena.GauntletConfig{Bot: b, Game: s.game, Hands: c.Hands, Seed: s.seed, Workers: c.Workers, Progress: bar.add})
+		g, err := arena.PlayGauntlet(ctx, arena.GauntletConfig{Bot: b, Game: s.game, Hands: c.Hands, Seed: s.seed, Workers: c.Workers, Progress: bar.add, Match: match})
 		if err != nil {
 			return nil, err
 		}
@@ -208,16 +217,17 @@ func (c *leagueCmd) gauntlets(ctx context.Context, s arenaSettings, stderr io.Wr
 	return worst, nil
 }
 
-// playLeague plays the league the flags describe, tracing and writing the hands as
-// --trace and --history ask and showing each finished hand to observe (when not
-// nil), and removes the progress bar.
-func (f *arenaFlags) playLeague(ctx context.Context, bots []string, s arenaSettings, stdout io.Writer, bar arenaBar, observe func(h *engine.Hand)) (arena.League, error) {
+// playLeague plays the league the flags describe, each pairing by match (nil:
+// arena.Match), tracing and writing the hands as --trace and --history ask and
+// showing each finished hand to observe (when not nil), and removes the
+// progress bar.
+func (f *arenaFlags) playLeague(ctx context.Context, bots []string, s arenaSettings, stdout io.Writer, bar arenaBar, observe func(h *engine.Hand), match arena.MatchFunc) (arena.League, error) {
 	log, err := f.handLog(stdout)
 	if err != nil {
 		bar.finish()
 		return arena.League{}, err
 	}
-	lc := arena.LeagueConfig{Bots: bots, Game: s.game, Hands: f.Hands, Seed: s.seed, Workers: f.Workers, Progress: bar.add}
+	lc := arena.LeagueConfig{Bots: bots, Game: s.game, Hands: f.Hands, Seed: s.seed, Workers: f.Workers, Progress: bar.add, Match: match}
 	if log != nil || observe != nil {
 		lc.Hand = func(i, j int, cfg engine.Config, h *engine.Hand, players []string) error {
 			if observe != nil {

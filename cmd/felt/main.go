@@ -27,6 +27,7 @@ type cli struct {
 	League    leagueCmd    `cmd:"" help:"Every bot against every other in duplicate: a cross table and a ranking."`
 	Gauntlet  gauntletCmd  `cmd:"" help:"One bot in duplicate against every exploiter (all-in, calling station, pot-odds caller, min-raiser, maniac, tight-aggressive): each result and the worst case."`
 	LBR       lbrCmd       `cmd:"" name:"lbr" help:"Local Best Response against a no-limit bot: a lower bound on what a best response wins from it, in mbb/g."`
+	Worker    workerCmd    `cmd:"" help:"Play the deals that match, league, gauntlet and lbr share out with --nats (NATS JetStream)."`
 	Evolve    evolveCmd    `cmd:"" help:"Evolve neural bots by play, with a hall of fame; writes the champion's weights."`
 	Tourn     tourCmd      `cmd:"" name:"tournament" help:"Every bot at one table until one is left: finishing order, bb/100, charts, CSV and XLSX."`
 	Blueprint blueprintCmd `cmd:"" help:"Train the heads-up no-limit blueprint (MCCFR at several stack depths) that the resolve bot plays."`

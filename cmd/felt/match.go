@@ -31,6 +31,7 @@ type matchCmd struct {
 	DoubleEvery int    `help:"Double the blinds every N hands (stopping once the big blind passes a quarter of the stack); 0 never does."`
 	CV          bool   `name:"cv" help:"Also estimate A's win rate with the control variate (Hold'em): the luck of the cards and of strategists' dice taken out, the interval narrower."`
 	arenaFlags
+	farmFlags
 }
 
 // arenaFlags are the flags "felt match" and "felt league" share.
@@ -174,6 +175,9 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if c.NATS != "" && (c.Trace || c.History != "") {
+		return usageError("--trace and --history play on one machine: not with --nats")
+	}
 	log, err := c.handLog(stdout)
 	if err != nil {
 		return err
@@ -194,9 +198,14 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			return log.hand(file, table, cfg, h, players)
 		}
 	}
+	conn, err := c.farm(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	defer closeFarm(conn)
 	bar := c.progress(stderr, int64(2*((c.Hands+1)/2)), c.A+" vs "+c.B)
 	mc.Progress = bar.add
-	r, err := arena.Match(ctx, mc)
+	r, err := matchFunc(conn)(ctx, mc)
 	bar.finish()
 	if err := errors.Join(err, log.close()); err != nil {
 		return err

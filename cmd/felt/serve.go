@@ -150,14 +150,16 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	if err := hn.openTables(ctx, &hc, h, srv, c.NoBots); err != nil {
 		return err
 	}
-	if hn == nil { // a node of several does not open players' tables again (docs/scaling.md)
-		restored, err := srv.RestoreTables(ctx)
-		if err != nil {
-			return err
-		}
-		if restored > 0 {
-			log.Info("opened again the tables players had open", "tables", restored)
-		}
+	// A node of several moves the tables a house on one node kept into the
+	// house's registry, whose tables the nodes open again (docs/scaling.md).
+	restored, err := srv.RestoreTables(ctx)
+	if err != nil {
+		return err
+	}
+	if restored > 0 {
+		log.Info("opened again the tables players had open", "tables", restored)
+	}
+	if hn == nil {
 		if err := srv.RestoreTournaments(ctx); err != nil {
 			return err
 		}

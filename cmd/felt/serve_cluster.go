@@ -93,12 +93,18 @@ func (hn *houseNode) webConfig(c web.Config) web.Config {
 	return c
 }
 
-// serveRelay answers the messages other nodes relay to this node's tables.
+// serveRelay answers the messages other nodes relay to this node's tables,
+// and shares the lobby's chat and players online with the other nodes (once
+// the chat's last lines are in).
 func (hn *houseNode) serveRelay(ctx context.Context, srv *web.Server) error {
 	if hn == nil {
 		return nil
 	}
-	return hn.relay.Serve(ctx, srv)
+	if err := hn.relay.Serve(ctx, srv); err != nil {
+		return err
+	}
+	node.ShareLobby(ctx, hn.n, srv.Lobby(), hn.log)
+	return nil
 }
 
 // openTables opens the house's own tables (none with --no-bots): every one on
@@ -136,7 +142,9 @@ func (hn *houseNode) openTables(ctx context.Context, hc *houseConfig, h *house.H
 		Table: func(name string) (table.Config, bool) {
 			tc, ok := configs[strings.ToLower(name)]
 			return tc, ok
-		}})
+		},
+		PlayerTable: srv.PlayerTableConfig})
+	srv.SetTableHost(hn.tables) // players' tables are the house's too
 	if err := hn.tables.Start(ctx); err != nil {
 		return err
 	}

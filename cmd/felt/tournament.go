@@ -142,7 +142,7 @@ func (c *tourCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 func (c *tourCmd) league(ctx context.Context, s arenaSettings, stdout, stderr io.Writer) error {
 	n := len(c.Bots)
 	bar := c.progress(stderr, int64(n*(n-1)/2*2*((c.Hands+1)/2)), "league")
-	l, err := c.playLeague(ctx, c.Bots, s, stdout, bar, nil)
+	l, err := c.playLeague(ctx, c.Bots, s, stdout, bar, nil, nil)
 	if err != nil {
 		return err
 	}

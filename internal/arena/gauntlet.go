@@ -39,6 +39,8 @@ type GauntletConfig struct {
 	// ControlVariate estimates every match with the control variate too, and
 	// judges by it (MatchConfig.ControlVariate).
 	ControlVariate bool
+	// Match plays each match (nil: Match), as LeagueConfig.Match.
+	Match MatchFunc
 }
 
 // Gauntlet is the outcome of a gauntlet, from the bot's side.
@@ -75,8 +77,9 @@ func (g Gauntlet) Survives() bool {
 // cores and with the same seed, so every exploiter sees the same deals.
 func PlayGauntlet(ctx context.Context, gc GauntletConfig) (Gauntlet, error) {
 	g := Gauntlet{Bot: gc.Bot}
+	play := gc.Match.orMatch()
 	for k, e := range Exploiters {
-		r, err := Match(ctx, MatchConfig{A: gc.Bot, B: e.Bot, Game: gc.Game, Hands: gc.Hands, Seed: gc.Seed,
+		r, err := play(ctx, MatchConfig{A: gc.Bot, B: e.Bot, Game: gc.Game, Hands: gc.Hands, Seed: gc.Seed,
 			Workers: gc.Workers, Progress: gc.Progress, NewBot: gc.NewBot, ControlVariate: gc.ControlVariate})
 		if err != nil {
 			return Gauntlet{}, fmt.Errorf("%s against the %s: %w", gc.Bot, e.Name, err)

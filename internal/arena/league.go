@@ -25,6 +25,21 @@ type LeagueConfig struct {
 	// Hand, when not nil, is MatchConfig.Hand for the match of Bots[i] (as A)
 	// against Bots[j], i < j; the pairings are played in turn, i then j ascending.
 	Hand func(i, j int, cfg engine.Config, h *engine.Hand, players []string) error
+	// Match plays each pairing (nil: Match); internal/arena/distrib plays them
+	// on other machines.
+	Match MatchFunc
+}
+
+// MatchFunc plays a match as Match does: leagues and gauntlets take one, so
+// that their matches may be played elsewhere with the same result.
+type MatchFunc func(ctx context.Context, mc MatchConfig) (Result, error)
+
+// orMatch returns f, or Match when f is nil.
+func (f MatchFunc) orMatch() MatchFunc {
+	if f == nil {
+		return Match
+	}
+	return f
 }
 
 // League is the outcome of a league.
@@ -55,6 +70,7 @@ func PlayLeague(ctx context.Context, lc LeagueConfig) (League, error) {
 	for i := range l.Matches {
 		l.Matches[i] = make([]Result, n)
 	}
+	play := lc.Match.orMatch()
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			mc := MatchConfig{A: lc.Bots[i], B: lc.Bots[j], Game: lc.Game, Hands: lc.Hands,
@@ -64,7 +80,7 @@ func PlayLeague(ctx context.Context, lc LeagueConfig) (League, error) {
 					return lc.Hand(i, j, cfg, h, players)
 				}
 			}
-			r, err := Match(ctx, mc)
+			r, err := play(ctx, mc)
 			if err != nil {
 				return League{}, fmt.Errorf("%s against %s: %w", lc.Bots[i], lc.Bots[j], err)
 			}

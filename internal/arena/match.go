@@ -90,28 +90,38 @@ const z95 = 1.959963984540054
 // the engine or the arena.
 var ErrChipsNotConserved = errors.New("chips not conserved")
 
-// Match plays a heads-up duplicate match on all cores.
-func Match(ctx context.Context, mc MatchConfig) (Result, error) {
+// Prepare fills in mc's defaults (NewBot) and checks it, its bots made once,
+// and returns the number of duplicate deals the match has. Match calls it; so
+// do the tools that play a match's deals elsewhere (internal/arena/distrib).
+func (mc *MatchConfig) Prepare() (deals int, err error) {
 	if mc.Hands < MinHands {
-		return Result{}, fmt.Errorf("a match needs at least %d hands, not %d", MinHands, mc.Hands)
+		return 0, fmt.Errorf("a match needs at least %d hands, not %d", MinHands, mc.Hands)
 	}
 	if mc.NewBot == nil {
 		mc.NewBot = bot.New
 	}
 	if err := mc.Format.Check(mc.Game); err != nil {
-		return Result{}, fmt.Errorf("match format: %w", err)
+		return 0, fmt.Errorf("match format: %w", err)
 	}
 	if mc.ControlVariate {
 		if err := CheckControlVariate(mc.Game); err != nil {
-			return Result{}, err
+			return 0, err
 		}
 	}
 	for _, name := range []string{mc.A, mc.B} {
 		if _, err := mc.NewBot(name, bot.Options{}); err != nil {
-			return Result{}, err
+			return 0, err
 		}
 	}
-	deals := (mc.Hands + 1) / 2
+	return (mc.Hands + 1) / 2, nil
+}
+
+// Match plays a heads-up duplicate match on all cores.
+func Match(ctx context.Context, mc MatchConfig) (Result, error) {
+	deals, err := mc.Prepare()
+	if err != nil {
+		return Result{}, err
+	}
 	workers := mc.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -122,7 +132,7 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	workers = min(workers, (deals+chunk-1)/chunk)
 	start := time.Now()
 	var next atomic.Int64
-	partial := make([]tally, workers)
+	partial := make([]Totals, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -136,19 +146,93 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	if err := errors.Join(errs...); err != nil {
 		return Result{}, err
 	}
-	var total tally
+	var total Totals
 	for w := range partial {
-		total.add(&partial[w])
+		total.t.add(&partial[w].t)
 	}
+	return mc.Result(&total, workers, time.Since(start)), nil
+}
+
+// Result returns the match's result from the totals of all its deals, played
+// on workers workers in elapsed.
+func (mc *MatchConfig) Result(total *Totals, workers int, elapsed time.Duration) Result {
+	deals := (mc.Hands + 1) / 2
+	t := &total.t
 	r := Result{A: mc.A, B: mc.B, Game: mc.Game.Name, Seed: mc.Seed, Deals: deals, Hands: 2 * deals,
-		Chips: total.chips(), Format: mc.Format, Workers: workers, Elapsed: time.Since(start)}
-	r.BBPer100, r.CI95 = total.rate(mc.Game.Unit, 100)
-	r.MBBPerGame, r.MBBCI95 = total.rate(mc.Game.Unit, 1000)
-	r.BBPerHand, r.BBSpread = total.spread(mc.Game.Unit)
+		Chips: t.chips(), Format: mc.Format, Workers: workers, Elapsed: elapsed}
+	r.BBPer100, r.CI95 = t.rate(mc.Game.Unit, 100)
+	r.MBBPerGame, r.MBBCI95 = t.rate(mc.Game.Unit, 1000)
+	r.BBPerHand, r.BBSpread = t.spread(mc.Game.Unit)
 	if mc.ControlVariate {
-		r.CV = total.cvRate(mc.Game.Unit, r.CI95)
+		r.CV = t.cvRate(mc.Game.Unit, r.CI95)
 	}
-	return r, nil
+	return r
+}
+
+// Outcome is what one deal of a match gave, from A's side: all a Result is
+// made of (Totals), so that deals played apart add up to the same match.
+type Outcome struct {
+	// Net is A's net chips in the deal's two hands: A in seat 0, then in seat 1.
+	Net [2]int64 `json:"net"`
+	// CV is the deal pair's estimate with the control variate, in 1/16 chip
+	// (0 when the match has none).
+	CV int64 `json:"cv,omitempty"`
+}
+
+// Totals adds up the outcomes of a match's deals. Its sums are integers (chips,
+// and 1/16 chips for the control variate), so the total does not depend on the
+// order deals are added in; the zero Totals is empty.
+type Totals struct{ t tally }
+
+// Add counts outcome o of deal d of mc.
+func (s *Totals) Add(mc *MatchConfig, d int, o Outcome) {
+	l := mc.Format.level(mc.Game, d)
+	x := o.Net[0] + o.Net[1]
+	s.t.pairs[l].add(sums{1, x, x * x})
+	if mc.ControlVariate {
+		s.t.cv[l].add(sums{1, o.CV, o.CV * o.CV})
+	}
+	for _, y := range o.Net {
+		s.t.hands[l].add(sums{1, y, y * y})
+	}
+}
+
+// DealPlayer plays the deals of one match, one at a time: a worker's bots,
+// hand and streams. It is not safe for concurrent use.
+type DealPlayer struct{ w worker }
+
+// NewDealPlayer makes the bots of mc, which Prepare has checked.
+func NewDealPlayer(mc *MatchConfig) (*DealPlayer, error) {
+	p := &DealPlayer{w: worker{mc: mc, h: new(engine.Hand)}}
+	if mc.ControlVariate {
+		p.w.cv = new(ControlVariate)
+	}
+	for k, name := range []string{mc.A, mc.B} {
+		p.w.srcs[k] = rand.NewPCG(0, 0)
+		b, err := mc.NewBot(name, bot.Options{Rand: rand.New(p.w.srcs[k])})
+		if err != nil {
+			return nil, err
+		}
+		p.w.bots[k] = b
+		p.w.learners[k], _ = b.(bot.Learner)
+		p.w.seaters[k], _ = b.(bot.Seater)
+	}
+	return p, nil
+}
+
+// Play plays deal d twice, A in seat 0 and then in seat 1. The outcome depends
+// only on the match and d, not on the deals played before (unless a bot learns:
+// bot.Learner).
+func (p *DealPlayer) Play(d int) (Outcome, error) {
+	hands, corr, err := p.w.deal(d, p.w.mc.Format.level(p.w.mc.Game, d))
+	if err != nil {
+		return Outcome{}, err
+	}
+	o := Outcome{Net: hands}
+	if p.w.cv != nil {
+		o.CV = cvFixed(hands[0]+hands[1], corr)
+	}
+	return o, nil
 }
 
 // chunk is the number of deals a worker takes at a time.
@@ -196,20 +280,10 @@ type worker struct {
 	cv       *ControlVariate
 }
 
-func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int64, out *tally) error {
-	w := worker{mc: mc, h: new(engine.Hand)}
-	if mc.ControlVariate {
-		w.cv = new(ControlVariate)
-	}
-	for k, name := range []string{mc.A, mc.B} {
-		w.srcs[k] = rand.NewPCG(0, 0)
-		b, err := mc.NewBot(name, bot.Options{Rand: rand.New(w.srcs[k])})
-		if err != nil {
-			return err
-		}
-		w.bots[k] = b
-		w.learners[k], _ = b.(bot.Learner)
-		w.seaters[k], _ = b.(bot.Seater)
+func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int64, out *Totals) error {
+	p, err := NewDealPlayer(mc)
+	if err != nil {
+		return err
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -221,20 +295,11 @@ func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int
 		}
 		hi := min(lo+chunk, deals)
 		for d := lo; d < hi; d++ {
-			l := mc.Format.level(mc.Game, d)
-			hands, corr, err := w.deal(d, l)
+			o, err := p.Play(d)
 			if err != nil {
 				return err
 			}
-			x := hands[0] + hands[1]
-			out.pairs[l].add(sums{1, x, x * x})
-			if w.cv != nil {
-				y := cvFixed(x, corr)
-				out.cv[l].add(sums{1, y, y * y})
-			}
-			for _, y := range hands {
-				out.hands[l].add(sums{1, y, y * y})
-			}
+			out.Add(mc, d, o)
 		}
 		if mc.Progress != nil {
 			mc.Progress(2 * (hi - lo))

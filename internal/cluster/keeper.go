@@ -56,13 +56,16 @@ type Registration struct {
 }
 
 // Own hands lease to the keeper (Run): renewed every TTL/3 until Disown, lost or
-// the node closes.
+// the node closes. Call it once the lease's table is open on this node: the
+// table counts as owned from then on (Stats.Owned), and AwaitOpen stops
+// waiting for it.
 func (n *Node) Own(l *Lease) {
 	n.mu.Lock()
-	defer n.mu.Unlock()
 	if o := n.owned[l.key]; o == nil || o.lease != l {
 		n.owned[l.key] = &ownedTable{lease: l}
 	}
+	n.mu.Unlock()
+	l.opened()
 }
 
 // Owns reports whether the node holds a valid lease of table.
@@ -145,9 +148,21 @@ func (n *Node) Lobby(ctx context.Context) ([]Listing, error) {
 // and then each as it is written, and gone with the key (TableKey) of each one
 // removed or expired, until ctx is done or the watch fails.
 func (n *Node) WatchLobby(ctx context.Context, put func(Listing), gone func(key string)) error {
-	w, err := n.lobby.WatchAll(ctx)
+	return n.watch(ctx, n.lobby, func(_ string, v []byte) {
+		var l Listing
+		if json.Unmarshal(v, &l) == nil {
+			put(l)
+		}
+	}, gone)
+}
+
+// watch calls put with every entry of kv, those already written first and
+// then each as it is written, and gone with the key of each one removed or
+// expired, until ctx is done or the watch fails.
+func (n *Node) watch(ctx context.Context, kv jetstream.KeyValue, put func(key string, v []byte), gone func(key string)) error {
+	w, err := kv.WatchAll(ctx)
 	if err != nil {
-		return fmt.Errorf("cluster: watch the lobby: %w", err)
+		return fmt.Errorf("cluster: watch %s: %w", kv.Bucket(), err)
 	}
 	defer w.Stop()
 	for {
@@ -156,19 +171,16 @@ func (n *Node) WatchLobby(ctx context.Context, put func(Listing), gone func(key 
 			return ctx.Err()
 		case e, ok := <-w.Updates():
 			if !ok {
-				return errors.New("cluster: the lobby's watch ended")
+				return fmt.Errorf("cluster: the watch of %s ended", kv.Bucket())
 			}
 			if e == nil {
-				continue // the listings already written are all in
+				continue // the entries already written are all in
 			}
 			if e.Operation() != jetstream.KeyValuePut {
 				gone(e.Key())
 				continue
 			}
-			var l Listing
-			if json.Unmarshal(e.Value(), &l) == nil {
-				put(l)
-			}
+			put(e.Key(), e.Value())
 		}
 	}
 }
@@ -176,11 +188,7 @@ func (n *Node) WatchLobby(ctx context.Context, put func(Listing), gone func(key 
 // Register enters table in the house's registry with the settings it opens
 // with: if its node is lost, another node adopts it (Run).
 func (n *Node) Register(ctx context.Context, table string, config any) error {
-	raw, err := json.Marshal(config)
-	if err != nil {
-		return err
-	}
-	b, err := json.Marshal(Registration{Table: table, Config: raw})
+	b, err := registration(table, config)
 	if err != nil {
 		return err
 	}
@@ -192,6 +200,56 @@ func (n *Node) Register(ctx context.Context, table string, config any) error {
 	return nil
 }
 
+// ErrRegistered refuses to register a table whose name the house's registry
+// has already (ignoring case): a table of that name is open somewhere.
+var ErrRegistered = errors.New("a table of this name is registered")
+
+// RegisterNew enters table in the house's registry if no table of that name
+// is there: of any number of nodes registering one name at once, exactly one
+// succeeds and the others get ErrRegistered.
+func (n *Node) RegisterNew(ctx context.Context, table string, config any) error {
+	b, err := registration(table, config)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	_, err = n.tables.Create(ctx, TableKey(table), b)
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		return fmt.Errorf("table %q: %w", table, ErrRegistered)
+	}
+	if err != nil {
+		return fmt.Errorf("cluster: register %q: %w", table, err)
+	}
+	return nil
+}
+
+// Lookup returns table's registration, or ok false when the registry has none.
+func (n *Node) Lookup(ctx context.Context, table string) (reg Registration, ok bool, err error) {
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	e, err := n.tables.Get(ctx, TableKey(table))
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return Registration{}, false, nil
+	}
+	if err == nil {
+		err = json.Unmarshal(e.Value(), &reg)
+	}
+	if err != nil {
+		return Registration{}, false, fmt.Errorf("cluster: look %q up: %w", table, err)
+	}
+	return reg, true, nil
+}
+
+// registration returns the registry's value for table and config.
+func registration(table string, config any) ([]byte, error) {
+	raw, err := json.Marshal(config)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(Registration{Table: table, Config: raw})
+}
+
 // Unregister takes table out of the registry (it closed for good).
 func (n *Node) Unregister(ctx context.Context, table string) error {
 	ctx, cancel := n.request(ctx)
@@ -200,6 +258,21 @@ func (n *Node) Unregister(ctx context.Context, table string) error {
 		return fmt.Errorf("cluster: unregister %q: %w", table, err)
 	}
 	return nil
+}
+
+// IsRegistered reports whether table is in the house's registry: a table of
+// the house that some node runs or will take over.
+func (n *Node) IsRegistered(ctx context.Context, table string) (bool, error) {
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	_, err := n.tables.Get(ctx, TableKey(table))
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("cluster: registry of %q: %w", table, err)
+	}
+	return true, nil
 }
 
 // Registered returns the house's registry, by name.
@@ -235,7 +308,9 @@ func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(key strin
 
 // Adopter opens on this node a registered table whose lease the node has just
 // acquired (its former node lost or gone): typically it opens the table's WAL
-// (OpenWAL) and resumes the hand in play. On an error the lease is released.
+// (OpenWAL) and resumes the hand in play. On an error the lease is released;
+// otherwise the node owns the table (Own) once it returns, if it did not say so
+// itself.
 type Adopter func(ctx context.Context, l *Lease, reg Registration) error
 
 // Run keeps the node's leases until ctx is done: every TTL/3 it renews each
@@ -343,12 +418,12 @@ func (n *Node) adoptOrphans(ctx context.Context, adopt Adopter) {
 		if err != nil {
 			continue // another node was faster, or NATS is away
 		}
-		n.Own(l)
 		if err := adopt(ctx, l, reg); err != nil {
 			n.cfg.Log.Warn("table not adopted", "table", reg.Table, "err", err)
 			_ = n.Disown(ctx, l)
 			continue
 		}
+		n.Own(l) // owned once open (adopt may have said so already)
 		n.mu.Lock()
 		n.stats.Takeovers++
 		n.mu.Unlock()

@@ -57,6 +57,9 @@ type Lease struct {
 	rev   uint64    // the key's revision as last written by this lease
 	until time.Time // the local deadline: held for sure until then
 	lost  bool
+	// opening: the lease counts in its node's opening (AwaitOpen) until Own
+	// or Release.
+	opening bool
 }
 
 // Table returns the name of the table the lease is for.
@@ -99,15 +102,22 @@ func (n *Node) Acquire(ctx context.Context, table string) (*Lease, error) {
 	}
 	ctx, cancel := n.request(ctx)
 	defer cancel()
+	// The table counts as being opened here from before the key exists, so
+	// that no node that reads this node's name in it finds the table missing
+	// here (AwaitOpen).
+	n.beginOpening(key)
 	sent := time.Now()
 	rev, err := n.leases.Create(ctx, key, val)
+	if err != nil {
+		n.endOpening(key)
+	}
 	if errors.Is(err, jetstream.ErrKeyExists) {
 		return nil, &HeldError{Table: table, Node: n.holder(ctx, key)}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cluster: acquire %q: %w", table, err)
 	}
-	return &Lease{n: n, table: table, key: key, token: rev, value: val, rev: rev, until: n.deadline(sent)}, nil
+	return &Lease{n: n, table: table, key: key, token: rev, value: val, rev: rev, until: n.deadline(sent), opening: true}, nil
 }
 
 // holder returns the node named in key's lease, or "".
@@ -173,6 +183,7 @@ func (l *Lease) Renew(ctx context.Context) error {
 // still this node's: another node may acquire it without waiting for the TTL.
 // Releasing a lost lease does nothing.
 func (l *Lease) Release(ctx context.Context) error {
+	l.opened()
 	l.mu.Lock()
 	lost, rev := l.lost, l.rev
 	l.lost = true
@@ -194,4 +205,68 @@ func (l *Lease) markLost() {
 	l.mu.Lock()
 	l.lost = true
 	l.mu.Unlock()
+}
+
+// opening is the tables of one key being opened on this node: n leases, done
+// closed when the last is owned or released.
+type opening struct {
+	n    int
+	done chan struct{}
+}
+
+// beginOpening counts one more lease of key being acquired or opened.
+func (n *Node) beginOpening(key string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	o := n.opening[key]
+	if o == nil {
+		o = &opening{done: make(chan struct{})}
+		n.opening[key] = o
+	}
+	o.n++
+}
+
+// endOpening counts one lease of key less, and wakes AwaitOpen at the last.
+func (n *Node) endOpening(key string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if o := n.opening[key]; o != nil {
+		if o.n--; o.n == 0 {
+			close(o.done)
+			delete(n.opening, key)
+		}
+	}
+}
+
+// opened ends the lease's count in its node's opening, once.
+func (l *Lease) opened() {
+	l.mu.Lock()
+	was := l.opening
+	l.opening = false
+	l.mu.Unlock()
+	if was {
+		l.n.endOpening(l.key)
+	}
+}
+
+// AwaitOpen waits while table is being opened on this node (its lease
+// acquired, or being acquired, and not yet handed to Own), until it is open
+// (Own), given up (Release) or ctx is done. It reports whether it waited and
+// the wait ended before ctx: the table's lookup is then worth doing again.
+// Between a takeover's lease and its table's opening, the other nodes already
+// read this node's name in the lease: a message they relay here waits for the
+// table rather than finding none.
+func (n *Node) AwaitOpen(ctx context.Context, table string) bool {
+	n.mu.Lock()
+	o := n.opening[TableKey(table)]
+	n.mu.Unlock()
+	if o == nil {
+		return false
+	}
+	select {
+	case <-o.done:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }

@@ -246,3 +246,64 @@ func TestLeaseTTLsMustAgree(t *testing.T) {
 		t.Fatalf("a node with another TTL: %v, want refused", err)
 	}
 }
+
+// TestAwaitOpen: a table counts as being opened on a node from its lease's
+// acquisition to Own or Release, and only on that node: AwaitOpen waits for
+// it there, returns at once elsewhere and after a failed acquisition, and
+// gives up when its context ends.
+func TestAwaitOpen(t *testing.T) {
+	url, _ := startNATS(t)
+	a, b := connect(t, url, "a"), connect(t, url, "b")
+	ctx := context.Background()
+	if a.AwaitOpen(ctx, "Main") {
+		t.Error("AwaitOpen waited for a table no lease is held for")
+	}
+	l, err := a.Acquire(ctx, "Main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Acquire(ctx, "Main"); !errors.Is(err, ErrHeld) {
+		t.Fatalf("b acquired a's table: %v", err)
+	}
+	if b.AwaitOpen(ctx, "main") {
+		t.Error("b waits for a table its failed acquisition left")
+	}
+	short, cancel := context.WithCancel(ctx)
+	cancel()
+	if a.AwaitOpen(short, "Main") {
+		t.Error("AwaitOpen reported the table open with its context done")
+	}
+	if st := a.Stats(); st.Owned != 0 {
+		t.Errorf("a counts %d tables owned before Own", st.Owned)
+	}
+	// What AwaitOpen waits on ends with Own; a lease released without being
+	// owned (the table failed to open) ends it too.
+	ends := func(name string, end func()) {
+		t.Helper()
+		a.mu.Lock()
+		o := a.opening[TableKey(name)]
+		a.mu.Unlock()
+		if o == nil {
+			t.Fatalf("%s is not counted as being opened", name)
+		}
+		end()
+		select {
+		case <-o.done:
+		default:
+			t.Errorf("the wait for %s did not end", name)
+		}
+		if a.AwaitOpen(ctx, name) {
+			t.Errorf("AwaitOpen waited for %s after its end", name)
+		}
+	}
+	ends("Main", func() { a.Own(l) })
+	l2, err := a.Acquire(ctx, "Side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends("Side", func() {
+		if err := l2.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -89,11 +89,17 @@ type Node struct {
 	leases jetstream.KeyValue // table key -> leaseValue, TTL cfg.LeaseTTL
 	lobby  jetstream.KeyValue // table key -> Listing, TTL cfg.LeaseTTL
 	tables jetstream.KeyValue // table key -> Registration, no TTL
+	online jetstream.KeyValue // node key -> its players online, TTL cfg.LeaseTTL
 	wal    jetstream.Stream
+	chat   jetstream.Stream // the lobby chat's last lines
 
 	mu    sync.Mutex
 	owned map[string]*ownedTable // by table key
-	stats Stats
+	// opening counts, by table key, the leases this node is acquiring or has
+	// acquired and not yet handed to Own: their tables are being opened here
+	// (AwaitOpen).
+	opening map[string]*opening
+	stats   Stats
 }
 
 // Connect joins the house: it connects to NATS and makes sure the buckets and
@@ -108,7 +114,7 @@ func Connect(ctx context.Context, cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: connect to %s: %w", cfg.URL, err)
 	}
-	n := &Node{cfg: cfg, nc: nc, owned: map[string]*ownedTable{}}
+	n := &Node{cfg: cfg, nc: nc, owned: map[string]*ownedTable{}, opening: map[string]*opening{}}
 	if err := n.setup(ctx); err != nil {
 		nc.Close()
 		return nil, err
@@ -135,6 +141,7 @@ func (n *Node) setup(ctx context.Context) error {
 		{&n.leases, p + "_leases", n.cfg.LeaseTTL, "table leases"},
 		{&n.lobby, p + "_lobby", n.cfg.LeaseTTL, "lobby listings"},
 		{&n.tables, p + "_tables", 0, "the house's tables"},
+		{&n.online, p + "_online", n.cfg.LeaseTTL, "players online, by node"},
 	}
 	for _, b := range buckets {
 		cfg := jetstream.KeyValueConfig{Bucket: b.name, Description: "felt: " + b.what, TTL: b.ttl, Storage: jetstream.FileStorage}
@@ -157,6 +164,14 @@ func (n *Node) setup(ctx context.Context) error {
 	})
 	if err != nil {
 		return fmt.Errorf("cluster: stream %s_wal: %w", p, err)
+	}
+	n.chat, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: p + "_chat", Description: "felt: the lobby chat's last lines",
+		Subjects: []string{n.chatSubject()}, Storage: jetstream.FileStorage,
+		MaxMsgs: ChatKept, Discard: jetstream.DiscardOld,
+	})
+	if err != nil {
+		return fmt.Errorf("cluster: stream %s_chat: %w", p, err)
 	}
 	return nil
 }
@@ -218,8 +233,8 @@ func (n *Node) Ping(ctx context.Context) error {
 }
 
 // Close leaves the house on purpose: it releases every lease the node holds and
-// removes its lobby entries (so that other nodes may take its tables at once),
-// then closes the connection. A node lost without Close leaves its leases to
+// removes its lobby entries (so that other nodes may take its tables at once)
+// and its players online, then closes the connection. A node lost without Close leaves its leases to
 // expire.
 func (n *Node) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*n.cfg.Timeout)
@@ -227,6 +242,9 @@ func (n *Node) Close() error {
 	var errs []error
 	for _, o := range n.ownedTables() {
 		errs = append(errs, n.Disown(ctx, o.lease))
+	}
+	if err := n.online.Delete(ctx, TableKey(n.cfg.Node)); err != nil {
+		errs = append(errs, fmt.Errorf("cluster: players online: %w", err))
 	}
 	n.nc.Close()
 	return errors.Join(errs...)

@@ -22,6 +22,8 @@ const (
 	recAction = "action" // an action, before the table applies it
 	recEnd    = "end"    // the hand is over (and recorded by the table)
 	recFence  = "fence"  // a new owner's first write
+	recOpen   = "open"   // a new table's state, before its first hand
+	recClosed = "closed" // the table closed for good
 )
 
 // Record is one entry of a table's write-ahead log.
@@ -39,7 +41,9 @@ type Record struct {
 	Config  *engine.Config  `json:"config,omitempty"`
 	State   json.RawMessage `json:"state,omitempty"`
 	Action  *engine.Action  `json:"action,omitempty"`
-	At      time.Time       `json:"at"`
+	// Closed, on a fence, carries a closed table's mark forward.
+	Closed bool      `json:"closed,omitempty"`
+	At     time.Time `json:"at"`
 }
 
 // HandLog is what a table's log holds for its new owner: the table's state as
@@ -58,6 +62,9 @@ type HandLog struct {
 	Config engine.Config
 	// Actions are the actions logged since, in order.
 	Actions []engine.Action
+	// Closed reports a table that closed for good: its last owner logged so
+	// before paying its players out.
+	Closed bool
 }
 
 // Rebuild deals the hand again and applies its actions: the engine is
@@ -117,17 +124,20 @@ func (n *Node) OpenWAL(ctx context.Context, lease *Lease) (*WAL, *HandLog, error
 		if err != nil {
 			return nil, nil, err
 		}
-		handSeq, hand, state := rec.HandSeq, rec.Hand, json.RawMessage(nil)
+		handSeq, hand, state, closed := rec.HandSeq, rec.Hand, json.RawMessage(nil), false
 		switch rec.Kind {
 		case recHand:
 			handSeq = last
-		case recEnd:
+		case recEnd, recOpen:
 			handSeq, state = 0, rec.State
 		case recFence:
-			state = rec.State
+			state, closed = rec.State, rec.Closed
+		case recClosed:
+			handSeq, closed = 0, true
 		}
-		// A fence with no hand in play carries the table's last state along.
-		fence := Record{Kind: recFence, Hand: hand, HandSeq: handSeq}
+		// A fence with no hand in play carries the table's last state (or its
+		// closing) along.
+		fence := Record{Kind: recFence, Hand: hand, HandSeq: handSeq, Closed: closed}
 		if handSeq == 0 {
 			fence.State = state
 		}
@@ -140,6 +150,8 @@ func (n *Node) OpenWAL(ctx context.Context, lease *Lease) (*WAL, *HandLog, error
 		}
 		w.last, w.handSeq, w.hand = seq, handSeq, hand
 		switch {
+		case closed:
+			return w, &HandLog{Table: lease.table, Hand: hand, Closed: true}, nil
 		case handSeq != 0:
 			hl, err := w.readHand(ctx, handSeq, last)
 			return w, hl, err
@@ -272,6 +284,19 @@ func (w *WAL) StartHand(ctx context.Context, hand int64, cfg engine.Config, stat
 	return nil
 }
 
+// Opened logs a new table's state before its first hand (its reference and
+// its bots): a player who buys in before it is seated again by a new owner.
+func (w *WAL) Opened(ctx context.Context, state any) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	st, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("cluster: table state: %w", err)
+	}
+	_, err = w.append(ctx, &Record{Kind: recOpen, State: st})
+	return err
+}
+
 // Action logs a, to be applied to the hand in play once logged.
 func (w *WAL) Action(ctx context.Context, a engine.Action) error {
 	w.mu.Lock()
@@ -302,13 +327,33 @@ func (w *WAL) EndHand(ctx context.Context, state any) error {
 	return err
 }
 
-// Forget purges the table's whole log (a table closed for good), if the lease
-// is still valid.
-func (w *WAL) Forget(ctx context.Context) error {
-	if err := w.lease.check(time.Now()); err != nil {
+// Closed logs that the table closes for good (any hand in play cancelled): a
+// new owner finds it closed (HandLog.Closed).
+func (w *WAL) Closed(ctx context.Context) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, err := w.append(ctx, &Record{Kind: recClosed, Hand: w.hand}); err != nil {
 		return err
 	}
-	ctx, cancel := w.n.request(ctx)
+	w.handSeq = 0
+	return nil
+}
+
+// Forget purges the table's whole log (a table closed for good), if the lease
+// is still valid.
+func (w *WAL) Forget(ctx context.Context) error { return w.n.ForgetWAL(ctx, w.lease) }
+
+// ForgetWAL purges the whole log of lease's table, if the lease is still
+// valid: the table closed for good, or a new table of the same name opens
+// (OpenWAL then finds nothing of the one before).
+func (n *Node) ForgetWAL(ctx context.Context, lease *Lease) error {
+	if err := lease.check(time.Now()); err != nil {
+		return err
+	}
+	ctx, cancel := n.request(ctx)
 	defer cancel()
-	return w.n.wal.Purge(ctx, jetstream.WithPurgeSubject(w.subject))
+	if err := n.wal.Purge(ctx, jetstream.WithPurgeSubject(n.walSubject(lease.table))); err != nil {
+		return fmt.Errorf("cluster: forget the log of %q: %w", lease.table, err)
+	}
+	return nil
 }

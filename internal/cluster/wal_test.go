@@ -324,3 +324,39 @@ func TestNATSDisconnect(t *testing.T) {
 		t.Errorf("a still owns the table (stats %+v)", a.Stats())
 	}
 }
+
+// TestClosedLogStaysClosed closes a table's log mid-hand: every later owner,
+// each fencing the log in turn, finds the table closed, with no hand to
+// resume; a new table of the same name opens afresh once the log is forgotten.
+func TestClosedLogStaysClosed(t *testing.T) {
+	url, _ := startNATS(t)
+	n := connectTTL(t, url, "a", time.Minute)
+	ctx := context.Background()
+	l := acquireWhenFree(t, n, "Shut")
+	w, _, err := n.OpenWAL(ctx, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.StartHand(ctx, 1, testHandConfig(4), map[string]int{"seats": 6}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Closed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for owner := range 2 {
+		if err := l.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
+		l = acquireWhenFree(t, n, "Shut")
+		_, hl, err := n.OpenWAL(ctx, l)
+		if err != nil || hl == nil || !hl.Closed || hl.InPlay {
+			t.Fatalf("owner %d after the close: %+v, %v; want closed, no hand", owner+2, hl, err)
+		}
+	}
+	if err := n.ForgetWAL(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	if _, hl, err := n.OpenWAL(ctx, l); err != nil || hl != nil {
+		t.Fatalf("a forgotten log: %+v, %v; want empty", hl, err)
+	}
+}

@@ -2,6 +2,7 @@ package house
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -65,8 +66,10 @@ func (h *House) RecordHandAsync(hand store.Hand, done func(id int64, err error))
 // adds it to the registered players' totals and to the stacks the table holds for
 // them (see Recover), in one transaction, and returns the hand's id. The players'
 // nets must sum to zero (play money has no rake). Chips stay at the table: only
-// buy-ins and cash-outs touch the credits. It waits for the recorder (see
-// RecordHandAsync); if ctx ends first the hand may still be stored.
+// buy-ins and cash-outs touch the credits. A hand with a key stored already
+// (store.Hand.Key) is not stored or counted again: its id is returned. It
+// waits for the recorder (see RecordHandAsync); if ctx ends first the hand
+// may still be stored.
 func (h *House) RecordHand(ctx context.Context, hand store.Hand) (int64, error) {
 	type result struct {
 		id  int64
@@ -242,12 +245,16 @@ func (h *House) writeBatch(batch []handJob) ([]int64, []error) {
 }
 
 // saveHand writes one hand, its players' totals and their stacks at the table,
-// unless a newer owner has fenced the table.
+// unless a newer owner has fenced the table. A hand whose key is stored
+// already (store.Hand.Key) changes nothing: its id is returned.
 func (h *House) saveHand(ctx context.Context, q store.Queries, hand store.Hand) (int64, error) {
 	if err := h.fenced(ctx, q, hand.TableRef); err != nil {
 		return 0, err
 	}
 	id, err := q.SaveHand(ctx, hand)
+	if errors.Is(err, store.ErrDuplicate) {
+		return id, nil
+	}
 	if err != nil {
 		return 0, err
 	}

@@ -142,6 +142,16 @@ type Result struct {
 // MinHands is the fewest hands a run may have.
 const MinHands = arena.MinHands
 
+// Prepare fills in c's zero fields and checks it, its bot made once, and
+// returns the number of duplicate deals the run has. Run calls it; so do the
+// tools that play a run's deals elsewhere (internal/arena/distrib).
+func (c *Config) Prepare() (deals int, err error) {
+	if err := c.defaults(); err != nil {
+		return 0, err
+	}
+	return (c.Hands + 1) / 2, nil
+}
+
 // defaults fills in c's zero fields and checks it.
 func (c *Config) defaults() error {
 	if c.Sizes == nil {
@@ -172,10 +182,10 @@ func (c *Config) defaults() error {
 
 // Run plays LBR against the bot on all cores.
 func Run(ctx context.Context, c Config) (Result, error) {
-	if err := c.defaults(); err != nil {
+	deals, err := c.Prepare()
+	if err != nil {
 		return Result{}, err
 	}
-	deals := (c.Hands + 1) / 2
 	workers := c.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -183,35 +193,70 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	workers = max(1, min(workers, deals))
 	start := time.Now()
 	var next atomic.Int64
-	stats := make([]arena.PairStats, workers)
-	cvStats := make([]arena.PairStats, workers)
-	misses := make([]int64, workers)
+	partial := make([]Totals, workers)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			misses[w], errs[w] = runWorker(ctx, &c, deals, &next, &stats[w], &cvStats[w])
+			errs[w] = runWorker(ctx, &c, deals, &next, &partial[w])
 		}()
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return Result{}, err
 	}
-	var total, cvTotal arena.PairStats
-	r := Result{Bot: c.Bot, Seed: c.Seed, Deals: deals, Hands: 2 * deals, Workers: workers, Elapsed: time.Since(start)}
-	for w := range stats {
-		total.Add(stats[w])
-		cvTotal.Add(cvStats[w])
-		r.Misses += misses[w]
+	var total Totals
+	for w := range partial {
+		total.add(&partial[w])
 	}
+	return c.Result(&total, workers, time.Since(start)), nil
+}
+
+// Outcome is what one deal of a run gave LBR: all a Result is made of
+// (Totals), so that deals played apart add up to the same run.
+type Outcome struct {
+	// Net is LBR's net chips over the deal's two hands.
+	Net int64 `json:"net"`
+	// CV is the deal pair's estimate with the control variate, in the fixed
+	// point of arena.CVPair.
+	CV int64 `json:"cv"`
+	// Misses counts the bot's actions the range could not explain.
+	Misses int64 `json:"misses,omitempty"`
+}
+
+// Totals adds up the outcomes of a run's deals, in integers, so the total does
+// not depend on the order deals are added in; the zero Totals is empty.
+type Totals struct {
+	stats, cv arena.PairStats
+	misses    int64
+}
+
+// Add counts outcome o of a deal.
+func (t *Totals) Add(o Outcome) {
+	t.stats.Add(arena.PairStats{N: 1, Sum: o.Net, SumSq: o.Net * o.Net})
+	t.cv.Add(arena.PairStats{N: 1, Sum: o.CV, SumSq: o.CV * o.CV})
+	t.misses += o.Misses
+}
+
+func (t *Totals) add(o *Totals) {
+	t.stats.Add(o.stats)
+	t.cv.Add(o.cv)
+	t.misses += o.misses
+}
+
+// Result returns the run's result from the totals of all its deals, played on
+// workers workers in elapsed.
+func (c *Config) Result(t *Totals, workers int, elapsed time.Duration) Result {
+	deals := (c.Hands + 1) / 2
+	r := Result{Bot: c.Bot, Seed: c.Seed, Deals: deals, Hands: 2 * deals, Workers: workers, Elapsed: elapsed, Misses: t.misses}
 	game := nlGame()
-	r.Chips = total.Sum
-	r.MBBPerGame, r.MBBCI95 = total.Rate(game.Unit, 1000)
-	r.BBPer100, r.CI95 = total.Rate(game.Unit, 100)
-	r.CV = cvTotal.CVRate(game.Unit, r.CI95)
-	return r, nil
+	r.Chips = t.stats.Sum
+	r.MBBPerGame, r.MBBCI95 = t.stats.Rate(game.Unit, 1000)
+	r.BBPer100, r.CI95 = t.stats.Rate(game.Unit, 100)
+	r.CV = t.cv.CVRate(game.Unit, r.CI95)
+	return r
 }
 
 func nlGame() arena.Game {
@@ -238,33 +283,56 @@ type worker struct {
 	cv      arena.ControlVariate
 }
 
-func runWorker(ctx context.Context, c *Config, deals int, next *atomic.Int64, out, cvOut *arena.PairStats) (int64, error) {
+// DealPlayer plays the deals of one run, one at a time: a worker's bot, LBR
+// player, hand and streams. It is not safe for concurrent use.
+type DealPlayer struct{ w *worker }
+
+// NewDealPlayer makes the bot of c, which Prepare has checked.
+func NewDealPlayer(c *Config) (*DealPlayer, error) {
 	w := &worker{c: c, h: new(engine.Hand), cfg: nlGame().HandConfig(), botSrc: rand.NewPCG(0, 0), lbrSrc: rand.NewPCG(0, 0)}
 	b, err := c.NewBot(c.Bot, bot.Options{Rand: rand.New(w.botSrc)})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	w.b = b
 	w.learner, _ = b.(bot.Learner)
 	w.seater, _ = b.(bot.Seater)
 	w.p = player{c: c, rng: rand.New(w.lbrSrc), m: newModel(b, c.Samples), bet: make([]strategies, len(c.Sizes))}
+	return &DealPlayer{w}, nil
+}
+
+// Play plays deal d twice, LBR in seat 0 and then in seat 1. The outcome
+// depends only on the run and d (unless the bot learns: bot.Learner).
+func (p *DealPlayer) Play(d int) (Outcome, error) {
+	before := p.w.p.misses
+	x, corr, err := p.w.deal(d)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Net: x, CV: arena.CVPair(x, corr).Sum, Misses: p.w.p.misses - before}, nil
+}
+
+func runWorker(ctx context.Context, c *Config, deals int, next *atomic.Int64, out *Totals) error {
+	p, err := NewDealPlayer(c)
+	if err != nil {
+		return err
+	}
 	const chunk = 4
 	for {
 		if err := ctx.Err(); err != nil {
-			return w.p.misses, err
+			return err
 		}
 		lo := int(next.Add(chunk)) - chunk
 		if lo >= deals {
-			return w.p.misses, nil
+			return nil
 		}
 		hi := min(lo+chunk, deals)
 		for d := lo; d < hi; d++ {
-			x, corr, err := w.deal(d)
+			o, err := p.Play(d)
 			if err != nil {
-				return w.p.misses, err
+				return err
 			}
-			out.Add(arena.PairStats{N: 1, Sum: x, SumSq: x * x})
-			cvOut.Add(arena.CVPair(x, corr))
+			out.Add(o)
 		}
 		if c.Progress != nil {
 			c.Progress(2 * (hi - lo))

@@ -1,7 +1,8 @@
 // Package lobby is the house's lobby: the open tables and their listings, the
-// players online and the lobby chat, pushed live to every subscriber. It is the
-// in-process implementation of the house's event fan-out; a multi-node house
-// would put the same methods over NATS.
+// players online and the lobby chat, pushed live to every subscriber. On a
+// house of several nodes, it also lists the other nodes' tables (remote.go),
+// their players online and their chat lines (shared.go), which internal/node
+// carries over NATS.
 package lobby
 
 import (
@@ -10,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -75,6 +77,10 @@ type Lobby struct {
 	// remote marks the listings in infos of tables that run on other nodes of
 	// the house (remote.go), by key, under mu.
 	remote map[string]bool
+	// peers are the house's other nodes, nil on a single node; remoteOnline
+	// their players online, by node and ID (shared.go), under mu.
+	peers        Peers
+	remoteOnline map[string]map[int64]string
 
 	// Changes waiting for the next push (under mu): listings by key, the names
 	// of closed public tables, and players whose presence changed (by ID).
@@ -108,6 +114,7 @@ func New(log *slog.Logger, handDone func()) *Lobby {
 		limiter: chat.NewLimiter(chatLines, chatWindow), subs: map[int]table.Sink{}, handDone: handDone,
 		dirty: map[string]bool{}, closed: map[string]string{}, presence: map[int64]string{},
 		opening: map[string]bool{}, owners: map[string]int64{}, remote: map[string]bool{},
+		remoteOnline: map[string]map[int64]string{},
 	}
 }
 
@@ -117,6 +124,12 @@ func invalid(field, format string, args ...any) error {
 
 // ErrNameTaken is wrapped by Open for a name an open table has.
 var ErrNameTaken = errors.New("table name taken")
+
+// NameTaken returns the error that refuses a table called name: one of that
+// name is open (here, or on another node of the house).
+func NameTaken(name string) error {
+	return &house.FieldError{Field: "name", Message: fmt.Sprintf("name: a table called %q is open", name), Err: ErrNameTaken}
+}
 
 // ValidName checks a table name: 1 to MaxName letters, digits, '_' or '-', and
 // not "Lobby" in any case.
@@ -159,7 +172,8 @@ func (l *Lobby) OpenBy(owner int64, maxOwned int, cfg table.Config) (*table.Tabl
 	cfg.Log = l.log
 	cfg.Hooks = table.Hooks{
 		Info:     func(in table.Info) { l.tableChanged(key, in) },
-		Closed:   func(string) { l.tableClosed(key) },
+		Closed:   func(string) { l.tableClosed(key, false) },
+		Moved:    func(string) { l.tableClosed(key, true) },
 		HandDone: l.handDone,
 	}
 	if err := l.reserve(key, cfg.Name, owner, maxOwned); err != nil {
@@ -191,7 +205,7 @@ func (l *Lobby) reserve(key, name string, owner int64, maxOwned int) error {
 		return table.ErrClosed
 	}
 	if _, ok := l.tables[key]; ok || l.opening[key] {
-		return &house.FieldError{Field: "name", Message: fmt.Sprintf("name: a table called %q is open", name), Err: ErrNameTaken}
+		return NameTaken(name)
 	}
 	if owner != 0 && maxOwned > 0 {
 		n := 0
@@ -212,7 +226,8 @@ func (l *Lobby) reserve(key, name string, owner int64, maxOwned int) error {
 }
 
 // OnClose sets f to be called with the lower-case name of every table that
-// closes by itself (not those the lobby's Shutdown closes). f is called from the
+// closes by itself (not those the lobby's Shutdown closes, nor those that move
+// to another node of the house). f is called from the
 // table's goroutine under the lobby's lock: it must return at once, without
 // calling the lobby. Set it before opening tables.
 func (l *Lobby) OnClose(f func(key string)) {
@@ -267,10 +282,11 @@ func (l *Lobby) tableChanged(key string, in table.Info) {
 	l.scheduleLocked()
 }
 
-func (l *Lobby) tableClosed(key string) {
+// tableClosed takes off a table that closed, or moved to another node.
+func (l *Lobby) tableClosed(key string, moved bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.onClose != nil && !l.closing {
+	if l.onClose != nil && !l.closing && !moved {
 		l.onClose(key)
 	}
 	in, listed := l.infos[key]
@@ -321,7 +337,7 @@ func (l *Lobby) flush() {
 	if len(l.presence) > 0 {
 		m := protocol.OnlineMsg{Type: "online", Joined: []string{}, Left: []string{}}
 		for id, name := range l.presence {
-			if _, on := l.online[id]; on {
+			if l.isOnlineLocked(id) {
 				m.Joined = append(m.Joined, name)
 			} else {
 				m.Left = append(m.Left, name)
@@ -399,12 +415,19 @@ func (l *Lobby) SeatedAt(name string) []string {
 	return out
 }
 
+// playersLocked returns the names of the players online on every node.
 func (l *Lobby) playersLocked() []string {
-	out := []string{}
-	for _, p := range l.online {
-		out = append(out, p.name)
+	names := map[int64]string{}
+	for _, ps := range l.remoteOnline {
+		maps.Copy(names, ps)
 	}
-	slices.Sort(out)
+	for id, p := range l.online {
+		names[id] = p.name
+	}
+	out := slices.Sorted(maps.Values(names))
+	if out == nil {
+		out = []string{}
+	}
 	return out
 }
 
@@ -422,9 +445,8 @@ func (l *Lobby) Subscribe(p table.Player, sink table.Sink) int {
 		pr := l.online[p.ID]
 		if pr == nil {
 			pr = &presence{name: p.Name}
-			l.online[p.ID] = pr
-			l.presence[p.ID] = p.Name
-			l.scheduleLocked()
+			l.changePresenceLocked(map[int64]string{p.ID: p.Name}, func() { l.online[p.ID] = pr })
+			l.localPresenceLocked()
 		}
 		pr.conns++
 	}
@@ -459,14 +481,22 @@ func (l *Lobby) Unsubscribe(p table.Player, id int) {
 	delete(l.subs, id)
 	if pr := l.online[p.ID]; p.ID != 0 && pr != nil {
 		if pr.conns--; pr.conns == 0 {
-			delete(l.online, p.ID)
-			l.presence[p.ID] = pr.name
-			l.scheduleLocked()
+			l.changePresenceLocked(map[int64]string{p.ID: pr.name}, func() { delete(l.online, p.ID) })
+			l.localPresenceLocked()
 		}
 	}
 }
 
-// Online returns the number of players online.
+// localPresenceLocked tells the peers that this node's players online
+// changed; l.mu is held.
+func (l *Lobby) localPresenceLocked() {
+	if l.peers != nil {
+		l.peers.PresenceChanged()
+	}
+}
+
+// Online returns the number of players online on this node (with a
+// connection open here).
 func (l *Lobby) Online() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -492,12 +522,15 @@ func (l *Lobby) Chat(p table.Player, text string) error {
 	}
 	line := chat.NewLine("", p.Name, text, now)
 	l.chatLog.Add(line)
-	subs := l.subsLocked()
+	subs, peers := l.subsLocked(), l.peers
 	l.mu.Unlock()
 	if b := l.marshal(line); b != nil {
 		for _, s := range subs {
 			s.Send(b)
 		}
+	}
+	if peers != nil { // under sendMu: the peers get the lines in order
+		peers.Chat(line)
 	}
 	return nil
 }

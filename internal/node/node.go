@@ -1,6 +1,7 @@
 // Package node runs one node's share of the tables of a house on several nodes
 // (felt serve --nats): it registers the house's own tables in the cluster,
-// opens on this node those whose lease it gets, writes their hands ahead to
+// and the tables its players open here under names unique across the house
+// (players.go), opens on this node those whose lease it gets, writes their hands ahead to
 // the cluster's log, adopts the tables of lost nodes (taking the hand in play
 // up from the log and the seats from the store), keeps their lobby entries
 // fresh, and hands its tables over when it stops. docs/scaling.md tells the
@@ -32,17 +33,28 @@ type Config struct {
 	Names []string
 	// Table returns the settings of the house table called name, or false.
 	Table func(name string) (table.Config, bool)
-	Log   *slog.Logger
+	// PlayerTable returns the owner and the settings of a player's table from
+	// what its registration holds (web.Server.PlayerTableConfig), for the
+	// node that takes it over (players.go).
+	PlayerTable func(reg json.RawMessage) (owner int64, cfg table.Config, err error)
+	Log         *slog.Logger
+
+	// beforeOpen, for tests, is called with a table's name between its
+	// lease's acquisition and its opening.
+	beforeOpen func(table string)
+	// handLog, for tests, wraps the log of each table this node opens.
+	handLog func(table.HandLog) table.HandLog
 }
 
 // Tables is one node's share of the house's tables.
 type Tables struct {
 	cfg Config
 
-	mu    sync.Mutex
-	owned map[string]*owned  // by cluster.TableKey
-	stop  context.CancelFunc // ends Run (HandOver)
-	wg    sync.WaitGroup
+	mu      sync.Mutex
+	owned   map[string]*owned  // by cluster.TableKey
+	stop    context.CancelFunc // ends Run (HandOver)
+	leaving bool               // HandOver: no table of this node closes for good
+	wg      sync.WaitGroup
 }
 
 type owned struct {
@@ -50,9 +62,26 @@ type owned struct {
 	t     *table.Table
 }
 
-// registration is a house table's entry in the cluster's registry.
+// registration is a table's entry in the cluster's registry: a house table's
+// name, or what a player's table opens again from (players.go).
 type registration struct {
-	House string `json:"house_table"`
+	House  string          `json:"house_table,omitempty"`
+	Player json.RawMessage `json:"player_table,omitempty"`
+}
+
+// errClosed refuses to open a player's table whose log says it closed.
+var errClosed = errors.New("the table closed for good")
+
+// spec is how a table opens on this node.
+type spec struct {
+	cfg table.Config
+	// owner is the player whose table it is (0: the house's), who may have
+	// maxOwned tables open on this node (0: no bound).
+	owner    int64
+	maxOwned int
+	// fresh is a table just made: the log of an earlier table of its name, if
+	// any, is purged, not resumed.
+	fresh bool
 }
 
 // New returns a node's tables; Start opens them.
@@ -67,8 +96,11 @@ func New(cfg Config) *Tables {
 // those no other node holds.
 func (ts *Tables) Start(ctx context.Context) error {
 	for _, name := range ts.cfg.Names {
-		if err := ts.cfg.Cluster.Register(ctx, name, registration{House: name}); err != nil {
-			return err
+		if ok, err := ts.registerHouse(ctx, name); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
 		}
 		l, err := ts.cfg.Cluster.Acquire(ctx, name)
 		if errors.Is(err, cluster.ErrHeld) {
@@ -77,12 +109,45 @@ func (ts *Tables) Start(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := ts.open(ctx, l); err != nil {
+		sp, err := ts.houseSpec(name)
+		if err == nil {
+			_, err = ts.open(ctx, l, sp)
+		}
+		if err != nil {
 			_ = l.Release(ctx)
 			return fmt.Errorf("table %s: %w", name, err)
 		}
 	}
 	return nil
+}
+
+// registerHouse enters the house table name in the registry, unless it is
+// there already; it reports false when a player's table has the name (the
+// house table does not open while it does).
+func (ts *Tables) registerHouse(ctx context.Context, name string) (bool, error) {
+	err := ts.cfg.Cluster.RegisterNew(ctx, name, registration{House: name})
+	if !errors.Is(err, cluster.ErrRegistered) {
+		return err == nil, err
+	}
+	reg, ok, err := ts.cfg.Cluster.Lookup(ctx, name)
+	if err != nil || !ok {
+		return ok, err
+	}
+	var r registration
+	if json.Unmarshal(reg.Config, &r) != nil || r.House == "" {
+		ts.cfg.Log.Warn("a player's table has the name of a house table: the house table does not open", "table", name)
+		return false, nil
+	}
+	return true, nil
+}
+
+// houseSpec returns how the house table name opens.
+func (ts *Tables) houseSpec(name string) (spec, error) {
+	cfg, ok := ts.cfg.Table(name)
+	if !ok {
+		return spec{}, fmt.Errorf("the house has no table %q", name)
+	}
+	return spec{cfg: cfg}, nil
 }
 
 // Run keeps the node's leases and lobby entries and adopts the tables of lost
@@ -116,59 +181,94 @@ func (ts *Tables) mirrorLobby(ctx context.Context) {
 				ts.cfg.Lobby.RemoveRemote(name)
 			}
 		})
-		if ctx.Err() == nil {
-			ts.cfg.Log.Warn("the house's lobby is not mirrored: trying again", "err", err)
-			select {
-			case <-ctx.Done():
-			case <-time.After(ts.cfg.Cluster.LeaseTTL()):
-			}
-		}
+		again(ctx, ts.cfg.Log, ts.cfg.Cluster.LeaseTTL(), "the house's lobby is not mirrored", err)
+	}
+}
+
+// again logs why a watch ended (what it leaves undone) and waits for wait
+// before it starts again, unless ctx is done.
+func again(ctx context.Context, log *slog.Logger, wait time.Duration, what string, err error) {
+	if ctx.Err() != nil {
+		return
+	}
+	log.Warn(what+": trying again", "err", err)
+	select {
+	case <-ctx.Done():
+	case <-time.After(wait):
 	}
 }
 
 // adopt opens a registered table this node has just acquired.
 func (ts *Tables) adopt(ctx context.Context, l *cluster.Lease, reg cluster.Registration) error {
 	var r registration
-	if err := json.Unmarshal(reg.Config, &r); err != nil || r.House == "" {
-		return fmt.Errorf("registration of %q: not a house table (%s)", reg.Table, reg.Config)
+	_ = json.Unmarshal(reg.Config, &r)
+	var sp spec
+	var err error
+	switch {
+	case r.House != "":
+		sp, err = ts.houseSpec(l.Table())
+	case r.Player != nil:
+		sp, err = ts.playerSpec(ctx, l, r.Player)
+	default:
+		err = fmt.Errorf("registration of %q: not a table (%s)", reg.Table, reg.Config)
 	}
-	return ts.open(ctx, l)
+	if err == nil {
+		_, err = ts.open(ctx, l, sp)
+	}
+	return err
 }
 
-// open opens the table of lease l on this node, as its log left it.
-func (ts *Tables) open(ctx context.Context, l *cluster.Lease) error {
-	cfg, ok := ts.cfg.Table(l.Table())
-	if !ok {
-		return fmt.Errorf("the house has no table %q", l.Table())
+// open opens the table of lease l on this node as sp says, as its log left it
+// (or afresh), and keeps its lease.
+func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.Table, error) {
+	if ts.cfg.beforeOpen != nil {
+		ts.cfg.beforeOpen(l.Table())
+	}
+	cfg := sp.cfg
+	if sp.fresh {
+		if err := ts.cfg.Cluster.ForgetWAL(ctx, l); err != nil {
+			return nil, err
+		}
 	}
 	w, hl, err := ts.cfg.Cluster.OpenWAL(ctx, l)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if hl != nil && hl.Closed {
+		if sp.owner != 0 { // a player's table closed, its node lost before it left the registry
+			ts.forget(ctx, l)
+			return nil, errClosed
+		}
+		hl = nil // a house table opens again, afresh
 	}
 	if hl != nil {
 		if cfg.Resume, err = ts.resume(ctx, hl, l.Token()); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	cfg.HandLog = w
-	t, err := ts.cfg.Lobby.Open(cfg)
+	if ts.cfg.handLog != nil {
+		cfg.HandLog = ts.cfg.handLog(w)
+	}
+	t, err := ts.cfg.Lobby.OpenBy(sp.owner, sp.maxOwned, cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if hl == nil { // a new table: its reference is new too, and fenced now
 		if err := ts.cfg.House.Fence(ctx, t.Ref(), int64(l.Token())); err != nil {
 			_ = t.HandOver(ctx, "not fenced")
-			return err
+			return nil, err
 		}
 	}
 	ts.cfg.Cluster.Own(l)
 	ts.mu.Lock()
 	ts.owned[cluster.TableKey(l.Table())] = &owned{lease: l, t: t}
 	ts.mu.Unlock()
-	ts.wg.Go(func() { ts.watch(l, t) })
+	player := sp.owner != 0
+	ts.wg.Go(func() { ts.watch(l, t, player) })
 	resumed := hl != nil && hl.InPlay
 	ts.cfg.Log.Info("table opened on this node", "table", l.Table(), "token", l.Token(), "hand_resumed", resumed)
-	return nil
+	return t, nil
 }
 
 // resume reads what the table's log left: the seats from the store, the hand
@@ -182,6 +282,9 @@ func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64)
 	// The database's writes for the table are fenced first: a former owner's
 	// writes begun before are in, and none comes after.
 	if err := ts.cfg.House.Fence(ctx, r.State.Ref, int64(token)); err != nil {
+		return nil, err
+	}
+	if err := ts.recordLast(ctx, hl.Table, &r.State); err != nil {
 		return nil, err
 	}
 	stacks, err := ts.cfg.House.TableStacks(ctx, r.State.Ref)
@@ -209,19 +312,40 @@ func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64)
 	return &r, nil
 }
 
+// recordLast records the hand the log says ended last, when its state is
+// that hand's end: the lost owner logged the end before recording the hand,
+// and may have died between. The hand's key keeps it from being recorded
+// twice, so the players' stacks at the table (read next) hold its result once.
+func (ts *Tables) recordLast(ctx context.Context, name string, st *table.LogState) error {
+	if st.Last == nil || st.Last.Key == "" || st.Last.TableRef != st.Ref {
+		return nil
+	}
+	id, err := ts.cfg.House.RecordHand(ctx, *st.Last)
+	if err != nil {
+		return fmt.Errorf("the hand the log ended last: %w", err)
+	}
+	ts.cfg.Log.Info("recorded the hand the log ended last", "table", name, "hand", st.Last.Key, "id", id)
+	return nil
+}
+
 // watch waits for the table to stop on this node and gives its lease up, so
 // that a table whose log refused a write (NATS away) is taken up again, here
-// or elsewhere.
-func (ts *Tables) watch(l *cluster.Lease, t *table.Table) {
+// or elsewhere. A player's table that closed (not moved) leaves the house's
+// registry first, so that no node opens it again.
+func (ts *Tables) watch(l *cluster.Lease, t *table.Table, player bool) {
 	<-t.Done()
 	key := cluster.TableKey(l.Table())
 	ts.mu.Lock()
 	if o := ts.owned[key]; o != nil && o.lease == l {
 		delete(ts.owned, key)
 	}
+	leaving := ts.leaving
 	ts.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if player && !leaving && !t.Moved() {
+		ts.forget(ctx, l)
+	}
 	if err := ts.cfg.Cluster.Disown(ctx, l); err != nil {
 		ts.cfg.Log.Warn("lease not released", "table", l.Table(), "err", err)
 	}
@@ -289,6 +413,7 @@ func (ts *Tables) HandOver(ctx context.Context) error {
 	if ts.stop != nil {
 		ts.stop() // the node adopts nothing more, not even what it releases now
 	}
+	ts.leaving = true
 	ts.mu.Unlock()
 	var errs []error
 	for _, o := range ts.ownedTables() {

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -86,6 +87,24 @@ type testNode struct {
 // house table "Main" if its lease is free.
 func startNode(t *testing.T, ctx context.Context, dsn, url, name string) *testNode {
 	t.Helper()
+	return startNodeWith(t, ctx, dsn, url, name, nodeOptions{})
+}
+
+// nodeOptions change a test node.
+type nodeOptions struct {
+	// relay wraps the relay the node's web server uses.
+	relay func(web.Relay) web.Relay
+	// beforeOpen is Config.beforeOpen.
+	beforeOpen func(table string)
+	// ttl is the lease TTL (default 1 s): the same on every node of a test.
+	ttl time.Duration
+	// handLog is Config.handLog.
+	handLog func(table.HandLog) table.HandLog
+}
+
+// startNodeWith is startNode with options.
+func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt nodeOptions) *testNode {
+	t.Helper()
 	st, err := store.OpenPostgres(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -102,20 +121,25 @@ func startNode(t *testing.T, ctx context.Context, dsn, url, name string) *testNo
 	}
 	t.Cleanup(func() { h.Unclaim() })
 	log := slog.New(slog.DiscardHandler)
-	c, err := cluster.Connect(ctx, cluster.Config{URL: url, Node: name, LeaseTTL: time.Second, Timeout: time.Second, Log: log,
+	c, err := cluster.Connect(ctx, cluster.Config{URL: url, Node: name, LeaseTTL: cmp.Or(opt.ttl, time.Second), Timeout: time.Second, Log: log,
 		Options: []nats.Option{nats.ReconnectWait(50 * time.Millisecond)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
 	relay := NewRelay(c, log)
-	srv, err := web.New(web.Config{House: h, Log: log, Relay: relay})
+	var wr web.Relay = relay
+	if opt.relay != nil {
+		wr = opt.relay(relay)
+	}
+	srv, err := web.New(web.Config{House: h, Log: log, Relay: wr, Tables: table.Config{BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := relay.Serve(ctx, srv); err != nil {
 		t.Fatal(err)
 	}
+	ShareLobby(ctx, c, srv.Lobby(), log)
 	ts := httptest.NewServer(srv.Handler())
 	srv.SetReady()
 	n := &testNode{c: c, h: h, srv: srv, lobby: srv.Lobby(), url: ts.URL}
@@ -128,7 +152,9 @@ func startNode(t *testing.T, ctx context.Context, dsn, url, name string) *testNo
 	cfg := srv.TableDefaults(table.Config{Name: "Main", Variant: table.NoLimit, Seats: 2, SmallBlind: 10, BigBlind: 20, MinBuyIn: 200, MaxBuyIn: 2000,
 		ActionTime: time.Minute, BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond, Bots: []string{"call"}, Permanent: true})
 	n.tables = New(Config{Cluster: c, House: h, Lobby: n.lobby, Names: []string{"Main"}, Log: log,
-		Table: func(name string) (table.Config, bool) { return cfg, name == "Main" }})
+		Table:       func(name string) (table.Config, bool) { return cfg, name == "Main" },
+		PlayerTable: srv.PlayerTableConfig, beforeOpen: opt.beforeOpen, handLog: opt.handLog})
+	srv.SetTableHost(n.tables)
 	if err := n.tables.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -205,7 +205,7 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 		return err
 	}
 	if owner == "" || owner == r.n.Name() {
-		return fmt.Errorf("%w %q", lobby.ErrNoTable, m.Table)
+		return r.noOwner(ctx, m.Table)
 	}
 	events, err := r.relaying(conn, owner, m.Table, sink)
 	if err != nil {
@@ -215,8 +215,8 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 	ctx, cancel := context.WithTimeout(ctx, relayTimeout)
 	defer cancel()
 	reply, err := r.n.Conn().RequestWithContext(ctx, r.subject(owner), mustJSON(q))
-	if errors.Is(err, nats.ErrNoResponders) {
-		return fmt.Errorf("%w %q (its node is gone: try again in a moment)", lobby.ErrNoTable, m.Table)
+	if errors.Is(err, nats.ErrNoResponders) { // its node is lost
+		return r.noOwner(ctx, m.Table)
 	}
 	if err != nil {
 		return fmt.Errorf("relay to node %s: %w", owner, err)
@@ -229,6 +229,16 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 		return rr.Error
 	}
 	return nil
+}
+
+// noOwner is the error for a table that no live node runs: table.ErrMoved
+// ("try again") for a table of the house, whose lease is about to be taken
+// over (its node lost, or stopping it), lobby.ErrNoTable for any other name.
+func (r *Relay) noOwner(ctx context.Context, name string) error {
+	if ok, err := r.n.IsRegistered(ctx, name); err != nil || ok {
+		return fmt.Errorf("table %q has no node for now: %w", name, table.ErrMoved)
+	}
+	return fmt.Errorf("%w %q", lobby.ErrNoTable, name)
 }
 
 // relaying subscribes connection conn to its shadows' messages, once, and
@@ -252,6 +262,10 @@ func (r *Relay) relaying(conn, owner, tableName string, sink table.Sink) (string
 	rc.owners[owner][tableName] = true
 	return subject, nil
 }
+
+// AwaitOpen waits while the table named name is being opened on this node
+// (cluster.Node.AwaitOpen).
+func (r *Relay) AwaitOpen(ctx context.Context, name string) bool { return r.n.AwaitOpen(ctx, name) }
 
 // Closed tells the nodes that had shadows of conn that it has closed.
 func (r *Relay) Closed(conn string) {

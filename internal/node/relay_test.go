@@ -19,10 +19,17 @@ import (
 type wsClient struct {
 	t  *testing.T
 	ws *websocket.Conn
+	hc *http.Client // with the player's session
 }
 
 // dial registers a player on the node at base and opens their WebSocket.
 func dial(t *testing.T, ctx context.Context, base, name string) *wsClient {
+	t.Helper()
+	return dialAs(t, ctx, base, register(t, base, name))
+}
+
+// register registers a player on the node at base and returns their client.
+func register(t *testing.T, base, name string) *http.Client {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
@@ -32,13 +39,20 @@ func dial(t *testing.T, ctx context.Context, base, name string) *wsClient {
 		t.Fatalf("register: %v %v", resp, err)
 	}
 	resp.Body.Close()
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", &websocket.DialOptions{HTTPClient: c})
+	return c
+}
+
+// dialAs opens the WebSocket of the player of client hc on the node at base
+// (any node: the session is the house's).
+func dialAs(t *testing.T, ctx context.Context, base string, hc *http.Client) *wsClient {
+	t.Helper()
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", &websocket.DialOptions{HTTPClient: hc})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ws.SetReadLimit(1 << 22)
 	t.Cleanup(func() { ws.CloseNow() })
-	return &wsClient{t: t, ws: ws}
+	return &wsClient{t: t, ws: ws, hc: hc}
 }
 
 func (c *wsClient) send(ctx context.Context, msg string) {

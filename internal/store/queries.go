@@ -473,9 +473,20 @@ func (q *queries) SaveHand(ctx context.Context, h Hand) (int64, error) {
 		h.PlayedAt = now()
 	}
 	var id int64
+	var key sql.NullString
+	if h.Key != "" {
+		key = sql.NullString{String: h.Key, Valid: true}
+	}
 	err := q.q.QueryRowContext(ctx,
-		"INSERT INTO hands (table_ref, variant, big_blind, phh, played_at, private) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
-		h.TableRef, h.Variant, h.BigBlind, h.PHH, ms(h.PlayedAt), h.Private).Scan(&id)
+		`INSERT INTO hands (table_ref, variant, big_blind, phh, played_at, private, hand_key) VALUES ($1, $2, $3, $4, $5, $6, $7)
+		 ON CONFLICT (hand_key) DO NOTHING RETURNING id`,
+		h.TableRef, h.Variant, h.BigBlind, h.PHH, ms(h.PlayedAt), h.Private, key).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) && key.Valid { // stored already
+		if err := q.q.QueryRowContext(ctx, "SELECT id FROM hands WHERE hand_key = $1", key).Scan(&id); err != nil {
+			return 0, fmt.Errorf("save hand %q: %w", h.Key, err)
+		}
+		return id, fmt.Errorf("save hand %q: %w", h.Key, ErrDuplicate)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("save hand at table %q: %w", h.TableRef, err)
 	}

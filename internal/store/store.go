@@ -189,6 +189,12 @@ type Hand struct {
 	// players' hands but not in their net won (a tournament's result does, at
 	// its end), and no table seat holds its chips. It is not stored.
 	Tournament bool
+	// Key, when set, is the hand's unique key (its table's reference and
+	// number): a hand whose key is stored already is not stored again. A
+	// house on several nodes sets it (a node taking a table over records the
+	// hand its lost owner logged as ended, which that owner may have
+	// recorded). It is not read back.
+	Key string
 }
 
 // HandPlayer is one player's part in a recorded hand.
@@ -336,7 +342,9 @@ type SeatStore interface {
 
 // HandStore holds finished hands.
 type HandStore interface {
-	// SaveHand inserts h and its players and returns its ID.
+	// SaveHand inserts h and its players and returns its ID. A hand whose Key
+	// is stored already is not inserted again: SaveHand returns the stored
+	// hand's ID with ErrDuplicate.
 	SaveHand(ctx context.Context, h Hand) (int64, error)
 	// Hand returns a hand with its players, or ErrNotFound.
 	Hand(ctx context.Context, id int64) (Hand, error)

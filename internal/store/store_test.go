@@ -295,6 +295,30 @@ func testHands(t *testing.T, s store.Store) {
 	if _, err := s.AddEntry(ctx, store.Entry{UserID: u.ID, Kind: store.KindAdjustment, Amount: 1, HandID: id}); err != nil {
 		t.Errorf("entry referring to a hand: %v", err)
 	}
+	// A hand with a key is stored once: again, it is refused with the first
+	// one's id, and hands without a key are never refused.
+	k := h
+	k.Key = fmt.Sprintf("felt1#%d/7", id)
+	kid, err := s.SaveHand(ctx, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := s.SaveHand(ctx, k); !errors.Is(err, store.ErrDuplicate) || again != kid {
+		t.Errorf("the same key again: id %d, %v; want %d, ErrDuplicate", again, err, kid)
+	}
+	if got, _ := s.HandsByTable(ctx, "felt1", 10); len(got) != 3 {
+		t.Errorf("after a duplicate: %d hands at felt1, want 3", len(got))
+	}
+	err = s.InTx(ctx, func(q store.Queries) error { // a duplicate leaves the transaction usable
+		if _, err := q.SaveHand(ctx, k); !errors.Is(err, store.ErrDuplicate) {
+			return fmt.Errorf("in a transaction: %v", err)
+		}
+		_, err := q.SaveHand(ctx, h)
+		return err
+	})
+	if err != nil {
+		t.Error(err)
+	}
 }
 
 func testBoard(t *testing.T, s store.Store) {

@@ -63,6 +63,10 @@ type Hooks struct {
 	Info func(Info)
 	// Closed reports that the table has closed.
 	Closed func(name string)
+	// Moved, when set, is called instead of Closed when the table stopped
+	// without closing: handed over to another node of the house (HandOver,
+	// a refused HandLog write). Its seats wait for their new owner.
+	Moved func(name string)
 	// HandDone reports a finished hand.
 	HandDone func()
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/felt-poker/felt/internal/engine"
 	"github.com/felt-poker/felt/internal/history"
+	"github.com/felt-poker/felt/internal/store"
 )
 
 // A table of a house on several nodes writes each hand ahead of playing it to
@@ -25,9 +26,16 @@ import (
 // HandLog is where a table writes each hand ahead of play; *cluster.WAL is one.
 // A table calls it from its goroutine, each call bounded by logTimeout.
 type HandLog interface {
+	// Opened logs a new table's state (its reference and its bots) before
+	// anyone sits: a new owner takes the table up at the same reference, and
+	// returns the buy-ins of players seated before the first hand (Orphans).
+	Opened(ctx context.Context, state any) error
 	StartHand(ctx context.Context, hand int64, cfg engine.Config, state any) error
 	Action(ctx context.Context, a engine.Action) error
 	EndHand(ctx context.Context, state any) error
+	// Closed logs that the table closes for good, before it pays anyone out:
+	// a node that takes it over then finds it closed, not to be opened again.
+	Closed(ctx context.Context) error
 }
 
 // logTimeout bounds each write to the HandLog.
@@ -45,6 +53,11 @@ type LogState struct {
 	Button int       `json:"button"`
 	Level  int       `json:"level"`
 	Seats  []LogSeat `json:"seats"`
+	// Last, in the state logged at a hand's end, is that hand as the store
+	// records it (with its key): a node taking the table over from that
+	// state records it, in case the lost owner had not (the key keeps it from
+	// being recorded twice).
+	Last *store.Hand `json:"last,omitempty"`
 }
 
 // LogSeat is one seat of a LogState.
@@ -144,8 +157,18 @@ func (t *Table) abandon(err error) {
 	}
 	t.reserved = map[int]int64{}
 	t.broadcast(NoticeMsg{Type: "notice", Table: t.cfg.Name, Code: "table_moved", Text: ErrMoved.Error()})
-	t.closed = true
+	t.closed, t.moved = true, true
 	t.version++
+}
+
+// logOpened writes a new table's state to its HandLog, if it has one.
+func (t *Table) logOpened() error {
+	if t.cfg.HandLog == nil || t.cfg.Resume != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), logTimeout)
+	defer cancel()
+	return t.cfg.HandLog.Opened(ctx, t.logState())
 }
 
 // resume seats everyone of r again and takes up the hand in play, if any. A
@@ -171,6 +194,9 @@ func (t *Table) resume(r *Resume, now time.Time) error {
 		}
 		t.chipsIn += s.stack + s.topUp
 	}
+	// A heads-up game is its player's: taken over without them (they left, or
+	// their buy-in was not logged and goes back), it is over.
+	t.hadHuman = t.hadHuman || t.cfg.HeadsUp
 	if r.Hand == nil {
 		return nil
 	}
@@ -184,6 +210,7 @@ func (t *Table) resume(r *Resume, now time.Time) error {
 	t.handKey = fmt.Sprintf("%s/%d", t.ref, t.handNo)
 	t.seedHash = history.SeedCommitment(t.handKey, r.HandCfg.Seed)
 	t.clockSeat = -1
+	t.seatNames() // the bots made again learn the hand in play of whom it is
 	return nil
 }
 

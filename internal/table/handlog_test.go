@@ -21,6 +21,8 @@ import (
 // table wrote them. refuse makes every later write fail, as a fenced log does.
 type memLog struct {
 	mu     sync.Mutex
+	closed bool
+	opened *LogState
 	hands  []*loggedHand
 	refuse bool
 }
@@ -34,6 +36,27 @@ type loggedHand struct {
 }
 
 var errRefused = errors.New("fenced")
+
+func (m *memLog) Opened(_ context.Context, state any) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refuse {
+		return errRefused
+	}
+	s := state.(LogState)
+	m.opened = &s
+	return nil
+}
+
+func (m *memLog) Closed(context.Context) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refuse {
+		return errRefused
+	}
+	m.closed = true
+	return nil
+}
 
 func (m *memLog) StartHand(_ context.Context, hand int64, cfg engine.Config, state any) error {
 	m.mu.Lock()
@@ -295,6 +318,122 @@ func TestFencedCashOutGivenUp(t *testing.T) {
 		defer b.mu.Unlock()
 		if b.cashOuts != 1 {
 			t.Fatalf("%d attempts, want 1", b.cashOuts)
+		}
+	})
+}
+
+// TestResumedBotKnowsTheSeats takes a table with a learning bot over mid-hand:
+// the bot made again on the new owner is told who sits where in the hand in
+// play, so that what it learns of that hand goes to its model of the player,
+// not to a model of nobody.
+func TestResumedBotKnowsTheSeats(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b, log := newBank(1), &memLog{}
+		cfg := testConfig(b, "bayes")
+		cfg.HandLog, cfg.BotModels = log, &memModels{m: map[string][]byte{}}
+		a := mustNew(t, cfg)
+		alice, ca := Player{1, "alice"}, &client{}
+		if _, err := a.Watch(t.Context(), alice, ca); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Sit(t.Context(), alice, -1, 1000); err != nil {
+			t.Fatal(err)
+		}
+		waitTurn(t, ca)
+		log.setRefuse() // a is lost while alice is to act
+		if err := a.Act(t.Context(), alice, engine.Call, 0); !errors.Is(err, ErrMoved) {
+			t.Fatalf("act at the lost table: %v", err)
+		}
+		<-a.Done()
+		hands := b.numHands()
+
+		h := log.last()
+		models := &memModels{m: map[string][]byte{}}
+		cfg.HandLog, cfg.BotModels = &memLog{hands: []*loggedHand{h}}, models
+		cfg.Resume = &Resume{State: h.start, Hand: h.rebuild(t), HandCfg: h.cfg, Stacks: map[int64]int64{1: 1000}}
+		bt := mustNew(t, cfg)
+		cb := &client{}
+		if _, err := bt.Watch(t.Context(), alice, cb); err != nil {
+			t.Fatal(err)
+		}
+		playWith(t, bt, b, hands+1, map[Player]*client{alice: cb}, checkFold)
+		if err := bt.Close(t.Context(), "test over"); err != nil {
+			t.Fatal(err)
+		}
+		models.mu.Lock()
+		defer models.mu.Unlock()
+		if _, ok := models.m["bayes/"]; ok || len(models.m["bayes/alice"]) == 0 {
+			t.Errorf("the resumed hand was learnt as %v, want bayes/alice", keys(models.m))
+		}
+	})
+}
+
+// TestClosingIsLogged closes tables with a log: the closing is logged before
+// anyone is paid out, and a table whose log refuses it (another node owns
+// the table now) does not close but moves, paying nobody.
+func TestClosingIsLogged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBank(1)
+		alice := Player{1, "alice"}
+		for _, refuse := range []bool{false, true} {
+			log := &memLog{}
+			cfg := testConfig(b, "call")
+			cfg.HandLog = log
+			tb := mustNew(t, cfg)
+			if err := tb.Sit(t.Context(), alice, -1, 1000); err != nil {
+				t.Fatal(err)
+			}
+			if refuse {
+				log.setRefuse()
+			}
+			if err := tb.Close(t.Context(), "test over"); err != nil {
+				t.Fatal(err)
+			}
+			log.mu.Lock()
+			closed := log.closed
+			log.mu.Unlock()
+			b.mu.Lock()
+			credits := b.credits[1]
+			b.mu.Unlock()
+			switch {
+			case !refuse && (!closed || tb.Moved() || credits != 10_000):
+				t.Errorf("closed: logged %v, moved %v, credits %d; want logged, not moved, 10000", closed, tb.Moved(), credits)
+			case refuse && (!tb.Moved() || credits != 9_000):
+				t.Errorf("close refused by the log: moved %v, credits %d; want moved, 9000 (the seat is the new owner's)", tb.Moved(), credits)
+			}
+		}
+	})
+}
+
+// TestResumedHeadsUpWithoutItsPlayerCloses takes over a heads-up game whose
+// node was lost before its first hand, its player's buy-in not logged (it goes
+// back to their credits): the game, without its player, closes at once
+// instead of waiting for its idle time with the bot alone.
+func TestResumedHeadsUpWithoutItsPlayerCloses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b, log := newBank(1), &memLog{}
+		cfg, err := HeadsUpConfig("hu-test", HeadsUp{Bot: "call", Chips: 1000, SmallBlind: 10, BigBlind: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Bank, cfg.HandLog = b, log
+		a := mustNew(t, cfg)
+		log.mu.Lock()
+		opened := *log.opened
+		log.mu.Unlock()
+		if err := a.HandOver(t.Context(), "its node is lost"); err != nil {
+			t.Fatal(err)
+		}
+		cfg.HandLog, cfg.Resume = &memLog{}, &Resume{State: opened, Stacks: map[int64]int64{}}
+		bt := mustNew(t, cfg)
+		synctest.Wait()
+		select {
+		case <-bt.Done():
+		default:
+			t.Fatal("the game without its player is still open")
+		}
+		if bt.Moved() {
+			t.Error("the game moved instead of closing")
 		}
 	})
 }

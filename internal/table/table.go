@@ -105,6 +105,7 @@ type Table struct {
 
 	// Everything below belongs to the table's goroutine.
 	closed      bool
+	moved       bool // closed by abandon: the table goes on on another node
 	seats       []seat
 	reserved    map[int]int64  // seat -> the player buying in for it (Sit)
 	admitted    map[int64]bool // players who gave a locked table's key (Admit)
@@ -219,6 +220,12 @@ func New(cfg Config) (*Table, error) {
 		}
 		t.tourneyBlinds(time.Now())
 	}
+	if err := t.logOpened(); err != nil {
+		if t.models != nil {
+			t.models.close()
+		}
+		return nil, err
+	}
 	t.ledger = newLedger(t)
 	go t.run()
 	return t, nil
@@ -263,6 +270,18 @@ func (t *Table) Ref() string { return t.ref }
 // Done is closed when the table has closed, its goroutine ended and the
 // cash-outs and bot models it left are written.
 func (t *Table) Done() <-chan struct{} { return t.done }
+
+// Moved reports whether the table has stopped without closing, to go on on
+// another node of the house (HandOver, a refused HandLog write): false until
+// Done is closed, and for a table that closed.
+func (t *Table) Moved() bool {
+	select {
+	case <-t.done:
+		return t.moved
+	default:
+		return false
+	}
+}
 
 // call runs f on the table's goroutine and returns its error.
 func (t *Table) call(ctx context.Context, f func() error) error {
@@ -319,7 +338,10 @@ func (t *Table) run() {
 		}
 		t.flush(now)
 		if t.closed {
-			if t.cfg.Hooks.Closed != nil {
+			switch {
+			case t.moved && t.cfg.Hooks.Moved != nil:
+				t.cfg.Hooks.Moved(t.cfg.Name)
+			case t.cfg.Hooks.Closed != nil:
 				t.cfg.Hooks.Closed(t.cfg.Name)
 			}
 			return
@@ -617,17 +639,24 @@ func (t *Table) finishHand(now time.Time) {
 		t.seats[i].stack += t.seats[i].topUp
 		t.seats[i].topUp = 0
 	}
-	// The hand's end is logged before it is recorded: a node that takes the
-	// table over after the log's end record finds the hand done, and one that
-	// takes it over before records it itself.
-	if t.logged(func(ctx context.Context, l HandLog) error { return l.EndHand(ctx, t.logState()) }) != nil {
-		return
+	// The hand's end is logged, with the hand as the store records it, before
+	// it is recorded: a node that takes the table over after the log's end
+	// record records the hand itself (once: by its key), and one that takes it
+	// over before finds the hand in play.
+	hand := t.handRecord(r)
+	if t.cfg.HandLog != nil {
+		hand.Key = t.handKey
+		end := t.logState()
+		end.Last = &hand
+		if t.logged(func(ctx context.Context, l HandLog) error { return l.EndHand(ctx, end) }) != nil {
+			return
+		}
 	}
 	t.handLive = false
 	t.clockSeat = -1
 	t.nextHandAt = now.Add(t.cfg.HandPause)
 	t.version++
-	t.record(r)
+	t.record(hand)
 	for i := range t.seats {
 		if l, ok := t.seats[i].bot.(bot.Learner); ok && t.seats[i].inHand {
 			v := t.hand.View(i)
@@ -671,8 +700,9 @@ func (t *Table) finishHand(now time.Time) {
 	}
 }
 
-// record stores the finished hand: its PHH text and each seat's result.
-func (t *Table) record(r engine.Result) {
+// handRecord returns the finished hand as the store records it: its PHH text
+// and each seat's result.
+func (t *Table) handRecord(r engine.Result) store.Hand {
 	vpip, pfr := firstRound(t.hand.Events())
 	names := make([]string, len(t.seats))
 	var players []store.HandPlayer
@@ -698,8 +728,12 @@ func (t *Table) record(r engine.Result) {
 	if t.cfg.Variant == StudThree {
 		bb = t.handCfg.Ante
 	}
-	hand := store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players,
+	return store.Hand{TableRef: t.ref, Variant: t.cfg.Variant, BigBlind: bb, PHH: text, PlayedAt: t.handStart, Players: players,
 		Private: t.cfg.Watchers == WatchPlayers || t.cfg.Lock != nil, Tournament: t.tourney()}
+}
+
+// record stores the finished hand.
+func (t *Table) record(hand store.Hand) {
 	handNo := t.handNo
 	if a, ok := t.cfg.Bank.(AsyncRecorder); ok && t.cfg.HandLog == nil {
 		// The table deals on; the id shows in the state once the hand is stored.
@@ -789,6 +823,9 @@ func (t *Table) cashOut(i int, code string) {
 // closeTable cancels a hand in play (every seat gets back the stack it was dealt
 // in with), cashes everyone out and ends the goroutine.
 func (t *Table) closeTable(reason string) {
+	if !t.tourney() && t.logged(func(ctx context.Context, l HandLog) error { return l.Closed(ctx) }) != nil {
+		return // the table is another node's now (abandon): it pays nobody
+	}
 	if t.handLive {
 		t.log.Info("hand cancelled", "hand", t.handNo, "reason", reason)
 		t.handLive = false

@@ -329,11 +329,11 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 		s.writeError(w, err)
 		return
 	}
-	t, err := s.openPlayerTable(u.ID, s.cfg.MaxTablesPerPlayer, req)
+	t, err := s.openPlayerTable(r.Context(), u.ID, s.cfg.MaxTablesPerPlayer, req)
 	if err == nil {
 		// The creator is let in without typing the key they chose.
 		err = t.Admit(r.Context(), table.Player{ID: u.ID, Name: u.Username}, key)
-		if err == nil {
+		if err == nil && s.tableHost() == nil { // a house on several nodes keeps it in its registry
 			err = s.keepPlayerTable(r.Context(), u.ID, req)
 		}
 		if err != nil {
@@ -354,26 +354,34 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 }
 
 // openPlayerTable checks req and opens its table for the player whose ID is
-// owner, who may have at most maxOwned tables open (0: no bound). The table
-// package holds the defaults and bounds; bots are checked here as anything a
-// player names is (bot.CheckUntrusted).
-func (s *Server) openPlayerTable(owner int64, maxOwned int, req tableRequest) (*table.Table, error) {
-	action, err := table.ActionTime(req.ActionSeconds)
+// owner, who may have at most maxOwned tables open (0: no bound).
+func (s *Server) openPlayerTable(ctx context.Context, owner int64, maxOwned int, req tableRequest) (*table.Table, error) {
+	cfg, err := s.playerTableConfig(req)
 	if err != nil {
 		return nil, err
 	}
+	return s.openTable(ctx, owner, maxOwned, cfg, registeredTable{Owner: owner, Table: &req})
+}
+
+// playerTableConfig checks req and returns its table's settings. The table
+// package holds the defaults and bounds; bots are checked here as anything a
+// player names is (bot.CheckUntrusted).
+func (s *Server) playerTableConfig(req tableRequest) (table.Config, error) {
+	action, err := table.ActionTime(req.ActionSeconds)
+	if err != nil {
+		return table.Config{}, err
+	}
 	for _, b := range req.Bots {
 		if err := bot.CheckUntrusted(b); err != nil {
-			return nil, &house.FieldError{Field: "bots", Message: "bots: " + err.Error(), Err: house.ErrInvalid}
+			return table.Config{}, &house.FieldError{Field: "bots", Message: "bots: " + err.Error(), Err: house.ErrInvalid}
 		}
 	}
-	cfg := s.TableDefaults(table.Config{
+	return s.TableDefaults(table.Config{
 		Name: req.Name, Variant: req.Variant, Seats: req.Seats, SmallBlind: req.SmallBlind, BigBlind: req.BigBlind,
 		Ante: req.Ante, MinBuyIn: req.MinBuyIn, MaxBuyIn: req.MaxBuyIn, Schedule: req.Schedule,
 		ActionTime: action, Bots: req.Bots, Permanent: req.Showcase, Straddle: req.Straddle, RunItTwice: req.RunItTwice,
 		Lock: req.Lock,
-	})
-	return s.lobby.OpenBy(owner, maxOwned, cfg)
+	}), nil
 }
 
 // replyInfo answers 201 with a new table's listing, as the table reports it.
@@ -392,17 +400,13 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 		s.writeError(w, err)
 		return
 	}
-	if err := bot.CheckUntrusted(req.Bot); err != nil {
-		s.writeError(w, &house.FieldError{Field: "bot", Message: "bot: " + err.Error(), Err: house.ErrInvalid})
-		return
-	}
-	cfg, err := table.HeadsUpConfig(headsUpPrefix+strings.ToLower(rand.Text()[:6]), req)
+	name := headsUpPrefix + strings.ToLower(rand.Text()[:6])
+	cfg, err := s.headsUpConfig(name, req)
 	if err != nil {
 		s.writeError(w, err)
 		return
 	}
-	cfg.ActionTime = s.cfg.HeadsUpActionTime
-	t, err := s.lobby.OpenBy(u.ID, s.cfg.MaxTablesPerPlayer, s.TableDefaults(cfg))
+	t, err := s.openTable(r.Context(), u.ID, s.cfg.MaxTablesPerPlayer, cfg, registeredTable{Owner: u.ID, HeadsUp: &headsUpGame{Name: name, HeadsUp: req}})
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -414,6 +418,20 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 	}
 	s.log.Info("heads-up opened", "table", t.Name(), "player", u.Username, "bot", req.Bot)
 	s.replyInfo(w, r, t)
+}
+
+// headsUpConfig checks req and returns the settings of the heads-up game
+// called name.
+func (s *Server) headsUpConfig(name string, req table.HeadsUp) (table.Config, error) {
+	if err := bot.CheckUntrusted(req.Bot); err != nil {
+		return table.Config{}, &house.FieldError{Field: "bot", Message: "bot: " + err.Error(), Err: house.ErrInvalid}
+	}
+	cfg, err := table.HeadsUpConfig(name, req)
+	if err != nil {
+		return table.Config{}, err
+	}
+	cfg.ActionTime = s.cfg.HeadsUpActionTime
+	return s.TableDefaults(cfg), nil
 }
 
 func (s *Server) bots(w http.ResponseWriter, r *http.Request) {

@@ -31,6 +31,11 @@ type Relay interface {
 	Forward(ctx context.Context, conn string, p table.Player, sink table.Sink, msg []byte) error
 	// Closed says the connection has closed: the other nodes drop its shadows.
 	Closed(conn string)
+	// AwaitOpen waits while the table named table is being opened on this
+	// node (taken over: its lease is this node's, the table not open yet),
+	// and reports whether it waited and the table's lookup is worth doing
+	// again.
+	AwaitOpen(ctx context.Context, table string) bool
 }
 
 // RemoteError is the refusal of a message by the node that runs its table, as
@@ -46,6 +51,17 @@ func (c *conn) forward(ctx context.Context, m *protocol.ClientMsg) error {
 		return err
 	}
 	return c.s.cfg.Relay.Forward(ctx, c.id, c.p, c, b)
+}
+
+// table returns the table named name on this node, waiting for it if it is
+// being opened here (a takeover in progress): a message for it is never
+// answered "no such table" in that moment.
+func (c *conn) table(ctx context.Context, name string) (*table.Table, error) {
+	t, err := c.s.lobby.Table(name)
+	if errors.Is(err, lobby.ErrNoTable) && c.s.cfg.Relay != nil && c.s.cfg.Relay.AwaitOpen(ctx, name) {
+		t, err = c.s.lobby.Table(name)
+	}
+	return t, err
 }
 
 // relayed reports whether a message for a table this node lacks (err) goes to

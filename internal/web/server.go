@@ -114,6 +114,7 @@ type Server struct {
 	// name; see keepPlayerTable), under tablesMu.
 	tablesMu sync.Mutex
 	kept     map[string]time.Time
+	host     TableHost // a house on several nodes: SetTableHost
 
 	mu    sync.Mutex
 	conns map[*conn]struct{}

@@ -248,7 +248,7 @@ func (c *conn) handle(m *protocol.ClientMsg) error {
 		if m.Table == "" {
 			return c.s.lobby.Chat(c.p, m.Text)
 		}
-		t, err := c.s.lobby.Table(m.Table)
+		t, err := c.table(ctx, m.Table)
 		if c.relayed(err) {
 			return c.forward(ctx, m)
 		}
@@ -264,7 +264,7 @@ func (c *conn) handle(m *protocol.ClientMsg) error {
 		}
 		return &house.FieldError{Field: "type", Message: fmt.Sprintf("type: unknown message type %q", m.Type), Err: house.ErrInvalid}
 	}
-	t, err := c.s.lobby.Table(m.Table)
+	t, err := c.table(ctx, m.Table)
 	if c.relayed(err) {
 		return c.forward(ctx, m)
 	}

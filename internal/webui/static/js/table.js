@@ -439,6 +439,7 @@ function note(text, kind = "info", done = null) {
   if (!p) { p = el("p", { id: "seat-note", role: "status" }); box.after(p); }
   p.className = `note ${kind}`;
   p.textContent = text;
+  delete p.dataset.moving;
   clearTimeout(noteTimer);
   noteDone = done;
   if (kind !== "error") noteTimer = setTimeout(clearNote, 8000);
@@ -767,9 +768,13 @@ conn.on("notice", (m) => {
   if (m.credits !== undefined) setCredits(m.credits);
   note(m.text || m.code, m.code === "busted" || m.code === "table_closed" || m.code === "sat_out" ? "error" : "info");
   if (m.code === "table_closed") $("seat-controls").replaceChildren(el("a", { class: "button primary", id: "to-lobby", href: "/lobby" }, "Back to the lobby"));
+  if (m.code === "table_moved") { // on its new node: the seat and the hand in play are there
+    moved = true;
+    watchTable();
+  }
 });
 conn.on("tables", (m) => {
-  if (!(m.closed || []).includes(tableName)) return;
+  if (moved || !(m.closed || []).includes(tableName)) return; // a table moving leaves its node's listing
   note("This table has closed.", "error");
 });
 // A locked table's key: the invitation in the link, or the password given
@@ -810,14 +815,32 @@ function showInvite() {
   $("seat-controls").after(box);
 }
 
+// A table that moves to another node of the house (docs/scaling.md) has no
+// node for a moment, until one takes it over: its watch is answered
+// table_moved and sent again, after a growing delay.
+let rewatchTimer = 0;
+let rewatchDelay = 500;
+// moved: told table_moved once. The node the table left then lists it closed
+// for a moment, which no longer means closed (a table closing for good sends
+// its watchers table_closed).
+let moved = false;
+
 async function watchTable() {
+  clearTimeout(rewatchTimer);
   try {
     const key = tableKey();
     await conn.send(key ? { type: "watch", table: tableName, key } : { type: "watch", table: tableName });
+    rewatchDelay = 500;
+    if ($("seat-note")?.dataset.moving) clearNote();
     if ($("key-form")) { $("seat-controls").replaceChildren(); clearNote(); }
     showInvite();
   } catch (e) {
-    if (e.code === "locked" || e.code === "rate_limited" && $("key-form")) {
+    if (e.code === "table_moved" || e.code === "busy") {
+      note("The table is moving to another server of the house: coming back in a moment…", "info");
+      $("seat-note").dataset.moving = "1";
+      rewatchTimer = setTimeout(watchTable, rewatchDelay);
+      rewatchDelay = Math.min(rewatchDelay * 2, 8000);
+    } else if (e.code === "locked" || e.code === "rate_limited" && $("key-form")) {
       askKey(tableKey() ? e.message : "This table is locked: give its password to come in.");
     } else if (e.code === "unauthorized") {
       note("This table is locked: log in, then give its password or open its link.", "error");

@@ -1,0 +1,123 @@
+package lobby
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/felt-poker/felt/internal/chat"
+	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/protocol"
+)
+
+// peersSpy records what a lobby tells the other nodes.
+type peersSpy struct {
+	mu      sync.Mutex
+	lines   []string
+	changed int
+}
+
+func (p *peersSpy) Chat(l chat.Line) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lines = append(p.lines, l.From+": "+l.Text)
+}
+
+func (p *peersSpy) PresenceChanged() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.changed++
+}
+
+// presenceSince returns the players joined and left in the online messages
+// of s from its message n on, and the number of messages.
+func presenceSince(s *sink, n int) (joined, left []string, next int) {
+	all := s.all()
+	for _, m := range all[n:] {
+		if m["type"] == "online" {
+			joined = append(joined, names(m["joined"])...)
+			left = append(left, names(m["left"])...)
+		}
+	}
+	return joined, left, len(all)
+}
+
+// TestOnlineOnEveryNode: the players online are every node's, once each; a
+// player online on two nodes stays online when one of them drops them, and
+// only changes of the house's list are pushed. The lobby tells its peers of
+// its own players' changes only.
+func TestOnlineOnEveryNode(t *testing.T) {
+	l := New(nil, nil)
+	peers := &peersSpy{}
+	l.SetPeers(peers)
+	var s sink
+	alice := table.Player{ID: 1, Name: "alice"}
+	sub := l.Subscribe(alice, &s)
+	l.flush()
+	_, _, n := presenceSince(&s, 0)
+
+	l.SetRemoteOnline("b", []protocol.Player{{ID: 1, Name: "alice"}, {ID: 2, Name: "bob"}, {ID: 0, Name: "nobody"}})
+	l.SetRemoteOnline("c", []protocol.Player{{ID: 2, Name: "bob"}, {ID: 3, Name: "carol"}})
+	l.flush()
+	j, lf, n := presenceSince(&s, n)
+	if slices.Sort(j); !slices.Equal(j, []string{"bob", "carol"}) || len(lf) != 0 {
+		t.Fatalf("after b and c: joined %v left %v, want bob and carol joined", j, lf)
+	}
+	var fresh sink
+	l.Subscribe(table.Player{}, &fresh)
+	if got := names(fresh.all()[0]["players"]); !slices.Equal(got, []string{"alice", "bob", "carol"}) {
+		t.Errorf("a newcomer's snapshot lists %v", got)
+	}
+
+	n = len(fresh.all())
+	l.RemoveRemoteOnline("b") // b lost: bob is on c too, alice here
+	l.flush()
+	if j, lf, _ = presenceSince(&fresh, n); len(j) != 0 || len(lf) != 0 {
+		t.Fatalf("after b lost: joined %v left %v, want nothing", j, lf)
+	}
+	l.Unsubscribe(alice, sub) // alice leaves this node, her last
+	l.flush()
+	if j, lf, _ = presenceSince(&fresh, n); len(j) != 0 || !slices.Equal(lf, []string{"alice"}) {
+		t.Fatalf("after alice left: joined %v left %v, want alice left", j, lf)
+	}
+	n = len(fresh.all())
+	l.RemoveRemoteOnline("c")
+	l.flush()
+	if j, lf, _ = presenceSince(&fresh, n); len(j) != 0 || !slices.Equal(lf, []string{"bob", "carol"}) {
+		t.Fatalf("after c lost: joined %v left %v, want bob and carol left", j, lf)
+	}
+	peers.mu.Lock()
+	defer peers.mu.Unlock()
+	if peers.changed != 2 {
+		t.Errorf("the peers were told of %d changes, want 2 (alice came and went)", peers.changed)
+	}
+}
+
+// TestChatSharedOnce: a line said here goes to the peers once checked; a
+// refused one does not; a line from another node is shown and kept, without
+// this node's rate limit.
+func TestChatSharedOnce(t *testing.T) {
+	l := New(nil, nil)
+	peers := &peersSpy{}
+	l.SetPeers(peers)
+	alice := table.Player{ID: 1, Name: "alice"}
+	if err := l.Chat(alice, "hi"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Chat(alice, "bad \u202etext"); err == nil {
+		t.Fatal("a hidden-text line passed")
+	}
+	for i := range chatLines + 2 {
+		l.RemoteChat(chat.NewLine("", "bob", fmt.Sprint("remote ", i), time.Now()))
+	}
+	var s sink
+	l.Subscribe(table.Player{}, &s)
+	if got := s.all()[0]["chat"].([]any); len(got) != chatLines+3 {
+		t.Errorf("the snapshot keeps %d lines, want %d", len(got), chatLines+3)
+	}
+	if !slices.Equal(peers.lines, []string{"alice: hi"}) {
+		t.Errorf("the peers were sent %q", peers.lines)
+	}
+}

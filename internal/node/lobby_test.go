@@ -1,0 +1,167 @@
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/felt-poker/felt/internal/cluster/natstest"
+	"github.com/felt-poker/felt/internal/store/storetest"
+	"github.com/felt-poker/felt/internal/table"
+)
+
+// chatLines returns the texts of the lobby chat lines in a lobby snapshot.
+func chatLines(m map[string]any) []string {
+	var out []string
+	lines, _ := m["chat"].([]any)
+	for _, l := range lines {
+		if l, ok := l.(map[string]any); ok {
+			out = append(out, fmt.Sprint(l["from"], ": ", l["text"]))
+		}
+	}
+	return out
+}
+
+func isLobby(m map[string]any) bool { return m["type"] == "lobby" }
+
+// TestLobbyChatOnEveryNode: a line said on one node is shown on the other,
+// once; a flood is cut by the rate limit of the node it is said on, and a line
+// that node refuses goes nowhere; a node started later, and a new connection
+// on any node, find the last lines.
+func TestLobbyChatOnEveryNode(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	ann, cat := dial(t, ctx, a.url, "ann"), dial(t, ctx, a.url, "cat")
+	ben := dial(t, ctx, b.url, "ben")
+	ben.until(ctx, "ben's snapshot", isLobby)
+
+	// Ann floods from a: five lines pass, the rest are refused there, as is
+	// a line with a direction override.
+	for i := 1; i <= 8; i++ {
+		ann.send(ctx, fmt.Sprintf(`{"type":"chat","text":"flood %d","id":%d}`, i, i))
+		r := ann.until(ctx, "a chat reply", reply(float64(i)))
+		if want := i <= 5; (r["type"] == "ok") != want {
+			t.Fatalf("line %d: %v, want ok %v", i, r, want)
+		}
+	}
+	cat.send(ctx, `{"type":"chat","text":"evil \u202egnirts","id":1}`)
+	if r := cat.until(ctx, "the refusal", reply(1)); r["type"] != "error" {
+		t.Fatalf("a hidden-text line: %v, want refused", r)
+	}
+	cat.send(ctx, `{"type":"chat","text":"the end","id":2}`)
+	cat.until(ctx, "cat's line", reply(2))
+	var got []string
+	for {
+		m := ben.until(ctx, "the lines on b", func(m map[string]any) bool { return m["type"] == "chat" })
+		got = append(got, fmt.Sprint(m["from"], ": ", m["text"]))
+		if m["text"] == "the end" {
+			break
+		}
+	}
+	want := []string{"ann: flood 1", "ann: flood 2", "ann: flood 3", "ann: flood 4", "ann: flood 5", "cat: the end"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("b showed %q, want %q", got, want)
+	}
+	// Ben answers from b; a shows it to ann.
+	ben.send(ctx, `{"type":"chat","text":"hi from b","id":1}`)
+	ann.until(ctx, "ben's line on a", func(m map[string]any) bool { return m["type"] == "chat" && m["text"] == "hi from b" })
+
+	want = append(want, "ben: hi from b")
+	c := startNode(t, ctx, dsn, url, "c")
+	for _, n := range []*testNode{a, b, c} {
+		if got := chatLines(dial(t, ctx, n.url, "new"+n.c.Name()).until(ctx, "the snapshot", isLobby)); !slices.Equal(got, want) {
+			t.Errorf("a new connection on %s finds %q, want %q", n.c.Name(), got, want)
+		}
+	}
+}
+
+// onlineSet keeps the players online as a lobby subscriber sees them.
+type onlineSet struct {
+	mu      sync.Mutex
+	players map[string]bool
+}
+
+func (s *onlineSet) Send(b []byte) {
+	var m struct {
+		Type    string   `json:"type"`
+		Players []string `json:"players"`
+		Joined  []string `json:"joined"`
+		Left    []string `json:"left"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch m.Type {
+	case "lobby":
+		s.players = map[string]bool{}
+		for _, p := range m.Players {
+			s.players[p] = true
+		}
+	case "online":
+		for _, p := range m.Joined {
+			s.players[p] = true
+		}
+		for _, p := range m.Left {
+			delete(s.players, p)
+		}
+	}
+}
+
+// are reports whether the players online are exactly names.
+func (s *onlineSet) are(names ...string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.players) != len(names) {
+		return false
+	}
+	for _, n := range names {
+		if !s.players[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestOnlineOnEveryNode: every node lists the players online on every node;
+// when a node is lost, its players leave the other nodes' lists within the
+// lease TTL, except those online on another node too; a node leaving on
+// purpose takes its players off at once.
+func TestOnlineOnEveryNode(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	c := startNode(t, ctx, dsn, url, "c")
+	onB := &onlineSet{}
+	b.lobby.Subscribe(table.Player{}, onB)
+	dial(t, ctx, a.url, "ann")
+	bob := dial(t, ctx, a.url, "bob")
+	bob.until(ctx, "bob's snapshot", isLobby)
+	dial(t, ctx, c.url, "cyd")
+	// Bob is on b too.
+	bobOnB := dialAs(t, ctx, b.url, bob.hc)
+	bobOnB.until(ctx, "bob's snapshot on b", isLobby)
+	waitFor(t, "b lists everyone", func() bool { return onB.are("ann", "bob", "cyd") })
+
+	lost := time.Now()
+	a.c.Conn().Close() // a is lost: its entry is written no more
+	waitFor(t, "a's players leave b's list", func() bool { return onB.are("bob", "cyd") })
+	t.Logf("a's players left b's list %v after a was lost (lease TTL 1s)", time.Since(lost).Round(time.Millisecond))
+
+	if err := c.c.Close(); err != nil { // c leaves: its entry goes at once
+		t.Fatal(err)
+	}
+	waitFor(t, "c's players leave b's list", func() bool { return onB.are("bob") })
+}

@@ -1,0 +1,111 @@
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/felt-poker/felt/internal/cluster"
+	"github.com/felt-poker/felt/internal/lobby"
+	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/web"
+)
+
+// Players' own tables (POST /api/tables) and heads-up games (POST
+// /api/headsup) are the house's like its own tables: each holds a lease,
+// writes its hands ahead and is entered in the house's registry, with what
+// another node opens it again from (the web's registration of it). The
+// registry makes a name unique across the house: of two nodes opening one
+// name at once, exactly one registers it. A player's table that closes leaves
+// the registry; one that moves (its node lost or leaving) stays in it, and
+// the node that takes its lease opens it again from its log.
+
+var _ web.TableHost = (*Tables)(nil)
+
+// OpenPlayerTable opens cfg's table on this node for the player whose ID is
+// owner (who may have maxOwned tables open here; 0: no bound), registered in
+// the house with reg. A name that a table of the house has, on any node, is
+// refused with lobby.ErrNameTaken.
+func (ts *Tables) OpenPlayerTable(ctx context.Context, owner int64, maxOwned int, cfg table.Config, reg []byte) (*table.Table, error) {
+	if err := lobby.ValidName(cfg.Name); err != nil {
+		return nil, err
+	}
+	l, err := ts.cfg.Cluster.Acquire(ctx, cfg.Name)
+	if errors.Is(err, cluster.ErrHeld) {
+		return nil, lobby.NameTaken(cfg.Name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The keeper renews the lease from now on: the steps below take a few
+	// round trips, which a loaded node may stretch past the lease's life.
+	ts.cfg.Cluster.Own(l)
+	if err := ts.registerPlayer(ctx, cfg.Name, reg); err != nil {
+		_ = ts.cfg.Cluster.Disown(ctx, l)
+		return nil, err
+	}
+	t, err := ts.open(ctx, l, spec{cfg: cfg, owner: owner, maxOwned: maxOwned, fresh: true})
+	if err != nil {
+		ts.forget(ctx, l)
+		_ = ts.cfg.Cluster.Disown(ctx, l)
+		return nil, err
+	}
+	return t, nil
+}
+
+// RegisterPlayerTable enters a player's table in the house's registry without
+// opening it: the first node to find it there without an owner opens it (the
+// tables a house on one node kept, when it becomes several).
+func (ts *Tables) RegisterPlayerTable(ctx context.Context, name string, reg []byte) error {
+	return ts.registerPlayer(ctx, name, reg)
+}
+
+// registerPlayer enters a player's table in the registry, if no table of its
+// name is there.
+func (ts *Tables) registerPlayer(ctx context.Context, name string, reg []byte) error {
+	if !json.Valid(reg) {
+		return fmt.Errorf("table %q: registration is not JSON", name)
+	}
+	err := ts.cfg.Cluster.RegisterNew(ctx, name, registration{Player: reg})
+	if errors.Is(err, cluster.ErrRegistered) {
+		return lobby.NameTaken(name)
+	}
+	return err
+}
+
+// playerSpec returns how the player's table of lease l, registered with reg,
+// opens on this node that takes it over. Settings that no longer open a table
+// (a bot gone, new bounds) take it out of the registry, as a house on one node
+// forgets such a table when it starts.
+func (ts *Tables) playerSpec(ctx context.Context, l *cluster.Lease, reg json.RawMessage) (spec, error) {
+	if ts.cfg.PlayerTable == nil {
+		return spec{}, fmt.Errorf("table %q: this node does not open players' tables", l.Table())
+	}
+	owner, cfg, err := ts.cfg.PlayerTable(reg)
+	if err == nil && owner == 0 {
+		err = errors.New("no owner")
+	}
+	if err != nil {
+		ts.cfg.Log.Warn("a player's table does not open again: forgotten", "table", l.Table(), "err", err)
+		ts.forget(ctx, l)
+		return spec{}, err
+	}
+	return spec{cfg: cfg, owner: owner}, nil
+}
+
+// forget takes the table of lease l out of the house (it closed for good): out
+// of the registry first, so that no node opens it again, then its log.
+func (ts *Tables) forget(ctx context.Context, l *cluster.Lease) {
+	if !l.Valid(time.Now()) {
+		return // not this node's to forget: its new owner has it
+	}
+	if err := ts.cfg.Cluster.Unregister(ctx, l.Table()); err != nil {
+		ts.cfg.Log.Warn("a closed table was not taken out of the registry: it may open again", "table", l.Table(), "err", err)
+		return
+	}
+	if err := ts.cfg.Cluster.ForgetWAL(ctx, l); err != nil {
+		ts.cfg.Log.Warn("a closed table's log was not purged", "table", l.Table(), "err", err)
+	}
+}
