@@ -11,9 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/dealer/acpc"
 	"github.com/felt-poker/felt/internal/dealer/casino"
+	"github.com/felt-poker/felt/internal/engine"
 )
 
 // acpcCmd is "felt acpc": a dealer speaking the ACPC protocol 2.0.0.
@@ -93,6 +95,15 @@ func loadGame(name string) (*acpc.GameDef, error) {
 	return acpc.ParseGameDef(f)
 }
 
+// acpcBotGame is the game an ACPC game definition deals, as a bot is told it.
+func acpcBotGame(g *acpc.GameDef) *bot.Game {
+	s := engine.NoLimit
+	if g.Limit {
+		s = engine.FixedLimit
+	}
+	return &bot.Game{Variant: engine.Holdem, Structure: s, Seats: g.NumPlayers}
+}
+
 // botCmd is "felt bot": connect a felt bot to a dealer.
 type botCmd struct {
 	ACPC   string        `name:"acpc" required:"" placeholder:"HOST:PORT" help:"ACPC dealer to play on."`
@@ -111,7 +122,7 @@ func (c *botCmd) Run(ctx context.Context) error {
 	if strings.EqualFold(c.Bot, casino.StudBotName) {
 		return usageError("--bot stud plays three card stud only")
 	}
-	b, err := casino.NewBot(c.Bot, rand.New(rand.NewPCG(c.Seed, 0)))
+	b, err := casino.NewBot(c.Bot, acpcBotGame(g), rand.New(rand.NewPCG(c.Seed, 0)))
 	if err != nil {
 		return usageError("--bot: %v", err)
 	}

@@ -16,6 +16,7 @@ type gauntletCmd struct {
 	Bot string `arg:"" name:"bot" help:"The bot to measure (as for felt match)."`
 	CV  bool   `name:"cv" help:"Estimate every match with the control variate too (see felt match --cv) and judge by it."`
 	arenaFlags
+	decisionFlags
 	farmFlags
 }
 
@@ -33,7 +34,11 @@ allows.
 
 --json prints one object: "bot", "variant", "hands" (per match), "seed", "matches"
 ([{"exploiter", "bot", "bb_per_100", "ci95", "mbb_per_game", "chips", with --cv "cv"}]), "worst" (an
-index into matches), "survives" and "elapsed_ns".`
+index into matches), "survives", "elapsed_ns", "budget_ns" and with --timing "timing" (the
+bot's decision times over every match, as in felt match --json).
+
+--budget and --timing as for felt match; --timing reports the measured bot's decision
+times over all the matches (the exploiters' are not shown).`
 }
 
 // Run is called by kong.
@@ -66,14 +71,16 @@ type gauntletMatch struct {
 
 // gauntletOutput is what "felt gauntlet --json" prints.
 type gauntletOutput struct {
-	Bot       string          `json:"bot"`
-	Variant   string          `json:"variant"`
-	Hands     int             `json:"hands"`
-	Seed      uint64          `json:"seed"`
-	Matches   []gauntletMatch `json:"matches"`
-	Worst     int             `json:"worst"`
-	Survives  bool            `json:"survives"`
-	ElapsedNS int64           `json:"elapsed_ns"`
+	Bot       string             `json:"bot"`
+	Variant   string             `json:"variant"`
+	Hands     int                `json:"hands"`
+	Seed      uint64             `json:"seed"`
+	Matches   []gauntletMatch    `json:"matches"`
+	Worst     int                `json:"worst"`
+	Survives  bool               `json:"survives"`
+	ElapsedNS int64              `json:"elapsed_ns"`
+	BudgetNS  int64              `json:"budget_ns"`
+	Timing    []arena.TimingJSON `json:"timing,omitempty"`
 }
 
 func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
@@ -89,6 +96,10 @@ func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			return usageError("--cv: %v", err)
 		}
 	}
+	if err := c.checkFarm(c.NATS); err != nil {
+		return err
+	}
+	tm := c.timings()
 	conn, err := c.farm(ctx, stderr)
 	if err != nil {
 		return err
@@ -97,13 +108,13 @@ func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	start := time.Now()
 	bar := c.progress(stderr, int64(len(arena.Exploiters)*2*((c.Hands+1)/2)), c.Bot+" gauntlet")
 	g, err := arena.PlayGauntlet(ctx, arena.GauntletConfig{Bot: c.Bot, Game: s.game, Hands: c.Hands, Seed: s.seed,
-		Workers: c.Workers, Progress: bar.add, ControlVariate: c.CV, Match: matchFunc(conn)})
+		Workers: c.Workers, Progress: bar.add, ControlVariate: c.CV, Match: matchFunc(conn), Budget: c.Budget, Timings: observer(tm)})
 	bar.finish()
 	if err != nil {
 		return err
 	}
 	out := gauntletOutput{Bot: c.Bot, Variant: s.game.Name, Seed: s.seed, Worst: g.Worst, Survives: g.Survives(),
-		ElapsedNS: time.Since(start).Nanoseconds()}
+		ElapsedNS: time.Since(start).Nanoseconds(), BudgetNS: c.Budget.Nanoseconds(), Timing: arena.TimingsJSON(timingRows(tm, c.Bot))}
 	for k, r := range g.Matches {
 		out.Hands = r.Hands
 		out.Matches = append(out.Matches, gauntletMatch{Exploiter: arena.Exploiters[k].Name, Bot: r.B,
@@ -112,7 +123,10 @@ func (c *gauntletCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if c.JSON {
 		return writeArenaJSON(stdout, out)
 	}
-	return writeGauntlet(stdout, out)
+	if err := writeGauntlet(stdout, out); err != nil || tm == nil {
+		return err
+	}
+	return arena.WriteTimings(stdout, timingRows(tm, c.Bot), c.Budget)
 }
 
 // writeGauntlet prints the gauntlet's table and its worst case.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +32,60 @@ type matchCmd struct {
 	DoubleEvery int    `help:"Double the blinds every N hands (stopping once the big blind passes a quarter of the stack); 0 never does."`
 	CV          bool   `name:"cv" help:"Also estimate A's win rate with the control variate (Hold'em): the luck of the cards and of strategists' dice taken out, the interval narrower."`
 	arenaFlags
+	decisionFlags
 	farmFlags
+}
+
+// decisionFlags are the flags of "felt match" and "felt gauntlet" about the time
+// bots take.
+type decisionFlags struct {
+	Budget time.Duration `help:"Time each bot may take per decision (e.g. 300ms; 0: no deadline). Bots that think for long (resolve) answer by then; the others ignore it."`
+	Timing bool          `help:"Report each bot's decision times by street: p50, p90, p99 and the longest (wall clock; with --json in \"timing\")."`
+}
+
+// checkFarm checks the flags for a run shared out through nats (the --nats
+// flag's value, "" to play here): decision times are measured where the
+// decisions are made, so --timing is refused with --nats.
+func (f *decisionFlags) checkFarm(nats string) error {
+	if f.Budget < 0 {
+		return usageError("--budget cannot be negative")
+	}
+	if f.Timing && nats != "" {
+		return usageError("--timing measures the decisions made on this machine: not with --nats")
+	}
+	return nil
+}
+
+// timings returns where the match's decision times go: nil without --timing.
+func (f *decisionFlags) timings() *bot.Timings {
+	if !f.Timing {
+		return nil
+	}
+	return new(bot.Timings)
+}
+
+// observer returns tm as a bot.DecisionObserver, nil (not a nil pointer in an
+// interface) for nil.
+func observer(tm *bot.Timings) bot.DecisionObserver {
+	if tm == nil {
+		return nil
+	}
+	return tm
+}
+
+// timingRows returns tm's rows for bots (all of them when bots is empty), nil
+// for nil.
+func timingRows(tm *bot.Timings, bots ...string) []bot.TimingRow {
+	if tm == nil {
+		return nil
+	}
+	var rows []bot.TimingRow
+	for _, r := range tm.Rows() {
+		if len(bots) == 0 || slices.Contains(bots, r.Bot) {
+			rows = append(rows, r)
+		}
+	}
+	return rows
 }
 
 // arenaFlags are the flags "felt match" and "felt league" share.
@@ -71,8 +125,13 @@ interval is narrower, and the report says by how much.
 --json prints one object: "bots" ([A, B]), "a", "b", "variant", "format", "stack",
 "double_every", "hands", "deals", "seed", "chips" (A's net chips), "bb_per_100",
 "ci95" (half-width, bb/100), "mbb_per_game", "mbb_ci95", "bb_per_hand", "bb_spread",
-"workers", "elapsed_ns", "hands_per_second"; with --cv "cv": {"bb_per_100", "ci95",
-"mbb_per_game", "mbb_ci95", "narrowing"} (the plain half-width over this one's).`
+"workers", "elapsed_ns", "hands_per_second", "budget_ns"; with --cv "cv": {"bb_per_100", "ci95",
+"mbb_per_game", "mbb_ci95", "narrowing"} (the plain half-width over this one's); with
+--timing "timing": [{"bot", "street", "decisions", "p50_ms", "p90_ms", "p99_ms", "max_ms"}].
+
+--budget gives every decision a deadline (bots that think for long, resolve, answer by
+it: its own budget= option still bounds it too); --timing prints each bot's decision
+times by street (wall clock, so other jobs on the machine lengthen them).`
 }
 
 // arenaHelp describes the games and lists the bots, for the help of match and league.
@@ -141,6 +200,9 @@ type matchOutput struct {
 	Workers        int       `json:"workers"`
 	ElapsedNS      int64     `json:"elapsed_ns"`
 	HandsPerSecond float64   `json:"hands_per_second"`
+	// BudgetNS is --budget (0: none); Timing the decision times, with --timing.
+	BudgetNS int64              `json:"budget_ns"`
+	Timing   []arena.TimingJSON `json:"timing,omitempty"`
 }
 
 // cvOutput is the control variate's estimate in --json.
@@ -191,7 +253,12 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			return usageError("--cv: %v", err)
 		}
 	}
-	mc := arena.MatchConfig{A: c.A, B: c.B, Game: s.game, Hands: c.Hands, Seed: s.seed, Workers: c.Workers, Format: format, ControlVariate: c.CV}
+	if err := c.checkFarm(c.NATS); err != nil {
+		return err
+	}
+	tm := c.timings()
+	mc := arena.MatchConfig{A: c.A, B: c.B, Game: s.game, Hands: c.Hands, Seed: s.seed, Workers: c.Workers, Format: format, ControlVariate: c.CV,
+		Budget: c.Budget, Timings: observer(tm)}
 	if log != nil {
 		file, table := pairingFile(c.A, c.B), "felt match "+c.A+" vs "+c.B
 		mc.Hand = func(cfg engine.Config, h *engine.Hand, players []string) error {
@@ -214,7 +281,8 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		Stack: r.Format.Stack, DoubleEvery: r.Format.DoubleEvery, Hands: r.Hands, Deals: r.Deals,
 		Seed: r.Seed, Chips: r.Chips, BBPer100: r.BBPer100, CI95: r.CI95, MBBPerGame: r.MBBPerGame, MBBCI95: r.MBBCI95,
 		BBPerHand: r.BBPerHand, BBSpread: r.BBSpread, CV: newCVOutput(r.CV),
-		Workers: r.Workers, ElapsedNS: r.Elapsed.Nanoseconds(), HandsPerSecond: float64(r.Hands) / r.Elapsed.Seconds()}
+		Workers: r.Workers, ElapsedNS: r.Elapsed.Nanoseconds(), HandsPerSecond: float64(r.Hands) / r.Elapsed.Seconds(),
+		BudgetNS: c.Budget.Nanoseconds(), Timing: arena.TimingsJSON(timingRows(tm))}
 	if c.JSON {
 		return writeArenaJSON(stdout, out)
 	}
@@ -227,7 +295,10 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	cvLine(stdout, r.A, r.MBBCI95, r.CV)
 	_, err = fmt.Fprintf(stdout, "%v on %d workers, %s hands/s\n",
 		r.Elapsed.Round(time.Millisecond), r.Workers, thousands(int64(out.HandsPerSecond)))
-	return err
+	if err != nil || tm == nil {
+		return err
+	}
+	return arena.WriteTimings(stdout, timingRows(tm), c.Budget)
 }
 
 // arenaSettings is what the shared flags mean once checked.
@@ -239,16 +310,18 @@ type arenaSettings struct {
 // settle checks the bots and the shared flags; every problem is a usage error.
 func (f *arenaFlags) settle(bots []string) (arenaSettings, error) {
 	var s arenaSettings
-	for _, name := range bots {
-		if _, err := bot.New(name, bot.Options{}); err != nil {
-			return s, usageError("%v", err)
-		}
-	}
 	g, err := arena.ParseGame(f.Variant)
 	if err != nil {
 		return s, usageError("--variant: %v", err)
 	}
 	s.game = g
+	// Heads-up, as matches, leagues and gauntlets play; a tournament's bots are
+	// told its seats when it makes them.
+	for _, name := range bots {
+		if _, err := bot.New(name, bot.Options{Game: g.Bot(2)}); err != nil {
+			return s, usageError("%v", err)
+		}
+	}
 	if f.Hands < arena.MinHands {
 		return s, usageError("--hands: at least %d, not %d", arena.MinHands, f.Hands)
 	}

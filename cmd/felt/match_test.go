@@ -115,9 +115,14 @@ func TestArenaCommandsBadInputExitTwo(t *testing.T) {
 		{false, []string{"call", "fold", "--hands", "many"}},
 		{false, []string{"call"}},
 		{false, []string{"call", "fold", "--workers", "-2"}},
+		{false, []string{"call", "fold", "--budget", "-1s"}},
+		{false, []string{"call", "fold", "--budget", "soon"}},
+		{false, []string{"call", "fold", "--timing", "--nats", "nats://127.0.0.1:1"}},
 		{true, []string{"call"}},
 		{true, []string{"call", "fold", "nobody"}},
 		{true, []string{"call", "fold", "--variant", "razz"}},
+		{false, []string{"cfr", "call", "--variant", "nl"}}, // cfr plays limit only
+		{true, []string{"cfr", "call", "--variant", "stud"}},
 	} {
 		var err error
 		if c.league {
@@ -194,5 +199,43 @@ func TestMatchControlVariate(t *testing.T) {
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != 2 {
 		t.Errorf("--cv in stud: %v, want a usage error", err)
+	}
+}
+
+// felt match --timing prints each bot's decision times by street, and --json
+// carries them with the budget; felt gauntlet --timing reports the measured bot
+// only.
+func TestMatchAndGauntletTiming(t *testing.T) {
+	var out bytes.Buffer
+	if err := runMatch(context.Background(), []string{"call", "random", "--hands", "20", "--seed", "3", "--timing", "--budget", "300ms", "--no-progress"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"decision times (wall clock, budget 300ms):", "p50", "p99", "call  preflop", "random  preflop"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("felt match --timing lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if err := runGauntlet(context.Background(), []string{"chart", "--hands", "8", "--seed", "3", "--timing", "--budget", "1s", "--json", "--no-progress"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var g struct {
+		BudgetNS int64 `json:"budget_ns"`
+		Timing   []struct {
+			Bot       string `json:"bot"`
+			Street    string `json:"street"`
+			Decisions int    `json:"decisions"`
+		} `json:"timing"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &g); err != nil {
+		t.Fatal(err)
+	}
+	if g.BudgetNS != 1e9 || len(g.Timing) == 0 {
+		t.Fatalf("gauntlet --json: budget %d, timing %+v", g.BudgetNS, g.Timing)
+	}
+	for _, r := range g.Timing {
+		if r.Bot != "chart" || r.Decisions == 0 {
+			t.Fatalf("gauntlet timing row %+v: want the measured bot's only", r)
+		}
 	}
 }

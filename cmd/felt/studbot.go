@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/dealer/casino"
+	"github.com/felt-poker/felt/internal/engine"
 )
 
 // studCmd is "felt stud-bot": the reference Casino Day client.
@@ -31,7 +33,8 @@ func (c *studCmd) Run(ctx context.Context) error {
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
-	b, err := casino.NewBot(c.Bot, rand.New(rand.NewPCG(c.Seed, 0)))
+	// Casino Day deals three card stud; the client does not know the table's size.
+	b, err := casino.NewBot(c.Bot, &bot.Game{Variant: engine.StudThree}, rand.New(rand.NewPCG(c.Seed, 0)))
 	if err != nil {
 		return usageError("--bot: %v", err)
 	}

@@ -154,6 +154,7 @@ func TestTrainUsageErrors(t *testing.T) {
 		{"kuhn", "--resume", junk},
 		{"leduc", "--resume", ckpt},
 		{"kuhn", "--resume", ckpt, "--algo", "vanilla"},
+		{"leduc", "--pack", filepath.Join(dir, "l.pack")},
 	} {
 		var e *exitError
 		if err := runTrain(context.Background(), append(args, "--no-progress"), io.Discard, io.Discard); !errors.As(err, &e) || e.code != 2 {
@@ -191,9 +192,10 @@ func TestTrainHoldem(t *testing.T) {
 		return got
 	}
 	short := run("--iterations", "2000")
-	got := run("--iterations", "60000", "--out", strat)
+	pack := filepath.Join(dir, "tiny.pack")
+	got := run("--iterations", "60000", "--out", strat, "--pack", pack)
 	for _, k := range []string{"game", "algo", "iterations", "seconds", "buckets", "infosets", "abstraction", "fingerprint",
-		"exploitability_mchips", "exploitability_mbb", "exact_boards", "out"} {
+		"exploitability_mchips", "exploitability_mbb", "exact_boards", "out", "pack"} {
 		if _, ok := got[k]; !ok {
 			t.Errorf("--json has no %q: %v", k, got)
 		}
@@ -238,8 +240,26 @@ func TestTrainHoldem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, pa, err := sf.HoldemProfile(); err != nil || pa.Sizes() != [4]int{4, 1, 1, 3} || p.Game().Infosets() != int(got["infosets"].(float64)) {
-		t.Errorf("strategy file: %v", err)
+	p, pa, err := sf.HoldemProfile()
+	if err != nil || pa.Sizes() != [4]int{4, 1, 1, 3} || p.Game().Infosets() != int(got["infosets"].(float64)) {
+		t.Fatalf("strategy file: %v", err)
+	}
+	// So does the packed one, the same strategy to within its quantum.
+	pf, err := os.Open(pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	q, _, h, err := cfr.ReadPacked(pf)
+	if err != nil || h.Iterations != 60000 || h.Fingerprint != a.Fingerprint() {
+		t.Fatalf("packed strategy: %v %+v", err, h)
+	}
+	for i := range p.Game().Infosets() {
+		for k, x := range q.Probs(i) {
+			if d := x - p.Probs(i)[k]; d > 1./255 || d < -1./255 {
+				t.Fatalf("information set %d: %v packed as %v", i, p.Probs(i), q.Probs(i))
+			}
+		}
 	}
 	for _, args := range [][]string{
 		{"--buckets", "8,8"},

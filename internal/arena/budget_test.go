@@ -49,3 +49,49 @@ func TestMatchBudgetReachesBots(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchTimings: MatchConfig.Timings hears every decision of both bots, under
+// the names A and B give, on the street it was made on.
+func TestMatchTimings(t *testing.T) {
+	g, _ := ParseGame("nl")
+	var tm bot.Timings
+	actions := 0
+	hand := func(_ engine.Config, h *engine.Hand, _ []string) error { actions += h.NumActions(); return nil }
+	if _, err := Match(context.Background(), MatchConfig{A: "call", B: "random", Game: g, Hands: 40, Workers: 1, Timings: &tm, Hand: hand}); err != nil {
+		t.Fatal(err)
+	}
+	n, bots, streets := 0, map[string]bool{}, map[engine.Street]bool{}
+	for _, r := range tm.Rows() {
+		n += r.N
+		bots[r.Bot], streets[r.Street] = true, true
+		if r.P50 > r.P90 || r.P90 > r.P99 || r.P99 > r.Max {
+			t.Errorf("%s on the %v: percentiles out of order: %+v", r.Bot, r.Street, r)
+		}
+	}
+	if n != actions || !bots["call"] || !bots["random"] || !streets[engine.Preflop] || !streets[engine.River] {
+		t.Fatalf("%d decisions timed (want %d) by %v on %v", n, actions, bots, streets)
+	}
+}
+
+// TestGauntletBudgetReachesBots: GauntletConfig.Budget reaches every match.
+func TestGauntletBudgetReachesBots(t *testing.T) {
+	g, _ := ParseGame("nl")
+	var made []*deadlineBot
+	newBot := func(name string, o bot.Options) (bot.Bot, error) {
+		b, err := bot.New(name, o)
+		if err != nil || name != "chart" {
+			return b, err
+		}
+		d := &deadlineBot{Bot: b}
+		made = append(made, d)
+		return d, nil
+	}
+	if _, err := PlayGauntlet(context.Background(), GauntletConfig{Bot: "chart", Game: g, Hands: 8, Workers: 1, NewBot: newBot, Budget: time.Minute}); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range made {
+		if d.without != 0 {
+			t.Fatalf("a gauntlet match asked chart %d times without a deadline", d.without)
+		}
+	}
+}

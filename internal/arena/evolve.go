@@ -96,7 +96,7 @@ func (ec EvolveConfig) withDefaults() (EvolveConfig, error) {
 		return ec, errors.New("hidden units, rivals and champions must be positive and rivals below the population")
 	}
 	for _, name := range append(slices.Clone(ec.Against), ec.Benchmarks...) {
-		if _, err := bot.New(name, bot.Options{}); err != nil {
+		if _, err := bot.New(name, bot.Options{Game: ec.Game.Bot(2)}); err != nil {
 			return ec, err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/engine"
 )
 
@@ -57,6 +58,11 @@ func ParseGame(name string) (Game, error) {
 		names = append(names, g.Name)
 	}
 	return Game{}, fmt.Errorf("unknown variant %q (%s)", name, strings.Join(names, ", "))
+}
+
+// Bot returns g as a bot is told it: heads-up, on seats seats.
+func (g Game) Bot(seats int) *bot.Game {
+	return &bot.Game{Variant: g.Config.Variant, Structure: g.Config.Structure, Seats: seats}
 }
 
 // handConfig returns g's configuration for a heads-up hand, with its own stacks.

@@ -3,6 +3,7 @@ package arena
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/felt-poker/felt/internal/bot"
 )
@@ -41,6 +42,9 @@ type GauntletConfig struct {
 	ControlVariate bool
 	// Match plays each match (nil: Match), as LeagueConfig.Match.
 	Match MatchFunc
+	// Budget and Timings as in MatchConfig, for every match.
+	Budget  time.Duration
+	Timings bot.DecisionObserver
 }
 
 // Gauntlet is the outcome of a gauntlet, from the bot's side.
@@ -80,7 +84,8 @@ func PlayGauntlet(ctx context.Context, gc GauntletConfig) (Gauntlet, error) {
 	play := gc.Match.orMatch()
 	for k, e := range Exploiters {
 		r, err := play(ctx, MatchConfig{A: gc.Bot, B: e.Bot, Game: gc.Game, Hands: gc.Hands, Seed: gc.Seed,
-			Workers: gc.Workers, Progress: gc.Progress, NewBot: gc.NewBot, ControlVariate: gc.ControlVariate})
+			Workers: gc.Workers, Progress: gc.Progress, NewBot: gc.NewBot, ControlVariate: gc.ControlVariate,
+			Budget: gc.Budget, Timings: gc.Timings})
 		if err != nil {
 			return Gauntlet{}, fmt.Errorf("%s against the %s: %w", gc.Bot, e.Name, err)
 		}

@@ -50,6 +50,9 @@ type MatchConfig struct {
 	// Budget is the time each bot may take per decision (0: no deadline). It
 	// reaches bots that are bot.ContextActors, which answer by then.
 	Budget time.Duration
+	// Timings, when not nil, hears how long each decision took, by the bot's
+	// name as A or B gives it and the street (felt match --timing).
+	Timings bot.DecisionObserver
 }
 
 // MinHands is the fewest hands a match may have: two duplicate deals, the least
@@ -109,7 +112,7 @@ func (mc *MatchConfig) Prepare() (deals int, err error) {
 		}
 	}
 	for _, name := range []string{mc.A, mc.B} {
-		if _, err := mc.NewBot(name, bot.Options{}); err != nil {
+		if _, err := mc.NewBot(name, bot.Options{Game: mc.Game.Bot(2)}); err != nil {
 			return 0, err
 		}
 	}
@@ -209,7 +212,7 @@ func NewDealPlayer(mc *MatchConfig) (*DealPlayer, error) {
 	}
 	for k, name := range []string{mc.A, mc.B} {
 		p.w.srcs[k] = rand.NewPCG(0, 0)
-		b, err := mc.NewBot(name, bot.Options{Rand: rand.New(p.w.srcs[k])})
+		b, err := mc.NewBot(name, bot.Options{Rand: rand.New(p.w.srcs[k]), Game: mc.Game.Bot(2)})
 		if err != nil {
 			return nil, err
 		}
@@ -361,9 +364,7 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 	for h.ToAct() != engine.NoSeat {
 		seat := h.ToAct()
 		h.ViewInto(seat, &w.view)
-		ctx, cancel := bot.WithBudget(context.Background(), w.mc.Budget)
-		a := bot.Decide(ctx, bySeat[seat], &w.view)
-		cancel()
+		a := w.decide(bySeat[seat], seat)
 		if w.cv != nil {
 			w.cv.Decision(w.view.Legal, a, bySeat[seat], &w.view)
 		}
@@ -395,6 +396,20 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 		}
 	}
 	return a, nil
+}
+
+// decide asks b, in seat, for its action at w.view within the match's budget,
+// timing it when the match asks for timings.
+func (w *worker) decide(b bot.Bot, seat int) engine.Action {
+	ctx, cancel := bot.WithBudget(context.Background(), w.mc.Budget)
+	defer cancel()
+	if w.mc.Timings == nil {
+		return bot.Decide(ctx, b, &w.view)
+	}
+	start := time.Now()
+	a := bot.Decide(ctx, b, &w.view)
+	w.mc.Timings.ObserveDecision(w.names[seat], w.view.Street, time.Since(start))
+	return a
 }
 
 // mix derives a well-spread 64-bit seed from two numbers: SplitMix64's finaliser

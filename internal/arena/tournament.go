@@ -80,7 +80,7 @@ func PlayTournament(ctx context.Context, tc TournamentConfig) (TournamentResult,
 	srcs := make([]*rand.PCG, n)
 	for i, name := range tc.Bots {
 		srcs[i] = rand.NewPCG(0, 0)
-		b, err := tc.NewBot(name, bot.Options{Rand: rand.New(srcs[i])})
+		b, err := tc.NewBot(name, bot.Options{Rand: rand.New(srcs[i]), Game: tc.Game.Bot(n)})
 		if err != nil {
 			return res, err
 		}

@@ -32,8 +32,8 @@ type TrainOptions struct {
 // Train trains the blueprint on abstraction a (which should have its tables, or
 // each deal is bucketed on the fly, a thousand times slower): at each depth,
 // external-sampling MCCFR with linear CFR weighting and regret-based pruning on
-// that depth's Tree, for its iterations in batches of the solver's BatchSize, so
-// that a seed gives the same blueprint however the run is timed. ctx ends it
+// that depth's Tree, for its iterations in batches of the solver's BatchSize (the
+// Trainer's way with a cfr.Batcher), so that a seed gives the same blueprint however the run is timed. ctx ends it
 // early with an error.
 func Train(ctx context.Context, a *cfr.Abstraction, o TrainOptions) (*Blueprint, error) {
 	if len(o.Depths) == 0 {
@@ -88,14 +88,14 @@ func trainDepth(ctx context.Context, a *cfr.Abstraction, bb, iters int, o TrainO
 		return nil, fmt.Errorf("blueprint: %w", err)
 	}
 	last := time.Now()
-	t := cfr.Trainer{Iterations: iters, Batch: s.BatchSize, Progress: func(_, n int, _ time.Duration) {
+	t := cfr.Trainer{Iterations: iters, Progress: func(_, n int, _ time.Duration) {
 		if o.Progress != nil && (time.Since(last) >= o.ProgressEvery || n == iters) {
 			last = time.Now()
 			progress(n)
 		}
 	}}
-	if t.Run(ctx, s) {
-		return nil, fmt.Errorf("blueprint: %w", ctx.Err())
+	if interrupted, err := t.Run(ctx, s); interrupted || err != nil {
+		return nil, fmt.Errorf("blueprint: %w", errors.Join(ctx.Err(), err))
 	}
 	return newDepth(bb, iters, g, s.Average()), nil
 }

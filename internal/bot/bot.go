@@ -77,6 +77,41 @@ type Options struct {
 	// NoBlueprint makes the resolve bot play its chart and flop policy instead of
 	// the blueprint (the option blueprint=false), to compare the two.
 	NoBlueprint bool
+	// NoSafe makes the resolve bot re-solve unsafely, from its beliefs alone,
+	// without the opponent's earlier values as bounds (the option safe=false).
+	NoSafe bool
+	// Game is the game the bot is made to play; nil when the caller does not say.
+	// A bot that plays one game only (cfr) refuses, with ErrWrongGame, to be made
+	// for another game or for an unknown one, rather than play it as some other bot.
+	Game *Game
+}
+
+// Game is the game a bot is made to play, as its caller knows it.
+type Game struct {
+	Variant   engine.Variant
+	Structure engine.Structure // Hold'em only
+	// Seats is the most players a hand may deal in (2: heads-up); 0 when the
+	// caller cannot tell (a client of a remote dealer).
+	Seats int
+}
+
+// String names the game: "heads-up fixed-limit holdem", "6-seat no-limit holdem",
+// "stud3".
+func (g *Game) String() string {
+	if g == nil {
+		return "an unknown game"
+	}
+	name := g.Variant.String()
+	if g.Variant == engine.Holdem {
+		name = g.Structure.String() + " " + name
+	}
+	switch {
+	case g.Seats == 2:
+		return "heads-up " + name
+	case g.Seats > 2:
+		return fmt.Sprintf("%d-seat %s", g.Seats, name)
+	}
+	return name
 }
 
 // DefaultSamples is the number of deals a Monte Carlo bot simulates per decision
@@ -91,6 +126,9 @@ const MaxSamples = 100_000
 var (
 	ErrUnknownBot = errors.New("unknown bot")
 	ErrBadOption  = errors.New("bad bot option")
+	// ErrWrongGame is wrapped by New and CheckGame for a bot asked to play a game
+	// it has no strategy for.
+	ErrWrongGame = errors.New("the bot has no strategy for this game")
 )
 
 // Info describes one bot of the registry.
@@ -103,6 +141,19 @@ type Info struct {
 type entry struct {
 	Info
 	make func(o Options) (Bot, error)
+}
+
+// plays holds, for the bots that play some games only, whether they play game g
+// (nil: unknown), wrapping ErrWrongGame when not; a bot not in it plays every
+// game.
+var plays = map[string]func(g *Game) error{"cfr": cfrPlays}
+
+// checkGame reports whether registry entry i plays g.
+func checkGame(i int, g *Game) error {
+	if f := plays[registry[i].Name]; f != nil {
+		return f(g)
+	}
+	return nil
 }
 
 // plain adapts a constructor that cannot fail to entry.make.
@@ -127,8 +178,8 @@ var registry = [...]entry{
 	{Info{"minraise", "exploiter: min-raises whenever it may, all-in only with a good hand"}, plain(newMinRaise)},
 	{Info{"maniac", "exploiter: bets or raises the size of the pot every time, whatever it holds"}, plain(func(Options) maniacBot { return maniacBot{} })},
 	{Info{"tag", "exploiter: tight-aggressive; raises a few strong starting hands, bets 2/3 pot when ahead, calls with pot odds"}, plain(newTAG)},
-	{Info{"resolve", "heads-up no-limit: a chart by stack depth before the flop, a range-aware policy on the flop, real-time re-solving of the turn and river on its beliefs about both ranges (budget=2s per decision by default)"}, plain(newResolve)},
-	{Info{"cfr", "heads-up limit Hold'em from a CFR strategy, strategy=FILE (felt train hulhe --out FILE; without one it warns, then only checks and calls)"}, newCFR},
+	{Info{"resolve", "heads-up no-limit: a chart by stack depth before the flop, a range-aware policy on the flop, real-time re-solving of the turn and river on its beliefs about both ranges, bounded by the opponent's earlier values (budget=2s per decision by default; safe=false re-solves unsafely)"}, plain(newResolve)},
+	{Info{"cfr", "heads-up limit Hold'em from a CFR strategy: the built-in blueprint, or strategy=FILE (felt train hulhe --out FILE); refuses other games"}, newCFR},
 }
 
 // List returns every bot's name and one-line description.
@@ -164,6 +215,9 @@ func New(name string, opts Options) (Bot, error) {
 	if opts.Rand == nil {
 		opts.Rand = rand.New(rand.NewPCG(0, 0))
 	}
+	if err := checkGame(base, opts.Game); err != nil {
+		return nil, fmt.Errorf("bot %q: %w", name, err)
+	}
 	b, err := registry[base].make(opts)
 	if err != nil {
 		return nil, fmt.Errorf("bot %q: %w", name, err)
@@ -176,6 +230,20 @@ func New(name string, opts Options) (Bot, error) {
 func Check(name string) error {
 	_, _, err := parseName(name)
 	return err
+}
+
+// CheckGame is Check, and also reports whether the bot plays game g (nil: the
+// game is not known), wrapping ErrWrongGame when it does not. Like Check it reads
+// no file: a strategy file for another game is found by New only.
+func CheckGame(name string, g *Game) error {
+	base, _, err := parseName(name)
+	if err != nil {
+		return err
+	}
+	if err := checkGame(base, g); err != nil {
+		return fmt.Errorf("bot %q: %w", name, err)
+	}
+	return nil
 }
 
 // MaxUntrustedSamples bounds the samples option a player may ask for, so that
@@ -230,7 +298,7 @@ type param struct{ key, value string }
 // paramKeys are the options a bot's name may carry, each with whether its value
 // names a file.
 var paramKeys = map[string]bool{"samples": false, "bluff": false, "budget": false, "state": true, "weights": true, "strategy": true,
-	"draws": false, "update": false, "thresholds": false, "blueprint": false}
+	"draws": false, "update": false, "thresholds": false, "safe": false, "blueprint": false}
 
 // file reports whether p's value names a file.
 func (p param) file() bool { return paramKeys[p.key] }
@@ -257,7 +325,7 @@ func parseName(name string) (int, []param, error) {
 		isFile, known := paramKeys[k]
 		switch {
 		case !known:
-			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, budget, state, weights, strategy, draws, update, thresholds, blueprint): %w", base, k, ErrBadOption)
+			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, budget, safe, blueprint, state, weights, strategy, draws, update, thresholds): %w", base, k, ErrBadOption)
 		case isFile && v == "":
 			return 0, nil, fmt.Errorf("bot %s: %s= needs a file name: %w", base, k, ErrBadOption)
 		case !isFile:
@@ -303,6 +371,12 @@ func (p param) apply(o *Options) error {
 			return fmt.Errorf("thresholds=%q: tight, normal or loose: %w", p.value, ErrBadOption)
 		}
 		o.Thresholds = p.value
+	case "safe":
+		b, err := strconv.ParseBool(p.value)
+		if err != nil {
+			return fmt.Errorf("safe=%q: true or false: %w", p.value, ErrBadOption)
+		}
+		o.NoSafe = !b
 	case "budget":
 		d, err := time.ParseDuration(p.value)
 		if err != nil || d < MinResolveBudget || d > time.Minute {

@@ -34,6 +34,13 @@ func TestBotsOnlyPlayLegalActions(t *testing.T) {
 	for _, g := range games {
 		for _, name := range names {
 			t.Run(g.name+"/"+name, func(t *testing.T) {
+				// Tables of up to six seats: a bot that plays heads-up limit
+				// only (cfr) is tested in its game (TestCFRBlueprint) and
+				// replaced by chart here.
+				game := &Game{Variant: g.cfg.Variant, Structure: g.cfg.Structure, Seats: 6}
+				if errors.Is(CheckGame(name, game), ErrWrongGame) {
+					t.Skipf("%s does not play %s", name, game)
+				}
 				r := rand.New(rand.NewPCG(7, uint64(len(name))))
 				var bots [engine.MaxSeats]Bot
 				for i := range bots {
@@ -41,7 +48,10 @@ func TestBotsOnlyPlayLegalActions(t *testing.T) {
 					if i > 0 && r.IntN(2) == 0 {
 						n = names[r.IntN(len(names))]
 					}
-					b, err := New(n, Options{Rand: rand.New(rand.NewPCG(uint64(i), 1)), Samples: 40})
+					if CheckGame(n, game) != nil {
+						n = "chart"
+					}
+					b, err := New(n, Options{Rand: rand.New(rand.NewPCG(uint64(i), 1)), Samples: 40, Game: game})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -87,7 +97,7 @@ func TestNew(t *testing.T) {
 		if info.Description == "" {
 			t.Errorf("%s has no description", info.Name)
 		}
-		if _, err := New(info.Name, Options{}); err != nil {
+		if _, err := New(info.Name, Options{Game: &Game{Variant: engine.Holdem, Structure: engine.FixedLimit, Seats: 2}}); err != nil {
 			t.Errorf("New(%q): %v", info.Name, err)
 		}
 	}

@@ -1,28 +1,29 @@
 package bot
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
-	"log/slog"
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/cfr"
+	"github.com/felt-poker/felt/internal/cfr/blueprint"
 	"github.com/felt-poker/felt/internal/engine"
 )
 
 // cfrBot plays heads-up limit Hold'em from a strategy trained by counterfactual
-// regret minimisation (felt train hulhe --out FILE; see docs/cfr.md). It follows
-// the hand's betting down the strategy's betting tree, computes its bucket in the
-// strategy's card abstraction (a flop bucket takes a few milliseconds, once a
-// hand) and samples an action from the strategy's probabilities there. Off the
-// tree — another game, more than two players, a player leaving — it checks or
-// calls. Without a strategy file (cfr alone) it has no strategy and only checks
-// and calls: the registry's every bot must be makeable without options, and the
-// Hold'em strategies are too large to build in (docs/cfr.md says how to train one).
-// It says so: the first such bot a process makes logs a warning (warnNoStrategy).
+// regret minimisation: felt's built-in blueprint (internal/cfr/blueprint), or a
+// strategy file (felt train hulhe --out FILE, or --pack FILE; see docs/cfr.md).
+// It follows the hand's betting down the strategy's betting tree, computes its
+// bucket in the strategy's card abstraction (a flop bucket takes a few
+// milliseconds, once a hand) and samples an action from the strategy's
+// probabilities there. It is made for heads-up fixed-limit Hold'em only (cfrPlays):
+// asked for another game, or a strategy file for another game, New refuses. Off
+// the tree within its game — a player leaving, a raise cap other than felt's four
+// bets — it checks or calls.
 type cfrBot struct {
 	p *cfr.HoldemProfile
 	a *cfr.Abstraction
@@ -32,43 +33,69 @@ type cfrBot struct {
 	bucket int
 }
 
-// newCFR loads the strategy file named by the option strategy=FILE.
+// cfrPlays accepts heads-up fixed-limit Hold'em only, the game of every strategy
+// felt trains for the cfr bot.
+func cfrPlays(g *Game) error {
+	if g == nil {
+		return fmt.Errorf("cfr plays heads-up fixed-limit holdem only, and the game was not given: %w", ErrWrongGame)
+	}
+	if g.Variant != engine.Holdem || g.Structure != engine.FixedLimit || g.Seats != 2 {
+		return fmt.Errorf("cfr plays heads-up fixed-limit holdem only, not %s: %w", g, ErrWrongGame)
+	}
+	return nil
+}
+
+// newCFR loads the strategy file named by the option strategy=FILE (a JSON
+// strategy file or a packed one), or takes the built-in blueprint.
 func newCFR(o Options) (Bot, error) {
 	if o.Strategy == "" {
-		noStrategyOnce.Do(warnNoStrategy)
-		return &cfrBot{r: o.Rand}, nil
+		s, err := blueprint.Hulhe()
+		if err != nil {
+			return nil, fmt.Errorf("cfr's built-in strategy: %w", err)
+		}
+		return &cfrBot{p: s.Profile, a: s.Abstraction, r: o.Rand}, nil
 	}
 	f, err := openRegular(o.Strategy)
 	if err != nil {
 		return nil, fmt.Errorf("strategy=%q: %w: %w", o.Strategy, ErrBadOption, err)
 	}
 	defer f.Close()
-	sf, err := cfr.ReadStrategyFile(f)
+	p, a, err := readHoldemStrategy(bufio.NewReader(f))
 	if err != nil {
-		return nil, fmt.Errorf("strategy=%q: %w: %w", o.Strategy, ErrBadOption, err)
-	}
-	p, a, err := sf.HoldemProfile()
-	if err != nil {
-		return nil, fmt.Errorf("strategy=%q: %w: %w", o.Strategy, ErrBadOption, err)
+		return nil, fmt.Errorf("strategy=%q: %w", o.Strategy, err)
 	}
 	return &cfrBot{p: p, a: a, r: o.Rand}, nil
 }
 
-// noStrategyOnce makes the warning of a cfr bot without a strategy once per
-// process: matches and tournaments make a bot per worker and per seat.
-var noStrategyOnce sync.Once
-
-// warnNoStrategy tells the operator that a cfr bot was made without a strategy
-// and will play as a calling station.
-func warnNoStrategy() {
-	slog.Warn("cfr bot without a strategy (strategy=FILE): it only checks and calls; train one with felt train hulhe --out FILE")
+// readHoldemStrategy reads a packed strategy (a gzip stream) or a JSON strategy
+// file, refusing with ErrWrongGame one for a game other than Hold'em.
+func readHoldemStrategy(r *bufio.Reader) (*cfr.HoldemProfile, *cfr.Abstraction, error) {
+	if magic, _ := r.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
+		p, a, _, err := cfr.ReadPacked(r)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w: %w", ErrBadOption, err)
+		}
+		return p, a, nil
+	}
+	sf, err := cfr.ReadStrategyFile(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrBadOption, err)
+	}
+	if sf.Game != "hulhe" {
+		return nil, nil, fmt.Errorf("a strategy for %q, not heads-up limit holdem: %w", sf.Game, ErrWrongGame)
+	}
+	p, a, err := sf.HoldemProfile()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrBadOption, err)
+	}
+	return p, a, nil
 }
 
 // Act plays the strategy's action, or checks or calls off the tree.
 func (b *cfrBot) Act(v *engine.View) engine.Action {
 	l := v.Legal
 	hist, ok := cfrHistory(v)
-	if !ok || b.p == nil || v.Viewer < 0 || v.Viewer >= len(v.Seats) || v.Seats[v.Viewer].NCards < 2 {
+	if !ok || v.Viewer < 0 || v.Viewer >= len(v.Seats) || v.Seats[v.Viewer].NCards < 2 {
 		return checkOrCall(l)
 	}
 	s := v.Seats[v.Viewer]

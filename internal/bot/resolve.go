@@ -51,7 +51,9 @@ type resolveBot struct {
 	cache  map[string]*plan
 	starts map[string]*[2]belief // beliefs at a round's start, by the history's key then
 	kept   keptSolve
-	noBlue bool // play the chart and the flop policy, not the blueprint
+	safe   bool                     // re-solve safely (resolve_solve.go, boundFor)
+	bounds map[string]*solver.Bound // safe re-solving: the opponent's values at a round's start
+	noBlue bool                     // play the chart and the flop policy, not the blueprint
 }
 
 // keptSolve is the bot's last re-solve, kept so that the end of its round (the
@@ -106,7 +108,7 @@ var (
 )
 
 func newResolve(o Options) *resolveBot {
-	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), noBlue: o.NoBlueprint}
+	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), safe: !o.NoSafe, noBlue: o.NoBlueprint}
 	if b.budget == 0 {
 		b.budget = DefaultResolveBudget
 	}
@@ -314,14 +316,14 @@ func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[
 		return true
 	}
 	if start := h.key[:st.keyAt]; b.kept.covers(start, st, h.me) {
-		return advance(b.kept.s, st, bel, h.me) == nil
+		return b.endRound(b.kept.s, h, i, bel)
 	}
-	s, err := b.roundSolver(ctx, st, bel, h.me)
+	s, err := b.roundSolver(ctx, st, bel, h.me, h.key[:st.keyAt])
 	if err != nil {
 		return false
 	}
 	defer s.Close()
-	return advance(s, st, bel, h.me) == nil
+	return b.endRound(s, h, i, bel)
 }
 
 // prob returns the chance the plan gives hand x of taking an action like a: the
@@ -354,10 +356,10 @@ func (p *plan) prob(x int, a pubAct) float64 {
 	return same
 }
 
-// roundSolver builds and solves round st from the beliefs at its start, with the
-// bet sizes of its actions so far in the tree.
-func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]belief, me int) (*solver.Solver, error) {
-	s, err := newRoundSolver(st, bel, me)
+// roundSolver builds and solves round st, begun at the history's key start, from
+// the beliefs at its start, with the bet sizes of its actions so far in the tree.
+func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]belief, me int, start string) (*solver.Solver, error) {
+	s, err := newRoundSolver(st, bel, me, b.boundFor(start))
 	if err != nil {
 		return nil, err
 	}
@@ -366,13 +368,14 @@ func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]bel
 		n, least = riverIterations, minRiverIterations
 	}
 	n = max(least, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
-	iterate(ctx, s, n)
+	iterate(ctx, s.Iterate, n)
+	b.noteRoot(start, s, me)
 	return s, nil
 }
 
 // solvePlan re-solves round st and reads the strategy at its current decision.
 func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet, bel *[2]belief) *plan {
-	s, err := b.roundSolver(ctx, st, bel, h.me)
+	s, err := b.roundSolver(ctx, st, bel, h.me, h.key[:st.keyAt])
 	if err != nil {
 		return nil
 	}

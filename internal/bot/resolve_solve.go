@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/engine"
@@ -90,13 +91,14 @@ func addSize(list []float64, v float64) []float64 {
 	return append(append([]float64(nil), list...), v)
 }
 
-// newRoundSolver builds the solver of round st from the beliefs at its start.
-func newRoundSolver(st *pubStreet, b *[2]belief, me int) (*solver.Solver, error) {
+// newRoundSolver builds the solver of round st from the beliefs at its start; with
+// a bound (the opponent's values there), a safe re-solve.
+func newRoundSolver(st *pubStreet, b *[2]belief, me int, bound *solver.Bound) (*solver.Solver, error) {
 	var dead cards.Set
 	for _, c := range st.board {
 		dead = dead.Add(c)
 	}
-	spot := solver.Spot{Pot: float64(st.pot), Stack: float64(st.effective()), Board: st.board, Tree: roundTree(st, me)}
+	spot := solver.Spot{Pot: float64(st.pot), Stack: float64(st.effective()), Board: st.board, Tree: roundTree(st, me), Bound: bound}
 	for r := range 2 {
 		rg, ok := b[r].rangeOf(dead)
 		if !ok {
@@ -115,14 +117,21 @@ func newRoundSolver(st *pubStreet, b *[2]belief, me int) (*solver.Solver, error)
 	return s, nil
 }
 
-// iterate runs up to n iterations, stopping early (after at least one) when ctx is
-// done: the answer then comes from the average strategy so far.
-func iterate(ctx context.Context, s *solver.Solver, n int) {
+// iterate runs up to n iterations of step (a solver's Iterate), stopping early
+// (after at least one) when ctx is done, or when the next iteration, if it took as
+// long as the longest so far, would end past ctx's deadline: the answer then
+// comes from the average strategy so far, by the deadline rather than one
+// iteration after it.
+func iterate(ctx context.Context, step func(), n int) {
+	deadline, timed := ctx.Deadline()
+	var longest time.Duration
 	for i := 0; i < n; i++ {
-		if i > 0 && ctx.Err() != nil {
+		if i > 0 && (ctx.Err() != nil || timed && time.Until(deadline) < longest) {
 			return
 		}
-		s.Iterate()
+		start := time.Now()
+		step()
+		longest = max(longest, time.Since(start))
 	}
 }
 
@@ -232,4 +241,71 @@ func solverActs(info solver.NodeInfo, l engine.Legal) []engine.Action {
 		}
 	}
 	return out
+}
+
+// safeBelief is how much the believed range of the opponent counts beside the
+// gadget in a safe re-solve (solver.Bound.Belief): 1, as much as the gadget, so the
+// bot still plays for the range it believes in while every hand's gain over its
+// bound costs it (docs/bots.md, "Safe re-solving").
+const safeBelief = 1
+
+// boundFor returns the bound of a safe re-solve of the round begun at the history's
+// key start: the opponent's values recorded at that point, or nil (an unsafe
+// re-solve) when there are none or safe re-solving is off.
+func (b *resolveBot) boundFor(start string) *solver.Bound {
+	if !b.safe {
+		return nil
+	}
+	return b.bounds[start]
+}
+
+// maxBounds bounds the round starts whose bounds are kept (10 KiB each); they are
+// dropped all at once past it (a hand has at most two).
+const maxBounds = 64
+
+// noteBound records vals, player opp's values, as the bound of the round begun at
+// start unless it has one: the first values recorded there stay.
+func (b *resolveBot) noteBound(start string, opp int, vals []float64) {
+	if b.bounds == nil || len(b.bounds) >= maxBounds {
+		b.bounds = map[string]*solver.Bound{}
+	}
+	if b.bounds[start] == nil {
+		b.bounds[start] = &solver.Bound{Player: opp, Values: vals, Belief: safeBelief}
+	}
+}
+
+// noteRoot records, after a re-solve of the round begun at start that had no bound,
+// the opponent's best-response values at its root: the round's later re-solves
+// (with the opponent's new bet sizes in their trees) give it no more than this one.
+func (b *resolveBot) noteRoot(start string, s *solver.Solver, me int) {
+	if !b.safe || b.bounds[start] != nil {
+		return
+	}
+	opp := solverPlayer(1 - me)
+	if v, err := s.HandValues(nil, opp, true); err == nil {
+		b.noteBound(start, opp, v)
+	}
+}
+
+// endRound moves bel, the beliefs at round i's start, through its actions with s,
+// its solve; re-solving safely, it also records the opponent's best-response values
+// at the next round's start (its card dealt) as that round's bound.
+func (b *resolveBot) endRound(s *solver.Solver, h *pubHistory, i int, bel *[2]belief) bool {
+	st := &h.streets[i]
+	if advance(s, st, bel, h.me) != nil {
+		return false
+	}
+	if !b.safe || i+1 >= len(h.streets) || len(h.streets[i+1].board) != len(st.board)+1 {
+		return true
+	}
+	next := &h.streets[i+1]
+	path, err := pathOf(s, st, len(st.acts))
+	if err != nil {
+		return true
+	}
+	opp := solverPlayer(1 - h.me)
+	if v, err := s.HandValues(append(path, next.board[len(st.board)].String()), opp, true); err == nil {
+		b.noteBound(h.key[:next.keyAt], opp, v)
+	}
+	return true
 }

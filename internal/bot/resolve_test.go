@@ -267,3 +267,39 @@ func TestResolveKeptSolveGivesSameBeliefs(t *testing.T) {
 		t.Fatalf("river beliefs differ (kept %v, new %v)", x != nil, y != nil)
 	}
 }
+
+// TestResolveSafeOption: re-solving safely (the default), the bot's river re-solve
+// is bounded by the opponent's values at the river's start from its turn re-solve;
+// with safe=false it is not. safe takes a boolean, from anyone.
+func TestResolveSafeOption(t *testing.T) {
+	for _, safe := range []bool{true, false} {
+		name := "resolve:budget=50ms"
+		if !safe {
+			name += ",safe=false"
+		}
+		x, err := New(name, Options{Rand: rand.New(rand.NewPCG(4, 3))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := x.(*resolveBot)
+		v := onItsOwnLine(t, b, "TcQh")
+		if _, ok := b.Strategy(&v, nil); !ok {
+			t.Fatal("no strategy")
+		}
+		h, _ := readHistory(&v)
+		bound := b.bounds[h.key[:h.cur().keyAt]]
+		bounded := b.kept.s != nil && b.kept.s.Following() != nil
+		if safe && (bound == nil || bound.Player != solverPlayer(roleBB) || !bounded) {
+			t.Errorf("safe: the river's bound %v, the river re-solve bounded %v; want the big blind's values and a bounded re-solve", bound != nil, bounded)
+		}
+		if !safe && (bound != nil || bounded) {
+			t.Errorf("safe=false: the river has a bound (%v) or a bounded re-solve (%v)", bound != nil, bounded)
+		}
+	}
+	if err := CheckUntrusted("resolve:safe=false"); err != nil {
+		t.Errorf("safe=false from a player: %v", err)
+	}
+	if _, err := New("resolve:safe=maybe", Options{}); err == nil {
+		t.Error("safe=maybe was accepted")
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/felt-poker/felt/internal/engine"
 )
 
 // A name from the network may choose a bot and its harmless options, never a
@@ -67,6 +69,9 @@ func TestCheckReadsNoFile(t *testing.T) {
 
 // Even the operator's file options read only regular files of bounded size: a
 // device or a FIFO is refused at once instead of exhausting memory or blocking.
+// headsUpLimit is the game every bot plays, cfr included.
+var headsUpLimit = &Game{Variant: engine.Holdem, Structure: engine.FixedLimit, Seats: 2}
+
 func TestBotFilesAreRegularAndBounded(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -74,7 +79,7 @@ func TestBotFilesAreRegularAndBounded(t *testing.T) {
 	}
 	for _, name := range []string{"neural:weights=/dev/zero", "neural:weights=" + fifo, "adaptive:state=" + fifo, "cfr:strategy=" + fifo, "neural:weights=" + filepath.Dir(fifo)} {
 		done := make(chan error, 1)
-		go func() { _, err := New(name, Options{}); done <- err }()
+		go func() { _, err := New(name, Options{Game: headsUpLimit}); done <- err }()
 		select {
 		case err := <-done:
 			if err == nil {

@@ -13,9 +13,19 @@ type Iterator interface {
 	Iterate(n int)
 }
 
-// Trainer runs an Iterator until its stop condition or its context's end, in
+// Batcher is an Iterator whose result depends on how its iterations are
+// batched (HoldemSolver): the Trainer runs it in steps of BatchSize iterations,
+// cut only at the Iterations target, so that it gives the same result however a
+// run is interrupted and resumed.
+type Batcher interface {
+	Iterator
+	BatchSize() int
+}
+
+// Trainer runs a solver until its stop condition or its context's end, in
 // steps, calling its hooks between them: the one training loop of felt's CFR
-// solvers (the command line adds flags, a progress bar and printing).
+// solvers, for every game (Kuhn, Leduc, heads-up limit Hold'em). felt train adds
+// flags, a progress bar and printing.
 type Trainer struct {
 	// Iterations stops training at this many iterations in all (a resumed
 	// solver's included), when Time is 0; Time stops it after this much training
@@ -23,30 +33,53 @@ type Trainer struct {
 	Iterations int
 	Time       time.Duration
 	// Elapsed is the training time so far, earlier runs included; Run adds to it.
+	// Hooks' time (measurements, checkpoints) is not counted.
 	Elapsed time.Duration
-	// Batch is the iterations per step; 0 adapts them so that a step takes 20 to
-	// 100 ms. A fixed batch is cut only at the Iterations target, so that a
-	// solver whose result depends on its batches (HoldemSolver) gives the same
-	// result however a run is interrupted and resumed.
-	Batch func() int
-	// Measure, if set, is called once the iteration count reaches Next (with the
-	// count and Elapsed), and returns the next count to measure at. With
-	// ExactPoints a step is cut to end at Next exactly.
-	Measure     func(iterations int, elapsed time.Duration) (next int)
-	Next        int
-	ExactPoints bool
+
+	// OnCurve, if set, is called at the points of a training curve with the
+	// iterations done and Elapsed: first once CurveFrom iterations are done, then
+	// each time they reach CurveGrowth (> 1) times the last point's target, and
+	// once more where training stops (unless interrupted) if that is not a point
+	// already. The steps of an Iterator that is not a Batcher are cut to end at
+	// the points exactly; a Batcher's point is the end of the batch reaching it.
+	OnCurve     func(iterations int, elapsed time.Duration)
+	CurveFrom   int
+	CurveGrowth float64
+
 	// Progress, if set, is called after each step with the iterations it ran,
 	// the iterations done in all and Elapsed.
 	Progress func(ran, iterations int, elapsed time.Duration)
-	// Checkpoint, if set, is called every CheckpointEvery of wall time (a
-	// failed checkpoint is tried again at the next step).
-	CheckpointEvery time.Duration
+
+	// Checkpoint, if set, is called every CheckpointEvery of wall time (0:
+	// never; a failed periodic checkpoint is tried again at the next step), and
+	// when Run stops: always after an interruption, with CheckpointAtEnd also
+	// after a finished run. An error of the last one is Run's.
 	Checkpoint      func(elapsed time.Duration) error
+	CheckpointEvery time.Duration
+	CheckpointAtEnd bool
+
+	lastCurve int // the last curve point's iterations, −1 before the first
 }
 
 // Run trains s until the stop condition, and reports whether ctx ended it first.
-func (t *Trainer) Run(ctx context.Context, s Iterator) (interrupted bool) {
+// Its error is the final checkpoint's.
+func (t *Trainer) Run(ctx context.Context, s Iterator) (interrupted bool, err error) {
+	interrupted = t.loop(ctx, s)
+	if t.OnCurve != nil && !interrupted && t.lastCurve != s.Iterations() {
+		t.OnCurve(s.Iterations(), t.Elapsed)
+	}
+	if t.Checkpoint != nil && (interrupted || t.CheckpointAtEnd) {
+		err = t.Checkpoint(t.Elapsed)
+	}
+	return interrupted, err
+}
+
+// loop is Run's steps.
+func (t *Trainer) loop(ctx context.Context, s Iterator) (interrupted bool) {
 	start, runStart := s.Iterations(), t.Elapsed
+	batcher, fixed := s.(Batcher)
+	next := t.CurveFrom
+	t.lastCurve = -1
 	lastCkpt := time.Now()
 	chunk := 1
 	for {
@@ -58,19 +91,19 @@ func (t *Trainer) Run(ctx context.Context, s Iterator) (interrupted bool) {
 			return false
 		}
 		n := chunk
-		if t.Batch != nil {
-			n = t.Batch()
+		if fixed {
+			n = batcher.BatchSize()
 		}
 		switch {
 		case t.Time == 0:
 			n = min(n, t.Iterations-done)
-		case t.Batch == nil && done > start:
+		case !fixed && done > start:
 			// No more iterations than the time left allows at the rate so far.
 			per := (t.Elapsed - runStart) / time.Duration(done-start)
 			n = max(1, min(n, int((t.Time-(t.Elapsed-runStart))/max(per, 1))))
 		}
-		if t.Measure != nil && t.ExactPoints {
-			n = max(1, min(n, t.Next-done))
+		if t.OnCurve != nil && !fixed {
+			n = max(1, min(n, next-done))
 		}
 		t0 := time.Now()
 		s.Iterate(n)
@@ -81,8 +114,10 @@ func (t *Trainer) Run(ctx context.Context, s Iterator) (interrupted bool) {
 		} else if took > 100*time.Millisecond && chunk > 1 {
 			chunk /= 2
 		}
-		if t.Measure != nil && s.Iterations() >= t.Next {
-			t.Next = t.Measure(s.Iterations(), t.Elapsed)
+		if it := s.Iterations(); t.OnCurve != nil && it >= next {
+			t.OnCurve(it, t.Elapsed)
+			t.lastCurve = it
+			next = max(it+1, int(float64(next)*max(t.CurveGrowth, 1)))
 		}
 		if t.Progress != nil {
 			t.Progress(n, s.Iterations(), t.Elapsed)

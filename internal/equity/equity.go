@@ -11,6 +11,7 @@ import (
 	"math/bits"
 	"runtime"
 	"time"
+	"unsafe"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/eval"
@@ -295,6 +296,22 @@ type tally struct {
 }
 
 func newTally(n int) tally { return tally{n: n, w: make([]float64, 1<<n)} }
+
+// newWorkerTally returns a tally for one worker, its counts allocated apart.
+func newWorkerTally(n int) tally { return tally{n: n, w: apart[float64](1 << n)} }
+
+// cacheLine is what apart leaves free on each side of a worker's memory: two lines of
+// 64 bytes, as x86 processors fetch lines in adjacent pairs (and Apple's are 128).
+const cacheLine = 128
+
+// apart returns n zero Ts with cacheLine bytes unused on each side, so that a worker
+// writing them shares no cache line with another worker's memory (objects the
+// allocator hands out one after the other lie side by side).
+func apart[T any](n int) []T {
+	size := max(1, int(unsafe.Sizeof(*new(T))))
+	pad := (cacheLine + size - 1) / size
+	return make([]T, pad+n+pad)[pad : pad+n : pad+n]
+}
 
 func (t *tally) add(o tally) {
 	for m, x := range o.w {

@@ -512,3 +512,40 @@ func TestExactRangesAgainstBruteForce(t *testing.T) {
 		checkAgainstBrute(t, tc.a+" vs "+tc.b+" on "+tc.board, ranges(tc.a, tc.b), board, dead)
 	}
 }
+
+// The workers share the suit classes of assignments: range against range, any number of
+// workers walks each class once, so gives the showdowns of one worker, and the same
+// wins and ties. With fewer jobs than workers (KK's 6 combos, 8 workers) each worker
+// walks only its share of every board walk, so its counts are its own: shared, they
+// would count a class's boards once for all workers.
+func TestExactRangesSameForAnyWorkers(t *testing.T) {
+	for _, tc := range []struct {
+		players []Range
+		board   string
+		workers []int
+	}{
+		{ranges("QQ+,AKs", "JJ,TT,AQs"), "", []int{2, 3}},
+		{ranges("AA,KK:0.5", "QQ,AKs,T9s:0.25"), "2c7d8h", []int{2, 5}},
+		{ranges("KK", "AhAs"), "", []int{8}},
+	} {
+		board := cards.MustParseList(tc.board)
+		one, err := Calculate(tc.players, board, nil, Options{Method: Exact, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.workers {
+			res, err := Calculate(tc.players, board, nil, Options{Method: Exact, Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Showdowns != one.Showdowns || res.Deals != one.Deals {
+				t.Errorf("%v on %q, %d workers: %d showdowns, %v deals; one worker %d, %v", tc.players, tc.board, w, res.Showdowns, res.Deals, one.Showdowns, one.Deals)
+			}
+			for i := range res.Players {
+				if res.Players[i].Wins != one.Players[i].Wins || res.Players[i].Ties != one.Players[i].Ties {
+					t.Errorf("%v on %q, %d workers, player %d: %+v, one worker %+v", tc.players, tc.board, w, i+1, res.Players[i], one.Players[i])
+				}
+			}
+		}
+	}
+}

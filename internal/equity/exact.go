@@ -37,8 +37,10 @@ import (
 // maps onto each other win and tie on the same number of boards. Each worker walks the
 // boards of one assignment per such class (keyed by the least image of the hole cards)
 // and adds the cached counts, times the assignment's weight, for the others: AA vs KK
-// pre-flop walks 3 classes for 36 assignments. Showdowns counts the walks of each
-// worker, so with several workers a class may be walked once by each.
+// pre-flop walks 3 classes for 36 assignments. The workers share the cache (classCache):
+// the first to meet a class walks it and the others wait for its counts, so each class
+// is walked once whatever the number of workers (each walking its own, two workers made
+// twice the showdowns of one).
 
 // exact enumerates every assignment and board. Jobs are the combos of the player with the
 // largest range; job i goes to worker i mod Workers, so that sums are done in a fixed
@@ -60,6 +62,7 @@ func (p *problem) exact(ctx context.Context, opts Options) (tally, error) {
 		workers = opts.Workers
 	}
 	tallies := make([]tally, workers)
+	cache := newClassCache(p, !opts.NoSuitReduction)
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -69,7 +72,13 @@ func (p *problem) exact(ctx context.Context, opts Options) (tally, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e := newEnumerator(p, !opts.NoSuitReduction)
+			c := cache
+			if splitBoards {
+				// Workers sharing the board walk each count only their share of a
+				// class's boards, so they cannot share the counts.
+				c = newClassCache(p, !opts.NoSuitReduction)
+			}
+			e := newEnumerator(p, !opts.NoSuitReduction, c)
 			first, step := wk, workers
 			if splitBoards {
 				e.branches, e.worker, e.workers = 0, wk, workers
@@ -138,7 +147,7 @@ type enumerator struct {
 	// cards fixed) have the same counts: cache holds them, by the least image of the
 	// hole cards under perms, for assignments of ranges with more than one combo.
 	perms   [][cards.NumSuits]uint8
-	cache   map[[MaxPlayers]cards.Set][]float64
+	cache   *classCache
 	scratch tally
 }
 
@@ -147,20 +156,63 @@ type enumerator struct {
 // of them for AhAs vs KdKc, split within 1% in showdowns between two workers.
 const splitRank = cards.NumRanks - 6
 
-func newEnumerator(p *problem, reduce bool) *enumerator {
-	e := &enumerator{p: p, reduce: reduce, t: newTally(p.n), holes: make([]eval.Hand, p.n), holeSets: make([]cards.Set, p.n)}
-	e.availList = make([]cards.Card, 0, cards.NumCards)
-	e.suitHand = make([][cards.NumSuits]eval.Hand, p.n)
-	e.suitCount = make([][cards.NumSuits]int, p.n)
-	e.plainRank = make([]eval.Rank, p.n)
-	e.rank = make([]eval.Rank, p.n)
+// classCache holds the board counts of each suit class of assignments (keyed by the
+// least image of the hole cards), shared by the workers of one calculation.
+type classCache struct {
+	mu sync.Mutex
+	m  map[[MaxPlayers]cards.Set]*classCounts
+}
+
+// classCounts are one class's counts: filled by the worker that claimed the class,
+// readable by the others once done is closed.
+type classCounts struct {
+	done   chan struct{}
+	counts []float64
+}
+
+// newClassCache returns the cache for p, or nil when assignments are not grouped into
+// classes: without the suit reduction, with fewer than two cards to deal or with only
+// one assignment.
+func newClassCache(p *problem, reduce bool) *classCache {
+	if !reduce || p.toDeal() < 2 || p.assignments() <= 1 {
+		return nil
+	}
+	return &classCache{m: make(map[[MaxPlayers]cards.Set]*classCounts)}
+}
+
+// claim returns the entry of class key and whether the caller is the first to meet the
+// class, and so must fill counts and close done.
+func (c *classCache) claim(key [MaxPlayers]cards.Set) (*classCounts, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cc, ok := c.m[key]; ok {
+		return cc, false
+	}
+	cc := &classCounts{done: make(chan struct{})}
+	c.m[key] = cc
+	return cc, true
+}
+
+// newEnumerator returns a worker's enumerator. It and everything it writes while
+// walking are allocated apart, so that it shares no cache line with another worker's.
+func newEnumerator(p *problem, reduce bool, cache *classCache) *enumerator {
+	e := &apart[enumerator](1)[0]
+	e.p, e.reduce, e.t = p, reduce, newWorkerTally(p.n)
+	e.holes, e.holeSets = apart[eval.Hand](p.n), apart[cards.Set](p.n)
+	e.availList = apart[cards.Card](cards.NumCards)[:0]
+	e.suitHand = apart[[cards.NumSuits]eval.Hand](p.n)
+	e.suitCount = apart[[cards.NumSuits]int](p.n)
+	e.plainRank = apart[eval.Rank](p.n)
+	e.rank = apart[eval.Rank](p.n)
 	for _, c := range p.board {
 		e.given[c.Suit()]++
 	}
-	if reduce && p.toDeal() >= 2 && p.assignments() > 1 {
-		e.perms = fixingPerms(cards.SetOf(p.board...), p.known&^cards.SetOf(p.board...))
-		e.cache = make(map[[MaxPlayers]cards.Set][]float64)
-		e.scratch = newTally(p.n)
+	if cache != nil {
+		perms := fixingPerms(cards.SetOf(p.board...), p.known&^cards.SetOf(p.board...))
+		e.perms = apart[[cards.NumSuits]uint8](len(perms))
+		copy(e.perms, perms)
+		e.cache = cache
+		e.scratch = newWorkerTally(p.n)
 	}
 	return e
 }
@@ -206,22 +258,23 @@ func (e *enumerator) canonical() (key [MaxPlayers]cards.Set) {
 }
 
 // cachedBoards adds, with weight w, the counts of every board for the current hole
-// cards: walked once per suit class of assignments, then taken from the cache.
+// cards: walked once per suit class of assignments (by whichever worker meets the class
+// first), then taken from the cache.
 func (e *enumerator) cachedBoards(used cards.Set, w float64) {
-	key := e.canonical()
-	counts, ok := e.cache[key]
-	if !ok {
+	c, first := e.cache.claim(e.canonical())
+	if first {
 		t := e.t
 		e.t, e.w = e.scratch, 1
 		clear(e.t.w)
 		e.t.showdowns = 0
 		e.boards(used)
-		counts = slices.Clone(e.t.w)
+		c.counts = slices.Clone(e.t.w)
 		t.showdowns += e.t.showdowns
 		e.scratch, e.t = e.t, t
-		e.cache[key] = counts
+		close(c.done)
 	}
-	for m, x := range counts {
+	<-c.done
+	for m, x := range c.counts {
 		if x != 0 {
 			e.t.w[m] += w * x
 		}

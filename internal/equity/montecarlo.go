@@ -57,7 +57,7 @@ const maxRejects = 1_000_000
 // chunk's xoroshiro128++ (uint64); the weighted ranges' floats from its ChaCha8.
 type draws struct {
 	src *rand.ChaCha8
-	rng *rand.Rand // for the rare float draw of a weighted range
+	rng rand.Rand // for the rare float draw of a weighted range, from src
 	// s0, s1: the state of the chunk's xoroshiro128++ generator, seeded from src
 	s0, s1 uint64
 	word   uint64
@@ -70,10 +70,17 @@ type draws struct {
 }
 
 func newDraws(seed [32]byte) *draws {
-	src := rand.NewChaCha8(seed)
-	d := &draws{src: src, rng: rand.New(src)}
-	d.reseed(seed, 0)
+	d := &draws{}
+	d.init(seed)
 	return d
+}
+
+// init readies d for seed, on chunk 0. Its ChaCha8, rewritten at every chunk and float
+// draw, gets cache lines of its own (apart).
+func (d *draws) init(seed [32]byte) {
+	d.src = &apart[rand.ChaCha8](1)[0]
+	d.rng = *rand.New(d.src)
+	d.reseed(seed, 0)
 }
 
 // reseed starts d on the stream of chunk g of seed: ChaCha8 keyed by the seed and g,
@@ -243,19 +250,24 @@ func (pk *picker) pick(d *draws) int {
 	return lo
 }
 
-// sampler is one Monte Carlo worker.
+// sampler is one Monte Carlo worker. Everything it writes per showdown is in the
+// struct itself (its random stream, the holes, the deck) or in its tally, and
+// newSamplers puts each sampler and tally on cache lines of their own (apart).
 type sampler struct {
 	p       *problem
 	pickers []picker
-	rng     *draws
+	rng     draws
 	dealt   [2*MaxPlayers + 5]cards.Card // the cards of one deal from the deck
 	// deck[:ndeck] are the cards a deal may take when they are the same every deal (every
 	// player holds one hand or is dealt from the deck): then deal shuffles them.
 	deck  [64]cards.Card
 	ndeck int
 	order [64]cards.Card // the deck in card order: each chunk starts from it
-	holes []eval.Hand
+	holes []eval.Hand    // holeBuf[:p.n]
 	t     tally
+	// holeBuf holds the holes inside the sampler, which newSamplers keeps off other
+	// workers' cache lines.
+	holeBuf [MaxPlayers]eval.Hand
 }
 
 // run samples q showdowns into s.t.
@@ -275,7 +287,7 @@ func (s *sampler) run(q int64) error {
 			if pk.deal {
 				continue
 			}
-			j := pk.pick(s.rng)
+			j := pk.pick(&s.rng)
 			if pk.sets[j]&used != 0 {
 				ok = false
 				break
@@ -358,6 +370,11 @@ func runChunks(ctx context.Context, samplers []*sampler, errs []error, seed [32]
 }
 
 // newSamplers returns workers samplers (runChunks gives each chunk its own stream).
+// Each sampler, its ChaCha8 and its tally are allocated apart: allocated one after the
+// other, two workers' small objects (the 80-byte draws, the 96-byte holes of six
+// players) shared cache lines, and every showdown's writes bounced those lines between
+// the cores: two workers took 2.3 to 4.6 times the CPU of one for the same showdowns
+// and ran slower than one on an idle machine (docs/performance.md).
 func (p *problem) newSamplers(seed [32]byte, workers int) []*sampler {
 	pickers := make([]picker, p.n)
 	for i, r := range p.ranges {
@@ -378,9 +395,10 @@ func (p *problem) newSamplers(seed [32]byte, workers int) []*sampler {
 	}
 	samplers := make([]*sampler, workers)
 	for i := range samplers {
-		s := &sampler{
-			p: p, pickers: pickers, rng: newDraws(seed), holes: make([]eval.Hand, p.n), t: newTally(p.n),
-		}
+		s := &apart[sampler](1)[0]
+		s.p, s.pickers, s.t = p, pickers, newWorkerTally(p.n)
+		s.holes = s.holeBuf[:p.n]
+		s.rng.init(seed)
 		for _, c := range (cards.FullSet &^ fixed).Cards() {
 			s.order[s.ndeck] = c
 			s.ndeck++

@@ -176,9 +176,13 @@ func (c *Config) defaults() error {
 	case len(c.Sizes) == 0:
 		return errors.New("no bet size")
 	}
-	_, err := c.NewBot(c.Bot, bot.Options{})
+	_, err := c.NewBot(c.Bot, bot.Options{Game: BotGame})
 	return err
 }
+
+// BotGame is the game LBR plays, as its bot is told: one that does not play
+// it (cfr) refuses.
+var BotGame = &bot.Game{Variant: engine.Holdem, Structure: engine.NoLimit, Seats: 2}
 
 // Run plays LBR against the bot on all cores.
 func Run(ctx context.Context, c Config) (Result, error) {
@@ -290,7 +294,7 @@ type DealPlayer struct{ w *worker }
 // NewDealPlayer makes the bot of c, which Prepare has checked.
 func NewDealPlayer(c *Config) (*DealPlayer, error) {
 	w := &worker{c: c, h: new(engine.Hand), cfg: nlGame().HandConfig(), botSrc: rand.NewPCG(0, 0), lbrSrc: rand.NewPCG(0, 0)}
-	b, err := c.NewBot(c.Bot, bot.Options{Rand: rand.New(w.botSrc)})
+	b, err := c.NewBot(c.Bot, bot.Options{Rand: rand.New(w.botSrc), Game: BotGame})
 	if err != nil {
 		return nil, err
 	}

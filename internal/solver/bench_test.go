@@ -1,6 +1,10 @@
 package solver
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/felt-poker/felt/internal/equity"
+)
 
 func benchIterate(b *testing.B, board string, workers int) {
 	s := mustSolver(b, benchSpot(board), workers)
@@ -36,8 +40,8 @@ func BenchmarkExploitabilityTurn2W(b *testing.B) { benchBR(b, "QsJh2h8d", 2) }
 func BenchmarkIterateFlop2Workers(b *testing.B)  { benchIterate(b, "QsJh2h", 2) }
 func BenchmarkExploitabilityFlop2W(b *testing.B) { benchBR(b, "QsJh2h", 2) }
 
-func benchIterateOpts(b *testing.B, board string, opts Options) {
-	s, err := New(benchSpot(board), opts)
+func benchIterateOpts(b *testing.B, sp Spot, opts Options) {
+	s, err := New(sp, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,5 +55,16 @@ func benchIterateOpts(b *testing.B, board string, opts Options) {
 }
 
 func BenchmarkIterateTurnCompressed(b *testing.B) {
-	benchIterateOpts(b, "QsJh2h8d", Options{Workers: 1, Compress: true})
+	benchIterateOpts(b, benchSpot("QsJh2h8d"), Options{Workers: 1, Compress: true})
 }
+
+// benchIterateSafe times an iteration of a safe re-solve: every hand of OOP bounded
+// (by 0 chips), so that the gadget at the root works for every hand.
+func benchIterateSafe(b *testing.B, board string) {
+	sp := benchSpot(board)
+	sp.Bound = &Bound{Player: OOP, Values: make([]float64, equity.NumCombos)}
+	benchIterateOpts(b, sp, Options{Workers: 1})
+}
+
+func BenchmarkIterateRiverSafe(b *testing.B) { benchIterateSafe(b, "QsJh2h8d3c") }
+func BenchmarkIterateTurnSafe(b *testing.B)  { benchIterateSafe(b, "QsJh2h8d") }

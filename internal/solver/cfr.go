@@ -84,12 +84,23 @@ func (s *Solver) start() {
 	}
 }
 
-// Iterate runs one iteration of Discounted CFR: a traversal for each player.
+// Iterate runs one iteration of Discounted CFR: a traversal for each player. With a
+// Bound, the bounded player enters the tree with the gadget's reach (gadget.go).
 func (s *Solver) Iterate() {
 	s.start()
 	s.iter++
 	for trav := range 2 {
-		s.visit(s.main, 0, 1, modeCFR, trav, s.weights[trav], s.weights[1-trav], s.rootOut(trav), true)
+		self, opp, out := s.weights[trav], s.weights[1-trav], s.rootOut(trav)
+		g := s.gadget
+		if g != nil && g.player == trav {
+			self = g.enter(self)
+		} else if g != nil {
+			opp = g.enter(opp)
+		}
+		s.visit(s.main, 0, 1, modeCFR, trav, self, opp, out, true)
+		if g != nil && g.player == trav {
+			g.update(out, s.iter)
+		}
 	}
 }
 

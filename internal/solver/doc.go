@@ -16,4 +16,9 @@
 // the rake. The exploitability is the mean of both players' exact best-response gains
 // against the average strategy, in percent of the starting pot, as TexasSolver and
 // PioSOLVER report it.
+//
+// A spot with a Bound is a safe re-solve: the bounded player may take, with each
+// hand, its value from an earlier solve instead of entering the subgame (the
+// re-solving gadget of Burch, Johanson and Bowling), and Values gives the values
+// at any node that bound the next re-solve from there.
 package solver

@@ -1,6 +1,10 @@
 package solver
 
-import "github.com/felt-poker/felt/internal/cards"
+import (
+	"math"
+
+	"github.com/felt-poker/felt/internal/cards"
+)
 
 // Suit isomorphism. A permutation of the four suits that maps the starting board and
 // both ranges (every combo with its weight) onto themselves maps the game onto
@@ -97,7 +101,7 @@ func (s *Solver) findSymmetries(off bool) {
 			maps[p] = make([]int32, len(s.hands[p]))
 			for h, hd := range s.hands[p] {
 				o, found := index[p][cards.SetOf(pm.card(hd.c[0]), pm.card(hd.c[1]))]
-				if !found || s.hands[p][o].w != hd.w {
+				if !found || s.hands[p][o].w != hd.w || !s.sameBound(p, h, int(o)) {
 					ok = false
 					break
 				}
@@ -138,4 +142,15 @@ func (s *Solver) dealClasses(board cards.Set) (deal []cards.Card, perm, from []u
 		from = append(from, pos[rep])
 	}
 	return deal, perm, from
+}
+
+// sameBound reports whether p's hands h and o have the same bound (both none, or
+// equal), so that a permutation taking one to the other keeps a safe re-solve's game.
+func (s *Solver) sameBound(p, h, o int) bool {
+	g := s.gadget
+	if g == nil || g.player != p {
+		return true
+	}
+	a, b := g.bound[h], g.bound[o]
+	return a == b || math.IsNaN(a) && math.IsNaN(b)
 }

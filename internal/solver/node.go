@@ -54,7 +54,7 @@ func (s *Solver) follow(path []string) (walk, error) {
 	s.start()
 	wk := walk{ni: 0, depth: 1, board: append([]cards.Card{}, s.spot.Board...), perm: perms[0]}
 	for p := range 2 {
-		wk.reach[p] = append([]float64(nil), s.weights[p]...)
+		wk.reach[p] = s.rootReach(p)
 	}
 	for i, tok := range path {
 		n := &s.nodes[wk.ni]

@@ -35,8 +35,12 @@ type savedHeader struct {
 }
 
 // Save writes the solve (the spot, the iterations run, every regret and strategy
-// sum) so that Load can go on from it. Call it between iterations.
+// sum) so that Load can go on from it. Call it between iterations. A safe re-solve
+// (a spot with a Bound) is refused: its root gadget is not saved.
 func (s *Solver) Save(w io.Writer) error {
+	if s.gadget != nil {
+		return errors.New("a safe re-solve (a spot with a Bound) is not saved")
+	}
 	s.start()
 	h := savedHeader{Pot: s.spot.Pot, Stack: s.spot.Stack, Board: cards.Format(s.spot.Board), Tree: s.spot.Tree,
 		Rake: s.spot.Rake, RakeCap: s.spot.RakeCap, Compress: s.compress, NoIsomorphism: s.noIso,

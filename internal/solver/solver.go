@@ -73,6 +73,8 @@ type Solver struct {
 	scale        []float32 // compressed: per decision, the regrets' and the sums' scales
 	iter         int
 
+	gadget *gadget // a safe re-solve's root (Spot.Bound), or nil
+
 	workers int
 	pool    *pool
 	main    *worker
@@ -90,6 +92,12 @@ func New(spot Spot, opts Options) (*Solver, error) {
 		s.workers = runtime.GOMAXPROCS(0)
 	}
 	s.listHands()
+	if spot.Bound != nil {
+		b := *spot.Bound
+		b.Values = slices.Clone(b.Values)
+		s.spot.Bound = &b
+		s.newGadget(s.spot.Bound)
+	}
 	s.findSymmetries(opts.NoIsomorphism)
 	s.buildTree()
 	for _, n := range s.nodes {

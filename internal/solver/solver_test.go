@@ -190,10 +190,14 @@ func TestBadSpots(t *testing.T) {
 }
 
 func TestIterateAllocatesNothing(t *testing.T) {
-	s := mustSolver(t, benchSpot("QsJh2h8d3c"), 1)
-	s.Iterate()
-	if n := testing.AllocsPerRun(5, s.Iterate); n != 0 {
-		t.Errorf("an iteration allocates %v times", n)
+	bounded := benchSpot("QsJh2h8d3c")
+	bounded.Bound = &Bound{Player: IP, Values: make([]float64, equity.NumCombos), Belief: 1}
+	for _, sp := range []Spot{benchSpot("QsJh2h8d3c"), bounded} {
+		s := mustSolver(t, sp, 1)
+		s.Iterate()
+		if n := testing.AllocsPerRun(5, s.Iterate); n != 0 {
+			t.Errorf("an iteration (bound %v) allocates %v times", sp.Bound != nil, n)
+		}
 	}
 }
 

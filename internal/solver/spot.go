@@ -78,6 +78,9 @@ type Spot struct {
 	// both players put in (a bet folded to goes back whole), the starting pot included.
 	Rake    float64
 	RakeCap float64
+	// Bound, when set, makes the solve a safe re-solve: the bounded player's hands
+	// may each take their bound instead of entering (gadget.go).
+	Bound *Bound
 }
 
 // rake returns the rake of a hand that ends with pot chips called.
@@ -112,6 +115,11 @@ func (s *Spot) Validate() error {
 		return bad("the rake cap must be 0 (none) or more chips, not %v", s.RakeCap)
 	case s.Tree.RaiseCap < 1 || s.Tree.RaiseCap > 20:
 		return bad("the raise cap must be from 1 to 20, not %d", s.Tree.RaiseCap)
+	}
+	if s.Bound != nil {
+		if err := s.Bound.check(); err != nil {
+			return bad("%v", err)
+		}
 	}
 	var seen cards.Set
 	for _, c := range s.Board {

@@ -112,6 +112,12 @@ type Config struct {
 	// opponent, who is named by the players' names (bot.Seater); the house passes
 	// bot.StoreModels over its store. Nil keeps the models in memory.
 	BotModels bot.ModelStore
+	// BotTimes, when not nil, hears how long each bot decision took (the
+	// house's metrics); it is called from the bots' goroutines.
+	BotTimes bot.DecisionObserver
+	// NewBot makes the bots (nil: bot.New): tests seat bots of their own. The
+	// names in Bots are still checked against bot's registry.
+	NewBot func(name string, o bot.Options) (bot.Bot, error)
 
 	// Straddle lets the player under the gun straddle (no-limit and pot-limit
 	// Hold'em), when they chose to (SetOptions); RunItTwice lets the players run
@@ -266,7 +272,7 @@ func (c *Config) Validate() error {
 		return invalid("bots", "at most %d", max)
 	}
 	for _, b := range c.Bots {
-		if err := bot.Check(b); err != nil {
+		if err := bot.CheckGame(b, c.botGame()); err != nil {
 			return invalid("bots", "%v", err)
 		}
 	}
@@ -283,6 +289,12 @@ func (c *Config) Validate() error {
 		return invalid("bank", "is required")
 	}
 	return nil
+}
+
+// botGame is the game the table's bots are told they play.
+func (c *Config) botGame() *bot.Game {
+	v, s := c.engineGame()
+	return &bot.Game{Variant: v, Structure: s, Seats: c.Seats}
 }
 
 // engineGame returns the engine's variant and structure for c.Variant.

@@ -150,6 +150,7 @@ func (t *Table) apply(a engine.Action) error {
 // recorded here.
 func (t *Table) abandon(err error) {
 	t.log.Warn("table stopped on this node: another node takes it over", "err", err)
+	t.endThought()
 	t.handLive = false
 	t.clockSeat = -1
 	for i := range t.seats {

@@ -10,12 +10,12 @@ import (
 	"github.com/felt-poker/felt/internal/bot"
 )
 
-// Learning bots save their models after every hand, from the table's goroutine.
-// A modelSaver stands between them and Config.BotModels so that the table never
-// waits for the store: a save only queues the model, newest wins per (bot,
-// opponent), and one goroutine writes the queue, each write with its own deadline.
-// A load (once per bot and opponent in a table's life) still runs on the table's
-// goroutine, bounded by modelLoadTimeout.
+// Learning bots save their models after every hand, from their own goroutine
+// (botrun.go). A modelSaver stands between them and Config.BotModels so that a
+// bot never waits for the store: a save only queues the model, newest wins per
+// (bot, opponent), and one goroutine writes the queue, each write with its own
+// deadline. A load (once per bot and opponent in a table's life) runs on the
+// bot's goroutine, bounded by modelLoadTimeout.
 
 const (
 	// modelSaveTimeout bounds one model's write.

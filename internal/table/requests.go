@@ -26,6 +26,9 @@ func ActionTime(seconds int) (time.Duration, error) {
 
 // HeadsUp is a game against one bot as a player asks for it (POST /api/headsup).
 type HeadsUp struct {
+	// Level is one of HeadsUpLevels by its key; Bot a bot by name instead (not
+	// both; neither: HeadsUpBot).
+	Level      string `json:"level"`
 	Bot        string `json:"bot"`
 	Chips      int64  `json:"chips"` // each side's stack
 	SmallBlind int64  `json:"small_blind"`
@@ -50,18 +53,32 @@ const (
 // DefaultHeadsUp is a heads-up request with every default filled in: decode a
 // request over it so that the fields left out keep their defaults.
 func DefaultHeadsUp() HeadsUp {
-	return HeadsUp{Bot: HeadsUpBot, Chips: HeadsUpChips, SmallBlind: HeadsUpSmallBlind, BigBlind: HeadsUpBigBlind}
+	return HeadsUp{Chips: HeadsUpChips, SmallBlind: HeadsUpSmallBlind, BigBlind: HeadsUpBigBlind}
 }
 
 // HeadsUpConfig returns the Config of a heads-up game called name for h: two
-// seats, the bot seated with h.Chips, the player to buy in for up to as many,
-// private. It checks the rules of a heads-up game alone (a stack of at least
-// HeadsUpMinBigBlinds big blinds, no negative doubling); Config.Validate checks
-// the blinds, the bot and the rest when the table opens, as for any table.
+// seats, the bot (h.Level's, h.Bot or HeadsUpBot) seated with h.Chips, the
+// player to buy in for up to as many, private. It checks the rules of a
+// heads-up game alone (a known level, not both a level and a bot, a stack of at
+// least HeadsUpMinBigBlinds big blinds, no negative doubling); Config.Validate
+// checks the blinds, the bot and the rest when the table opens, as for any
+// table.
 func HeadsUpConfig(name string, h HeadsUp) (Config, error) {
 	every := HeadsUpDoubleEvery
 	if h.DoubleEvery != nil {
 		every = *h.DoubleEvery
+	}
+	switch {
+	case h.Level != "" && h.Bot != "":
+		return Config{}, invalid("level", "give a level or a bot, not both")
+	case h.Level != "":
+		l, err := HeadsUpLevel(h.Level)
+		if err != nil {
+			return Config{}, err
+		}
+		h.Bot = l.Bot
+	case h.Bot == "":
+		h.Bot = HeadsUpBot
 	}
 	switch {
 	case h.BigBlind > 0 && (h.Chips/HeadsUpMinBigBlinds < h.BigBlind || h.Chips > MaxBuyIn):

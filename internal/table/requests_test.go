@@ -3,9 +3,11 @@ package table
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/house"
 )
 
@@ -80,4 +82,48 @@ func TestHeadsUpConfig(t *testing.T) {
 	bad(func(h *HeadsUp) { h.SmallBlind = 0 }, "small_blind")
 	bad(func(h *HeadsUp) { h.BigBlind = 40 }, "big_blind")
 	bad(func(h *HeadsUp) { h.Watchers = "friends" }, "watchers")
+	bad(func(h *HeadsUp) { h.Level = "grandmaster" }, "level")
+	bad(func(h *HeadsUp) { h.Level, h.Bot = "strong", "call" }, "level")
+}
+
+// Every heads-up level seats a bot of the registry that a player may ask for,
+// with its measured strength; a level's key chooses it in any case.
+func TestHeadsUpLevels(t *testing.T) {
+	seen := map[string]bool{}
+	for _, l := range HeadsUpLevels {
+		if err := bot.CheckUntrusted(l.Bot); err != nil || l.Name == "" || l.Strength == "" || seen[l.Key] {
+			t.Errorf("level %+v: %v", l, err)
+		}
+		seen[l.Key] = true
+		h := DefaultHeadsUp()
+		h.Level = strings.ToUpper(l.Key)
+		if cfg, err := HeadsUpConfig("hu-x", h); err != nil || cfg.Bots[0] != l.Bot {
+			t.Errorf("level %s seats %v (%v), want %s", l.Key, cfg.Bots, err, l.Bot)
+		}
+	}
+	if last := HeadsUpLevels[len(HeadsUpLevels)-1]; last.Bot != "resolve" || last.Budget != bot.DefaultResolveBudget {
+		t.Errorf("the strongest level is %+v, want resolve at its default budget", last)
+	}
+}
+
+// A table's bots must play its game: cfr (heads-up limit only) is refused at a
+// no-limit heads-up table and at a six-seat limit table, accepted at a heads-up
+// limit one.
+func TestBotsPlayTheTablesGame(t *testing.T) {
+	for _, c := range []struct {
+		variant string
+		seats   int
+		field   string
+	}{{NoLimit, 2, "bots"}, {FixedLimit, 6, "bots"}, {FixedLimit, 2, ""}} {
+		cfg, err := HeadsUpConfig("hu-x", DefaultHeadsUp())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Bank = newBank()
+		cfg.DefaultTimes()
+		cfg.Variant, cfg.Seats, cfg.Bots = c.variant, c.seats, []string{"cfr"}
+		if err := cfg.Validate(); fieldOf(err) != c.field {
+			t.Errorf("cfr at %d-seat %s: %v, want an error on %q", c.seats, c.variant, err, c.field)
+		}
+	}
 }

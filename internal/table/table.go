@@ -15,7 +15,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"reflect"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/felt-poker/felt/internal/bot"
@@ -64,7 +64,7 @@ const (
 type seat struct {
 	occupied bool
 	p        Player
-	bot      bot.Bot
+	bot      *botSeat // nil for a person
 	// stack is the seat's chips: between hands all of them, during a hand the
 	// stack it was dealt in with (the engine has the live one).
 	stack      int64
@@ -101,7 +101,9 @@ type Table struct {
 	loopDone chan struct{}
 	done     chan struct{}
 	ledger   *ledger
-	models   *modelSaver // nil without Config.BotModels
+	// botJobs counts the bots' jobs queued or running (botrun.go).
+	botJobs sync.WaitGroup
+	models  *modelSaver // nil without Config.BotModels
 
 	// Everything below belongs to the table's goroutine.
 	closed      bool
@@ -133,6 +135,8 @@ type Table struct {
 	clockSeat  int
 	clockStart time.Time
 	botAt      time.Time
+	// thinking is the decision a bot is asked for, or nil (botrun.go).
+	thinking *thought
 
 	chipsIn, chipsOut int64
 	// tSmall, tBig and tAnte are a tournament's blinds now (Config.Tourney).
@@ -187,14 +191,14 @@ func New(cfg Config) (*Table, error) {
 	}
 	rng := rand.New(rand.NewChaCha8(seed))
 	for i, name := range cfg.Bots {
-		b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models})
+		b, err := t.newBotSeat(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models, Game: cfg.botGame()})
 		if err != nil {
 			if t.models != nil {
 				t.models.close()
 			}
-			return nil, invalid("bots", "%v", err)
+			return nil, err
 		}
-		base, _, _ := strings.Cut(name, ":")
+		base := b.name
 		t.seats[i] = seat{occupied: true, p: Player{Name: fmt.Sprintf("%s%s-%d", house.BotPrefix, base, i+1)}, bot: b, stack: stake}
 		t.chipsIn += stake
 	}
@@ -229,25 +233,6 @@ func New(cfg Config) (*Table, error) {
 	t.ledger = newLedger(t)
 	go t.run()
 	return t, nil
-}
-
-// seatNames tells the bots dealt in that want to know (bot.Seater) the names of
-// the players of the hand about to start, "" for a seat not dealt in.
-func (t *Table) seatNames() {
-	var names []string
-	for i := range t.seats {
-		s, ok := t.seats[i].bot.(bot.Seater)
-		if !ok || !t.seats[i].inHand {
-			continue
-		}
-		if names == nil {
-			names = make([]string, len(t.seats))
-			for j, p := range t.handPlayers {
-				names[j] = p.Name
-			}
-		}
-		s.SeatNames(names)
-	}
 }
 
 func randomSeed(r *rand.Rand) [32]byte {
@@ -315,9 +300,10 @@ func (t *Table) callSure(f func() error) error {
 }
 
 // finish ends what the goroutine leaves behind (once it has ended): the
-// cash-outs and models still to write.
+// cash-outs, the bots' last jobs and the models still to write.
 func (t *Table) finish() {
 	t.ledger.close()
+	t.botJobs.Wait()
 	if t.models != nil {
 		t.models.close()
 	}
@@ -368,15 +354,15 @@ func (t *Table) step(now time.Time) {
 		}
 		s := t.hand.ToAct()
 		if t.clockSeat != s {
+			t.endThought()
 			t.clockSeat, t.clockStart, t.botAt = s, now, now.Add(t.cfg.BotDelay)
 			t.version++
 		}
 		st := &t.seats[s]
 		if st.bot != nil {
-			if now.Before(t.botAt) {
+			if !t.botStep(s, now) {
 				break
 			}
-			t.botAct(s)
 		} else if st.left || (st.sittingOut && t.tourney()) {
 			// A player who left is folded at once, and one who sits out at a
 			// tournament's table (blinded out); one whose connection dropped
@@ -417,11 +403,10 @@ func (t *Table) nextWake(now time.Time) time.Duration {
 		}
 	}
 	if t.handLive && t.clockSeat >= 0 {
-		if t.seats[t.clockSeat].bot != nil {
+		if th := t.thinking; th != nil && th.done {
 			earlier(t.botAt)
-		} else {
-			earlier(t.deadline())
 		}
+		earlier(t.deadline())
 	}
 	if !t.handLive {
 		earlier(t.nextHandAt)
@@ -447,23 +432,6 @@ func (t *Table) nextWake(now time.Time) time.Duration {
 func (t *Table) applied() {
 	t.clockSeat = -1
 	t.version++
-}
-
-func (t *Table) botAct(s int) {
-	v := t.hand.View(s)
-	ctx, cancel := bot.WithDeadline(context.Background(), t.deadline())
-	a := bot.Decide(ctx, t.seats[s].bot, &v)
-	cancel()
-	a.Seat = s
-	if err := t.apply(a); err != nil {
-		if t.closed {
-			return
-		}
-		t.log.Error("bot action refused", "seat", s, "action", a.String(), "err", err)
-		t.autoAct(s)
-		return
-	}
-	t.applied()
 }
 
 // autoAct checks when the seat may, and folds otherwise.
@@ -629,6 +597,7 @@ func (t *Table) levelAt(now time.Time) int {
 }
 
 func (t *Table) finishHand(now time.Time) {
+	t.endThought()
 	r := t.hand.Result()
 	started := make([]int64, len(t.seats))
 	for i := range t.seats {
@@ -657,12 +626,7 @@ func (t *Table) finishHand(now time.Time) {
 	t.nextHandAt = now.Add(t.cfg.HandPause)
 	t.version++
 	t.record(hand)
-	for i := range t.seats {
-		if l, ok := t.seats[i].bot.(bot.Learner); ok && t.seats[i].inHand {
-			v := t.hand.View(i)
-			l.HandEnd(&v, &r)
-		}
-	}
+	t.handEnd()
 	if t.cfg.Hooks.HandDone != nil {
 		t.cfg.Hooks.HandDone()
 	}
@@ -696,6 +660,7 @@ func (t *Table) finishHand(now time.Time) {
 		}
 	}
 	if t.cfg.HeadsUp && (broke || !t.humanSeated()) {
+		t.flush(now) // the players see the deciding hand's end before the table closes
 		t.closeTable("the heads-up match is over")
 	}
 }
@@ -823,6 +788,7 @@ func (t *Table) cashOut(i int, code string) {
 // closeTable cancels a hand in play (every seat gets back the stack it was dealt
 // in with), cashes everyone out and ends the goroutine.
 func (t *Table) closeTable(reason string) {
+	t.endThought()
 	if !t.tourney() && t.logged(func(ctx context.Context, l HandLog) error { return l.Closed(ctx) }) != nil {
 		return // the table is another node's now (abandon): it pays nobody
 	}

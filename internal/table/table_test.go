@@ -748,6 +748,10 @@ func TestHeadsUpUntilBroke(t *testing.T) {
 		if c.notices(t, "table_closed") != 1 {
 			t.Fatal("no table_closed notice")
 		}
+		// alice saw the deciding hand's showdown before the notice.
+		if s := c.last(t); s.Hand == nil || !s.Hand.Over || s.Hand.Result == nil {
+			t.Fatalf("alice's last state before the table closed: %+v, want the deciding hand's result", s.Hand)
+		}
 		on, in, out, _ := tb.Chips(t.Context())
 		if on != 0 || in != out {
 			t.Fatalf("on %d in %d out %d", on, in, out)

@@ -66,12 +66,8 @@ type TourneyHand struct {
 func (t *Table) tourney() bool { return t.cfg.Tourney != nil }
 
 // newBot makes the bot called name for seat i, seeded from the table's seed.
-func (t *Table) newBot(name string, models bot.ModelStore, rng *rand.Rand) (bot.Bot, error) {
-	b, err := bot.New(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models})
-	if err != nil {
-		return nil, invalid("bots", "%v", err)
-	}
-	return b, nil
+func (t *Table) newBot(name string, models bot.ModelStore, rng *rand.Rand) (*botSeat, error) {
+	return t.newBotSeat(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models, Game: t.cfg.botGame()})
 }
 
 // seatTourney puts s in seat i (on the table's goroutine, or before it runs).

@@ -44,6 +44,7 @@ func (s *Server) routes() {
 	mux.HandleFunc("GET /api/tables", s.tables)
 	mux.HandleFunc("POST /api/tables", s.authed(s.createTable))
 	mux.HandleFunc("POST /api/headsup", s.authed(s.headsUp))
+	mux.HandleFunc("GET /api/headsup/levels", s.headsUpLevels)
 	mux.HandleFunc("GET /api/bots", s.bots)
 	s.tournamentRoutes(mux)
 	mux.HandleFunc("GET /api/houses", s.houses)
@@ -416,19 +417,33 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 		s.writeError(w, err)
 		return
 	}
-	s.log.Info("heads-up opened", "table", t.Name(), "player", u.Username, "bot", req.Bot)
+	s.log.Info("heads-up opened", "table", t.Name(), "player", u.Username, "bot", cfg.Bots[0], "level", req.Level)
 	s.replyInfo(w, r, t)
 }
 
-// headsUpConfig checks req and returns the settings of the heads-up game
-// called name.
-func (s *Server) headsUpConfig(name string, req table.HeadsUp) (table.Config, error) {
-	if err := bot.CheckUntrusted(req.Bot); err != nil {
-		return table.Config{}, &house.FieldError{Field: "bot", Message: "bot: " + err.Error(), Err: house.ErrInvalid}
+// headsUpLevels answers GET /api/headsup/levels: table.HeadsUpLevels, weakest
+// first, and the level the lobby offers first.
+func (s *Server) headsUpLevels(w http.ResponseWriter, r *http.Request) {
+	type level struct {
+		table.Level
+		BudgetMS int64 `json:"budget_ms"`
 	}
+	out := make([]level, len(table.HeadsUpLevels))
+	for i, l := range table.HeadsUpLevels {
+		out[i] = level{l, l.BudgetMS()}
+	}
+	s.writeJSON(w, http.StatusOK, map[string]any{"levels": out, "default": table.HeadsUpLevels[0].Key})
+}
+
+// headsUpConfig checks req and returns the settings of the heads-up game
+// called name: its level's bot, or a bot a player may ask for by name.
+func (s *Server) headsUpConfig(name string, req table.HeadsUp) (table.Config, error) {
 	cfg, err := table.HeadsUpConfig(name, req)
 	if err != nil {
 		return table.Config{}, err
+	}
+	if err := bot.CheckUntrusted(cfg.Bots[0]); err != nil {
+		return table.Config{}, &house.FieldError{Field: "bot", Message: "bot: " + err.Error(), Err: house.ErrInvalid}
 	}
 	cfg.ActionTime = s.cfg.HeadsUpActionTime
 	return s.TableDefaults(cfg), nil

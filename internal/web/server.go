@@ -130,6 +130,7 @@ type Server struct {
 	mHands     prometheus.Counter
 	mMessages  *prometheus.CounterVec
 	mResponses *prometheus.CounterVec
+	mBotTime   *prometheus.HistogramVec
 }
 
 // New returns a server. It is not ready (GET /healthz answers 503) until
@@ -173,6 +174,9 @@ func (s *Server) TableDefaults(c table.Config) table.Config {
 	c.Bank = s.house
 	if c.BotModels == nil {
 		c.BotModels = bot.StoreModels{Store: s.house.BotModels()}
+	}
+	if c.BotTimes == nil {
+		c.BotTimes = botTimes{s.mBotTime}
 	}
 	pick := func(v *time.Duration, def time.Duration) {
 		if *v == 0 {
@@ -230,12 +234,24 @@ func (s *Server) initMetrics() {
 	s.mHands = prometheus.NewCounter(prometheus.CounterOpts{Name: "felt_hands_total", Help: "Hands finished at all tables."})
 	s.mMessages = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "felt_ws_messages_total", Help: "WebSocket messages by direction (in, out)."}, []string{"dir"})
 	s.mResponses = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "felt_http_requests_total", Help: "HTTP API requests by status code."}, []string{"code"})
-	s.reg.MustRegister(s.mConns, s.mRefused, s.mHands, s.mMessages, s.mResponses,
+	s.mBotTime = prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "felt_bot_decision_seconds",
+		Help:    "Time each bot decision took at the house's tables (from the question to the answer), by bot and street.",
+		Buckets: []float64{.001, .005, .01, .025, .05, .1, .25, .5, 1, 1.5, 2, 3, 5, 10}}, []string{"bot", "street"})
+	s.reg.MustRegister(s.mConns, s.mRefused, s.mHands, s.mMessages, s.mResponses, s.mBotTime,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_tables", Help: "Open tables."}, func() float64 { return float64(s.lobby.Count()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_seated_players", Help: "Seats taken at all tables (bots included)."}, func() float64 { return float64(s.lobby.Seated()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_players_online", Help: "Players with a connection open."}, func() float64 { return float64(s.lobby.Online()) }),
 	)
 	s.reg.MustRegister(s.cfg.Collectors...)
+}
+
+// botTimes is the tables' bot.DecisionObserver: the felt_bot_decision_seconds
+// histogram.
+type botTimes struct{ h *prometheus.HistogramVec }
+
+// ObserveDecision counts one decision's time.
+func (b botTimes) ObserveDecision(name string, street engine.Street, d time.Duration) {
+	b.h.WithLabelValues(name, street.String()).Observe(d.Seconds())
 }
 
 // errorKind is how the API answers the errors that wrap one of errs: the HTTP

@@ -182,15 +182,32 @@ func (c *conn) sendJSON(v any) {
 	c.Send(b)
 }
 
+// wsWriteTimeout bounds the write of one message to a client (a variable
+// for the tests).
+var wsWriteTimeout = 10 * time.Second
+
+// write sends the queued messages until the connection closes. A message
+// not written within wsWriteTimeout (a client that takes nothing) closes the
+// connection. The bound is one timer per connection, armed around each write,
+// and the write gets a context that is never done: a context with a deadline
+// per message cost a timer, a context and its registration with the parent
+// (and websocket's own registration, context.AfterFunc, for any context that
+// can be done), 7% of the house's CPU under load (docs/performance.md, House).
 func (c *conn) write() {
+	stuck := time.AfterFunc(time.Hour, func() {
+		c.close(websocket.StatusGoingAway, "write timed out")
+		_ = c.ws.CloseNow() // the write under way fails at once
+	})
+	stuck.Stop()
+	defer stuck.Stop()
 	for {
 		select {
 		case <-c.ctx.Done():
 			return
 		case b := <-c.out:
-			wctx, cancel := context.WithTimeout(c.ctx, 10*time.Second)
-			err := c.ws.Write(wctx, websocket.MessageText, b)
-			cancel()
+			stuck.Reset(wsWriteTimeout)
+			err := c.ws.Write(context.Background(), websocket.MessageText, b)
+			stuck.Stop()
 			if err != nil {
 				c.close(websocket.StatusGoingAway, "write failed")
 				return

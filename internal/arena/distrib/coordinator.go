@@ -47,7 +47,7 @@ func (c *Conn) Match(ctx context.Context, mc arena.MatchConfig) (arena.Result, e
 	if err != nil {
 		return arena.Result{}, err
 	}
-	if err := checkNoLearner(mc.NewBot, mc.A, mc.B); err != nil {
+	if err := checkNoLearner(mc.NewBot, mc.Game.Bot(2), mc.A, mc.B); err != nil {
 		return arena.Result{}, err
 	}
 	var total arena.Totals
@@ -76,7 +76,7 @@ func (c *Conn) LBR(ctx context.Context, lc lbr.Config) (lbr.Result, error) {
 	if err != nil {
 		return lbr.Result{}, err
 	}
-	if err := checkNoLearner(lc.NewBot, lc.Bot); err != nil {
+	if err := checkNoLearner(lc.NewBot, lbr.BotGame, lc.Bot); err != nil {
 		return lbr.Result{}, err
 	}
 	var total lbr.Totals

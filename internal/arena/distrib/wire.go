@@ -108,10 +108,11 @@ func (s *lbrSpec) config(newBot func(string, bot.Options) (bot.Bot, error)) lbr.
 }
 
 // checkNoLearner refuses a bot that learns from the hands it plays: its
-// results depend on the deals each process played before.
-func checkNoLearner(newBot func(string, bot.Options) (bot.Bot, error), names ...string) error {
+// results depend on the deals each process played before. g is the game the
+// bots play.
+func checkNoLearner(newBot func(string, bot.Options) (bot.Bot, error), g *bot.Game, names ...string) error {
 	for _, name := range names {
-		b, err := newBot(name, bot.Options{})
+		b, err := newBot(name, bot.Options{Game: g})
 		if err != nil {
 			return err
 		}

@@ -166,7 +166,7 @@ func New(cfg Config) (*Dealer, error) {
 	case cfg.TableSize < engine.MinSeats || cfg.TableSize > engine.MaxSeats:
 		return nil, fmt.Errorf("%w: table size %d not in %d..%d", ErrConfig, cfg.TableSize, engine.MinSeats, engine.MaxSeats)
 	}
-	if _, err := NewBot(cfg.Bot, nil); err != nil {
+	if _, err := NewBot(cfg.Bot, cfg.botGame(), nil); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	seed := cards.RandomSeed()
@@ -190,13 +190,19 @@ func New(cfg Config) (*Dealer, error) {
 	return d, nil
 }
 
-// NewBot makes an in-process player: "stud" is this package's reference strategy,
-// any other name a bot of the felt registry (internal/bot). r may be nil.
-func NewBot(name string, r *rand.Rand) (bot.Bot, error) {
+// NewBot makes an in-process player for game g (nil: not known): "stud" is this
+// package's reference strategy, any other name a bot of the felt registry
+// (internal/bot). r may be nil.
+func NewBot(name string, g *bot.Game, r *rand.Rand) (bot.Bot, error) {
 	if name == StudBotName {
 		return Reference{}, nil
 	}
-	return bot.New(name, bot.Options{Rand: r})
+	return bot.New(name, bot.Options{Rand: r, Game: g})
+}
+
+// botGame is the game the dealer's bots play: three card stud at its tables.
+func (c *Config) botGame() *bot.Game {
+	return &bot.Game{Variant: engine.StudThree, Seats: c.TableSize}
 }
 
 // StartToken returns the secret of the spectator page's start button (Handler).
@@ -369,7 +375,7 @@ func (d *Dealer) addBots() error {
 	for i := range d.cfg.Bots {
 		var s [32]byte
 		d.seeds.Read(s[:])
-		b, err := NewBot(d.cfg.Bot, rand.New(rand.NewChaCha8(s)))
+		b, err := NewBot(d.cfg.Bot, d.cfg.botGame(), rand.New(rand.NewChaCha8(s)))
 		if err != nil {
 			return err
 		}

@@ -239,14 +239,36 @@ async function setupBots() {
     el("input", { type: "number", min: 0, max: 10, value: 0, dataset: { bot: b.name }, "aria-label": `Number of ${b.name} bots` }), " ", b.name)));
 }
 
+/** budgetText says how long a level's bot may think per decision. */
+function budgetText(ms) {
+  return ms > 0 ? `thinks up to ${ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`} a move` : "answers at once";
+}
+
+/** drawLevels lists the heads-up game's named levels (GET /api/headsup/levels),
+ * each with its measured strength and its bot's time per move, the house's
+ * default chosen; choosing a bot in the list below chooses "Another bot". */
+async function drawLevels() {
+  let levels = [], def = "";
+  try { ({ levels, default: def } = await api("GET", "/api/headsup/levels")); } catch { /* the bot list still works */ }
+  $("hu-level-list").replaceChildren(...levels.map((l) => el("label", { class: "level", for: `hu-level-${l.level}` },
+    el("input", { type: "radio", name: "hu-level", value: l.level, id: `hu-level-${l.level}`, checked: l.level === def }),
+    el("span", { class: "level-text" },
+      el("span", { class: "level-name" }, l.name, el("span", { class: "level-bot" }, ` · ${l.bot}, ${budgetText(l.budget_ms)}`)),
+      el("small", { class: "level-strength" }, l.strength)))));
+  if (!levels.length) $("hu-other").checked = true;
+}
+
 function setupHeadsUp() {
   const form = $("headsup-form");
+  $("hu-bot").addEventListener("change", () => { $("hu-other").checked = true; });
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     $("hu-error").textContent = "";
+    const level = form.querySelector('input[name="hu-level"]:checked')?.value || "";
+    const choice = level ? { level } : { bot: $("hu-bot").value };
     try {
       if (!user) { await playAsGuest(); user = await me(true); }
-      const t = await api("POST", "/api/headsup", { bot: $("hu-bot").value, watchers: $("hu-watchers").checked ? "anyone" : "none" });
+      const t = await api("POST", "/api/headsup", { ...choice, watchers: $("hu-watchers").checked ? "anyone" : "none" });
       location.href = `/table/${encodeURIComponent(t.name)}`;
     } catch (e) {
       $("hu-error").textContent = e.message;
@@ -317,6 +339,7 @@ setupCreate();
 drawHouses();
 setInterval(drawHouses, 10_000);
 setupBots();
+drawLevels();
 setupHeadsUp();
 setupChat(conn);
 drawMe(false);
