@@ -30,6 +30,7 @@ type cli struct {
 	Worker    workerCmd    `cmd:"" help:"Play the deals that match, league, gauntlet and lbr share out with --nats (NATS JetStream)."`
 	Evolve    evolveCmd    `cmd:"" help:"Evolve neural bots by play, with a hall of fame; writes the champion's weights."`
 	Tourn     tourCmd      `cmd:"" name:"tournament" help:"Every bot at one table until one is left: finishing order, bb/100, charts, CSV and XLSX."`
+	Blueprint blueprintCmd `cmd:"" help:"Train the heads-up no-limit blueprint (MCCFR at several stack depths) that the resolve bot plays."`
 	Train     trainCmd     `cmd:"" help:"Train CFR strategies (Kuhn, Leduc, heads-up limit Hold'em) with exploitability, checkpoints and curves."`
 	Dealer    dealerCmd    `cmd:"" help:"Casino Day three card stud dealer for network bots, with a spectator page."`
 	Stud      studCmd      `cmd:"" name:"stud-bot" help:"Reference Casino Day client: plays three card stud against a felt dealer."`

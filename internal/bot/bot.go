@@ -74,6 +74,9 @@ type Options struct {
 	// Budget is the resolve bot's time per decision (budget=500ms; 0 means
 	// DefaultResolveBudget); its solver iterations shrink in proportion.
 	Budget time.Duration
+	// NoBlueprint makes the resolve bot play its chart and flop policy instead of
+	// the blueprint (the option blueprint=false), to compare the two.
+	NoBlueprint bool
 	// NoSafe makes the resolve bot re-solve unsafely, from its beliefs alone,
 	// without the opponent's earlier values as bounds (the option safe=false).
 	NoSafe bool
@@ -295,7 +298,7 @@ type param struct{ key, value string }
 // paramKeys are the options a bot's name may carry, each with whether its value
 // names a file.
 var paramKeys = map[string]bool{"samples": false, "bluff": false, "budget": false, "state": true, "weights": true, "strategy": true,
-	"draws": false, "update": false, "thresholds": false, "safe": false}
+	"draws": false, "update": false, "thresholds": false, "safe": false, "blueprint": false}
 
 // file reports whether p's value names a file.
 func (p param) file() bool { return paramKeys[p.key] }
@@ -322,7 +325,7 @@ func parseName(name string) (int, []param, error) {
 		isFile, known := paramKeys[k]
 		switch {
 		case !known:
-			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, budget, safe, state, weights, strategy, draws, update, thresholds): %w", base, k, ErrBadOption)
+			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, budget, safe, blueprint, state, weights, strategy, draws, update, thresholds): %w", base, k, ErrBadOption)
 		case isFile && v == "":
 			return 0, nil, fmt.Errorf("bot %s: %s= needs a file name: %w", base, k, ErrBadOption)
 		case !isFile:
@@ -350,15 +353,18 @@ func (p param) apply(o *Options) error {
 			return fmt.Errorf("bluff=%q: %w", p.value, ErrBadOption)
 		}
 		o.NoBluff = !b
-	case "draws", "update":
+	case "draws", "update", "blueprint":
 		b, err := strconv.ParseBool(p.value)
 		if err != nil {
 			return fmt.Errorf("%s=%q: %w", p.key, p.value, ErrBadOption)
 		}
-		if p.key == "draws" {
+		switch p.key {
+		case "draws":
 			o.NoDraws = !b
-		} else {
+		case "update":
 			o.NoUpdate = !b
+		default:
+			o.NoBlueprint = !b
 		}
 	case "thresholds":
 		if _, ok := bayesThresholdSets[p.value]; !ok {

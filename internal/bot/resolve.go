@@ -53,6 +53,7 @@ type resolveBot struct {
 	kept   keptSolve
 	safe   bool                     // re-solve safely (resolve_solve.go, boundFor)
 	bounds map[string]*solver.Bound // safe re-solving: the opponent's values at a round's start
+	noBlue bool                     // play the chart and the flop policy, not the blueprint
 }
 
 // keptSolve is the bot's last re-solve, kept so that the end of its round (the
@@ -96,6 +97,9 @@ type plan struct {
 	opp   *belief
 	board []cards.Card
 	eq    *[numCombos]float64 // those hands' equity against opp, made at first need
+	// taken is 1 + the index of the action in acts that the round's action seen
+	// here maps to (a blueprint plan), or 0: prob matches by kind and amount.
+	taken int
 }
 
 var (
@@ -104,7 +108,7 @@ var (
 )
 
 func newResolve(o Options) *resolveBot {
-	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), safe: !o.NoSafe}
+	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), safe: !o.NoSafe, noBlue: o.NoBlueprint}
 	if b.budget == 0 {
 		b.budget = DefaultResolveBudget
 	}
@@ -262,7 +266,7 @@ func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 	case engine.Preflop, engine.Flop:
 		now := *bel
 		b.playRound(ctx, h, len(h.streets)-1, &now, len(st.acts))
-		p = chartPlan(h, st, len(st.acts), &now)
+		p = b.roundPlan(h, len(h.streets)-1, len(st.acts), &now)
 	default:
 		p = b.solvePlan(ctx, h, st, bel)
 	}
@@ -306,7 +310,7 @@ func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[
 	switch st.street {
 	case engine.Preflop, engine.Flop:
 		for k, a := range st.acts[:n] {
-			p := chartPlan(h, st, k, bel)
+			p := b.roundPlan(h, i, k, bel)
 			bel[a.role].update(func(x int) float64 { return p.prob(x, a) }, floorFor(a.role, h.me))
 		}
 		return true
@@ -329,6 +333,9 @@ func (p *plan) prob(x int, a pubAct) float64 {
 	probs := p.probs[x]
 	if probs == nil {
 		return 0
+	}
+	if p.taken > 0 {
+		return probs[p.taken-1]
 	}
 	same, exact := 0.0, -1
 	for i, act := range p.acts {
@@ -393,9 +400,21 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 	return p
 }
 
-// chartPlan returns the plan at the k-th action of a round played without
-// re-solving: the chart before the flop, the flop policy on the flop. bel holds
-// the beliefs just before that action.
+// roundPlan returns the plan at the k-th action of round i, played without
+// re-solving: the blueprint's while the hand is on its tree, else the chart
+// before the flop and the flop policy on the flop. bel holds the beliefs just
+// before that action.
+func (b *resolveBot) roundPlan(h *pubHistory, i, k int, bel *[2]belief) *plan {
+	if !b.noBlue {
+		if p := bluePlanFor(h, i, k); p != nil {
+			return p
+		}
+	}
+	return chartPlan(h, &h.streets[i], k, bel)
+}
+
+// chartPlan returns the heuristic plan at the k-th action of round st: the chart
+// before the flop, the flop policy on the flop.
 func chartPlan(h *pubHistory, st *pubStreet, k int, bel *[2]belief) *plan {
 	if st.street == engine.Preflop {
 		return preflopPlanFor(h, k, bel)

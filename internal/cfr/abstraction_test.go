@@ -216,3 +216,26 @@ func TestAbstractionTables(t *testing.T) {
 		}
 	}
 }
+
+// BoardBuckets gives every hand the bucket Bucket gives it, in every round.
+func TestBoardBucketsMatchBucket(t *testing.T) {
+	a, err := BuildAbstraction(AbstractionConfig{Flop: 5, Turn: 4, River: 3, Samples: 400, Seed: 3}, BuildOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	board := []cards.Card{cards.MustParse("Ah"), cards.MustParse("7c"), cards.MustParse("2d"), cards.MustParse("Ks"), cards.MustParse("7h")}
+	for _, n := range []int{0, 3, 4, 5} {
+		got, err := a.BoardBuckets(board[:n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range [][2]cards.Card{{cards.MustParse("Qh"), cards.MustParse("Jh")}, {cards.MustParse("7d"), cards.MustParse("3s")}, {cards.MustParse("2c"), cards.MustParse("2s")}} {
+			if want := a.Bucket(h, board[:n]); int(got[HandIndex(h[0], h[1])]) != want {
+				t.Errorf("%v on %v: %d, Bucket says %d", h, board[:n], got[HandIndex(h[0], h[1])], want)
+			}
+		}
+	}
+	if _, err := a.BoardBuckets(board[:2]); err == nil {
+		t.Error("two board cards: no error")
+	}
+}

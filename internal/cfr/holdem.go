@@ -27,15 +27,16 @@ func holdemBet(r int) int {
 
 // hnode is one node of the Hold'em betting tree (cards live outside it).
 type hnode struct {
-	player int8    // 0 or 1 at a decision; −1 at a terminal
-	round  int8    // 0 preflop .. 3 river
-	fold   int8    // terminal: the player who folded, or −1 at a showdown
-	stake  int16   // terminal: what the loser loses (the folder's chips in, or each player's at a showdown)
-	acts   string  // decision: f fold, c check/call, r bet/raise
-	kids   []int32 // decision: one per action
-	slot   int32   // decision: index of (bucket 0, action 0) in per-action arrays
-	info   int32   // decision: index of the information set of bucket 0
-	hist   string  // public history: actions, "/" between rounds
+	player int8     // 0 or 1 at a decision; −1 at a terminal
+	round  int8     // 0 preflop .. 3 river
+	fold   int8     // terminal: the player who folded, or −1 at a showdown
+	stake  int16    // terminal: what the loser loses (the folder's chips in, or each player's at a showdown)
+	acts   string   // decision: f fold, c check/call, r bet/raise (no-limit: sizes and a)
+	in     [2]int16 // decision: the chips each player has put in
+	kids   []int32  // decision: one per action
+	slot   int32    // decision: index of (bucket 0, action 0) in per-action arrays
+	info   int32    // decision: index of the information set of bucket 0
+	hist   string   // public history: actions, "/" between rounds
 }
 
 // HoldemGame is the betting tree of heads-up limit Hold'em with a card
@@ -53,22 +54,46 @@ type HoldemGame struct {
 // NewHoldemGame builds the betting tree for an abstraction with the given bucket
 // counts per round (preflop first).
 func NewHoldemGame(buckets [4]int) (*HoldemGame, error) {
+	g, err := newHoldemGame(buckets)
+	if err != nil {
+		return nil, err
+	}
+	g.bet(0, "", [2]int{HoldemSmallBlind, HoldemBigBlind}, 0, 1, 0)
+	g.index()
+	return g, nil
+}
+
+// newHoldemGame returns an empty tree for the bucket counts.
+func newHoldemGame(buckets [4]int) (*HoldemGame, error) {
 	for _, b := range buckets {
 		if b < 1 || b > 256 {
 			return nil, fmt.Errorf("hulhe: bucket counts %v (want 1..256)", buckets)
 		}
 	}
-	g := &HoldemGame{buckets: buckets}
-	g.bet(0, "", [2]int{HoldemSmallBlind, HoldemBigBlind}, 0, 1, 0)
+	return &HoldemGame{buckets: buckets}, nil
+}
+
+// index maps every information set to its node, once the tree is built.
+func (g *HoldemGame) index() {
 	g.slotNode = make([]int32, g.infosets)
 	for i, nd := range g.nodes {
 		if nd.player >= 0 {
-			for b := range buckets[nd.round] {
+			for b := range g.buckets[nd.round] {
 				g.slotNode[int(nd.info)+b] = int32(i)
 			}
 		}
 	}
-	return g, nil
+}
+
+// addDecision appends a decision node without its children and gives it its
+// slots and information sets.
+func (g *HoldemGame) addDecision(r, p int, hist, acts string, in [2]int) int32 {
+	id := int32(len(g.nodes))
+	g.nodes = append(g.nodes, hnode{player: int8(p), round: int8(r), fold: -1, acts: acts,
+		in: [2]int16{int16(in[0]), int16(in[1])}, slot: int32(g.slots), info: int32(g.infosets), hist: hist})
+	g.slots += g.buckets[r] * len(acts)
+	g.infosets += g.buckets[r]
+	return id
 }
 
 // bet adds the decision node where p acts in round r with in committed, after bets
@@ -82,11 +107,7 @@ func (g *HoldemGame) bet(r int, hist string, in [2]int, p, bets, acted int) int3
 	if bets < holdemCap {
 		acts += "r"
 	}
-	id := int32(len(g.nodes))
-	g.nodes = append(g.nodes, hnode{player: int8(p), round: int8(r), fold: -1, acts: acts,
-		slot: int32(g.slots), info: int32(g.infosets), hist: hist})
-	g.slots += g.buckets[r] * len(acts)
-	g.infosets += g.buckets[r]
+	id := g.addDecision(r, p, hist, acts, in)
 	kids := make([]int32, 0, len(acts))
 	for _, a := range acts {
 		h := hist + string(a)
@@ -176,3 +197,27 @@ func (g *HoldemGame) walk(history string) (int32, bool) {
 	}
 	return n, g.nodes[n].player >= 0
 }
+
+// HoldemNode describes one node of a HoldemGame's betting tree.
+type HoldemNode struct {
+	Player  int     // the player to act (0 small blind, 1 big blind), or −1 at a terminal
+	Round   int     // 0 preflop .. 3 river
+	Actions string  // decision: one letter per action
+	Kids    []int32 // decision: the node each action leads to
+	In      [2]int  // decision: the chips each player has put in
+	History string  // the public actions from the root, "/" between rounds
+	Info    int     // decision: the information set of bucket 0 (bucket b's is Info+b)
+}
+
+// Root is the node where the hand starts.
+const Root int32 = 0
+
+// Node describes node n (Root, or a Kids entry of another node).
+func (g *HoldemGame) Node(n int32) HoldemNode {
+	nd := &g.nodes[n]
+	return HoldemNode{Player: int(nd.player), Round: int(nd.round), Actions: nd.acts, Kids: nd.kids,
+		In: [2]int{int(nd.in[0]), int(nd.in[1])}, History: nd.hist, Info: int(nd.info)}
+}
+
+// NumNodes returns the number of nodes of the tree.
+func (g *HoldemGame) NumNodes() int { return len(g.nodes) }

@@ -205,7 +205,7 @@ func (r *brRun) value(n int32, reach []float32) []float32 {
 		r.put(cr)
 		return out
 	}
-	var vs [3][]float32
+	var vs [maxHoldemActions][]float32
 	for a, k := range nd.kids {
 		vs[a] = r.value(k, reach)
 	}

@@ -27,6 +27,9 @@ type AbstractGameOptions struct {
 	Seed uint64
 	// Workers is the number of goroutines (0: GOMAXPROCS).
 	Workers int
+	// Tree is the betting tree (a NewNoLimitGame for the abstraction's bucket
+	// counts); nil: limit Hold'em.
+	Tree *HoldemGame
 }
 
 // HoldemAbstractGame is a card abstraction of heads-up limit Hold'em made into a
@@ -108,6 +111,12 @@ func NewHoldemAbstractGame(bk Bucketer, o AbstractGameOptions) (*HoldemAbstractG
 	ag, err := newAbstractGame(bk.Sizes())
 	if err != nil {
 		return nil, err
+	}
+	if o.Tree != nil {
+		if o.Tree.buckets != ag.sizes {
+			return nil, fmt.Errorf("hulhe: a tree for buckets %v and an abstraction of %v", o.Tree.buckets, ag.sizes)
+		}
+		ag.g = o.Tree
 	}
 	ag.boards = o.Boards
 	var mu sync.Mutex
@@ -295,7 +304,7 @@ type abstractPass struct {
 
 // pass returns player q's value: a best response's, or with follow p's own.
 func (ag *HoldemAbstractGame) pass(p *HoldemProfile, q int, follow bool) float64 {
-	if p.g.buckets != ag.sizes {
+	if p.g.buckets != ag.sizes || p.g.slots != ag.g.slots {
 		panic(fmt.Sprintf("hulhe: a strategy for buckets %v in an abstract game of %v", p.g.buckets, ag.sizes))
 	}
 	x := &abstractPass{ag: ag, p: p, q: q, follow: follow}
@@ -390,6 +399,9 @@ func (x *abstractPass) value(n int32, tc, tw, g, out []float64) {
 		t, u := x.marg[r], float64(nd.stake)
 		if nd.fold < 0 {
 			t = tw // a showdown, on the river: tw is [sq·k + b]
+			if r < 3 {
+				t = x.marginal(tw, r) // an all-in called before the river
+			}
 		} else if int(nd.fold) == x.q {
 			u = -u
 		}
@@ -425,7 +437,7 @@ func (x *abstractPass) value(n int32, tc, tw, g, out []float64) {
 		x.free = append(x.free, v)
 		return
 	}
-	var vs [3][]float64
+	var vs [maxHoldemActions][]float64
 	for a, kid := range nd.kids {
 		vs[a] = x.vec()
 		x.child(n, kid, tc, tw, g, vs[a])

@@ -2,6 +2,7 @@ package cfr
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -38,6 +39,10 @@ type HoldemOptions struct {
 	// Averaging weighs the iterations in the average strategy (and, for
 	// LinearCFR, in the regrets); default UniformAveraging.
 	Averaging Averaging
+	// Tree is the betting tree to solve, built for the abstraction's bucket
+	// counts (a NewNoLimitGame); nil: limit Hold'em (NewHoldemGame). Checkpoints
+	// are written and read for the limit tree only.
+	Tree *HoldemGame
 }
 
 // Averaging is how a HoldemSolver weighs iterations in its average strategy.
@@ -127,9 +132,14 @@ func NewHoldemSolver(bk Bucketer, o HoldemOptions) (*HoldemSolver, error) {
 	if o.Averaging < 0 || int(o.Averaging) >= len(averagingNames) {
 		return nil, fmt.Errorf("hulhe: %v", o.Averaging)
 	}
-	g, err := NewHoldemGame(bk.Sizes())
-	if err != nil {
-		return nil, err
+	g := o.Tree
+	if g == nil {
+		var err error
+		if g, err = NewHoldemGame(bk.Sizes()); err != nil {
+			return nil, err
+		}
+	} else if g.buckets != bk.Sizes() {
+		return nil, fmt.Errorf("hulhe: a tree for buckets %v and an abstraction of %v", g.buckets, bk.Sizes())
 	}
 	s := &HoldemSolver{g: g, bk: bk, o: o, regret: make([]float64, g.slots), sum: make([]float64, g.slots)}
 	for t := range o.Threads {
@@ -282,7 +292,7 @@ func (w *holdemWorker) walk(n int32, p int) float64 {
 	}
 	na := len(nd.acts)
 	sl := int(nd.slot) + int(w.b[nd.player][nd.round])*na
-	var buf [3]float64
+	var buf [maxHoldemActions]float64
 	cur := buf[:na]
 	regretMatch(s.regret[sl:sl+na], cur)
 	if int(nd.player) != p {
@@ -291,8 +301,8 @@ func (w *holdemWorker) walk(n int32, p int) float64 {
 		}
 		return w.walk(nd.kids[sample(w.rng.Float64(), cur)], p)
 	}
-	var vals [3]float64
-	var explored [3]bool
+	var vals [maxHoldemActions]float64
+	var explored [maxHoldemActions]bool
 	v := 0.0
 	for a, k := range nd.kids {
 		if w.prune && cur[a] == 0 && s.regret[sl+a] < s.o.PruneThreshold && nd.round < 3 && s.g.nodes[k].player >= 0 {
@@ -359,6 +369,9 @@ const holdemCheckpointGame = "hulhe"
 // WriteCheckpoint writes the solver's state, with the abstraction's fingerprint
 // and the training time so far, in the format of Solver.WriteCheckpoint.
 func (s *HoldemSolver) WriteCheckpoint(w io.Writer, fingerprint string, elapsed time.Duration) error {
+	if s.o.Tree != nil {
+		return errors.New("hulhe: checkpoints are for the limit tree")
+	}
 	c := checkpoint{Game: holdemCheckpointGame, Algo: MCCFR.String(), Alternating: true, Iterations: s.iter,
 		Elapsed: elapsed, Slots: s.g.slots, Regret: s.regret, Sum: s.sum,
 		Threads: len(s.workers), Abstraction: fingerprint, Buckets: s.g.buckets,

@@ -44,6 +44,9 @@ type Config struct {
 	beforeOpen func(table string)
 	// handLog, for tests, wraps the log of each table this node opens.
 	handLog func(table.HandLog) table.HandLog
+	// awaitStop, for tests, is called with a table's name when its adoption
+	// waits for its former instance on this node to stop.
+	awaitStop func(table string)
 }
 
 // Tables is one node's share of the house's tables.
@@ -200,6 +203,9 @@ func again(ctx context.Context, log *slog.Logger, wait time.Duration, what strin
 
 // adopt opens a registered table this node has just acquired.
 func (ts *Tables) adopt(ctx context.Context, l *cluster.Lease, reg cluster.Registration) error {
+	if err := ts.awaitStopped(ctx, l); err != nil {
+		return err
+	}
 	var r registration
 	_ = json.Unmarshal(reg.Config, &r)
 	var sp spec
@@ -216,6 +222,34 @@ func (ts *Tables) adopt(ctx context.Context, l *cluster.Lease, reg cluster.Regis
 		_, err = ts.open(ctx, l, sp)
 	}
 	return err
+}
+
+// awaitStopped waits until the former instance of l's table on this node, if
+// any, has stopped: a table whose lease this node lost and has acquired again
+// while the table was still stopping (handing over). The table is then opened
+// afresh from its log, as on any other node, instead of being refused as open
+// and its lease released and acquired again in a loop. The wait is bounded by
+// half the lease's TTL, since l is not renewed until the table is open: past
+// that, the adoption fails, l is released, and the next pass tries again.
+func (ts *Tables) awaitStopped(ctx context.Context, l *cluster.Lease) error {
+	ts.mu.Lock()
+	o := ts.owned[cluster.TableKey(l.Table())]
+	ts.mu.Unlock()
+	if o == nil || o.lease == l {
+		return nil
+	}
+	if ts.cfg.awaitStop != nil {
+		ts.cfg.awaitStop(l.Table())
+	}
+	ts.lost(o.lease) // its lease is gone, since l was acquired: it stops if it has not begun
+	ctx, cancel := context.WithTimeout(ctx, ts.cfg.Cluster.LeaseTTL()/2)
+	defer cancel()
+	select {
+	case <-o.t.Done():
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("the table's former instance on this node has not stopped: %w", ctx.Err())
+	}
 }
 
 // open opens the table of lease l on this node as sp says, as its log left it

@@ -107,6 +107,8 @@ type nodeOptions struct {
 	// DirectorConfig.renew.
 	tournaments live.Config
 	renew       func(context.Context, *cluster.Lease) error
+	// awaitStop is Config.awaitStop.
+	awaitStop func(table string)
 }
 
 // startNodeWith is startNode with options.
@@ -170,7 +172,7 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		ActionTime: time.Minute, BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond, Bots: []string{"call"}, Permanent: true})
 	n.tables = New(Config{Cluster: c, House: h, Lobby: n.lobby, Names: []string{"Main"}, Log: log,
 		Table:       func(name string) (table.Config, bool) { return cfg, name == "Main" },
-		PlayerTable: srv.PlayerTableConfig, beforeOpen: opt.beforeOpen, handLog: opt.handLog})
+		PlayerTable: srv.PlayerTableConfig, beforeOpen: opt.beforeOpen, handLog: opt.handLog, awaitStop: opt.awaitStop})
 	srv.SetTableHost(n.tables)
 	if err := n.tables.Start(ctx); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,102 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// slowKV is a bucket whose updates each take delay more: the round trips of a
+// node short of CPU.
+type slowKV struct {
+	jetstream.KeyValue
+	delay time.Duration
+}
+
+func (s slowKV) Update(ctx context.Context, key string, value []byte, rev uint64) (uint64, error) {
+	time.Sleep(s.delay)
+	return s.KeyValue.Update(ctx, key, value, rev)
+}
+
+// TestRenewalsKeepUpWithSlowRoundTrips renews 100 leases whose every renewal
+// takes 100 ms more: one after the other the pass would take twice the TTL and
+// lose the last half; in parallel it keeps every lease.
+func TestRenewalsKeepUpWithSlowRoundTrips(t *testing.T) {
+	url, _ := startNATS(t)
+	const ttl, tables = 5 * time.Second, 100
+	n := connectTTL(t, url, "a", ttl)
+	ctx := context.Background()
+	leases := make([]*Lease, tables)
+	for i := range leases {
+		l, err := n.Acquire(ctx, fmt.Sprintf("T%03d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n.Own(l)
+		leases[i] = l
+	}
+	n.renewAll(ctx, nil) // every deadline fresh before the slow pass
+	n.leases = slowKV{KeyValue: n.leases, delay: ttl / tables * 2}
+	var lost atomic.Int32
+	n.renewAll(ctx, func(*Lease) { lost.Add(1) })
+	now := time.Now()
+	for _, l := range leases {
+		if !l.Valid(now) {
+			t.Errorf("lease of %s not valid after the pass", l.Table())
+		}
+	}
+	if st := n.Stats(); lost.Load() != 0 || st.Lost != 0 || st.Renewals != 2*tables || st.Owned != tables {
+		t.Fatalf("after the slow pass: %d lost, stats %+v", lost.Load(), st)
+	}
+}
+
+// TestAdoptionDoesNotHoldRenewals blocks an adoption: the node's own lease is
+// renewed all the while, not lost for want of a renewal.
+func TestAdoptionDoesNotHoldRenewals(t *testing.T) {
+	url, _ := startNATS(t)
+	n := connectTTL(t, url, "a", 1500*time.Millisecond)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	mine, err := n.Acquire(ctx, "Mine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Own(mine)
+	if err := n.Register(ctx, "Orphan", map[string]int{"seats": 6}); err != nil {
+		t.Fatal(err)
+	}
+	reached, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	adopt := func(ctx context.Context, l *Lease, _ Registration) error {
+		once.Do(func() { close(reached) })
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil
+	}
+	var lost atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = n.Run(ctx, adopt, func(*Lease) { lost.Add(1) })
+	}()
+	select {
+	case <-reached:
+	case <-time.After(deadline):
+		t.Fatal("the orphan was not adopted")
+	}
+	from := n.Stats().Renewals
+	waitFor(t, "three renewals during the adoption", func() bool { return n.Stats().Renewals >= from+3 })
+	if !mine.Valid(time.Now()) || lost.Load() != 0 {
+		t.Fatalf("during the adoption: lease valid %v, %d lost", mine.Valid(time.Now()), lost.Load())
+	}
+	close(release)
+	cancel()
+	<-done
+}
