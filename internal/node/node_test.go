@@ -203,24 +203,7 @@ func TestNATSDisconnectMovesTheTable(t *testing.T) {
 	if got := a.tables.Owned(); len(got) != 1 || len(b.tables.Owned()) != 0 {
 		t.Fatalf("a runs %v, b %v: want Main on a", got, b.tables.Owned())
 	}
-	u, err := a.h.Register(ctx, house.Registration{Username: "alice", Password: "correct horse", ConfirmedAdult: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	start, _ := a.h.Credits(ctx, u.ID)
-	alice := table.Player{ID: u.ID, Name: "alice"}
-	ta, err := a.lobby.Table("Main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sa := &sink{}
-	if _, err := ta.Watch(ctx, alice, sa); err != nil {
-		t.Fatal(err)
-	}
-	if err := ta.Sit(ctx, alice, -1, 1000); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "alice to act on a", func() bool { return sa.toAct() != nil })
+	alice, start, ta, sa := aliceToAct(t, ctx, a)
 	before := sa.toAct()
 
 	relay.SetCut(true)
@@ -230,11 +213,12 @@ func TestNATSDisconnectMovesTheTable(t *testing.T) {
 		t.Fatal("a's table runs on after a lost NATS")
 	}
 	var tb *table.Table
+	var err error
 	waitFor(t, "b takes Main over", func() bool {
 		tb, err = b.lobby.Table("Main")
 		return err == nil
 	})
-	if c, _ := a.h.Credits(ctx, u.ID); c != start-1000 {
+	if c, _ := a.h.Credits(ctx, alice.ID); c != start-1000 {
 		t.Fatalf("credits after a stopped: %d, want %d (the stack stays at the table)", c, start-1000)
 	}
 	sb := &sink{}
@@ -254,10 +238,10 @@ func TestNATSDisconnectMovesTheTable(t *testing.T) {
 	}
 	relay.SetCut(false)
 	waitFor(t, "alice cashed out", func() bool {
-		c, _ := b.h.Credits(ctx, u.ID)
+		c, _ := b.h.Credits(ctx, alice.ID)
 		return c != start-1000
 	})
-	tot, err := b.h.Totals(ctx, u.ID)
+	tot, err := b.h.Totals(ctx, alice.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,4 +251,30 @@ func TestNATSDisconnectMovesTheTable(t *testing.T) {
 	if st := b.c.Stats(); st.Takeovers != 1 {
 		t.Errorf("b's stats %+v, want 1 takeover", st)
 	}
+}
+
+// aliceToAct registers alice on node n, sits her at n's Main with 1,000 chips
+// and waits for her turn: her player, her credits before the buy-in, the table
+// and what she is sent.
+func aliceToAct(t *testing.T, ctx context.Context, n *testNode) (table.Player, int64, *table.Table, *sink) {
+	t.Helper()
+	u, err := n.h.Register(ctx, house.Registration{Username: "alice", Password: "correct horse", ConfirmedAdult: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, _ := n.h.Credits(ctx, u.ID)
+	alice := table.Player{ID: u.ID, Name: "alice"}
+	ta, err := n.lobby.Table("Main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa := &sink{}
+	if _, err := ta.Watch(ctx, alice, sa); err != nil {
+		t.Fatal(err)
+	}
+	if err := ta.Sit(ctx, alice, -1, 1000); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "alice to act on a", func() bool { return sa.toAct() != nil })
+	return alice, start, ta, sa
 }

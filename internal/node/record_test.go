@@ -7,7 +7,6 @@ import (
 
 	"github.com/felt-poker/felt/internal/cluster/natstest"
 	"github.com/felt-poker/felt/internal/engine"
-	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store/storetest"
 	"github.com/felt-poker/felt/internal/table"
 )
@@ -68,24 +67,7 @@ func TestHandEndedNotRecordedIsRecordedOnce(t *testing.T) {
 			defer wake()
 			a := startNodeWith(t, ctx, dsn, url, "a", nodeOptions{handLog: func(l table.HandLog) table.HandLog { d.HandLog = l; return d }})
 			b := startNode(t, ctx, dsn, url, "b")
-			u, err := a.h.Register(ctx, house.Registration{Username: "alice", Password: "correct horse", ConfirmedAdult: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			start, _ := a.h.Credits(ctx, u.ID)
-			alice := table.Player{ID: u.ID, Name: "alice"}
-			ta, err := a.lobby.Table("Main")
-			if err != nil {
-				t.Fatal(err)
-			}
-			sa := &sink{}
-			if _, err := ta.Watch(ctx, alice, sa); err != nil {
-				t.Fatal(err)
-			}
-			if err := ta.Sit(ctx, alice, -1, 1000); err != nil {
-				t.Fatal(err)
-			}
-			waitFor(t, "alice to act on a", func() bool { return sa.toAct() != nil })
+			alice, start, ta, _ := aliceToAct(t, ctx, a)
 			if err := ta.Act(ctx, alice, engine.Fold, 0); err != nil {
 				t.Fatal(err)
 			}
@@ -100,11 +82,11 @@ func TestHandEndedNotRecordedIsRecordedOnce(t *testing.T) {
 
 			check := func(when string) {
 				t.Helper()
-				hands, err := b.h.HandsOf(ctx, u.ID, u.ID, 10)
+				hands, err := b.h.HandsOf(ctx, alice.ID, alice.ID, 10)
 				if err != nil {
 					t.Fatal(err)
 				}
-				tot, err := b.h.Totals(ctx, u.ID)
+				tot, err := b.h.Totals(ctx, alice.ID)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -112,10 +94,10 @@ func TestHandEndedNotRecordedIsRecordedOnce(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				credits, _ := b.h.Credits(ctx, u.ID)
-				if len(hands) != 1 || tot.HandsPlayed != 1 || tot.NetWon == 0 || stacks[u.ID] != 1000+tot.NetWon || credits != start-1000 {
+				credits, _ := b.h.Credits(ctx, alice.ID)
+				if len(hands) != 1 || tot.HandsPlayed != 1 || tot.NetWon == 0 || stacks[alice.ID] != 1000+tot.NetWon || credits != start-1000 {
 					t.Fatalf("%s: %d hands stored, %d played, net %d, stack at the table %d, credits %d; want the hand once, the stack 1000%+d, credits %d",
-						when, len(hands), tot.HandsPlayed, tot.NetWon, stacks[u.ID], credits, tot.NetWon, start-1000)
+						when, len(hands), tot.HandsPlayed, tot.NetWon, stacks[alice.ID], credits, tot.NetWon, start-1000)
 				}
 			}
 			check("after the takeover")
