@@ -90,6 +90,7 @@ type Node struct {
 	lobby  jetstream.KeyValue // table key -> Listing, TTL cfg.LeaseTTL
 	tables jetstream.KeyValue // table key -> Registration, no TTL
 	online jetstream.KeyValue // node key -> its players online, TTL cfg.LeaseTTL
+	owners jetstream.KeyValue // player ID -> the tables they own (Claim), no TTL
 	wal    jetstream.Stream
 	chat   jetstream.Stream // the lobby chat's last lines
 
@@ -142,6 +143,7 @@ func (n *Node) setup(ctx context.Context) error {
 		{&n.lobby, p + "_lobby", n.cfg.LeaseTTL, "lobby listings"},
 		{&n.tables, p + "_tables", 0, "the house's tables"},
 		{&n.online, p + "_online", n.cfg.LeaseTTL, "players online, by node"},
+		{&n.owners, p + "_owners", 0, "the tables each player owns"},
 	}
 	for _, b := range buckets {
 		cfg := jetstream.KeyValueConfig{Bucket: b.name, Description: "felt: " + b.what, TTL: b.ttl, Storage: jetstream.FileStorage}

@@ -70,6 +70,9 @@ type owned struct {
 type registration struct {
 	House  string          `json:"house_table,omitempty"`
 	Player json.RawMessage `json:"player_table,omitempty"`
+	// Owner is the ID of the player whose table it is, for the count of
+	// their tables (owners.go).
+	Owner int64 `json:"owner,omitempty"`
 }
 
 // errClosed refuses to open a player's table whose log says it closed.
@@ -78,10 +81,9 @@ var errClosed = errors.New("the table closed for good")
 // spec is how a table opens on this node.
 type spec struct {
 	cfg table.Config
-	// owner is the player whose table it is (0: the house's), who may have
-	// maxOwned tables open on this node (0: no bound).
-	owner    int64
-	maxOwned int
+	// owner is the player whose table it is (0: the house's). How many a
+	// player may own is counted across the house (cluster.Node.Claim).
+	owner int64
 	// fresh is a table just made: the log of an earlier table of its name, if
 	// any, is purged, not resumed.
 	fresh bool
@@ -270,7 +272,7 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	}
 	if hl != nil && hl.Closed {
 		if sp.owner != 0 { // a player's table closed, its node lost before it left the registry
-			ts.forget(ctx, l)
+			ts.forget(ctx, l, sp.owner)
 			return nil, errClosed
 		}
 		hl = nil // a house table opens again, afresh
@@ -284,7 +286,7 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	if ts.cfg.handLog != nil {
 		cfg.HandLog = ts.cfg.handLog(w)
 	}
-	t, err := ts.cfg.Lobby.OpenBy(sp.owner, sp.maxOwned, cfg)
+	t, err := ts.cfg.Lobby.OpenBy(sp.owner, 0, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -298,8 +300,7 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	ts.mu.Lock()
 	ts.owned[cluster.TableKey(l.Table())] = &owned{lease: l, t: t}
 	ts.mu.Unlock()
-	player := sp.owner != 0
-	ts.wg.Go(func() { ts.watch(l, t, player) })
+	ts.wg.Go(func() { ts.watch(l, t, sp.owner) })
 	resumed := hl != nil && hl.InPlay
 	ts.cfg.Log.Info("table opened on this node", "table", l.Table(), "token", l.Token(), "hand_resumed", resumed)
 	return t, nil
@@ -364,9 +365,10 @@ func (ts *Tables) recordLast(ctx context.Context, name string, st *table.LogStat
 
 // watch waits for the table to stop on this node and gives its lease up, so
 // that a table whose log refused a write (NATS away) is taken up again, here
-// or elsewhere. A player's table that closed (not moved) leaves the house's
-// registry first, so that no node opens it again.
-func (ts *Tables) watch(l *cluster.Lease, t *table.Table, player bool) {
+// or elsewhere. A player's table (owner not 0) that closed (not moved) leaves
+// the house's registry and its owner's count first, so that no node opens it
+// again.
+func (ts *Tables) watch(l *cluster.Lease, t *table.Table, owner int64) {
 	<-t.Done()
 	key := cluster.TableKey(l.Table())
 	ts.mu.Lock()
@@ -377,8 +379,8 @@ func (ts *Tables) watch(l *cluster.Lease, t *table.Table, player bool) {
 	ts.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if player && !leaving && !t.Moved() {
-		ts.forget(ctx, l)
+	if owner != 0 && !leaving && !t.Moved() {
+		ts.forget(ctx, l, owner)
 	}
 	if err := ts.cfg.Cluster.Disown(ctx, l); err != nil {
 		ts.cfg.Log.Warn("lease not released", "table", l.Table(), "err", err)

@@ -109,6 +109,8 @@ type nodeOptions struct {
 	renew       func(context.Context, *cluster.Lease) error
 	// awaitStop is Config.awaitStop.
 	awaitStop func(table string)
+	// maxTables is web.Config.MaxTablesPerPlayer.
+	maxTables int
 }
 
 // startNodeWith is startNode with options.
@@ -142,7 +144,7 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		wr = opt.relay(relay)
 	}
 	srv, err := web.New(web.Config{House: h, Log: log, Relay: wr, Tables: table.Config{BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond},
-		Tournaments: opt.tournaments})
+		Tournaments: opt.tournaments, MaxTablesPerPlayer: opt.maxTables})
 	if err != nil {
 		t.Fatal(err)
 	}
