@@ -20,10 +20,6 @@ import (
 // ErrClaimsFull refuses a claim of a player who owns as many tables as they may.
 var ErrClaimsFull = errors.New("the player owns as many tables as they may")
 
-// claimTries bounds a claim's (or a release's) compare-and-set attempts: each
-// lost attempt means another node changed the entry meanwhile.
-const claimTries = 16
-
 // LiveFunc reports whether a table named in a player's claims is still theirs
 // (registered in the house with them as its owner). A claim calls it only when
 // the player is at their bound, so that a claim left by a node lost between a
@@ -73,62 +69,44 @@ func (n *Node) Unclaim(ctx context.Context, owner int64, table string) error {
 func (n *Node) Claims(ctx context.Context, owner int64) ([]string, error) {
 	ctx, cancel := n.request(ctx)
 	defer cancel()
-	names, _, err := n.claims(ctx, owner)
-	return names, err
+	return n.claims(ctx, owner)
 }
 
 // changeClaims writes owner's claims as change makes them from those stored
-// (nothing if it leaves them as they are), by a compare-and-set, reading them
-// again each time another node wrote first.
+// (nothing if it leaves them as they are), by a compare-and-set.
 func (n *Node) changeClaims(ctx context.Context, owner int64, change func([]string) ([]string, error)) error {
-	key := strconv.FormatInt(owner, 10)
-	for range claimTries {
-		names, rev, err := n.claims(ctx, owner)
-		if err != nil {
-			return err
+	return compareAndSet(ctx, n.owners, strconv.FormatInt(owner, 10), func(v []byte) ([]byte, error) {
+		var names []string
+		if v != nil {
+			if err := json.Unmarshal(v, &names); err != nil {
+				return nil, fmt.Errorf("cluster: the tables of player %d: %w", owner, err)
+			}
 		}
 		changed, err := change(names)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if slices.Equal(changed, names) {
-			return nil
+		if v != nil && slices.Equal(changed, names) {
+			return v, nil
 		}
-		b, err := json.Marshal(changed)
-		if err != nil {
-			return err
-		}
-		if rev == 0 {
-			_, err = n.owners.Create(ctx, key, b)
-		} else {
-			_, err = n.owners.Update(ctx, key, b, rev)
-		}
-		switch {
-		case err == nil:
-			return nil
-		case errors.Is(err, jetstream.ErrKeyExists) || wrongLastSequence(err):
-			continue // another node wrote first: read again
-		default:
-			return fmt.Errorf("cluster: the tables of player %d: %w", owner, err)
-		}
-	}
-	return fmt.Errorf("cluster: the tables of player %d: changed by others %d times in a row", owner, claimTries)
+		return json.Marshal(changed)
+	})
 }
 
-// claims returns owner's claims and their entry's revision (0: none).
-func (n *Node) claims(ctx context.Context, owner int64) ([]string, uint64, error) {
+// claims returns owner's claims.
+func (n *Node) claims(ctx context.Context, owner int64) ([]string, error) {
 	e, err := n.owners.Get(ctx, strconv.FormatInt(owner, 10))
 	switch {
 	case errors.Is(err, jetstream.ErrKeyNotFound):
-		return nil, 0, nil
+		return nil, nil
 	case err != nil:
-		return nil, 0, fmt.Errorf("cluster: the tables of player %d: %w", owner, err)
+		return nil, fmt.Errorf("cluster: the tables of player %d: %w", owner, err)
 	}
 	var names []string
 	if err := json.Unmarshal(e.Value(), &names); err != nil {
-		return nil, 0, fmt.Errorf("cluster: the tables of player %d: %w", owner, err)
+		return nil, fmt.Errorf("cluster: the tables of player %d: %w", owner, err)
 	}
-	return names, e.Revision(), nil
+	return names, nil
 }
 
 // withoutTable returns names without table (compared as keys: ignoring case).

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/protocol"
@@ -13,7 +14,8 @@ import (
 // each node's lobby tells its Peers what is said and who comes and goes on
 // this node, and takes in what the other nodes say (RemoteChat) and who is
 // online there (SetRemoteOnline). A line's rules (its text, its sender's rate)
-// are checked once, by the node it is said on.
+// are checked once, by the node it is said on; the rate is counted across the
+// house (Peers.AllowChat), besides this node's own count.
 
 // Peers are the other nodes of the house, as a lobby sees them.
 type Peers interface {
@@ -24,6 +26,11 @@ type Peers interface {
 	// (LocalOnline). It is called under the lobby's lock: it must return at
 	// once, without calling the lobby.
 	PresenceChanged()
+	// AllowChat reports whether sender may say one more lobby line at now,
+	// at most lines in any window of per on every node of the house together,
+	// and counts it if so. It is called outside the lobby's lock, once the
+	// line has passed this node's own count.
+	AllowChat(sender int64, lines int, per time.Duration, now time.Time) bool
 }
 
 // SetPeers makes the lobby share its chat and its players online with p. Set

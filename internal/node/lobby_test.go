@@ -165,3 +165,36 @@ func TestOnlineOnEveryNode(t *testing.T) {
 	}
 	waitFor(t, "c's players leave b's list", func() bool { return onB.are("bob") })
 }
+
+// TestLobbyChatRateAcrossNodes: a player connected to two nodes says lines in
+// the lobby on each in turn: five pass in all, not five on each node, and the
+// line refused goes nowhere.
+func TestLobbyChatRateAcrossNodes(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	hc := register(t, a.url, "ann")
+	onA, onB := dialAs(t, ctx, a.url, hc), dialAs(t, ctx, b.url, hc)
+	start := time.Now()
+	var codes []string
+	for i := 1; i <= 6; i++ {
+		ws := []*wsClient{onA, onB}[i%2]
+		ws.send(ctx, fmt.Sprintf(`{"type":"chat","text":"line %d","id":%d}`, i, i))
+		r := ws.until(ctx, "a chat reply", reply(float64(i)))
+		code := "ok"
+		if e, ok := r["error"].(map[string]any); ok {
+			code = fmt.Sprint(e["code"])
+		}
+		codes = append(codes, code)
+	}
+	if time.Since(start) >= 10*time.Second {
+		t.Skip("the six lines took more than the rate's window: the machine is too slow for this test")
+	}
+	want := []string{"ok", "ok", "ok", "ok", "ok", "rate_limited"}
+	if !slices.Equal(codes, want) {
+		t.Fatalf("six lines said on two nodes in turn: %q, want five ok and one refused", codes)
+	}
+}
