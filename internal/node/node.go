@@ -58,6 +58,7 @@ type Tables struct {
 	stop    context.CancelFunc // ends Run (HandOver)
 	leaving bool               // HandOver: no table of this node closes for good
 	wg      sync.WaitGroup
+	load    load // the other nodes' tables, for placing players' tables (placement.go)
 }
 
 type owned struct {
@@ -94,7 +95,7 @@ func New(cfg Config) *Tables {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Tables{cfg: cfg, owned: map[string]*owned{}}
+	return &Tables{cfg: cfg, owned: map[string]*owned{}, load: newLoad()}
 }
 
 // Start registers the house's own tables in the cluster and opens on this node
@@ -165,6 +166,7 @@ func (ts *Tables) Run(ctx context.Context) error {
 	ts.mu.Unlock()
 	go ts.listAll(ctx)
 	go ts.mirrorLobby(ctx)
+	go ts.watchNodes(ctx)
 	return ts.cfg.Cluster.Run(ctx, ts.adopt, ts.lost)
 }
 
@@ -174,6 +176,7 @@ func (ts *Tables) mirrorLobby(ctx context.Context) {
 	names := map[string]string{} // key -> name
 	for ctx.Err() == nil {
 		err := ts.cfg.Cluster.WatchLobby(ctx, func(l cluster.Listing) {
+			ts.load.list(cluster.TableKey(l.Table), l.Node)
 			var in table.Info
 			if l.Node == ts.cfg.Cluster.Name() || json.Unmarshal(l.Info, &in) != nil || in.Name == "" {
 				return
@@ -181,6 +184,7 @@ func (ts *Tables) mirrorLobby(ctx context.Context) {
 			names[cluster.TableKey(in.Name)] = in.Name
 			ts.cfg.Lobby.SetRemote(in)
 		}, func(key string) {
+			ts.load.unlist(key)
 			if name, ok := names[key]; ok {
 				delete(names, key)
 				ts.cfg.Lobby.RemoveRemote(name)

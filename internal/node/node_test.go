@@ -111,6 +111,9 @@ type nodeOptions struct {
 	awaitStop func(table string)
 	// maxTables is web.Config.MaxTablesPerPlayer.
 	maxTables int
+	// place has players' new tables placed on the least loaded node
+	// (web.TablePlacer), as felt serve does.
+	place bool
 }
 
 // startNodeWith is startNode with options.
@@ -176,6 +179,12 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		Table:       func(name string) (table.Config, bool) { return cfg, name == "Main" },
 		PlayerTable: srv.PlayerTableConfig, beforeOpen: opt.beforeOpen, handLog: opt.handLog, awaitStop: opt.awaitStop})
 	srv.SetTableHost(n.tables)
+	if opt.place {
+		srv.SetTablePlacer(n.tables)
+		if err := n.tables.ServePlacement(ctx, srv.PlacedHandler()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := n.tables.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

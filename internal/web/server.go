@@ -124,6 +124,10 @@ type Server struct {
 	tablesMu sync.Mutex
 	kept     map[string]time.Time
 	host     TableHost // a house on several nodes: SetTableHost
+	// placer places players' new tables on the house's nodes
+	// (SetTablePlacer, under tablesMu); placeMux opens them here.
+	placer   TablePlacer
+	placeMux *http.ServeMux
 
 	mu    sync.Mutex
 	conns map[*conn]struct{}
