@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/felt-poker/felt/internal/cluster"
 	"github.com/felt-poker/felt/internal/cluster/natstest"
 	"github.com/felt-poker/felt/internal/store/storetest"
 	"github.com/felt-poker/felt/internal/table"
@@ -196,5 +197,44 @@ func TestLobbyChatRateAcrossNodes(t *testing.T) {
 	want := []string{"ok", "ok", "ok", "ok", "ok", "rate_limited"}
 	if !slices.Equal(codes, want) {
 		t.Fatalf("six lines said on two nodes in turn: %q, want five ok and one refused", codes)
+	}
+}
+
+// TestLobbyWrittenOncePerRenewal counts the writes of a quiet table's lobby
+// entry while its lease is renewed six times: one per renewal (the keeper's
+// refresh), not two (the keeper's and the node's own pass over its tables).
+func TestLobbyWrittenOncePerRenewal(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	var mu sync.Mutex
+	counting, writes := false, 0
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		_ = a.c.WatchLobby(wctx, func(l cluster.Listing) {
+			mu.Lock()
+			defer mu.Unlock()
+			if counting && l.Table == "Main" {
+				writes++
+			}
+		}, func(string) {})
+	}()
+	waitFor(t, "Main listed", func() bool { ls, err := a.c.Lobby(ctx); return err == nil && len(ls) == 1 })
+	const passes = 6
+	r0 := a.c.Stats().Renewals
+	mu.Lock()
+	counting = true
+	mu.Unlock()
+	waitFor(t, "six renewals", func() bool { return a.c.Stats().Renewals >= r0+passes })
+	mu.Lock()
+	got := writes
+	mu.Unlock()
+	t.Logf("%d writes in %d renewals", got, passes)
+	// The pass before the count may write its entry after r0 was read.
+	if got > passes+1 {
+		t.Fatalf("Main's lobby entry written %d times in %d renewals, want at most %d", got, passes, passes+1)
 	}
 }

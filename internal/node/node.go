@@ -407,8 +407,10 @@ func (ts *Tables) lost(l *cluster.Lease) {
 	}()
 }
 
-// listAll writes the lobby entries of the node's tables every third of the
-// lease TTL, from the local lobby's listings.
+// listAll writes the lobby entries of the node's tables that changed, every
+// third of the lease TTL, from the local lobby's listings (cluster.Node.List
+// writes nothing for a listing unchanged: the keeper refreshes those after
+// each renewal).
 func (ts *Tables) listAll(ctx context.Context) {
 	tick := time.NewTicker(ts.cfg.Cluster.LeaseTTL() / 3)
 	defer tick.Stop()
