@@ -71,6 +71,26 @@ func (l *Lobby) LocalOnline() []protocol.Player {
 	return out
 }
 
+// HouseOnline returns the number of players online on any node of the
+// house, each once (on a single node, Online).
+func (l *Lobby) HouseOnline() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.remoteOnline) == 0 {
+		return len(l.online)
+	}
+	ids := make(map[int64]bool, len(l.online))
+	for id := range l.online {
+		ids[id] = true
+	}
+	for _, ps := range l.remoteOnline {
+		for id := range ps {
+			ids[id] = true
+		}
+	}
+	return len(ids)
+}
+
 // SetRemoteOnline sets the players online on the node named node (another
 // node): the lobby's list of players online is every node's, and the players
 // who come or go with this change are pushed as this node's own are.

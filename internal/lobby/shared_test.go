@@ -161,3 +161,23 @@ func TestChatRateOfTheHouse(t *testing.T) {
 		}
 	}
 }
+
+// TestHouseOnline counts the players online on every node once each: one
+// online here and on another node is one player.
+func TestHouseOnline(t *testing.T) {
+	l := New(nil, nil)
+	var s sink
+	l.Subscribe(table.Player{ID: 1, Name: "alice"}, &s)
+	if n := l.HouseOnline(); n != 1 {
+		t.Fatalf("one node, alice: %d online", n)
+	}
+	l.SetRemoteOnline("b", []protocol.Player{{ID: 1, Name: "alice"}, {ID: 2, Name: "bob"}})
+	l.SetRemoteOnline("c", []protocol.Player{{ID: 2, Name: "bob"}, {ID: 3, Name: "carol"}})
+	if n, here := l.HouseOnline(), l.Online(); n != 3 || here != 1 {
+		t.Fatalf("alice here and on b, bob on b and c, carol on c: %d in the house, %d here; want 3 and 1", n, here)
+	}
+	l.RemoveRemoteOnline("c")
+	if n := l.HouseOnline(); n != 2 {
+		t.Fatalf("c gone: %d in the house, want 2", n)
+	}
+}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -237,4 +240,41 @@ func TestLobbyWrittenOncePerRenewal(t *testing.T) {
 	if got > passes+1 {
 		t.Fatalf("Main's lobby entry written %d times in %d renewals, want at most %d", got, passes, passes+1)
 	}
+}
+
+// TestHousePlayersOnlineMetric: a node's felt_players_online counts its own
+// connections' players, felt_house_players_online every node's, each once.
+func TestHousePlayersOnlineMetric(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	ann := register(t, a.url, "ann")
+	dialAs(t, ctx, a.url, ann).until(ctx, "ann's snapshot on a", isLobby)
+	dialAs(t, ctx, b.url, ann).until(ctx, "ann's snapshot on b", isLobby)
+	dial(t, ctx, b.url, "bob").until(ctx, "bob's snapshot", isLobby)
+	metric := func(n *testNode, name string) string {
+		resp, err := http.Get(n.url + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		for line := range strings.Lines(string(b)) {
+			if v, ok := strings.CutPrefix(line, name+" "); ok {
+				return strings.TrimSpace(v)
+			}
+		}
+		return ""
+	}
+	waitFor(t, "a counts bob online on b", func() bool { return metric(a, "felt_house_players_online") == "2" })
+	if got := metric(a, "felt_players_online"); got != "1" {
+		t.Errorf("a's felt_players_online %s, want 1 (ann)", got)
+	}
+	if got := metric(b, "felt_players_online"); got != "2" {
+		t.Errorf("b's felt_players_online %s, want 2 (ann and bob)", got)
+	}
+	waitFor(t, "b counts ann once", func() bool { return metric(b, "felt_house_players_online") == "2" })
 }
