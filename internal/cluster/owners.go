@@ -35,7 +35,9 @@ func (n *Node) Claim(ctx context.Context, owner int64, table string, max int, li
 	ctx, cancel := context.WithTimeout(ctx, 4*n.cfg.Timeout)
 	defer cancel()
 	return n.changeClaims(ctx, owner, func(names []string) ([]string, error) {
-		names = withoutTable(names, table)
+		if len(withoutTable(names, table)) < len(names) {
+			return names, nil // claimed already
+		}
 		if max > 0 && len(names) >= max && live != nil {
 			kept := names[:0:0]
 			for _, name := range names {
@@ -76,11 +78,9 @@ func (n *Node) Claims(ctx context.Context, owner int64) ([]string, error) {
 // (nothing if it leaves them as they are), by a compare-and-set.
 func (n *Node) changeClaims(ctx context.Context, owner int64, change func([]string) ([]string, error)) error {
 	return compareAndSet(ctx, n.owners, strconv.FormatInt(owner, 10), func(v []byte) ([]byte, error) {
-		var names []string
-		if v != nil {
-			if err := json.Unmarshal(v, &names); err != nil {
-				return nil, fmt.Errorf("cluster: the tables of player %d: %w", owner, err)
-			}
+		names, err := decodeClaims(owner, v)
+		if err != nil {
+			return nil, err
 		}
 		changed, err := change(names)
 		if err != nil {
@@ -102,8 +102,16 @@ func (n *Node) claims(ctx context.Context, owner int64) ([]string, error) {
 	case err != nil:
 		return nil, fmt.Errorf("cluster: the tables of player %d: %w", owner, err)
 	}
+	return decodeClaims(owner, e.Value())
+}
+
+// decodeClaims decodes owner's claims from v, their entry's value (nil: none).
+func decodeClaims(owner int64, v []byte) ([]string, error) {
 	var names []string
-	if err := json.Unmarshal(e.Value(), &names); err != nil {
+	if v == nil {
+		return nil, nil
+	}
+	if err := json.Unmarshal(v, &names); err != nil {
 		return nil, fmt.Errorf("cluster: the tables of player %d: %w", owner, err)
 	}
 	return names, nil
