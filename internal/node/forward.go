@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 
 	"github.com/nats-io/nats.go"
@@ -60,7 +59,7 @@ func answerForwarded(m *nats.Msg, h http.Handler) error {
 	if h != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), relayTimeout)
 		defer cancel()
-		req, err := http.NewRequestWithContext(ctx, q.Method, q.Path, io.NopCloser(bytes.NewReader(q.Body)))
+		req, err := http.NewRequestWithContext(ctx, q.Method, q.Path, bytes.NewReader(q.Body))
 		if err != nil {
 			return err
 		}
