@@ -26,7 +26,7 @@ type HandStrategy struct {
 // NodeInfo is what a node path leads to.
 type NodeInfo struct {
 	Path    []string       `json:"path"`
-	Kind    string         `json:"kind"` // "decision", "chance", "fold" or "showdown"
+	Kind    string         `json:"kind"` // "decision", "chance", "fold", "showdown" or "leaf" (Spot.LeafRunouts)
 	Player  string         `json:"player,omitempty"`
 	Street  string         `json:"street"`
 	Board   string         `json:"board"`
@@ -151,6 +151,8 @@ func (s *Solver) Node(path []string) (NodeInfo, error) {
 		info.Kind, info.Board = "fold", ""
 	case showdownNode:
 		info.Kind = "showdown"
+	case leafNode:
+		info.Kind = "leaf"
 	default:
 		info.Kind = "decision"
 		s.describeDecision(n, wk, &info)
@@ -173,7 +175,12 @@ func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo) {
 	s.visit(s.main, wk.ni, wk.depth, modeEV, p, nil, wk.reach[1-p], ev, true)
 	compat := make([]float64, nh)
 	s.compatible(p, wk.reach[1-p], compat, &s.main.cs2)
-	eq := s.handEquity(p, s.boards[n.board].set, wk.reach[1-p])
+	var eq []float64
+	if s.leafBoards != nil {
+		eq = s.leafEquity(p, wk.reach[1-p])
+	} else {
+		eq = s.handEquity(p, s.boards[n.board].set, wk.reach[1-p])
+	}
 	info.Totals = make([]float64, na)
 	sum := 0.0
 	toTree := s.handMap[permIndex(wk.perm.inverse())][p] // each dealt hand's index in the tree's suits
