@@ -80,6 +80,9 @@ type Options struct {
 	// NoSafe makes the resolve bot re-solve unsafely, from its beliefs alone,
 	// without the opponent's earlier values as bounds (the option safe=false).
 	NoSafe bool
+	// NoFlop makes the resolve bot play the blueprint on the flop instead of
+	// re-solving it (the option flop=false), to compare the two.
+	NoFlop bool
 	// Game is the game the bot is made to play; nil when the caller does not say.
 	// A bot that plays one game only (cfr) refuses, with ErrWrongGame, to be made
 	// for another game or for an unknown one, rather than play it as some other bot.
@@ -298,7 +301,7 @@ type param struct{ key, value string }
 // paramKeys are the options a bot's name may carry, each with whether its value
 // names a file.
 var paramKeys = map[string]bool{"samples": false, "bluff": false, "budget": false, "state": true, "weights": true, "strategy": true,
-	"draws": false, "update": false, "thresholds": false, "safe": false, "blueprint": false}
+	"draws": false, "update": false, "thresholds": false, "safe": false, "blueprint": false, "flop": false}
 
 // file reports whether p's value names a file.
 func (p param) file() bool { return paramKeys[p.key] }
@@ -325,7 +328,7 @@ func parseName(name string) (int, []param, error) {
 		isFile, known := paramKeys[k]
 		switch {
 		case !known:
-			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, budget, safe, blueprint, state, weights, strategy, draws, update, thresholds): %w", base, k, ErrBadOption)
+			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, budget, safe, blueprint, flop, state, weights, strategy, draws, update, thresholds): %w", base, k, ErrBadOption)
 		case isFile && v == "":
 			return 0, nil, fmt.Errorf("bot %s: %s= needs a file name: %w", base, k, ErrBadOption)
 		case !isFile:
@@ -353,7 +356,7 @@ func (p param) apply(o *Options) error {
 			return fmt.Errorf("bluff=%q: %w", p.value, ErrBadOption)
 		}
 		o.NoBluff = !b
-	case "draws", "update", "blueprint":
+	case "draws", "update", "blueprint", "flop":
 		b, err := strconv.ParseBool(p.value)
 		if err != nil {
 			return fmt.Errorf("%s=%q: %w", p.key, p.value, ErrBadOption)
@@ -363,6 +366,8 @@ func (p param) apply(o *Options) error {
 			o.NoDraws = !b
 		case "update":
 			o.NoUpdate = !b
+		case "flop":
+			o.NoFlop = !b
 		default:
 			o.NoBlueprint = !b
 		}
