@@ -181,7 +181,7 @@ var registry = [...]entry{
 	{Info{"minraise", "exploiter: min-raises whenever it may, all-in only with a good hand"}, plain(newMinRaise)},
 	{Info{"maniac", "exploiter: bets or raises the size of the pot every time, whatever it holds"}, plain(func(Options) maniacBot { return maniacBot{} })},
 	{Info{"tag", "exploiter: tight-aggressive; raises a few strong starting hands, bets 2/3 pot when ahead, calls with pot odds"}, plain(newTAG)},
-	{Info{"resolve", "heads-up no-limit: a chart by stack depth before the flop, a range-aware policy on the flop, real-time re-solving of the turn and river on its beliefs about both ranges, bounded by the opponent's earlier values (budget=2s per decision by default; safe=false re-solves unsafely)"}, plain(newResolve)},
+	{Info{"resolve", "heads-up no-limit: an MCCFR blueprint before the flop, real-time re-solving of the flop (depth-limited; flop=false plays the blueprint there), turn and river on its beliefs about both ranges, the opponent's actual bet sizes in the tree, bounded by the opponent's earlier values (budget=2s per decision by default; safe=false re-solves unsafely)"}, plain(newResolve)},
 	{Info{"cfr", "heads-up limit Hold'em from a CFR strategy: the built-in blueprint, or strategy=FILE (felt train hulhe --out FILE); refuses other games"}, newCFR},
 }
 

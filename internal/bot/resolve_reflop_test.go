@@ -201,3 +201,48 @@ func TestResolveFlopOption(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveFlopSafeAtRoot: re-solving safely, the bot's first flop re-solve
+// records the opponent's values at the flop's start, and its next flop re-solve
+// (after a re-raise of a size its tree did not have) is bounded by them, through
+// the gadget at the subgame's root; with safe=false neither.
+func TestResolveFlopSafeAtRoot(t *testing.T) {
+	for _, safe := range []bool{true, false} {
+		opts := ""
+		if !safe {
+			opts = ",safe=false"
+		}
+		b := newFlopResolve(t, opts)
+		h := deepFlop(t, 20000, 20000)
+		play(t, h, "r185")
+		v := h.View(0)
+		if _, ok := b.Strategy(&v, nil); !ok {
+			t.Fatal("no strategy")
+		}
+		hist, _ := readHistory(&v)
+		start := hist.key[:hist.cur().keyAt]
+		if got := b.bounds[start] != nil; got != safe {
+			t.Errorf("safe %v: the flop's bound recorded %v", safe, got)
+		}
+		if b.kept.s.Following() != nil {
+			t.Errorf("safe %v: the first flop re-solve is bounded", safe)
+		}
+		play(t, h, "r1055", "r2900")
+		v = h.View(0)
+		if _, ok := b.Strategy(&v, nil); !ok {
+			t.Fatal("no strategy")
+		}
+		root, err := b.kept.s.Node(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := b.kept.s.Following() != nil; got != safe || !slices.Contains(root.Actions, "b185") {
+			t.Errorf("safe %v: the re-solve after the re-raise bounded %v, root %v", safe, got, root.Actions)
+		}
+		hist, _ = readHistory(&v)
+		if path, err := pathOf(b.kept.s, hist.cur(), 3); err != nil || path[2] != "r2900" {
+			t.Errorf("safe %v: the re-raise is %v in the tree (%v), want r2900", safe, path, err)
+		}
+		finish(t, b, h)
+	}
+}
