@@ -398,7 +398,7 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 	if err != nil {
 		return nil
 	}
-	info, err := s.Node(path)
+	info, err := s.Strategy(path)
 	if err != nil || info.Kind != "decision" {
 		return nil
 	}

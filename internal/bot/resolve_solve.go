@@ -149,7 +149,7 @@ func iterate(ctx context.Context, step func(), n int) {
 func pathOf(s *solver.Solver, st *pubStreet, k int) ([]string, error) {
 	path := make([]string, 0, k)
 	for _, a := range st.acts[:k] {
-		info, err := s.Node(path)
+		info, err := s.Strategy(path)
 		if err != nil {
 			return nil, err
 		}
@@ -201,7 +201,7 @@ func advance(s *solver.Solver, st *pubStreet, b *[2]belief, me int) error {
 		return err
 	}
 	for k, a := range st.acts {
-		info, err := s.Node(path[:k])
+		info, err := s.Strategy(path[:k])
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -91,5 +92,37 @@ func TestLeafRunoutsBounds(t *testing.T) {
 	s := mustSolver(t, sp, 1)
 	if s.leafBoards != nil {
 		t.Error("a river spot has leaf runouts")
+	}
+}
+
+// TestStrategyMatchesNode: Strategy gives the same actions, hands, reaches and
+// strategies as Node, without the EV and equity, on a full and a depth-limited flop.
+func TestStrategyMatchesNode(t *testing.T) {
+	for _, runouts := range []int{0, 12} {
+		sp := smallFlop()
+		sp.LeafRunouts = runouts
+		s := mustSolver(t, sp, 1)
+		for range 20 {
+			s.Iterate()
+		}
+		for _, path := range [][]string{nil, {"x"}, {"b7.5"}} {
+			full, err := s.Node(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			light, err := s.Strategy(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(full.Actions, light.Actions) || len(full.Hands) != len(light.Hands) {
+				t.Fatalf("runouts %d, %v: Node %v (%d hands), Strategy %v (%d hands)", runouts, path, full.Actions, len(full.Hands), light.Actions, len(light.Hands))
+			}
+			for i, h := range full.Hands {
+				l := light.Hands[i]
+				if h.Hand != l.Hand || h.Reach != l.Reach || !slices.Equal(h.Strategy, l.Strategy) || l.EV != 0 || l.Equity != 0 {
+					t.Errorf("runouts %d, %v: Node %+v, Strategy %+v", runouts, path, h, l)
+				}
+			}
+		}
 	}
 }
