@@ -80,9 +80,10 @@ type Options struct {
 	// NoSafe makes the resolve bot re-solve unsafely, from its beliefs alone,
 	// without the opponent's earlier values as bounds (the option safe=false).
 	NoSafe bool
-	// NoFlop makes the resolve bot play the blueprint on the flop instead of
-	// re-solving it (the option flop=false), to compare the two.
-	NoFlop bool
+	// Flop makes the resolve bot re-solve the flop (depth-limited) instead of
+	// playing the blueprint there (the option flop=true; off by default: it did
+	// not measure better, docs/bots.md).
+	Flop bool
 	// Game is the game the bot is made to play; nil when the caller does not say.
 	// A bot that plays one game only (cfr) refuses, with ErrWrongGame, to be made
 	// for another game or for an unknown one, rather than play it as some other bot.
@@ -181,7 +182,7 @@ var registry = [...]entry{
 	{Info{"minraise", "exploiter: min-raises whenever it may, all-in only with a good hand"}, plain(newMinRaise)},
 	{Info{"maniac", "exploiter: bets or raises the size of the pot every time, whatever it holds"}, plain(func(Options) maniacBot { return maniacBot{} })},
 	{Info{"tag", "exploiter: tight-aggressive; raises a few strong starting hands, bets 2/3 pot when ahead, calls with pot odds"}, plain(newTAG)},
-	{Info{"resolve", "heads-up no-limit: an MCCFR blueprint before the flop, real-time re-solving of the flop (depth-limited; flop=false plays the blueprint there), turn and river on its beliefs about both ranges, the opponent's actual bet sizes in the tree, bounded by the opponent's earlier values (budget=2s per decision by default; safe=false re-solves unsafely)"}, plain(newResolve)},
+	{Info{"resolve", "heads-up no-limit: an MCCFR blueprint before the flop, real-time re-solving of the turn and river (and with flop=true of the flop, depth-limited) on its beliefs about both ranges, the opponent's actual bet sizes in the tree, bounded by the opponent's earlier values (budget=2s per decision by default; safe=false re-solves unsafely)"}, plain(newResolve)},
 	{Info{"cfr", "heads-up limit Hold'em from a CFR strategy: the built-in blueprint, or strategy=FILE (felt train hulhe --out FILE); refuses other games"}, newCFR},
 }
 
@@ -367,7 +368,7 @@ func (p param) apply(o *Options) error {
 		case "update":
 			o.NoUpdate = !b
 		case "flop":
-			o.NoFlop = !b
+			o.Flop = b
 		default:
 			o.NoBlueprint = !b
 		}

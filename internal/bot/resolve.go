@@ -59,7 +59,7 @@ type resolveBot struct {
 	safe   bool                     // re-solve safely (resolve_solve.go, boundFor)
 	bounds map[string]*solver.Bound // safe re-solving: the opponent's values at a round's start
 	noBlue bool                     // play the chart and the flop policy, not the blueprint
-	flop   bool                     // re-solve the flop (depth-limited), not play the blueprint there
+	flop   bool                     // re-solve the flop (depth-limited, flop=true), not play the blueprint there
 }
 
 // keptSolve is the bot's last re-solve, kept so that the end of its round (the
@@ -114,7 +114,7 @@ var (
 )
 
 func newResolve(o Options) *resolveBot {
-	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), safe: !o.NoSafe, noBlue: o.NoBlueprint, flop: !o.NoFlop}
+	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), safe: !o.NoSafe, noBlue: o.NoBlueprint, flop: o.Flop}
 	if b.budget == 0 {
 		b.budget = DefaultResolveBudget
 	}
@@ -331,7 +331,7 @@ func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[
 }
 
 // resolves reports whether the bot re-solves the rounds of street: the turn and the
-// river always, the flop unless flop=false, never the preflop.
+// river always, the flop with flop=true, never the preflop.
 func (b *resolveBot) resolves(street engine.Street) bool {
 	return street >= engine.Turn || street == engine.Flop && b.flop
 }

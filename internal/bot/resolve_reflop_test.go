@@ -24,7 +24,7 @@ func deepFlop(t *testing.T, stacks ...int64) *engine.Hand {
 }
 
 // newFlopResolve makes a resolve bot with the arena's budget (a few dozen flop
-// iterations) and the given extra options.
+// iterations) and the given extra options (",flop=true" re-solves the flop).
 func newFlopResolve(t *testing.T, opts string) *resolveBot {
 	t.Helper()
 	b, err := New("resolve:budget=300ms"+opts, Options{Rand: rand.New(rand.NewPCG(7, 3))})
@@ -57,8 +57,8 @@ func finish(t *testing.T, b *resolveBot, h *engine.Hand) {
 // TestResolveFlopTakesActualSizes: facing flop bets the blueprint has no size for
 // (0.37 and 3.1 pots, a min-bet, an all-in for less than a min-bet), the bot
 // re-solves the flop with the bet as made in its tree (never rounded), plays a
-// re-solved strategy for its hand, and acts legally to the hand's end. With
-// flop=false it plays the blueprint there (no re-solve).
+// re-solved strategy for its hand, and acts legally to the hand's end. Without
+// flop=true (and with flop=false) it plays the blueprint there (no re-solve).
 func TestResolveFlopTakesActualSizes(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -70,7 +70,7 @@ func TestResolveFlopTakesActualSizes(t *testing.T) {
 		{"min-bet", 100, []int64{20000, 20000}},
 		{"all-in for less", 40, []int64{20000, 290}},
 	} {
-		b := newFlopResolve(t, "")
+		b := newFlopResolve(t, ",flop=true")
 		h := deepFlop(t, c.stacks...)
 		play(t, h, "r"+strconv.FormatInt(c.bet, 10))
 		v := h.View(0)
@@ -95,12 +95,14 @@ func TestResolveFlopTakesActualSizes(t *testing.T) {
 		}
 		finish(t, b, h)
 
-		old := newFlopResolve(t, ",flop=false")
-		h = deepFlop(t, c.stacks...)
-		play(t, h, "r"+strconv.FormatInt(c.bet, 10))
-		v = h.View(0)
-		if _, ok := old.Strategy(&v, nil); !ok || old.kept.s != nil {
-			t.Errorf("%s, flop=false: strategy %v, re-solved %v; want the blueprint's", c.name, ok, old.kept.s != nil)
+		for _, opts := range []string{"", ",flop=false"} {
+			old := newFlopResolve(t, opts)
+			h = deepFlop(t, c.stacks...)
+			play(t, h, "r"+strconv.FormatInt(c.bet, 10))
+			v = h.View(0)
+			if _, ok := old.Strategy(&v, nil); !ok || old.kept.s != nil {
+				t.Errorf("%s, %q: strategy %v, re-solved %v; want the blueprint's", c.name, opts, ok, old.kept.s != nil)
+			}
 		}
 	}
 }
@@ -124,7 +126,7 @@ func (c *stopAfter) Err() error {
 // and the bot's action is legal; a context done on entry gives a legal action at
 // once, with no re-solve.
 func TestResolveFlopCancelledMidSolve(t *testing.T) {
-	b := newFlopResolve(t, "")
+	b := newFlopResolve(t, ",flop=true")
 	b.budget = DefaultResolveBudget // flopIterations, were it not cancelled
 	h := deepFlop(t, 20000, 20000)
 	play(t, h, "r185")
@@ -143,7 +145,7 @@ func TestResolveFlopCancelledMidSolve(t *testing.T) {
 	}
 	finish(t, b, h)
 
-	fresh := newFlopResolve(t, "")
+	fresh := newFlopResolve(t, ",flop=true")
 	h = deepFlop(t, 20000, 20000)
 	play(t, h, "r185")
 	v = h.View(0)
@@ -164,7 +166,7 @@ func TestResolveFlopEmptyRange(t *testing.T) {
 	kk := cards.MustParseList("KdKs")
 	blocked[comboIndex[kk[0]][kk[1]]] = 1
 	for name, opp := range map[string]belief{"zero": {}, "blocked": blocked} {
-		b := newFlopResolve(t, "")
+		b := newFlopResolve(t, ",flop=true")
 		h := deepFlop(t, 20000, 20000)
 		play(t, h, "r185")
 		v := h.View(0)
@@ -182,17 +184,22 @@ func TestResolveFlopEmptyRange(t *testing.T) {
 	}
 }
 
-// TestResolveFlopOption: flop re-solving is on by default; flop=false (from
-// anyone) turns it off, and a value that is not a boolean is refused by name.
+// TestResolveFlopOption: flop re-solving is off by default; flop=true (from
+// anyone) turns it on, and a value that is not a boolean is refused by name.
 func TestResolveFlopOption(t *testing.T) {
-	if b := newFlopResolve(t, ""); !b.flop {
-		t.Error("flop re-solving is off by default")
+	if b := newFlopResolve(t, ""); b.flop {
+		t.Error("flop re-solving is on by default")
+	}
+	if b := newFlopResolve(t, ",flop=true"); !b.flop {
+		t.Error("flop=true does not re-solve the flop")
 	}
 	if b := newFlopResolve(t, ",flop=false"); b.flop {
 		t.Error("flop=false re-solves the flop")
 	}
-	if err := CheckUntrusted("resolve:flop=false"); err != nil {
-		t.Errorf("flop=false from a player: %v", err)
+	for _, ok := range []string{"resolve:flop=false", "resolve:flop=true"} {
+		if err := CheckUntrusted(ok); err != nil {
+			t.Errorf("%s from a player: %v", ok, err)
+		}
 	}
 	for _, bad := range []string{"resolve:flop=maybe", "resolve:flop="} {
 		_, err := New(bad, Options{})
@@ -208,9 +215,9 @@ func TestResolveFlopOption(t *testing.T) {
 // the gadget at the subgame's root; with safe=false neither.
 func TestResolveFlopSafeAtRoot(t *testing.T) {
 	for _, safe := range []bool{true, false} {
-		opts := ""
+		opts := ",flop=true"
 		if !safe {
-			opts = ",safe=false"
+			opts += ",safe=false"
 		}
 		b := newFlopResolve(t, opts)
 		h := deepFlop(t, 20000, 20000)
