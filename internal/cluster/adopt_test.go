@@ -2,12 +2,15 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // gate is an adoption held until released, counting the adoptions in flight
@@ -71,9 +74,10 @@ func registerOrphans(t *testing.T, n *Node, k int) {
 func heldBy(t *testing.T, n *Node) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	err := n.each(context.Background(), n.leases, func(key string, v []byte) {
-		h, _ := n.holderOf(context.Background(), key, key)
-		out[h]++
+	err := n.each(context.Background(), n.leases, func(e jetstream.KeyValueEntry) {
+		var lv leaseValue
+		_ = json.Unmarshal(e.Value(), &lv)
+		out[lv.Node]++
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -177,17 +181,21 @@ func TestFailedAdoptionRetried(t *testing.T) {
 	<-done
 }
 
-// lostNode registers k tables held by a node that is then lost: their leases
-// are gone (released here rather than expired, so that the other nodes' may
-// live long) and the node holds none.
-func lostNode(t *testing.T, url string, k int) {
+// lostNode registers k tables held by a node that is then lost: the leases
+// of all but the last held of them are gone (released here rather than
+// expired, so that the other nodes' may live long), the last held expire
+// after ttl.
+func lostNode(t *testing.T, url string, k, held int, ttl time.Duration) {
 	t.Helper()
-	c := connectTTL(t, url, "c", 30*time.Second)
+	c := connectTTL(t, url, "c", ttl)
 	registerOrphans(t, c, k)
 	for i := range k {
 		l, err := c.Acquire(context.Background(), fmt.Sprintf("T%03d", i))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if i >= k-held {
+			continue
 		}
 		if err := l.Release(context.Background()); err != nil {
 			t.Fatal(err)
@@ -196,10 +204,11 @@ func lostNode(t *testing.T, url string, k int) {
 	kill(c)
 }
 
-// survivor joins node name to the house holding one table of its own.
-func survivor(t *testing.T, url, name string) *Node {
+// survivor joins node name to the house holding one table of its own, with
+// leases of ttl.
+func survivor(t *testing.T, url, name string, ttl time.Duration) *Node {
 	t.Helper()
-	n := connectTTL(t, url, name, 30*time.Second)
+	n := connectTTL(t, url, name, ttl)
 	table := "Own-" + name
 	if err := n.Register(context.Background(), table, nil); err != nil {
 		t.Fatal(err)
@@ -220,9 +229,9 @@ func adoptAll(context.Context, *Lease, Registration) error { return nil }
 // found: the quickest survivor took the lost node's every table.)
 func TestSurvivorsShareTheOrphans(t *testing.T) {
 	url, _ := startNATS(t)
-	a, b := survivor(t, url, "a"), survivor(t, url, "b")
+	a, b := survivor(t, url, "a", time.Minute), survivor(t, url, "b", time.Minute)
 	const tables = 40
-	lostNode(t, url, tables)
+	lostNode(t, url, tables, 0, time.Minute)
 	ctx := context.Background()
 	if more := a.adoptOrphans(ctx, adoptAll); !more {
 		t.Error("a's pass says it left no table to the others")
@@ -246,9 +255,9 @@ func TestSurvivorsShareTheOrphans(t *testing.T) {
 // share, then, passing again at once, the rest.
 func TestIdleSurvivorDelaysNothing(t *testing.T) {
 	url, _ := startNATS(t)
-	a, _ := survivor(t, url, "a"), survivor(t, url, "b")
+	a, _ := survivor(t, url, "a", time.Minute), survivor(t, url, "b", time.Minute)
 	const tables = 40
-	lostNode(t, url, tables)
+	lostNode(t, url, tables, 0, time.Minute)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
@@ -256,4 +265,37 @@ func TestIdleSurvivorDelaysNothing(t *testing.T) {
 	waitFor(t, "a adopts every table", func() bool { return a.Stats().Takeovers == tables })
 	cancel()
 	<-done
+}
+
+// TestLostNodeCountedOutBeforeItsLeasesExpire loses a node holding 40
+// tables, 20 of whose leases are gone and 20 not expired yet. Once its
+// newest lease write is half a TTL old it no longer counts among the live
+// nodes, although it still holds leases: a survivor's pass takes the 20 free
+// tables, its fair part of the house with one other survivor, not a third of
+// the house's tables (13), as if the lost node were there to take its share.
+func TestLostNodeCountedOutBeforeItsLeasesExpire(t *testing.T) {
+	url, _ := startNATS(t)
+	const ttl = 10 * time.Second // the lost node's leases outlive the test's steps
+	a, b := survivor(t, url, "a", ttl), survivor(t, url, "b", ttl)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, n := range []*Node{a, b} {
+		go n.keep(ctx, nil) // the survivors renew their leases
+	}
+	const tables, held = 40, 20
+	lostNode(t, url, tables, held, ttl)
+	if o, err := a.findOrphans(ctx); err != nil || o.live != 3 {
+		t.Fatalf("live nodes just after the loss: %d (%v), want 3", o.live, err)
+	}
+	waitFor(t, "c counted out", func() bool {
+		o, err := a.findOrphans(ctx)
+		return err == nil && o.live == 2
+	})
+	if got := heldBy(t, a)["c"]; got != held {
+		t.Fatalf("c holds %d leases when counted out, want %d", got, held)
+	}
+	a.adoptOrphans(ctx, adoptAll)
+	if got := a.Stats().Takeovers; got != tables-held {
+		t.Fatalf("a took %d tables over, want %d", got, tables-held)
+	}
 }

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"sort"
-	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -137,9 +135,9 @@ func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 // Lobby returns every table listed by a live node, by name.
 func (n *Node) Lobby(ctx context.Context) ([]Listing, error) {
 	var out []Listing
-	err := n.each(ctx, n.lobby, func(_ string, v []byte) {
+	err := n.each(ctx, n.lobby, func(e jetstream.KeyValueEntry) {
 		var l Listing
-		if json.Unmarshal(v, &l) == nil {
+		if json.Unmarshal(e.Value(), &l) == nil {
 			out = append(out, l)
 		}
 	})
@@ -281,9 +279,9 @@ func (n *Node) IsRegistered(ctx context.Context, table string) (bool, error) {
 // Registered returns the house's registry, by name.
 func (n *Node) Registered(ctx context.Context) ([]Registration, error) {
 	var out []Registration
-	err := n.each(ctx, n.tables, func(_ string, v []byte) {
+	err := n.each(ctx, n.tables, func(e jetstream.KeyValueEntry) {
 		var r Registration
-		if json.Unmarshal(v, &r) == nil {
+		if json.Unmarshal(e.Value(), &r) == nil {
 			out = append(out, r)
 		}
 	})
@@ -292,7 +290,7 @@ func (n *Node) Registered(ctx context.Context) ([]Registration, error) {
 }
 
 // each calls f with every live entry of kv.
-func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(key string, v []byte)) error {
+func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(e jetstream.KeyValueEntry)) error {
 	ctx, cancel := context.WithTimeout(ctx, 4*n.cfg.Timeout)
 	defer cancel()
 	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
@@ -304,7 +302,7 @@ func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(key strin
 		if e == nil {
 			return nil // the initial values are all in
 		}
-		f(e.Key(), e.Value())
+		f(e)
 	}
 	return fmt.Errorf("cluster: list %s: %w", kv.Bucket(), ctx.Err())
 }
@@ -468,132 +466,4 @@ func (n *Node) renew(ctx context.Context, o *ownedTable, lost func(*Lease)) bool
 		}
 	}
 	return false
-}
-
-// adopters bounds the adoptions a node has in flight at once. An adoption is
-// round trips far more than CPU (the lease, the log read and its fence record,
-// the database's fence, the seats read, the hand recorded last; the replay of
-// one hand's actions takes microseconds), so the bound does not follow the
-// cores: eight at once take 200 tables over in about 25 adoptions' time rather
-// than 200, while leaving most of the database pool's 32 connections to the
-// node's own tables and keeping a busy node's adoptions short, each lease
-// being unrenewed until its table is open. A bound of the cores × 4 would be
-// 8 here but 64 on a 16-core node: the whole pool.
-const adopters = 8
-
-// orphans is what a pass of the keeper reads of the house: the registered
-// tables that no node holds, in an order of this node's (shuffled, so that
-// nodes adopting at once seldom race for the same table), and how many of
-// them this node takes in the pass (its share).
-type orphans struct {
-	regs  []Registration
-	share int
-}
-
-// findOrphans reads the registry and the leases, one listing each, and
-// returns the orphans and this node's share of them: the tables it lacks to
-// hold its fair part of the house's tables (their number over the nodes that
-// hold a lease, itself counted), and at least the orphans over those nodes
-// (rounded up), so that orphans never wait on a node that does not adopt: a
-// node leaves the others their part, and takes more at its next pass if they
-// have not.
-func (n *Node) findOrphans(ctx context.Context) (orphans, error) {
-	regs, err := n.Registered(ctx)
-	if err != nil {
-		return orphans{}, fmt.Errorf("the house's tables were not read: %w", err)
-	}
-	holders := map[string]string{} // lease key -> node
-	err = n.each(ctx, n.leases, func(key string, v []byte) {
-		var lv leaseValue
-		if json.Unmarshal(v, &lv) == nil {
-			holders[key] = lv.Node
-		}
-	})
-	if err != nil {
-		return orphans{}, fmt.Errorf("the leases were not read: %w", err)
-	}
-	live := map[string]bool{n.cfg.Node: true}
-	for _, node := range holders {
-		live[node] = true
-	}
-	var o orphans
-	mine := 0
-	for _, reg := range regs {
-		h, held := holders[TableKey(reg.Table)]
-		switch {
-		case h == n.cfg.Node:
-			mine++
-		case !held && !n.Owns(reg.Table):
-			o.regs = append(o.regs, reg)
-		}
-	}
-	rand.Shuffle(len(o.regs), func(i, j int) { o.regs[i], o.regs[j] = o.regs[j], o.regs[i] })
-	fair := ceilDiv(len(regs), len(live))
-	o.share = max(fair-mine, ceilDiv(len(o.regs), len(live)))
-	return o, nil
-}
-
-// ceilDiv returns a/b rounded up.
-func ceilDiv(a, b int) int { return (a + b - 1) / b }
-
-// adoptOrphans acquires the registered tables that no node holds, up to this
-// node's share, and hands each to adopt, adopters at a time. It reports
-// whether it stopped at its share with orphans it did not try: the keeper
-// then passes again at once, taking its share of those the other nodes have
-// not taken meanwhile. Once ctx is done it acquires nothing more, and it
-// returns when the adoptions under way have ended.
-func (n *Node) adoptOrphans(ctx context.Context, adopt Adopter) (more bool) {
-	o, err := n.findOrphans(ctx)
-	if err != nil {
-		if ctx.Err() == nil {
-			n.cfg.Log.Warn("no table adopted in this pass", "err", err)
-		}
-		return false
-	}
-	var g errgroup.Group
-	g.SetLimit(adopters)
-	var taken atomic.Int64 // leases acquired in the pass, or being acquired
-	for _, reg := range o.regs {
-		if ctx.Err() != nil {
-			break
-		}
-		if taken.Load() >= int64(o.share) {
-			more = true
-			break
-		}
-		taken.Add(1) // before waiting for a worker: the share is never overrun
-		g.Go(func() error {
-			if !n.adoptOne(ctx, adopt, reg) {
-				taken.Add(-1) // not taken: the pass goes on to another
-			}
-			return nil
-		})
-	}
-	_ = g.Wait()
-	return more && ctx.Err() == nil
-}
-
-// adoptOne acquires reg's table and hands it to adopt, and reports whether
-// the node owns the table now. A table not adopted has its lease released at
-// once, for the next pass (this node's or another's) to try again.
-func (n *Node) adoptOne(ctx context.Context, adopt Adopter, reg Registration) bool {
-	if ctx.Err() != nil {
-		return false // the node is stopping: it adopts nothing more
-	}
-	l, err := n.Acquire(ctx, reg.Table)
-	if err != nil {
-		return false // another node was faster, or NATS is away
-	}
-	if err := adopt(ctx, l, reg); err != nil {
-		n.cfg.Log.Warn("table not adopted", "table", reg.Table, "err", err)
-		// Released even when the node is stopping, not left to expire.
-		_ = n.Disown(context.WithoutCancel(ctx), l)
-		return false
-	}
-	n.Own(l) // owned once open (adopt may have said so already)
-	n.mu.Lock()
-	n.stats.Takeovers++
-	n.mu.Unlock()
-	n.cfg.Log.Info("table taken over", "table", reg.Table, "token", l.token)
-	return true
 }

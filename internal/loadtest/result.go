@@ -44,7 +44,7 @@ type Result struct {
 // from the kill to the first state showing play beyond where it stood.
 type Takeover struct {
 	Tables, WentOn int
-	P50, Max       time.Duration
+	P50, P99, Max  time.Duration
 	// SurvivorsMax is the same delay's maximum for the other tables, whose
 	// node lived (their players on the dead node reconnect meanwhile).
 	SurvivorsMax time.Duration
@@ -76,7 +76,7 @@ func (tk *Takeover) collect(tables []*tableTrack, mark []struct {
 	slices.Sort(went)
 	tk.WentOn = len(went)
 	if len(went) > 0 {
-		tk.P50, tk.Max = went[len(went)/2], went[len(went)-1]
+		tk.P50, tk.P99, tk.Max = went[len(went)/2], went[len(went)*99/100], went[len(went)-1]
 	}
 	return tk.WentOn == tk.Tables
 }
@@ -109,8 +109,9 @@ func (r *Result) Report(w io.Writer) {
 		fmt.Fprintf(w, "RESULT %s +%.0f (%.1f/s, %.2f per hand, %.2f per action)\n", k, v, v/el, v/max(1, r.Hands), v/max(1, float64(r.Actions)))
 	}
 	if tk := r.Takeover; tk != nil {
-		fmt.Fprintf(w, "RESULT takeover after kill -9: %d of %d tables went on, p50 %s, max %s (other tables: max %s) %s\n",
-			tk.WentOn, tk.Tables, tk.P50.Round(time.Millisecond), tk.Max.Round(time.Millisecond), tk.SurvivorsMax.Round(time.Millisecond), tk.Err)
+		fmt.Fprintf(w, "RESULT takeover after kill -9: %d of %d tables went on, p50 %s, p99 %s, max %s (other tables: max %s) %s\n",
+			tk.WentOn, tk.Tables, tk.P50.Round(time.Millisecond), tk.P99.Round(time.Millisecond), tk.Max.Round(time.Millisecond),
+			tk.SurvivorsMax.Round(time.Millisecond), tk.Err)
 	}
 }
 
