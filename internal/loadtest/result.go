@@ -50,14 +50,22 @@ type Takeover struct {
 	SurvivorsMax time.Duration
 	SurvivorsOn  int
 	Err          string
+
+	// wentOn is, by table, the delay of the first progress seen after the
+	// kill: the tables' progress moves on, this stays.
+	wentOn map[int]time.Duration
 }
 
 // collect fills tk from the tables' progress and reports whether every
-// victim's table has gone on.
+// victim's table has gone on. A table's delay is that of the first collect
+// that saw it gone on: the progress a client saw last before that collect.
 func (tk *Takeover) collect(tables []*tableTrack, mark []struct {
 	hand   int64
 	events int
 }, victim map[int]bool, killedAt time.Time) bool {
+	if tk.wentOn == nil {
+		tk.wentOn = map[int]time.Duration{}
+	}
 	var went []time.Duration
 	tk.SurvivorsMax, tk.SurvivorsOn = 0, 0
 	for i, lt := range tables {
@@ -65,6 +73,13 @@ func (tk *Takeover) collect(tables []*tableTrack, mark []struct {
 		on := lt.seenHand > mark[i].hand || lt.seenHand == mark[i].hand && lt.seenEvents > mark[i].events
 		d := lt.progressAt.Sub(killedAt)
 		lt.mu.Unlock()
+		if on {
+			if first, ok := tk.wentOn[i]; ok {
+				d = first
+			} else {
+				tk.wentOn[i] = d
+			}
+		}
 		switch {
 		case on && victim[i]:
 			went = append(went, d)
