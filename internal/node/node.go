@@ -56,7 +56,8 @@ type Tables struct {
 	mu      sync.Mutex
 	owned   map[string]*owned  // by cluster.TableKey
 	stop    context.CancelFunc // ends Run (HandOver)
-	leaving bool               // HandOver: no table of this node closes for good
+	running chan struct{}      // closed when Run has returned: no adoption under way
+	leaving bool               // HandOver: no table of this node closes for good, none opens
 	wg      sync.WaitGroup
 }
 
@@ -74,6 +75,10 @@ type registration struct {
 
 // errClosed refuses to open a player's table whose log says it closed.
 var errClosed = errors.New("the table closed for good")
+
+// errLeaving refuses to open a table on a node that is handing its tables
+// over (HandOver): busy, try again (on another node).
+var errLeaving = fmt.Errorf("this node is leaving the house: %w", house.ErrBusy)
 
 // spec is how a table opens on this node.
 type spec struct {
@@ -158,8 +163,10 @@ func (ts *Tables) houseSpec(name string) (spec, error) {
 func (ts *Tables) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	running := make(chan struct{})
+	defer close(running)
 	ts.mu.Lock()
-	ts.stop = cancel
+	ts.stop, ts.running = cancel, running
 	ts.mu.Unlock()
 	go ts.listAll(ctx)
 	go ts.mirrorLobby(ctx)
@@ -295,14 +302,30 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 		}
 	}
 	ts.cfg.Cluster.Own(l)
-	ts.mu.Lock()
-	ts.owned[cluster.TableKey(l.Table())] = &owned{lease: l, t: t}
-	ts.mu.Unlock()
-	player := sp.owner != 0
-	ts.wg.Go(func() { ts.watch(l, t, player) })
+	if !ts.keep(l, t, sp.owner != 0) { // the caller gives the lease up
+		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = t.HandOver(hctx, "its node is leaving the house")
+		return nil, errLeaving
+	}
 	resumed := hl != nil && hl.InPlay
 	ts.cfg.Log.Info("table opened on this node", "table", l.Table(), "token", l.Token(), "hand_resumed", resumed)
 	return t, nil
+}
+
+// keep counts table t, open on lease l, as this node's and watches it
+// (watch), unless the node is leaving (HandOver): it reports whether it did.
+// A table that an adoption under way opens once HandOver has begun is thus
+// either among those HandOver hands over and waits for, or refused here.
+func (ts *Tables) keep(l *cluster.Lease, t *table.Table, player bool) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.leaving {
+		return false
+	}
+	ts.owned[cluster.TableKey(l.Table())] = &owned{lease: l, t: t}
+	ts.wg.Go(func() { ts.watch(l, t, player) })
+	return true
 }
 
 // resume reads what the table's log left: the seats from the store, the hand
@@ -441,15 +464,27 @@ func (ts *Tables) Owned() []string {
 
 // HandOver stops every table of the node without paying anyone out and gives
 // their leases up, for the other nodes to take them up from their logs at
-// once: a node leaving on purpose (SIGTERM, a rolling upgrade).
+// once: a node leaving on purpose (SIGTERM, a rolling upgrade). The node
+// adopts nothing more: the adoptions under way end first, and a table one of
+// them opens meanwhile is stopped at once and its lease released.
 func (ts *Tables) HandOver(ctx context.Context) error {
 	ts.mu.Lock()
 	if ts.stop != nil {
 		ts.stop() // the node adopts nothing more, not even what it releases now
 	}
 	ts.leaving = true
+	running := ts.running
 	ts.mu.Unlock()
 	var errs []error
+	if running != nil {
+		// The adoptions under way end: each table they open now is refused
+		// (keep) and its lease released, so none outlives the handover.
+		select {
+		case <-running:
+		case <-ctx.Done():
+			errs = append(errs, ctx.Err())
+		}
+	}
 	for _, o := range ts.ownedTables() {
 		errs = append(errs, o.t.HandOver(ctx, "its node is leaving the house"))
 	}

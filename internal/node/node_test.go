@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -109,6 +110,10 @@ type nodeOptions struct {
 	renew       func(context.Context, *cluster.Lease) error
 	// awaitStop is Config.awaitStop.
 	awaitStop func(table string)
+	// tables are house tables of the node's config besides Main, alike.
+	tables []string
+	// noRun leaves Tables.Run to the test.
+	noRun bool
 }
 
 // startNodeWith is startNode with options.
@@ -170,14 +175,21 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 	})
 	cfg := srv.TableDefaults(table.Config{Name: "Main", Variant: table.NoLimit, Seats: 2, SmallBlind: 10, BigBlind: 20, MinBuyIn: 200, MaxBuyIn: 2000,
 		ActionTime: time.Minute, BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond, Bots: []string{"call"}, Permanent: true})
-	n.tables = New(Config{Cluster: c, House: h, Lobby: n.lobby, Names: []string{"Main"}, Log: log,
-		Table:       func(name string) (table.Config, bool) { return cfg, name == "Main" },
+	names := append([]string{"Main"}, opt.tables...)
+	n.tables = New(Config{Cluster: c, House: h, Lobby: n.lobby, Names: names, Log: log,
+		Table: func(name string) (table.Config, bool) {
+			cfg := cfg
+			cfg.Name = name
+			return cfg, slices.Contains(names, name)
+		},
 		PlayerTable: srv.PlayerTableConfig, beforeOpen: opt.beforeOpen, handLog: opt.handLog, awaitStop: opt.awaitStop})
 	srv.SetTableHost(n.tables)
 	if err := n.tables.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = n.tables.Run(ctx) }()
+	if !opt.noRun {
+		go func() { _ = n.tables.Run(ctx) }()
+	}
 	if dir != nil {
 		n.dir = dir
 		dctx, stop := context.WithCancel(ctx)
