@@ -52,7 +52,11 @@ type Listing struct {
 // Registration is a table in the house's registry: its name and the settings
 // a node opens it with.
 type Registration struct {
-	Table  string          `json:"table"`
+	Table string `json:"table"`
+	// Role, when set, says the table runs on the node that holds that
+	// role's lease (AcquireRole: a tournament's tables run on the
+	// director's node), which opens it again itself: no keeper adopts it.
+	Role   string          `json:"role,omitempty"`
 	Config json.RawMessage `json:"config"`
 }
 
@@ -189,7 +193,7 @@ func (n *Node) watch(ctx context.Context, kv jetstream.KeyValue, put func(key st
 // Register enters table in the house's registry with the settings it opens
 // with: if its node is lost, another node adopts it (Run).
 func (n *Node) Register(ctx context.Context, table string, config any) error {
-	b, err := registration(table, config)
+	b, err := registration(table, "", config)
 	if err != nil {
 		return err
 	}
@@ -209,7 +213,13 @@ var ErrRegistered = errors.New("a table of this name is registered")
 // is there: of any number of nodes registering one name at once, exactly one
 // succeeds and the others get ErrRegistered.
 func (n *Node) RegisterNew(ctx context.Context, table string, config any) error {
-	b, err := registration(table, config)
+	return n.RegisterRoleTable(ctx, table, "", config)
+}
+
+// RegisterRoleTable is RegisterNew for a table that runs on the holder of
+// role's lease (Registration.Role): the keepers leave it to that node.
+func (n *Node) RegisterRoleTable(ctx context.Context, table, role string, config any) error {
+	b, err := registration(table, role, config)
 	if err != nil {
 		return err
 	}
@@ -242,13 +252,13 @@ func (n *Node) Lookup(ctx context.Context, table string) (reg Registration, ok b
 	return reg, true, nil
 }
 
-// registration returns the registry's value for table and config.
-func registration(table string, config any) ([]byte, error) {
+// registration returns the registry's value for table, role and config.
+func registration(table, role string, config any) ([]byte, error) {
 	raw, err := json.Marshal(config)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(Registration{Table: table, Config: raw})
+	return json.Marshal(Registration{Table: table, Role: role, Config: raw})
 }
 
 // Unregister takes table out of the registry (it closed for good).
@@ -318,7 +328,8 @@ type Adopter func(ctx context.Context, l *Lease, reg Registration) error
 // lease it owns and then refreshes its lobby entry, calls lost with each lease
 // lost (refused, or not renewed before its local deadline: the table must stop
 // at once), and, if adopt is not nil, acquires the registered tables that no
-// node holds and hands each to adopt.
+// node holds and hands each to adopt (not a role's tables, Registration.Role:
+// the role's holder opens them).
 //
 // The renewals run on their own goroutine and ticker, renewers at a time: an
 // adoption, however slow (a WAL to read, a hand to resume), never delays them,
@@ -471,7 +482,7 @@ func (n *Node) adoptOrphans(ctx context.Context, adopt Adopter) {
 		return
 	}
 	for _, reg := range regs {
-		if n.Owns(reg.Table) {
+		if reg.Role != "" || n.Owns(reg.Table) {
 			continue
 		}
 		if h, err := n.Holder(ctx, reg.Table); err != nil || h != "" {

@@ -53,8 +53,11 @@ type Config struct {
 type Tables struct {
 	cfg Config
 
-	mu      sync.Mutex
-	owned   map[string]*owned  // by cluster.TableKey
+	mu    sync.Mutex
+	owned map[string]*owned // by cluster.TableKey
+	// tourney are the tournaments' tables open on this node (tourney.go), by
+	// cluster.TableKey.
+	tourney map[string]*table.Table
 	stop    context.CancelFunc // ends Run (HandOver)
 	leaving bool               // HandOver: no table of this node closes for good
 	wg      sync.WaitGroup
@@ -70,6 +73,8 @@ type owned struct {
 type registration struct {
 	House  string          `json:"house_table,omitempty"`
 	Player json.RawMessage `json:"player_table,omitempty"`
+	// Tourney is the tournament whose table it is (tourney.go).
+	Tourney int64 `json:"tournament,omitempty"`
 }
 
 // errClosed refuses to open a player's table whose log says it closed.
@@ -92,7 +97,7 @@ func New(cfg Config) *Tables {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Tables{cfg: cfg, owned: map[string]*owned{}}
+	return &Tables{cfg: cfg, owned: map[string]*owned{}, tourney: map[string]*table.Table{}}
 }
 
 // Start registers the house's own tables in the cluster and opens on this node
@@ -430,6 +435,16 @@ func (ts *Tables) ownedTables() []*owned {
 	return out
 }
 
+func (ts *Tables) tourneyTables() []*table.Table {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	out := make([]*table.Table, 0, len(ts.tourney))
+	for _, t := range ts.tourney {
+		out = append(out, t)
+	}
+	return out
+}
+
 // Owned returns the names of the tables open on this node.
 func (ts *Tables) Owned() []string {
 	var out []string
@@ -452,6 +467,9 @@ func (ts *Tables) HandOver(ctx context.Context) error {
 	var errs []error
 	for _, o := range ts.ownedTables() {
 		errs = append(errs, o.t.HandOver(ctx, "its node is leaving the house"))
+	}
+	for _, t := range ts.tourneyTables() {
+		errs = append(errs, t.HandOver(ctx, "its node is leaving the house"))
 	}
 	done := make(chan struct{})
 	go func() { ts.wg.Wait(); close(done) }()

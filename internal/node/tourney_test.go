@@ -1,0 +1,296 @@
+package node
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/felt-poker/felt/internal/cluster/natstest"
+	"github.com/felt-poker/felt/internal/store"
+	"github.com/felt-poker/felt/internal/store/storetest"
+	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/protocol"
+)
+
+// wsSeat follows a player's WebSocket: the last state of each table, the
+// notices and the replies it was sent.
+type wsSeat struct {
+	c    *wsClient
+	name string
+
+	mu      sync.Mutex
+	last    map[string]*protocol.State
+	notices []string
+	replies map[string]string // id -> "ok" or the error's code
+	next    int
+}
+
+// follow reads c's messages on a goroutine until its context is done.
+func follow(ctx context.Context, c *wsClient, name string) *wsSeat {
+	s := &wsSeat{c: c, name: name, last: map[string]*protocol.State{}, replies: map[string]string{}}
+	go func() {
+		for {
+			_, b, err := c.ws.Read(ctx)
+			if err != nil {
+				return
+			}
+			s.take(b)
+		}
+	}()
+	return s
+}
+
+func (s *wsSeat) take(b []byte) {
+	var m struct {
+		Type  string          `json:"type"`
+		ID    json.RawMessage `json:"id"`
+		Code  string          `json:"code"`
+		State *protocol.State `json:"state"`
+		Error *protocol.Error `json:"error"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch m.Type {
+	case "state":
+		if m.State != nil {
+			s.last[m.State.Table] = m.State
+		}
+	case "notice":
+		s.notices = append(s.notices, m.Code)
+	case "ok":
+		s.replies[string(m.ID)] = "ok"
+	case "error":
+		s.replies[string(m.ID)] = m.Error.Code
+	}
+}
+
+// do sends msg (a JSON object without its id) and waits for its reply.
+func (s *wsSeat) do(t *testing.T, ctx context.Context, msg string) string {
+	t.Helper()
+	s.mu.Lock()
+	s.next++
+	id := fmt.Sprint(s.next)
+	s.mu.Unlock()
+	s.c.send(ctx, msg[:len(msg)-1]+`,"id":`+id+`}`)
+	var r string
+	waitFor(t, s.name+"'s reply to "+msg, func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		r = s.replies[id]
+		return r != ""
+	})
+	return r
+}
+
+// state returns the last state of tbl the player was sent.
+func (s *wsSeat) state(tbl string) *protocol.State {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.last[tbl]
+}
+
+// toAct returns the last state of tbl if the player is to act in it.
+func (s *wsSeat) toAct(tbl string) *protocol.State {
+	if st := s.state(tbl); st != nil && st.MyTurn() {
+		return st
+	}
+	return nil
+}
+
+func (s *wsSeat) noticed(code string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Contains(s.notices, code)
+}
+
+// TestTourneyTableOnAnyNodeTakenOver plays a heads-up sit-and-go whose table
+// runs on the director's node a, by two players connected to node c: their
+// watch and actions go through the relay. Mid-hand, on the flop, a is cut off
+// NATS (as if killed): b gets the director lease and takes the table up from
+// its log, and the players, told the table moved, watch it again through c
+// and find the same hand at the same action (same hand key, cards, board, pot
+// and player to act). The duel is played out on b: one winner paid once, the
+// chips conserved (the store's stacks are the buy-ins' chips at every step,
+// and the prizes are the buy-ins), and a's table stopped.
+func TestTourneyTableOnAnyNodeTakenOver(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	srv := natstest.Start(t)
+	relay := natstest.NewRelay(t, srv.Addr().String())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a := startNodeWith(t, ctx, dsn, relay.URL(), "a", nodeOptions{tournaments: duel()})
+	waitFor(t, "a directs the tournaments", a.dir.Directing)
+	b := startNodeWith(t, ctx, dsn, srv.ClientURL(), "b", nodeOptions{tournaments: duel()})
+	c := startNode(t, ctx, dsn, srv.ClientURL(), "c")
+	players := map[string]*wsSeat{}
+	var ps []table.Player
+	for _, name := range []string{"alice", "bob"} {
+		players[name] = follow(ctx, dial(t, ctx, c.url, name), name)
+		u, _, err := c.h.Player(ctx, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, table.Player{ID: u.ID, Name: name})
+	}
+	start := c.credits(t, ctx, ps...)
+	old := a.srv.Tournaments()
+	id := openSNG(old)
+	for _, p := range ps {
+		if err := old.Register(ctx, id, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var name string
+	waitFor(t, "the duel seated on a", func() bool { name = tableOf(ctx, old, id, "alice"); return name != "" })
+	ta, err := a.lobby.Table(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.lobby.Table(name); err == nil {
+		t.Fatal("the duel's table is open on c")
+	}
+	watch := fmt.Sprintf(`{"type":"watch","table":%q}`, name)
+	for _, p := range players {
+		if r := p.do(t, ctx, watch); r != "ok" {
+			t.Fatalf("%s watches %s through c: %s", p.name, name, r)
+		}
+	}
+
+	// Through c: the button limps, the big blind checks, and on the flop the
+	// big blind bets: the button is to act, facing the bet.
+	act := func(what string, kinds ...string) *protocol.State {
+		t.Helper()
+		var who *wsSeat
+		var st *protocol.State
+		waitFor(t, what, func() bool {
+			for _, p := range players {
+				if st = p.toAct(name); st != nil {
+					who = p
+					return true
+				}
+			}
+			return false
+		})
+		for _, k := range kinds {
+			if st.Hand.Legal.Can(k) {
+				msg := actMsg(name, k, st.Hand.Legal.MinTo)
+				if r := who.do(t, ctx, msg); r != "ok" {
+					t.Fatalf("%s %ss through c: %s", who.name, k, r)
+				}
+				return st
+			}
+		}
+		t.Fatalf("%s may not %v: %+v", who.name, kinds, st.Hand.Legal)
+		return nil
+	}
+	act("the button to act", "call")
+	act("the big blind to act", "check")
+	flop := act("the flop", "bet")
+	if flop.Hand.Street != "flop" {
+		t.Fatalf("the bet was on the %s, want the flop", flop.Hand.Street)
+	}
+	var before *protocol.State
+	var facing *wsSeat
+	waitFor(t, "the button to act facing the bet", func() bool {
+		for _, p := range players {
+			if st := p.toAct(name); st != nil && st.Hand.Legal.Call > 0 {
+				before, facing = st, p
+				return true
+			}
+		}
+		return false
+	})
+
+	relay.SetCut(true) // a is lost to the house
+	waitFor(t, "b directs the tournaments", b.dir.Directing)
+	waitFor(t, "the duel's table on b", func() bool { _, err := b.lobby.Table(name); return err == nil })
+	in, err := b.srv.Tournaments().Info(ctx, id, 0)
+	if err != nil || in.State != store.TourneyRunning || in.Standings[0].Stack+in.Standings[1].Stack != 2000 {
+		t.Fatalf("the duel on b: %+v, %v; want running with 2,000 chips", in, err)
+	}
+	waitFor(t, facing.name+" told the table moved", func() bool { return facing.noticed("table_moved") })
+	var after *protocol.State
+	waitFor(t, facing.name+" to act on b, through c", func() bool {
+		if r := facing.do(t, ctx, watch); r != "ok" {
+			return false // table_moved until b has it
+		}
+		after = facing.toAct(name)
+		return after != nil && after.Hand.HandKey == before.Hand.HandKey
+	})
+	me, was := after.Mine(), before.Mine()
+	switch {
+	case after.Hand.Street != "flop" || !slices.Equal(after.Hand.Board, before.Hand.Board) || after.Hand.Pot != before.Hand.Pot:
+		t.Fatalf("the hand on b: %s %v pot %d; on a it was %s %v pot %d", after.Hand.Street, after.Hand.Board, after.Hand.Pot,
+			before.Hand.Street, before.Hand.Board, before.Hand.Pot)
+	case after.Hand.ToAct != before.Hand.ToAct || after.Hand.Legal.Call != before.Hand.Legal.Call:
+		t.Fatalf("on b seat %d to call %d; on a seat %d to call %d", after.Hand.ToAct, after.Hand.Legal.Call, before.Hand.ToAct, before.Hand.Legal.Call)
+	case !slices.Equal(me.Cards, was.Cards) || me.Stack != was.Stack:
+		t.Fatalf("%s's seat on b: %v %d; on a: %v %d", facing.name, me.Cards, me.Stack, was.Cards, was.Stack)
+	}
+
+	// The duel is played out on b, the players still on c.
+	for _, p := range players {
+		if p != facing {
+			if r := p.do(t, ctx, watch); r != "ok" {
+				t.Fatalf("%s watches on b: %s", p.name, r)
+			}
+		}
+	}
+	bd := b.srv.Tournaments()
+	waitFor(t, "the duel played out on b", func() bool {
+		for _, p := range players {
+			if st := p.toAct(name); st != nil {
+				l := st.Hand.Legal
+				k := "call"
+				switch {
+				case l.Can("raise"):
+					k = "raise"
+				case l.Can("bet"):
+					k = "bet"
+				case !l.Can("call"):
+					k = "check"
+				}
+				p.c.send(ctx, actMsg(name, k, l.MaxTo))
+			}
+		}
+		in, err := bd.Info(ctx, id, 0)
+		return err == nil && in.State == store.TourneyFinished
+	})
+	select {
+	case <-ta.Done():
+	default:
+		t.Fatal("a's table still runs")
+	}
+	relay.SetCut(false)
+	var es []store.TournamentEntry
+	waitFor(t, "the duel's end stored", func() bool {
+		var rec store.Tournament
+		rec, es, err = b.h.Tournament(ctx, id)
+		return err == nil && rec.State == store.TourneyFinished
+	})
+	places, prizes := map[int]bool{}, int64(0)
+	for _, e := range es {
+		places[e.Place] = true
+		prizes += e.Prize
+	}
+	if !places[1] || !places[2] || prizes != 200 {
+		t.Fatalf("entries %+v: want places 1 and 2 and prizes of 200", es)
+	}
+	if got := b.credits(t, ctx, ps...); got != start {
+		t.Fatalf("alice and bob hold %d credits after the duel, want %d (the buy-ins back as one prize)", got, start)
+	}
+}
+
+// actMsg is the act message of kind at tbl, with amount for a bet or raise.
+func actMsg(tbl, kind string, amount int64) string {
+	if kind != "bet" && kind != "raise" {
+		return fmt.Sprintf(`{"type":"act","table":%q,"action":%q}`, tbl, kind)
+	}
+	return fmt.Sprintf(`{"type":"act","table":%q,"action":%q,"amount":%d}`, tbl, kind, amount)
+}
