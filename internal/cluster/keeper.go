@@ -136,6 +136,39 @@ func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 	return nil
 }
 
+// ListTable writes (or refreshes) the lobby entry of table, which runs under
+// lease (a role's: a tournament's table, OpenTableWAL), with info; the entry
+// expires a TTL after its last write, so its node refreshes it every TTL/3.
+func (n *Node) ListTable(ctx context.Context, l *Lease, table string, info any) error {
+	if err := l.check(time.Now()); err != nil {
+		return err
+	}
+	raw, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(Listing{Table: table, Node: n.cfg.Node, Info: raw})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	if _, err := n.lobby.Put(ctx, TableKey(table), b); err != nil {
+		return fmt.Errorf("cluster: list %q: %w", table, err)
+	}
+	return nil
+}
+
+// Unlist removes table's lobby entry (a table ListTable listed, closed).
+func (n *Node) Unlist(ctx context.Context, table string) error {
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	if err := n.lobby.Delete(ctx, TableKey(table)); err != nil {
+		return fmt.Errorf("cluster: unlist %q: %w", table, err)
+	}
+	return nil
+}
+
 // Lobby returns every table listed by a live node, by name.
 func (n *Node) Lobby(ctx context.Context) ([]Listing, error) {
 	var out []Listing

@@ -57,7 +57,7 @@ type Tables struct {
 	owned map[string]*owned // by cluster.TableKey
 	// tourney are the tournaments' tables open on this node (tourney.go), by
 	// cluster.TableKey.
-	tourney map[string]*table.Table
+	tourney map[string]*tourneyTable
 	stop    context.CancelFunc // ends Run (HandOver)
 	leaving bool               // HandOver: no table of this node closes for good
 	wg      sync.WaitGroup
@@ -97,7 +97,7 @@ func New(cfg Config) *Tables {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Tables{cfg: cfg, owned: map[string]*owned{}, tourney: map[string]*table.Table{}}
+	return &Tables{cfg: cfg, owned: map[string]*owned{}, tourney: map[string]*tourneyTable{}}
 }
 
 // Start registers the house's own tables in the cluster and opens on this node
@@ -406,8 +406,8 @@ func (ts *Tables) lost(l *cluster.Lease) {
 	}()
 }
 
-// listAll writes the lobby entries of the node's tables every third of the
-// lease TTL, from the local lobby's listings.
+// listAll writes the lobby entries of the node's tables (its tournaments'
+// tables too) every third of the lease TTL, from the local lobby's listings.
 func (ts *Tables) listAll(ctx context.Context) {
 	tick := time.NewTicker(ts.cfg.Cluster.LeaseTTL() / 3)
 	defer tick.Stop()
@@ -415,6 +415,11 @@ func (ts *Tables) listAll(ctx context.Context) {
 		for _, o := range ts.ownedTables() {
 			if in, ok := ts.cfg.Lobby.Info(o.lease.Table()); ok {
 				_ = ts.cfg.Cluster.List(ctx, o.lease, in)
+			}
+		}
+		for _, tt := range ts.tourneyTables() {
+			if in, ok := ts.cfg.Lobby.Info(tt.t.Name()); ok {
+				_ = ts.cfg.Cluster.ListTable(ctx, tt.role, tt.t.Name(), in)
 			}
 		}
 		select {
@@ -435,12 +440,12 @@ func (ts *Tables) ownedTables() []*owned {
 	return out
 }
 
-func (ts *Tables) tourneyTables() []*table.Table {
+func (ts *Tables) tourneyTables() []*tourneyTable {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	out := make([]*table.Table, 0, len(ts.tourney))
-	for _, t := range ts.tourney {
-		out = append(out, t)
+	out := make([]*tourneyTable, 0, len(ts.tourney))
+	for _, tt := range ts.tourney {
+		out = append(out, tt)
 	}
 	return out
 }
@@ -468,8 +473,8 @@ func (ts *Tables) HandOver(ctx context.Context) error {
 	for _, o := range ts.ownedTables() {
 		errs = append(errs, o.t.HandOver(ctx, "its node is leaving the house"))
 	}
-	for _, t := range ts.tourneyTables() {
-		errs = append(errs, t.HandOver(ctx, "its node is leaving the house"))
+	for _, tt := range ts.tourneyTables() {
+		errs = append(errs, tt.t.HandOver(ctx, "its node is leaving the house"))
 	}
 	done := make(chan struct{})
 	go func() { ts.wg.Wait(); close(done) }()

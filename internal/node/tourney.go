@@ -22,6 +22,13 @@ import (
 // the relay. The next director, restoring the running tournaments, takes each
 // table up from its log: the hand in play goes on from its last action.
 
+// tourneyTable is a tournament's table open on this node, under the
+// director's lease role.
+type tourneyTable struct {
+	t    *table.Table
+	role *cluster.Lease
+}
+
 // tourneyHost opens the tournaments' tables of the director whose lease is
 // role (live.TableHost).
 type tourneyHost struct {
@@ -112,14 +119,18 @@ func (h *tourneyHost) open(ctx context.Context, cfg table.Config, fresh bool) (*
 		_ = t.HandOver(ctx, "not fenced")
 		return nil, err
 	}
+	key, tt := cluster.TableKey(cfg.Name), &tourneyTable{t: t, role: h.role}
 	ts.mu.Lock()
-	ts.tourney[cluster.TableKey(cfg.Name)] = t
+	ts.tourney[key] = tt
 	ts.mu.Unlock()
+	if in, ok := ts.cfg.Lobby.Info(cfg.Name); ok {
+		_ = c.ListTable(ctx, h.role, cfg.Name, in) // listAll refreshes it
+	}
 	ts.wg.Go(func() {
 		<-t.Done()
 		ts.mu.Lock()
-		if ts.tourney[cluster.TableKey(cfg.Name)] == t {
-			delete(ts.tourney, cluster.TableKey(cfg.Name))
+		if ts.tourney[key] == tt {
+			delete(ts.tourney, key)
 		}
 		ts.mu.Unlock()
 	})
@@ -156,6 +167,9 @@ func (h *tourneyHost) ForgetTourneyTable(ctx context.Context, t *table.Table) {
 func (h *tourneyHost) forget(ctx context.Context, name string) {
 	if !h.role.Valid(time.Now()) {
 		return // another director has the table now
+	}
+	if err := h.ts.cfg.Cluster.Unlist(ctx, name); err != nil {
+		h.ts.cfg.Log.Warn("a closed tournament table's lobby entry was not removed: it expires", "table", name, "err", err)
 	}
 	if err := h.ts.cfg.Cluster.Unregister(ctx, name); err != nil {
 		h.ts.cfg.Log.Warn("a closed tournament table was not taken out of the registry", "table", name, "err", err)

@@ -4,14 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/felt-poker/felt/internal/cluster/natstest"
+	"github.com/felt-poker/felt/internal/engine"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/store/storetest"
 	"github.com/felt-poker/felt/internal/table"
+	"github.com/felt-poker/felt/internal/tournament"
+	"github.com/felt-poker/felt/internal/tournament/live"
 	"github.com/felt-poker/felt/protocol"
 )
 
@@ -155,6 +160,7 @@ func TestTourneyTableOnAnyNodeTakenOver(t *testing.T) {
 	if _, err := c.lobby.Table(name); err == nil {
 		t.Fatal("the duel's table is open on c")
 	}
+	waitFor(t, "c's lobby lists the duel's table", func() bool { _, ok := c.lobby.Info(name); return ok })
 	watch := fmt.Sprintf(`{"type":"watch","table":%q}`, name)
 	for _, p := range players {
 		if r := p.do(t, ctx, watch); r != "ok" {
@@ -223,6 +229,11 @@ func TestTourneyTableOnAnyNodeTakenOver(t *testing.T) {
 		after = facing.toAct(name)
 		return after != nil && after.Hand.HandKey == before.Hand.HandKey
 	})
+	// a, the stale owner, changes nothing: its table refuses the fold.
+	fp := ps[slices.IndexFunc(ps, func(p table.Player) bool { return p.Name == facing.name })]
+	if err := ta.Act(ctx, fp, engine.Fold, 0); err == nil {
+		t.Fatal("a's table took a fold after b took it over")
+	}
 	me, was := after.Mine(), before.Mine()
 	switch {
 	case after.Hand.Street != "flop" || !slices.Equal(after.Hand.Board, before.Hand.Board) || after.Hand.Pot != before.Hand.Pot:
@@ -293,4 +304,184 @@ func actMsg(tbl, kind string, amount int64) string {
 		return fmt.Sprintf(`{"type":"act","table":%q,"action":%q}`, tbl, kind)
 	}
 	return fmt.Sprintf(`{"type":"act","table":%q,"action":%q,"amount":%d}`, tbl, kind, amount)
+}
+
+// tablesOf returns the tables tournament id seats its players at on d, by
+// player, and the chips the standings hold.
+func tablesOf(t *testing.T, ctx context.Context, d *live.Director, id int64) (map[string]string, int64) {
+	t.Helper()
+	in, err := d.Info(ctx, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, chips := map[string]string{}, int64(0)
+	for _, s := range in.Standings {
+		chips += s.Stack
+		if s.Table != "" {
+			at[s.Name] = s.Table
+		}
+	}
+	return at, chips
+}
+
+// TestTourneyTablesBalancedAfterTakeover runs a scheduled tournament of four
+// players at two tables on the director's node a, cuts a off NATS while a
+// hand is in play at one of them, and plays the tournament out on b, which
+// takes both tables up from their logs: the hand in play goes on, a table
+// down to one player is broken and its player moved to the other, and the
+// tournament ends with four places, the prizes the buy-ins, and the store's
+// standings holding the entrants' chips at every look.
+func TestTourneyTablesBalancedAfterTakeover(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	srv := natstest.Start(t)
+	relay := natstest.NewRelay(t, srv.Addr().String())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a := startNodeWith(t, ctx, dsn, relay.URL(), "a", nodeOptions{tournaments: duel()})
+	waitFor(t, "a directs the tournaments", a.dir.Directing)
+	b := startNodeWith(t, ctx, dsn, srv.ClientURL(), "b", nodeOptions{tournaments: duel()})
+	old := a.srv.Tournaments()
+	id, err := old.Create(ctx, tournament.Spec{Name: "Nightly", Kind: tournament.Scheduled, Seats: 3, BuyIn: 100, Stack: 1000,
+		Start: time.Now().Add(time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []table.Player
+	for _, name := range []string{"anne", "bert", "cleo", "dora"} {
+		p := a.player(t, ctx, name)
+		ps = append(ps, p)
+		if err := old.Register(ctx, id, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := a.credits(t, ctx, ps...)
+	var at map[string]string
+	waitFor(t, "the tournament seated at two tables on a", func() bool {
+		at, _ = tablesOf(t, ctx, old, id)
+		return len(at) == 4 && at["anne"] != "" && len(slices.Compact(slices.Sorted(maps.Values(at)))) == 2
+	})
+
+	// At anne's table, the first to act calls: the hand is in play.
+	ta, err := a.lobby.Table(at["anne"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	sinks := map[table.Player]*sink{}
+	for _, p := range ps {
+		if at[p.Name] == at["anne"] {
+			sinks[p] = &sink{}
+			if _, err := ta.Watch(ctx, p, sinks[p]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var before *table.State
+	waitFor(t, "a call at anne's table", func() bool {
+		for p, s := range sinks {
+			if st := s.toAct(); st != nil && ta.Act(ctx, p, engine.Call, 0) == nil {
+				return true
+			}
+		}
+		return false
+	})
+	waitFor(t, "the next to act at anne's table", func() bool {
+		for _, s := range sinks {
+			if before = s.toAct(); before != nil {
+				return true
+			}
+		}
+		return false
+	})
+
+	relay.SetCut(true)
+	waitFor(t, "b directs the tournaments", b.dir.Directing)
+	bd := b.srv.Tournaments()
+	var tb *table.Table
+	waitFor(t, "anne's table on b", func() bool { tb, err = b.lobby.Table(at["anne"]); return err == nil })
+	var after *table.State
+	for p := range sinks {
+		sinks[p] = &sink{}
+		if _, err := tb.Watch(ctx, p, sinks[p]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "the hand in play on b", func() bool {
+		for _, s := range sinks {
+			if after = s.toAct(); after != nil {
+				return true
+			}
+		}
+		return false
+	})
+	if after.Hand.HandKey != before.Hand.HandKey || after.Hand.Pot != before.Hand.Pot || after.Hand.ToAct != before.Hand.ToAct {
+		t.Fatalf("on b: hand %s pot %d seat %d to act; on a: hand %s pot %d seat %d", after.Hand.HandKey, after.Hand.Pot, after.Hand.ToAct,
+			before.Hand.HandKey, before.Hand.Pot, before.Hand.ToAct)
+	}
+
+	// Everyone shoves on b until the tournament ends; a table broken moves
+	// its player.
+	watching := map[string]string{}
+	ws := map[string]*sink{}
+	oneTable := false
+	waitFor(t, "the tournament played out on b", func() bool {
+		at, chips := tablesOf(t, ctx, bd, id)
+		if chips != 4000 {
+			t.Fatalf("the standings hold %d chips, want 4,000", chips)
+		}
+		tables := slices.Compact(slices.Sorted(maps.Values(at)))
+		oneTable = oneTable || (len(tables) == 1 && len(at) >= 2)
+		for _, p := range ps {
+			name := at[p.Name]
+			if name == "" {
+				continue
+			}
+			tbl, err := b.lobby.Table(name)
+			if err != nil {
+				continue
+			}
+			if watching[p.Name] != name {
+				ws[p.Name] = &sink{}
+				if _, err := tbl.Watch(ctx, p, ws[p.Name]); err != nil {
+					continue
+				}
+				watching[p.Name] = name
+			}
+			if st := ws[p.Name].toAct(); st != nil {
+				if tbl.Act(ctx, p, engine.Raise, st.Hand.Legal.MaxTo) != nil && tbl.Act(ctx, p, engine.Call, 0) != nil {
+					_ = tbl.Act(ctx, p, engine.Check, 0)
+				}
+			}
+		}
+		in, err := bd.Info(ctx, id, 0)
+		return err == nil && in.State == store.TourneyFinished
+	})
+	if !oneTable {
+		t.Error("the tournament never came to one table: no table was broken after the takeover")
+	}
+	select {
+	case <-ta.Done():
+	default:
+		t.Fatal("a's table still runs")
+	}
+	relay.SetCut(false)
+	var es []store.TournamentEntry
+	waitFor(t, "the tournament's end stored", func() bool {
+		var rec store.Tournament
+		rec, es, err = b.h.Tournament(ctx, id)
+		return err == nil && rec.State == store.TourneyFinished
+	})
+	places, prizes := map[int]bool{}, int64(0)
+	for _, e := range es {
+		places[e.Place] = true
+		prizes += e.Prize
+	}
+	if len(places) != 4 || prizes != 400 {
+		t.Fatalf("entries %+v: want four places and prizes of 400", es)
+	}
+	if got := b.credits(t, ctx, ps...); got != start+400 {
+		t.Fatalf("the players hold %d credits after the tournament, want %d (the buy-ins back as prizes)", got, start+400)
+	}
+	if reg, ok, err := b.c.Lookup(ctx, at["anne"]); err != nil || ok {
+		t.Fatalf("the closed table is still registered: %+v %v", reg, err)
+	}
 }
