@@ -97,6 +97,8 @@ func (h *tourneyHost) open(ctx context.Context, cfg table.Config, fresh bool) (*
 		if err := c.ForgetTableWAL(ctx, h.role, cfg.Name); err != nil {
 			return nil, err
 		}
+	} else if err := h.awaitStopped(ctx, cfg.Name); err != nil {
+		return nil, err
 	}
 	w, hl, err := c.OpenTableWAL(ctx, h.role, cfg.Name)
 	if err != nil {
@@ -137,6 +139,24 @@ func (h *tourneyHost) open(ctx context.Context, cfg table.Config, fresh bool) (*
 	resumed := cfg.Resume != nil && cfg.Resume.Hand != nil
 	ts.cfg.Log.Info("tournament table opened on this node", "table", cfg.Name, "token", h.role.Token(), "hand_resumed", resumed)
 	return t, nil
+}
+
+// awaitStopped waits until a former instance of the table on this node, if
+// any, has stopped: this node directed before, lost the lease (its tables
+// stopping) and directs again. The wait is bounded by half the lease's TTL.
+func (h *tourneyHost) awaitStopped(ctx context.Context, name string) error {
+	old, err := h.ts.cfg.Lobby.Table(name)
+	if err != nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.ts.cfg.Cluster.LeaseTTL()/2)
+	defer cancel()
+	select {
+	case <-old.Done():
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("tournament table %q: its former instance on this node has not stopped: %w", name, ctx.Err())
+	}
 }
 
 // resume reads what a tournament table's log left: its last state and the

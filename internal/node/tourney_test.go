@@ -3,13 +3,16 @@ package node
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/felt-poker/felt/internal/cluster"
 	"github.com/felt-poker/felt/internal/cluster/natstest"
 	"github.com/felt-poker/felt/internal/engine"
 	"github.com/felt-poker/felt/internal/store"
@@ -170,19 +173,21 @@ func TestTourneyTableOnAnyNodeTakenOver(t *testing.T) {
 
 	// Through c: the button limps, the big blind checks, and on the flop the
 	// big blind bets: the button is to act, facing the bet.
+	var last *protocol.State // the state last acted on
 	act := func(what string, kinds ...string) *protocol.State {
 		t.Helper()
 		var who *wsSeat
 		var st *protocol.State
 		waitFor(t, what, func() bool {
 			for _, p := range players {
-				if st = p.toAct(name); st != nil {
+				if st = p.toAct(name); st != nil && after(st, last) {
 					who = p
 					return true
 				}
 			}
 			return false
 		})
+		last = st
 		for _, k := range kinds {
 			if st.Hand.Legal.Can(k) {
 				msg := actMsg(name, k, st.Hand.Legal.MinTo)
@@ -205,7 +210,7 @@ func TestTourneyTableOnAnyNodeTakenOver(t *testing.T) {
 	var facing *wsSeat
 	waitFor(t, "the button to act facing the bet", func() bool {
 		for _, p := range players {
-			if st := p.toAct(name); st != nil && st.Hand.Legal.Call > 0 {
+			if st := p.toAct(name); st != nil && after(st, last) {
 				before, facing = st, p
 				return true
 			}
@@ -273,9 +278,9 @@ func TestTourneyTableOnAnyNodeTakenOver(t *testing.T) {
 		in, err := bd.Info(ctx, id, 0)
 		return err == nil && in.State == store.TourneyFinished
 	})
-	select {
+	select { // a's table writes nothing (its lease is gone) and stops
 	case <-ta.Done():
-	default:
+	case <-time.After(deadline):
 		t.Fatal("a's table still runs")
 	}
 	relay.SetCut(false)
@@ -375,23 +380,7 @@ func TestTourneyTablesBalancedAfterTakeover(t *testing.T) {
 			}
 		}
 	}
-	var before *table.State
-	waitFor(t, "a call at anne's table", func() bool {
-		for p, s := range sinks {
-			if st := s.toAct(); st != nil && ta.Act(ctx, p, engine.Call, 0) == nil {
-				return true
-			}
-		}
-		return false
-	})
-	waitFor(t, "the next to act at anne's table", func() bool {
-		for _, s := range sinks {
-			if before = s.toAct(); before != nil {
-				return true
-			}
-		}
-		return false
-	})
+	before := callThenNext(t, ctx, ta, sinks)
 
 	relay.SetCut(true)
 	waitFor(t, "b directs the tournaments", b.dir.Directing)
@@ -458,9 +447,9 @@ func TestTourneyTablesBalancedAfterTakeover(t *testing.T) {
 	if !oneTable {
 		t.Error("the tournament never came to one table: no table was broken after the takeover")
 	}
-	select {
+	select { // a's table writes nothing (its lease is gone) and stops
 	case <-ta.Done():
-	default:
+	case <-time.After(deadline):
 		t.Fatal("a's table still runs")
 	}
 	relay.SetCut(false)
@@ -481,7 +470,130 @@ func TestTourneyTablesBalancedAfterTakeover(t *testing.T) {
 	if got := b.credits(t, ctx, ps...); got != start+400 {
 		t.Fatalf("the players hold %d credits after the tournament, want %d (the buy-ins back as prizes)", got, start+400)
 	}
-	if reg, ok, err := b.c.Lookup(ctx, at["anne"]); err != nil || ok {
-		t.Fatalf("the closed table is still registered: %+v %v", reg, err)
+	waitFor(t, "the closed tables out of the registry", func() bool {
+		for _, name := range at {
+			if _, ok, err := b.c.Lookup(ctx, name); err != nil || ok {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// TestTourneyTableRedirectedOnTheSameNode has the only node lose the director
+// lease mid-hand (its renewals failing past the local deadline) and get it
+// again: its table stops (table_moved to its watchers) and the node's new
+// director takes it up from its log, the hand in play at the same action.
+func TestTourneyTableRedirectedOnTheSameNode(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var frozen atomic.Bool
+	renew := func(ctx context.Context, l *cluster.Lease) error {
+		if frozen.Load() {
+			return errors.New("frozen")
+		}
+		return l.Renew(ctx)
 	}
+	a := startNodeWith(t, ctx, dsn, url, "a", nodeOptions{tournaments: duel(), renew: renew})
+	waitFor(t, "a directs the tournaments", a.dir.Directing)
+	d := a.srv.Tournaments()
+	id := openSNG(d)
+	ps := []table.Player{a.player(t, ctx, "alice"), a.player(t, ctx, "bob")}
+	for _, p := range ps {
+		if err := d.Register(ctx, id, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var name string
+	waitFor(t, "the duel seated", func() bool { name = tableOf(ctx, d, id, "alice"); return name != "" })
+	t1, err := a.lobby.Table(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sinks := map[table.Player]*sink{}
+	for _, p := range ps {
+		sinks[p] = &sink{}
+		if _, err := t1.Watch(ctx, p, sinks[p]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := callThenNext(t, ctx, t1, sinks)
+
+	frozen.Store(true)
+	waitFor(t, "a stops directing", func() bool { return !a.dir.Directing() })
+	<-t1.Done()
+	if !sinks[ps[0]].has("table_moved") {
+		t.Error("alice was not told table_moved when the table stopped")
+	}
+	frozen.Store(false)
+	waitFor(t, "a directs again", a.dir.Directing)
+	var t2 *table.Table
+	waitFor(t, "the table open again", func() bool { t2, err = a.lobby.Table(name); return err == nil && t2 != t1 })
+	var after *table.State
+	for p := range sinks {
+		sinks[p] = &sink{}
+		if _, err := t2.Watch(ctx, p, sinks[p]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, "the hand in play again", func() bool {
+		for _, s := range sinks {
+			if after = s.toAct(); after != nil {
+				return true
+			}
+		}
+		return false
+	})
+	if after.Hand.HandKey != before.Hand.HandKey || after.Hand.Pot != before.Hand.Pot || after.Hand.ToAct != before.Hand.ToAct {
+		t.Fatalf("again: hand %s pot %d seat %d to act; before: hand %s pot %d seat %d", after.Hand.HandKey, after.Hand.Pot, after.Hand.ToAct,
+			before.Hand.HandKey, before.Hand.Pot, before.Hand.ToAct)
+	}
+}
+
+// has reports whether the watcher was sent a notice of code.
+func (s *sink) has(code string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Contains(s.notices, code)
+}
+
+// after reports whether st, of a hand in play, comes after last (nil: any):
+// the same hand with more events, or a later hand.
+func after(st, last *protocol.State) bool {
+	if last == nil {
+		return true
+	}
+	if st.Hand.HandKey != last.Hand.HandKey {
+		return st.Hand.Number > last.Hand.Number
+	}
+	return len(st.Hand.Events) > len(last.Hand.Events)
+}
+
+// callThenNext has the first of sinks' players to act at tbl call, and
+// returns the next state in which one of them is to act in that hand.
+func callThenNext(t *testing.T, ctx context.Context, tbl *table.Table, sinks map[table.Player]*sink) *table.State {
+	t.Helper()
+	var called *table.State
+	waitFor(t, "a call", func() bool {
+		for p, s := range sinks {
+			if st := s.toAct(); st != nil && tbl.Act(ctx, p, engine.Call, 0) == nil {
+				called = st
+				return true
+			}
+		}
+		return false
+	})
+	var next *table.State
+	waitFor(t, "the next to act", func() bool {
+		for _, s := range sinks {
+			if st := s.toAct(); st != nil && st.Hand.HandKey == called.Hand.HandKey && after(st, called) {
+				next = st
+				return true
+			}
+		}
+		return false
+	})
+	return next
 }
