@@ -597,3 +597,74 @@ func callThenNext(t *testing.T, ctx context.Context, tbl *table.Table, sinks map
 	})
 	return next
 }
+
+// TestTourneyTablesHandedOverOnSIGTERM stops the director's node a as felt
+// serve does on SIGTERM (its context done, its tables handed over, its server
+// shut down, then the director lease released) while a player is to act: b
+// directs and takes the table up from its log, the hand in play at the same
+// action.
+func TestTourneyTablesHandedOverOnSIGTERM(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	actx, stopA := context.WithCancel(ctx)
+	a := startNodeWith(t, actx, dsn, url, "a", nodeOptions{tournaments: duel()})
+	waitFor(t, "a directs the tournaments", a.dir.Directing)
+	b := startNodeWith(t, ctx, dsn, url, "b", nodeOptions{tournaments: duel()})
+	d := a.srv.Tournaments()
+	id := openSNG(d)
+	ps := []table.Player{a.player(t, ctx, "alice"), a.player(t, ctx, "bob")}
+	for _, p := range ps {
+		if err := d.Register(ctx, id, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var name string
+	waitFor(t, "the duel seated", func() bool { name = tableOf(ctx, d, id, "alice"); return name != "" })
+	ta, err := a.lobby.Table(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sinks := map[table.Player]*sink{}
+	for _, p := range ps {
+		sinks[p] = &sink{}
+		if _, err := ta.Watch(ctx, p, sinks[p]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := callThenNext(t, ctx, ta, sinks)
+
+	stopA()
+	sctx, scancel := context.WithTimeout(ctx, deadline)
+	defer scancel()
+	if err := errors.Join(a.tables.HandOver(sctx), a.srv.Shutdown(sctx), a.dir.Release(sctx)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "b directs the tournaments", b.dir.Directing)
+	var tb *table.Table
+	waitFor(t, "the duel's table on b", func() bool { tb, err = b.lobby.Table(name); return err == nil })
+	for p := range sinks {
+		sinks[p] = &sink{}
+		if _, err := tb.Watch(ctx, p, sinks[p]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var after *table.State
+	waitFor(t, "the hand in play on b", func() bool {
+		for _, s := range sinks {
+			if after = s.toAct(); after != nil {
+				return true
+			}
+		}
+		return false
+	})
+	if after.Hand.HandKey != before.Hand.HandKey || after.Hand.Pot != before.Hand.Pot || after.Hand.ToAct != before.Hand.ToAct {
+		t.Fatalf("on b: hand %s pot %d seat %d to act; on a: hand %s pot %d seat %d", after.Hand.HandKey, after.Hand.Pot, after.Hand.ToAct,
+			before.Hand.HandKey, before.Hand.Pot, before.Hand.ToAct)
+	}
+	in, err := b.srv.Tournaments().Info(ctx, id, 0)
+	if err != nil || in.State != store.TourneyRunning || in.Standings[0].Stack+in.Standings[1].Stack != 2000 {
+		t.Fatalf("the duel on b: %+v, %v; want running with 2,000 chips", in, err)
+	}
+}
