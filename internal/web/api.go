@@ -453,10 +453,11 @@ func (s *Server) bots(w http.ResponseWriter, r *http.Request) {
 	type info struct {
 		Name        string `json:"name"`
 		Description string `json:"description"`
+		HeadsUp     bool   `json:"heads_up"` // it may be the opponent of a heads-up game
 	}
 	out := []info{}
 	for _, b := range bot.List() {
-		out = append(out, info{b.Name, b.Description})
+		out = append(out, info{b.Name, b.Description, table.PlaysHeadsUp(b.Name)})
 	}
 	s.writeJSON(w, http.StatusOK, map[string]any{"bots": out})
 }
