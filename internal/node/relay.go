@@ -225,6 +225,12 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 	if err := json.Unmarshal(reply.Data, &rr); err != nil {
 		return fmt.Errorf("relay to node %s: %w", owner, err)
 	}
+	if rr.Error != nil && rr.Error.Code == "not_found" {
+		// The owner has not opened the table yet (a new director opening its
+		// tournament's tables) or no longer has it: a table of the house
+		// moves, any other name is not found.
+		return r.noOwner(ctx, m.Table)
+	}
 	if rr.Error != nil {
 		return rr.Error
 	}

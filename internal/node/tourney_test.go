@@ -499,3 +499,27 @@ func TestTourneyTablesHandedOverOnSIGTERM(t *testing.T) {
 		t.Fatalf("the duel on b: %+v, %v; want running with 2,000 chips", in, err)
 	}
 }
+
+// TestTourneyTableNotOpenYetMoves relays a watch of a tournament's table to
+// the director's node before that node has opened it (a new director still
+// restoring its tournaments): the player is answered table_moved ("try
+// again"), not not_found, and a name no table has stays not_found.
+func TestTourneyTableNotOpenYetMoves(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNodeWith(t, ctx, dsn, url, "a", nodeOptions{tournaments: duel()})
+	waitFor(t, "a directs the tournaments", a.dir.Directing)
+	c := startNode(t, ctx, dsn, url, "c")
+	if err := a.c.RegisterRoleTable(ctx, "t999-1", DirectorRole, registration{Tourney: 999}); err != nil {
+		t.Fatal(err)
+	}
+	p := follow(ctx, dial(t, ctx, c.url, "alice"), "alice")
+	if r := p.do(t, ctx, `{"type":"watch","table":"t999-1"}`); r != "table_moved" {
+		t.Fatalf("a watch of a tournament table not open yet: %s, want table_moved", r)
+	}
+	if r := p.do(t, ctx, `{"type":"watch","table":"t999-2"}`); r != "not_found" {
+		t.Fatalf("a watch of no table: %s, want not_found", r)
+	}
+}
