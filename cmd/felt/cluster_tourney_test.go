@@ -37,7 +37,7 @@ func tryJSON(c *http.Client, url string) (int, map[string]any) {
 }
 
 // tourneyTable returns the name of a table of tournament id that the node at
-// base runs, or "".
+// base lists (every node lists the director's tables), or "".
 func tourneyTable(c *http.Client, base string, id int64) string {
 	_, out := tryJSON(c, base+"/api/tables")
 	tables, _ := out["tables"].([]any)
