@@ -53,8 +53,11 @@ type Config struct {
 type Tables struct {
 	cfg Config
 
-	mu      sync.Mutex
-	owned   map[string]*owned  // by cluster.TableKey
+	mu    sync.Mutex
+	owned map[string]*owned // by cluster.TableKey
+	// tourney are the tournaments' tables open on this node (tourney.go), by
+	// cluster.TableKey.
+	tourney map[string]*tourneyTable
 	stop    context.CancelFunc // ends Run (HandOver)
 	running chan struct{}      // closed when Run has returned: no adoption under way
 	leaving bool               // HandOver: no table of this node closes for good, none opens
@@ -71,6 +74,8 @@ type owned struct {
 type registration struct {
 	House  string          `json:"house_table,omitempty"`
 	Player json.RawMessage `json:"player_table,omitempty"`
+	// Tourney is the tournament whose table it is (tourney.go).
+	Tourney int64 `json:"tournament,omitempty"`
 }
 
 // errClosed refuses to open a player's table whose log says it closed.
@@ -97,7 +102,7 @@ func New(cfg Config) *Tables {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Tables{cfg: cfg, owned: map[string]*owned{}}
+	return &Tables{cfg: cfg, owned: map[string]*owned{}, tourney: map[string]*tourneyTable{}}
 }
 
 // Start registers the house's own tables in the cluster and opens on this node
@@ -424,8 +429,8 @@ func (ts *Tables) lost(l *cluster.Lease) {
 	}()
 }
 
-// listAll writes the lobby entries of the node's tables every third of the
-// lease TTL, from the local lobby's listings.
+// listAll writes the lobby entries of the node's tables (its tournaments'
+// tables too) every third of the lease TTL, from the local lobby's listings.
 func (ts *Tables) listAll(ctx context.Context) {
 	tick := time.NewTicker(ts.cfg.Cluster.LeaseTTL() / 3)
 	defer tick.Stop()
@@ -433,6 +438,11 @@ func (ts *Tables) listAll(ctx context.Context) {
 		for _, o := range ts.ownedTables() {
 			if in, ok := ts.cfg.Lobby.Info(o.lease.Table()); ok {
 				_ = ts.cfg.Cluster.List(ctx, o.lease, in)
+			}
+		}
+		for _, tt := range ts.tourneyTables() {
+			if in, ok := ts.cfg.Lobby.Info(tt.t.Name()); ok {
+				_ = ts.cfg.Cluster.ListTable(ctx, tt.role, tt.t.Name(), in)
 			}
 		}
 		select {
@@ -449,6 +459,16 @@ func (ts *Tables) ownedTables() []*owned {
 	out := make([]*owned, 0, len(ts.owned))
 	for _, o := range ts.owned {
 		out = append(out, o)
+	}
+	return out
+}
+
+func (ts *Tables) tourneyTables() []*tourneyTable {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	out := make([]*tourneyTable, 0, len(ts.tourney))
+	for _, tt := range ts.tourney {
+		out = append(out, tt)
 	}
 	return out
 }
@@ -487,6 +507,9 @@ func (ts *Tables) HandOver(ctx context.Context) error {
 	}
 	for _, o := range ts.ownedTables() {
 		errs = append(errs, o.t.HandOver(ctx, "its node is leaving the house"))
+	}
+	for _, tt := range ts.tourneyTables() {
+		errs = append(errs, tt.t.HandOver(ctx, "its node is leaving the house"))
 	}
 	done := make(chan struct{})
 	go func() { ts.wg.Wait(); close(done) }()

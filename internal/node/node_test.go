@@ -155,15 +155,6 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		t.Fatal(err)
 	}
 	ShareLobby(ctx, c, srv.Lobby(), log)
-	var dir *Director
-	if len(opt.tournaments.SitAndGos) > 0 {
-		dir = NewDirector(DirectorConfig{Cluster: c, House: h, Direct: srv.DirectTournaments, Log: log, renew: opt.renew})
-		tr := NewTournamentsRelay(dir, log)
-		if err := tr.Serve(ctx, srv.DirectorHandler()); err != nil {
-			t.Fatal(err)
-		}
-		srv.SetTournamentsHost(tr)
-	}
 	ts := httptest.NewServer(srv.Handler())
 	srv.SetReady()
 	n := &testNode{c: c, h: h, srv: srv, lobby: srv.Lobby(), url: ts.URL}
@@ -184,6 +175,15 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		},
 		PlayerTable: srv.PlayerTableConfig, beforeOpen: opt.beforeOpen, handLog: opt.handLog, awaitStop: opt.awaitStop})
 	srv.SetTableHost(n.tables)
+	var dir *Director
+	if len(opt.tournaments.SitAndGos) > 0 {
+		dir = NewDirector(DirectorConfig{Cluster: c, House: h, Direct: srv.DirectTournaments, Tables: n.tables, Log: log, renew: opt.renew})
+		tr := NewTournamentsRelay(dir, log)
+		if err := tr.Serve(ctx, srv.DirectorHandler()); err != nil {
+			t.Fatal(err)
+		}
+		srv.SetTournamentsHost(tr)
+	}
 	if err := n.tables.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
