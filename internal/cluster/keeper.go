@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -109,8 +110,10 @@ func (n *Node) ownedTables() []*ownedTable {
 	return out
 }
 
-// List writes (or refreshes) the lobby entry of lease's table with info, the
-// table's lobby listing. The keeper refreshes it at every renewal.
+// List writes the lobby entry of lease's table with info, the table's lobby
+// listing, unless the entry was last written with this very listing: the
+// keeper refreshes it at every renewal (Run), so that a caller listing its
+// tables every TTL/3 writes only those that changed.
 func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 	if err := l.check(time.Now()); err != nil {
 		return err
@@ -125,6 +128,10 @@ func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 	}
 	n.mu.Lock()
 	if o := n.owned[l.key]; o != nil && o.lease == l {
+		if bytes.Equal(o.listing, b) {
+			n.mu.Unlock()
+			return nil
+		}
 		o.listing = b
 	}
 	n.mu.Unlock()

@@ -114,6 +114,11 @@ type nodeOptions struct {
 	tables []string
 	// noRun leaves Tables.Run to the test.
 	noRun bool
+	// maxTables is web.Config.MaxTablesPerPlayer.
+	maxTables int
+	// place has players' new tables placed on the least loaded node
+	// (web.TablePlacer), as felt serve does.
+	place bool
 }
 
 // startNodeWith is startNode with options.
@@ -147,7 +152,7 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		wr = opt.relay(relay)
 	}
 	srv, err := web.New(web.Config{House: h, Log: log, Relay: wr, Tables: table.Config{BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond},
-		Tournaments: opt.tournaments})
+		Tournaments: opt.tournaments, MaxTablesPerPlayer: opt.maxTables})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,6 +188,12 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 			t.Fatal(err)
 		}
 		srv.SetTournamentsHost(tr)
+	}
+	if opt.place {
+		srv.SetTablePlacer(n.tables)
+		if err := n.tables.ServePlacement(ctx, srv.PlacedHandler()); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := n.tables.Start(ctx); err != nil {
 		t.Fatal(err)
