@@ -165,7 +165,7 @@ func (hn *houseNode) run(ctx context.Context, h *house.House, srv *web.Server) e
 	if err := hn.tables.ServePlacement(ctx, srv.PlacedHandler()); err != nil {
 		return err
 	}
-	hn.dir = node.NewDirector(node.DirectorConfig{Cluster: hn.n, House: h, Direct: srv.DirectTournaments, Log: hn.log})
+	hn.dir = node.NewDirector(node.DirectorConfig{Cluster: hn.n, House: h, Direct: srv.DirectTournaments, Tables: hn.tables, Log: hn.log})
 	tr := node.NewTournamentsRelay(hn.dir, hn.log)
 	if err := tr.Serve(ctx, srv.DirectorHandler()); err != nil {
 		return err

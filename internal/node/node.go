@@ -53,10 +53,14 @@ type Config struct {
 type Tables struct {
 	cfg Config
 
-	mu      sync.Mutex
-	owned   map[string]*owned  // by cluster.TableKey
+	mu    sync.Mutex
+	owned map[string]*owned // by cluster.TableKey
+	// tourney are the tournaments' tables open on this node (tourney.go), by
+	// cluster.TableKey.
+	tourney map[string]*tourneyTable
 	stop    context.CancelFunc // ends Run (HandOver)
-	leaving bool               // HandOver: no table of this node closes for good
+	running chan struct{}      // closed when Run has returned: no adoption under way
+	leaving bool               // HandOver: no table of this node closes for good, none opens
 	wg      sync.WaitGroup
 	load    load // the other nodes' tables, for placing players' tables (placement.go)
 }
@@ -71,6 +75,8 @@ type owned struct {
 type registration struct {
 	House  string          `json:"house_table,omitempty"`
 	Player json.RawMessage `json:"player_table,omitempty"`
+	// Tourney is the tournament whose table it is (tourney.go).
+	Tourney int64 `json:"tournament,omitempty"`
 	// Owner is the ID of the player whose table it is, for the count of
 	// their tables (owners.go).
 	Owner int64 `json:"owner,omitempty"`
@@ -78,6 +84,10 @@ type registration struct {
 
 // errClosed refuses to open a player's table whose log says it closed.
 var errClosed = errors.New("the table closed for good")
+
+// errLeaving refuses to open a table on a node that is handing its tables
+// over (HandOver): busy, try again (on another node).
+var errLeaving = fmt.Errorf("this node is leaving the house: %w", house.ErrBusy)
 
 // spec is how a table opens on this node.
 type spec struct {
@@ -95,7 +105,7 @@ func New(cfg Config) *Tables {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Tables{cfg: cfg, owned: map[string]*owned{}, load: newLoad()}
+	return &Tables{cfg: cfg, owned: map[string]*owned{}, tourney: map[string]*tourneyTable{}, load: newLoad()}
 }
 
 // Start registers the house's own tables in the cluster and opens on this node
@@ -161,8 +171,10 @@ func (ts *Tables) houseSpec(name string) (spec, error) {
 func (ts *Tables) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	running := make(chan struct{})
+	defer close(running)
 	ts.mu.Lock()
-	ts.stop = cancel
+	ts.stop, ts.running = cancel, running
 	ts.mu.Unlock()
 	go ts.listAll(ctx)
 	go ts.mirrorLobby(ctx)
@@ -301,13 +313,30 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 		}
 	}
 	ts.cfg.Cluster.Own(l)
-	ts.mu.Lock()
-	ts.owned[cluster.TableKey(l.Table())] = &owned{lease: l, t: t}
-	ts.mu.Unlock()
-	ts.wg.Go(func() { ts.watch(l, t, sp.owner) })
+	if !ts.keep(l, t, sp.owner) { // the caller gives the lease up
+		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = t.HandOver(hctx, "its node is leaving the house")
+		return nil, errLeaving
+	}
 	resumed := hl != nil && hl.InPlay
 	ts.cfg.Log.Info("table opened on this node", "table", l.Table(), "token", l.Token(), "hand_resumed", resumed)
 	return t, nil
+}
+
+// keep counts table t, open on lease l, as this node's and watches it
+// (watch), unless the node is leaving (HandOver): it reports whether it did.
+// A table that an adoption under way opens once HandOver has begun is thus
+// either among those HandOver hands over and waits for, or refused here.
+func (ts *Tables) keep(l *cluster.Lease, t *table.Table, owner int64) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.leaving {
+		return false
+	}
+	ts.owned[cluster.TableKey(l.Table())] = &owned{lease: l, t: t}
+	ts.wg.Go(func() { ts.watch(l, t, owner) })
+	return true
 }
 
 // resume reads what the table's log left: the seats from the store, the hand
@@ -407,10 +436,10 @@ func (ts *Tables) lost(l *cluster.Lease) {
 	}()
 }
 
-// listAll writes the lobby entries of the node's tables that changed, every
-// third of the lease TTL, from the local lobby's listings (cluster.Node.List
-// writes nothing for a listing unchanged: the keeper refreshes those after
-// each renewal).
+// listAll writes the lobby entries of the node's tables (its tournaments'
+// tables too) that changed, every third of the lease TTL, from the local
+// lobby's listings (cluster.Node.List writes nothing for a listing unchanged:
+// the keeper refreshes those after each renewal).
 func (ts *Tables) listAll(ctx context.Context) {
 	tick := time.NewTicker(ts.cfg.Cluster.LeaseTTL() / 3)
 	defer tick.Stop()
@@ -418,6 +447,11 @@ func (ts *Tables) listAll(ctx context.Context) {
 		for _, o := range ts.ownedTables() {
 			if in, ok := ts.cfg.Lobby.Info(o.lease.Table()); ok {
 				_ = ts.cfg.Cluster.List(ctx, o.lease, in)
+			}
+		}
+		for _, tt := range ts.tourneyTables() {
+			if in, ok := ts.cfg.Lobby.Info(tt.t.Name()); ok {
+				_ = ts.cfg.Cluster.ListTable(ctx, tt.role, tt.t.Name(), in)
 			}
 		}
 		select {
@@ -438,6 +472,16 @@ func (ts *Tables) ownedTables() []*owned {
 	return out
 }
 
+func (ts *Tables) tourneyTables() []*tourneyTable {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	out := make([]*tourneyTable, 0, len(ts.tourney))
+	for _, tt := range ts.tourney {
+		out = append(out, tt)
+	}
+	return out
+}
+
 // Owned returns the names of the tables open on this node.
 func (ts *Tables) Owned() []string {
 	var out []string
@@ -449,17 +493,32 @@ func (ts *Tables) Owned() []string {
 
 // HandOver stops every table of the node without paying anyone out and gives
 // their leases up, for the other nodes to take them up from their logs at
-// once: a node leaving on purpose (SIGTERM, a rolling upgrade).
+// once: a node leaving on purpose (SIGTERM, a rolling upgrade). The node
+// adopts nothing more: the adoptions under way end first, and a table one of
+// them opens meanwhile is stopped at once and its lease released.
 func (ts *Tables) HandOver(ctx context.Context) error {
 	ts.mu.Lock()
 	if ts.stop != nil {
 		ts.stop() // the node adopts nothing more, not even what it releases now
 	}
 	ts.leaving = true
+	running := ts.running
 	ts.mu.Unlock()
 	var errs []error
+	if running != nil {
+		// The adoptions under way end: each table they open now is refused
+		// (keep) and its lease released, so none outlives the handover.
+		select {
+		case <-running:
+		case <-ctx.Done():
+			errs = append(errs, ctx.Err())
+		}
+	}
 	for _, o := range ts.ownedTables() {
 		errs = append(errs, o.t.HandOver(ctx, "its node is leaving the house"))
+	}
+	for _, tt := range ts.tourneyTables() {
+		errs = append(errs, tt.t.HandOver(ctx, "its node is leaving the house"))
 	}
 	done := make(chan struct{})
 	go func() { ts.wg.Wait(); close(done) }()
