@@ -148,6 +148,9 @@ func (ts *Tables) Place(w http.ResponseWriter, r *http.Request, body []byte) (bo
 		ts.cfg.Log.Warn("a player's table not placed on another node: it opens here", "node", node, "err", err)
 		return false, nil
 	}
+	if rep.Status/100 != 2 { // refused there (a name taken, a bound): no table
+		ts.load.placed(node, -1)
+	}
 	writeForwarded(w, rep)
 	return true, nil
 }
