@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -109,8 +110,10 @@ func (n *Node) ownedTables() []*ownedTable {
 	return out
 }
 
-// List writes (or refreshes) the lobby entry of lease's table with info, the
-// table's lobby listing. The keeper refreshes it at every renewal.
+// List writes the lobby entry of lease's table with info, the table's lobby
+// listing, unless the entry was last written with this very listing: the
+// keeper refreshes it at every renewal (Run), so that a caller listing its
+// tables every TTL/3 writes only those that changed.
 func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 	if err := l.check(time.Now()); err != nil {
 		return err
@@ -125,6 +128,10 @@ func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 	}
 	n.mu.Lock()
 	if o := n.owned[l.key]; o != nil && o.lease == l {
+		if bytes.Equal(o.listing, b) {
+			n.mu.Unlock()
+			return nil
+		}
 		o.listing = b
 	}
 	n.mu.Unlock()
@@ -172,9 +179,9 @@ func (n *Node) Unlist(ctx context.Context, table string) error {
 // Lobby returns every table listed by a live node, by name.
 func (n *Node) Lobby(ctx context.Context) ([]Listing, error) {
 	var out []Listing
-	err := n.each(ctx, n.lobby, func(_ string, v []byte) {
+	err := n.each(ctx, n.lobby, func(e jetstream.KeyValueEntry) {
 		var l Listing
-		if json.Unmarshal(v, &l) == nil {
+		if json.Unmarshal(e.Value(), &l) == nil {
 			out = append(out, l)
 		}
 	})
@@ -322,9 +329,9 @@ func (n *Node) IsRegistered(ctx context.Context, table string) (bool, error) {
 // Registered returns the house's registry, by name.
 func (n *Node) Registered(ctx context.Context) ([]Registration, error) {
 	var out []Registration
-	err := n.each(ctx, n.tables, func(_ string, v []byte) {
+	err := n.each(ctx, n.tables, func(e jetstream.KeyValueEntry) {
 		var r Registration
-		if json.Unmarshal(v, &r) == nil {
+		if json.Unmarshal(e.Value(), &r) == nil {
 			out = append(out, r)
 		}
 	})
@@ -333,7 +340,7 @@ func (n *Node) Registered(ctx context.Context) ([]Registration, error) {
 }
 
 // each calls f with every live entry of kv.
-func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(key string, v []byte)) error {
+func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(e jetstream.KeyValueEntry)) error {
 	ctx, cancel := context.WithTimeout(ctx, 4*n.cfg.Timeout)
 	defer cancel()
 	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
@@ -345,7 +352,7 @@ func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(key strin
 		if e == nil {
 			return nil // the initial values are all in
 		}
-		f(e.Key(), e.Value())
+		f(e)
 	}
 	return fmt.Errorf("cluster: list %s: %w", kv.Bucket(), ctx.Err())
 }
@@ -361,17 +368,21 @@ type Adopter func(ctx context.Context, l *Lease, reg Registration) error
 // lease it owns and then refreshes its lobby entry, calls lost with each lease
 // lost (refused, or not renewed before its local deadline: the table must stop
 // at once), and, if adopt is not nil, acquires the registered tables that no
-// node holds and hands each to adopt (not a role's tables, Registration.Role:
-// the role's holder opens them).
+// node holds and hands each to adopt, adopters at a time and up to this
+// node's share (adoptOrphans): the surviving nodes of a lost one share its
+// tables out rather than the quickest taking them all. adopt is called from
+// several goroutines at once. A role's tables (Registration.Role) are not
+// adopted so: the role's holder opens them.
 //
 // The renewals run on their own goroutine and ticker, renewers at a time: an
 // adoption, however slow (a WAL to read, a hand to resume), never delays them,
 // and a node short of CPU renews hundreds of leases in a few round trips' time.
 // lost may be called from several goroutines at once.
 //
-// A lease released on purpose (a node leaving hands its tables over) is
-// adopted at once: the keeper watches the bucket for releases. An expired
-// lease leaves no trace to watch and waits for the next tick.
+// A lease released on purpose (a node leaving hands its tables over) or
+// expired is adopted at once: the keeper watches the bucket for the deletes
+// and the markers the server leaves at an expiry. Once ctx is done, the node
+// acquires nothing more; Run returns when the adoptions under way have ended.
 func (n *Node) Run(ctx context.Context, adopt Adopter, lost func(*Lease)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	renewing := make(chan struct{})
@@ -391,7 +402,9 @@ func (n *Node) Run(ctx context.Context, adopt Adopter, lost func(*Lease)) error 
 	defer tick.Stop()
 	released := n.watchReleases(ctx)
 	for {
-		n.adoptOrphans(ctx, adopt)
+		if n.adoptOrphans(ctx, adopt) {
+			continue // stopped at its share: the others' leavings next
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -504,36 +517,4 @@ func (n *Node) renew(ctx context.Context, o *ownedTable, lost func(*Lease)) bool
 		}
 	}
 	return false
-}
-
-// adoptOrphans acquires every registered table that no node holds and hands it
-// to adopt.
-func (n *Node) adoptOrphans(ctx context.Context, adopt Adopter) {
-	regs, err := n.Registered(ctx)
-	if err != nil {
-		n.cfg.Log.Warn("the house's tables were not read", "err", err)
-		return
-	}
-	for _, reg := range regs {
-		if reg.Role != "" || n.Owns(reg.Table) {
-			continue
-		}
-		if h, err := n.Holder(ctx, reg.Table); err != nil || h != "" {
-			continue
-		}
-		l, err := n.Acquire(ctx, reg.Table)
-		if err != nil {
-			continue // another node was faster, or NATS is away
-		}
-		if err := adopt(ctx, l, reg); err != nil {
-			n.cfg.Log.Warn("table not adopted", "table", reg.Table, "err", err)
-			_ = n.Disown(ctx, l)
-			continue
-		}
-		n.Own(l) // owned once open (adopt may have said so already)
-		n.mu.Lock()
-		n.stats.Takeovers++
-		n.mu.Unlock()
-		n.cfg.Log.Info("table taken over", "table", reg.Table, "token", l.token)
-	}
 }
