@@ -13,14 +13,14 @@ import (
 	"github.com/felt-poker/felt/internal/tournament/live"
 )
 
-// A tournament's tables follow its director (docs/scaling.md, "Tournaments"):
-// they run on the node that holds the director lease and are written ahead
-// under that lease, so that its token fences their logs and they stop with it.
-// Each is registered in the house's registry under the director's role
-// (cluster.RegisterRoleTable): its name is unique across the house, no
-// keeper adopts it, and a message for it reaches the director's node through
-// the relay. The next director, restoring the running tournaments, takes each
-// table up from its log: the hand in play goes on from its last action.
+// A tournament's tables follow its director (docs/scaling.md, "Tournament
+// tables"): they run on the node that holds the director lease and are written
+// ahead under that lease, so that its token fences their logs and they stop
+// with it. Each is registered in the house's registry under the director's role
+// (cluster.RegisterRoleTable): its name is unique across the house, no keeper
+// adopts it, and a message for it reaches the director's node through the
+// relay. The next director, restoring the running tournaments, takes each table
+// up from its log: the hand in play goes on from its last action.
 
 // tourneyTable is a tournament's table open on this node, under the
 // director's lease role.

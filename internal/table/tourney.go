@@ -113,15 +113,15 @@ func (t *Table) seatAll(cfg Config) error {
 }
 
 // resumeTourney takes a tournament's table up from its log on the node that
-// directs the tournament now (docs/scaling.md, "Tournaments"): the table keeps
-// its reference, hand number and button; the hand in play, if any, goes on
-// with the players it dealt in, at their seats, with the stacks they were
+// directs the tournament now (docs/scaling.md, "Tournament tables"): the table
+// keeps its reference, hand number and button; the hand in play, if any, goes
+// on with the players it dealt in, at their seats, with the stacks they were
 // dealt in with. seats are the players the tournament's store places at the
-// table, with their stacks after their last hand: those not in the hand in
-// play sit where the log had them, if that seat is free, or in the first free
-// seat, from the next hand on. The store placed the players of a hand in play
-// at this table with the stacks it dealt them (the director stores each step
-// before the next hand is dealt), so nobody is seated twice.
+// table, with their stacks after their last hand: those not in the hand in play
+// sit where the log had them, if that seat is free, or in the first free seat,
+// from the next hand on. The store placed the players of a hand in play at this
+// table with the stacks it dealt them (the director stores each step before the
+// next hand is dealt), so nobody is seated twice.
 func (t *Table) resumeTourney(r *Resume, seats []TourneySeat, now time.Time) error {
 	st := r.State
 	if len(st.Seats) != len(t.seats) {

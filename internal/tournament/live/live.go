@@ -59,8 +59,9 @@ type Config struct {
 	BotFill time.Duration
 	// Host opens the tournaments' tables (nil: Lobby.Open, on this process
 	// alone). A house on several nodes writes them ahead and makes them
-	// reachable from every node (docs/scaling.md, "Tournaments"); each step
-	// of a tournament is then stored before its table deals the next hand.
+	// reachable from every node (docs/scaling.md, "Tournament tables"); each
+	// step of a tournament is then stored before its table deals the next
+	// hand.
 	Host TableHost
 	Log  *slog.Logger
 }

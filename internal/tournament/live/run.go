@@ -360,13 +360,13 @@ func (d *Director) closeTable(t *table.Table, reason string) {
 	}
 }
 
-// stored waits, on a house whose tables are written ahead (Config.Host),
-// until the steps queued so far are stored: a table's next hand is dealt only
-// once the store holds the stacks it deals, so that a director taking the
-// tournament over finds in the store the players and stacks of the hand in
-// play the table's log holds (docs/scaling.md, "Tournaments"). It is called
-// on the reporting table's goroutine, which waits as a cash table waits for
-// its hand's record.
+// stored waits, on a house whose tables are written ahead (Config.Host), until
+// the steps queued so far are stored: a table's next hand is dealt only once
+// the store holds the stacks it deals, so that a director taking the tournament
+// over finds in the store the players and stacks of the hand in play the
+// table's log holds (docs/scaling.md, "Tournament tables"). It is called on the
+// reporting table's goroutine, which waits as a cash table waits for its hand's
+// record.
 func (d *Director) stored() {
 	if d.cfg.Host == nil {
 		return
