@@ -292,6 +292,7 @@ func (l *Lobby) tableClosed(key string, moved bool) {
 	in, listed := l.infos[key]
 	delete(l.tables, key)
 	delete(l.infos, key)
+	delete(l.remote, key) // a listing kept from its former node (RemoveRemote)
 	delete(l.dirty, key)
 	delete(l.owners, key)
 	if listed && !in.Private {

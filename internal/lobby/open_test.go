@@ -112,3 +112,42 @@ func TestOpenByBounded(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// A table another node hands over (or loses) stays listed while this node
+// takes it over: the former node's listing going away while the table is
+// being opened here, or open but not yet reported, leaves the listing until
+// the table's own replaces it.
+func TestMovingTableStaysListed(t *testing.T) {
+	l := New(nil, nil)
+	t.Cleanup(func() { l.Shutdown(context.Background()) })
+	listed := func() bool {
+		for _, in := range l.Tables() {
+			if in.Name == "Moved" {
+				return true
+			}
+		}
+		return false
+	}
+	l.SetRemote(table.Info{Name: "Moved", Seats: 6})
+	m := slowModels{entered: make(chan struct{}, 1), release: make(chan struct{})}
+	opened := make(chan error, 1)
+	go func() { _, err := l.Open(config("Moved", m)); opened <- err }()
+	<-m.entered
+	l.RemoveRemote("Moved") // the former node's listing is deleted
+	if !listed() {
+		t.Fatal("a table being taken over here left the lobby")
+	}
+	if n := l.Seated(); n != 0 {
+		t.Errorf("%d seats counted here from the former node's listing", n)
+	}
+	close(m.release)
+	if err := <-opened; err != nil {
+		t.Fatal(err)
+	}
+	if !listed() {
+		t.Fatal("a table open here left the lobby")
+	}
+	if _, err := l.Table("Moved"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -33,12 +33,15 @@ func (l *Lobby) SetRemote(in table.Info) {
 }
 
 // RemoveRemote takes off the listing of a table of another node (it closed, or
-// its node is lost), unless the table runs on this node now.
+// its node is lost), unless the table runs on this node now: one being opened
+// or open here (taken over or handed over) keeps the former node's listing
+// until its own first listing replaces it, so that the table never drops out
+// of the lobby as it moves.
 func (l *Lobby) RemoveRemote(name string) {
 	key := strings.ToLower(name)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.remote[key] {
+	if _, local := l.tables[key]; !l.remote[key] || local || l.opening[key] {
 		return
 	}
 	in := l.infos[key]
