@@ -76,3 +76,36 @@ func TestTablesPerPlayerAcrossTheHouse(t *testing.T) {
 		t.Fatalf("alice's third table: %d %v, want 429", code, out)
 	}
 }
+
+// TestStaleReleaseKeepsANewTablesPlace: a node that forgets a closed table
+// late (paused past its lease's life after taking it out of the registry)
+// releases its owner's place by name; if the owner has opened a new table of
+// that name on another node meanwhile, that release must not free the new
+// table's place, or the player owns one table more than the bound.
+func TestStaleReleaseKeepsANewTablesPlace(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	opt := nodeOptions{maxTables: 2}
+	a := startNodeWith(t, ctx, dsn, url, "a", opt)
+	b := startNodeWith(t, ctx, dsn, url, "b", opt)
+	alice := register(t, a.url, "alice")
+	u, _, err := a.h.Player(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, out := post(t, alice, b.url, "/api/tables", newTable("Again")); code != http.StatusCreated {
+		t.Fatalf("alice's table on b: %d %v", code, out)
+	}
+	a.tables.unclaim(ctx, u.ID, "again") // a's late release of an earlier table of that name
+	if names, err := a.c.Claims(ctx, u.ID); err != nil || len(names) != 1 {
+		t.Fatalf("alice's places after a stale release: %v %v, want her open table", names, err)
+	}
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("Second")); code != http.StatusCreated {
+		t.Fatalf("alice's second table: %d %v", code, out)
+	}
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("Third")); code != http.StatusTooManyRequests {
+		t.Fatalf("alice's third table, two open: %d %v, want 429", code, out)
+	}
+}
