@@ -2,11 +2,16 @@ package node
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
 	"testing"
 
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/felt-poker/felt/internal/cluster"
 	"github.com/felt-poker/felt/internal/cluster/natstest"
 	"github.com/felt-poker/felt/internal/store/storetest"
 )
@@ -107,5 +112,38 @@ func TestStaleReleaseKeepsANewTablesPlace(t *testing.T) {
 	}
 	if code, out := post(t, alice, a.url, "/api/tables", newTable("Third")); code != http.StatusTooManyRequests {
 		t.Fatalf("alice's third table, two open: %d %v, want 429", code, out)
+	}
+}
+
+// TestNewTableLeavesAMovingTablesLeaseAlone: a table of the house waiting to
+// be taken over (registered, its lease free: its node lost) keeps its name,
+// and a player asking for a table of that name must not take its lease even
+// for a moment: a player repeating the request would otherwise hold the
+// lease whenever a node tries to take the table over, and keep its hand in
+// play stopped.
+func TestNewTableLeavesAMovingTablesLeaseAlone(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNodeWith(t, ctx, dsn, url, "a", nodeOptions{noRun: true}) // no keeper: the table stays unadopted
+	reg := registration{Player: json.RawMessage(`{"owner":1}`), Owner: 1}
+	if err := a.c.RegisterNew(ctx, "Moving", reg); err != nil {
+		t.Fatal(err)
+	}
+	alice := register(t, a.url, "alice")
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("moving")); code != http.StatusConflict {
+		t.Fatalf("a table named as one being taken over: %d %v, want 409", code, out)
+	}
+	js, err := jetstream.New(a.c.Conn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	leases, err := js.KeyValue(ctx, "felt_leases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := leases.History(ctx, cluster.TableKey("Moving")); len(h) > 0 || !errors.Is(err, jetstream.ErrKeyNotFound) {
+		t.Fatalf("the moving table's lease was written (%d entries, %v)", len(h), err)
 	}
 }

@@ -33,6 +33,17 @@ func (ts *Tables) OpenPlayerTable(ctx context.Context, owner int64, maxOwned int
 	if err := lobby.ValidName(cfg.Name); err != nil {
 		return nil, err
 	}
+	// A name the registry has is refused before its lease is touched: a
+	// table waiting to be taken over (its node lost) has a free lease, which
+	// a player repeating this request would otherwise hold, again and again,
+	// whenever a node tries to take the table up. The registration below
+	// still decides between two new tables racing for a name.
+	if taken, err := ts.cfg.Cluster.IsRegistered(ctx, cfg.Name); err != nil || taken {
+		if err == nil {
+			err = lobby.NameTaken(cfg.Name)
+		}
+		return nil, err
+	}
 	l, err := ts.cfg.Cluster.Acquire(ctx, cfg.Name)
 	if errors.Is(err, cluster.ErrHeld) {
 		return nil, lobby.NameTaken(cfg.Name)
