@@ -288,6 +288,9 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	}
 	if hl != nil && hl.Closed {
 		if sp.owner != 0 { // a player's table closed, its node lost before it left the registry
+			if err := ts.returnStacks(ctx, l, cfg.RefPrefix); err != nil {
+				return nil, err // kept, for the next pass
+			}
 			ts.forget(ctx, l, sp.owner)
 			return nil, errClosed
 		}
