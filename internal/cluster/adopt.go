@@ -67,6 +67,8 @@ func (n *Node) findOrphans(ctx context.Context) (orphans, error) {
 	for _, reg := range regs {
 		h, held := holders[TableKey(reg.Table)]
 		switch {
+		case reg.Role != "":
+			continue // the role's holder opens it
 		case h == n.cfg.Node:
 			mine++
 		case !held && !n.Owns(reg.Table):

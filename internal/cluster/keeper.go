@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -52,7 +53,11 @@ type Listing struct {
 // Registration is a table in the house's registry: its name and the settings
 // a node opens it with.
 type Registration struct {
-	Table  string          `json:"table"`
+	Table string `json:"table"`
+	// Role, when set, says the table runs on the node that holds that
+	// role's lease (AcquireRole: a tournament's tables run on the
+	// director's node), which opens it again itself: no keeper adopts it.
+	Role   string          `json:"role,omitempty"`
 	Config json.RawMessage `json:"config"`
 }
 
@@ -105,8 +110,10 @@ func (n *Node) ownedTables() []*ownedTable {
 	return out
 }
 
-// List writes (or refreshes) the lobby entry of lease's table with info, the
-// table's lobby listing. The keeper refreshes it at every renewal.
+// List writes the lobby entry of lease's table with info, the table's lobby
+// listing, unless the entry was last written with this very listing: the
+// keeper refreshes it at every renewal (Run), so that a caller listing its
+// tables every TTL/3 writes only those that changed.
 func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 	if err := l.check(time.Now()); err != nil {
 		return err
@@ -121,6 +128,10 @@ func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 	}
 	n.mu.Lock()
 	if o := n.owned[l.key]; o != nil && o.lease == l {
+		if bytes.Equal(o.listing, b) {
+			n.mu.Unlock()
+			return nil
+		}
 		o.listing = b
 	}
 	n.mu.Unlock()
@@ -128,6 +139,39 @@ func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 	defer cancel()
 	if _, err := n.lobby.Put(ctx, l.key, b); err != nil {
 		return fmt.Errorf("cluster: list %q: %w", l.table, err)
+	}
+	return nil
+}
+
+// ListTable writes (or refreshes) the lobby entry of table, which runs under
+// lease (a role's: a tournament's table, OpenTableWAL), with info; the entry
+// expires a TTL after its last write, so its node refreshes it every TTL/3.
+func (n *Node) ListTable(ctx context.Context, l *Lease, table string, info any) error {
+	if err := l.check(time.Now()); err != nil {
+		return err
+	}
+	raw, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(Listing{Table: table, Node: n.cfg.Node, Info: raw})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	if _, err := n.lobby.Put(ctx, TableKey(table), b); err != nil {
+		return fmt.Errorf("cluster: list %q: %w", table, err)
+	}
+	return nil
+}
+
+// Unlist removes table's lobby entry (a table ListTable listed, closed).
+func (n *Node) Unlist(ctx context.Context, table string) error {
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	if err := n.lobby.Delete(ctx, TableKey(table)); err != nil {
+		return fmt.Errorf("cluster: unlist %q: %w", table, err)
 	}
 	return nil
 }
@@ -189,7 +233,7 @@ func (n *Node) watch(ctx context.Context, kv jetstream.KeyValue, put func(key st
 // Register enters table in the house's registry with the settings it opens
 // with: if its node is lost, another node adopts it (Run).
 func (n *Node) Register(ctx context.Context, table string, config any) error {
-	b, err := registration(table, config)
+	b, err := registration(table, "", config)
 	if err != nil {
 		return err
 	}
@@ -209,7 +253,13 @@ var ErrRegistered = errors.New("a table of this name is registered")
 // is there: of any number of nodes registering one name at once, exactly one
 // succeeds and the others get ErrRegistered.
 func (n *Node) RegisterNew(ctx context.Context, table string, config any) error {
-	b, err := registration(table, config)
+	return n.RegisterRoleTable(ctx, table, "", config)
+}
+
+// RegisterRoleTable is RegisterNew for a table that runs on the holder of
+// role's lease (Registration.Role): the keepers leave it to that node.
+func (n *Node) RegisterRoleTable(ctx context.Context, table, role string, config any) error {
+	b, err := registration(table, role, config)
 	if err != nil {
 		return err
 	}
@@ -242,13 +292,13 @@ func (n *Node) Lookup(ctx context.Context, table string) (reg Registration, ok b
 	return reg, true, nil
 }
 
-// registration returns the registry's value for table and config.
-func registration(table string, config any) ([]byte, error) {
+// registration returns the registry's value for table, role and config.
+func registration(table, role string, config any) ([]byte, error) {
 	raw, err := json.Marshal(config)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(Registration{Table: table, Config: raw})
+	return json.Marshal(Registration{Table: table, Role: role, Config: raw})
 }
 
 // Unregister takes table out of the registry (it closed for good).
@@ -321,7 +371,8 @@ type Adopter func(ctx context.Context, l *Lease, reg Registration) error
 // node holds and hands each to adopt, adopters at a time and up to this
 // node's share (adoptOrphans): the surviving nodes of a lost one share its
 // tables out rather than the quickest taking them all. adopt is called from
-// several goroutines at once.
+// several goroutines at once. A role's tables (Registration.Role) are not
+// adopted so: the role's holder opens them.
 //
 // The renewals run on their own goroutine and ticker, renewers at a time: an
 // adoption, however slow (a WAL to read, a hand to resume), never delays them,

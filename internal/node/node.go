@@ -53,12 +53,16 @@ type Config struct {
 type Tables struct {
 	cfg Config
 
-	mu      sync.Mutex
-	owned   map[string]*owned  // by cluster.TableKey
+	mu    sync.Mutex
+	owned map[string]*owned // by cluster.TableKey
+	// tourney are the tournaments' tables open on this node (tourney.go), by
+	// cluster.TableKey.
+	tourney map[string]*tourneyTable
 	stop    context.CancelFunc // ends Run (HandOver)
 	running chan struct{}      // closed when Run has returned: no adoption under way
 	leaving bool               // HandOver: no table of this node closes for good, none opens
 	wg      sync.WaitGroup
+	load    load // the other nodes' tables, for placing players' tables (placement.go)
 }
 
 type owned struct {
@@ -71,6 +75,11 @@ type owned struct {
 type registration struct {
 	House  string          `json:"house_table,omitempty"`
 	Player json.RawMessage `json:"player_table,omitempty"`
+	// Tourney is the tournament whose table it is (tourney.go).
+	Tourney int64 `json:"tournament,omitempty"`
+	// Owner is the ID of the player whose table it is, for the count of
+	// their tables (owners.go).
+	Owner int64 `json:"owner,omitempty"`
 }
 
 // errClosed refuses to open a player's table whose log says it closed.
@@ -83,10 +92,9 @@ var errLeaving = fmt.Errorf("this node is leaving the house: %w", house.ErrBusy)
 // spec is how a table opens on this node.
 type spec struct {
 	cfg table.Config
-	// owner is the player whose table it is (0: the house's), who may have
-	// maxOwned tables open on this node (0: no bound).
-	owner    int64
-	maxOwned int
+	// owner is the player whose table it is (0: the house's). How many a
+	// player may own is counted across the house (cluster.Node.Claim).
+	owner int64
 	// fresh is a table just made: the log of an earlier table of its name, if
 	// any, is purged, not resumed.
 	fresh bool
@@ -97,7 +105,7 @@ func New(cfg Config) *Tables {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Tables{cfg: cfg, owned: map[string]*owned{}}
+	return &Tables{cfg: cfg, owned: map[string]*owned{}, tourney: map[string]*tourneyTable{}, load: newLoad()}
 }
 
 // Start registers the house's own tables in the cluster and opens on this node
@@ -166,10 +174,15 @@ func (ts *Tables) Run(ctx context.Context) error {
 	running := make(chan struct{})
 	defer close(running)
 	ts.mu.Lock()
+	if ts.leaving { // handed over before it began: it adopts nothing
+		ts.mu.Unlock()
+		return nil
+	}
 	ts.stop, ts.running = cancel, running
 	ts.mu.Unlock()
 	go ts.listAll(ctx)
 	go ts.mirrorLobby(ctx)
+	go ts.watchNodes(ctx)
 	return ts.cfg.Cluster.Run(ctx, ts.adopt, ts.lost)
 }
 
@@ -179,6 +192,7 @@ func (ts *Tables) mirrorLobby(ctx context.Context) {
 	names := map[string]string{} // key -> name
 	for ctx.Err() == nil {
 		err := ts.cfg.Cluster.WatchLobby(ctx, func(l cluster.Listing) {
+			ts.load.list(cluster.TableKey(l.Table), l.Node)
 			var in table.Info
 			if l.Node == ts.cfg.Cluster.Name() || json.Unmarshal(l.Info, &in) != nil || in.Name == "" {
 				return
@@ -186,6 +200,7 @@ func (ts *Tables) mirrorLobby(ctx context.Context) {
 			names[cluster.TableKey(in.Name)] = in.Name
 			ts.cfg.Lobby.SetRemote(in)
 		}, func(key string) {
+			ts.load.unlist(key)
 			if name, ok := names[key]; ok {
 				delete(names, key)
 				ts.cfg.Lobby.RemoveRemote(name)
@@ -277,7 +292,7 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	}
 	if hl != nil && hl.Closed {
 		if sp.owner != 0 { // a player's table closed, its node lost before it left the registry
-			ts.forget(ctx, l)
+			ts.forget(ctx, l, sp.owner)
 			return nil, errClosed
 		}
 		hl = nil // a house table opens again, afresh
@@ -291,7 +306,7 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	if ts.cfg.handLog != nil {
 		cfg.HandLog = ts.cfg.handLog(w)
 	}
-	t, err := ts.cfg.Lobby.OpenBy(sp.owner, sp.maxOwned, cfg)
+	t, err := ts.cfg.Lobby.OpenBy(sp.owner, 0, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +317,7 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 		}
 	}
 	ts.cfg.Cluster.Own(l)
-	if !ts.keep(l, t, sp.owner != 0) { // the caller gives the lease up
+	if !ts.keep(l, t, sp.owner) { // the caller gives the lease up
 		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		_ = t.HandOver(hctx, "its node is leaving the house")
@@ -317,14 +332,14 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 // (watch), unless the node is leaving (HandOver): it reports whether it did.
 // A table that an adoption under way opens once HandOver has begun is thus
 // either among those HandOver hands over and waits for, or refused here.
-func (ts *Tables) keep(l *cluster.Lease, t *table.Table, player bool) bool {
+func (ts *Tables) keep(l *cluster.Lease, t *table.Table, owner int64) bool {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.leaving {
 		return false
 	}
 	ts.owned[cluster.TableKey(l.Table())] = &owned{lease: l, t: t}
-	ts.wg.Go(func() { ts.watch(l, t, player) })
+	ts.wg.Go(func() { ts.watch(l, t, owner) })
 	return true
 }
 
@@ -387,9 +402,10 @@ func (ts *Tables) recordLast(ctx context.Context, name string, st *table.LogStat
 
 // watch waits for the table to stop on this node and gives its lease up, so
 // that a table whose log refused a write (NATS away) is taken up again, here
-// or elsewhere. A player's table that closed (not moved) leaves the house's
-// registry first, so that no node opens it again.
-func (ts *Tables) watch(l *cluster.Lease, t *table.Table, player bool) {
+// or elsewhere. A player's table (owner not 0) that closed (not moved) leaves
+// the house's registry and its owner's count first, so that no node opens it
+// again.
+func (ts *Tables) watch(l *cluster.Lease, t *table.Table, owner int64) {
 	<-t.Done()
 	key := cluster.TableKey(l.Table())
 	ts.mu.Lock()
@@ -400,8 +416,8 @@ func (ts *Tables) watch(l *cluster.Lease, t *table.Table, player bool) {
 	ts.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if player && !leaving && !t.Moved() {
-		ts.forget(ctx, l)
+	if owner != 0 && !leaving && !t.Moved() {
+		ts.forget(ctx, l, owner)
 	}
 	if err := ts.cfg.Cluster.Disown(ctx, l); err != nil {
 		ts.cfg.Log.Warn("lease not released", "table", l.Table(), "err", err)
@@ -424,8 +440,10 @@ func (ts *Tables) lost(l *cluster.Lease) {
 	}()
 }
 
-// listAll writes the lobby entries of the node's tables every third of the
-// lease TTL, from the local lobby's listings.
+// listAll writes the lobby entries of the node's tables (its tournaments'
+// tables too) that changed, every third of the lease TTL, from the local
+// lobby's listings (cluster.Node.List writes nothing for a listing unchanged:
+// the keeper refreshes those after each renewal).
 func (ts *Tables) listAll(ctx context.Context) {
 	tick := time.NewTicker(ts.cfg.Cluster.LeaseTTL() / 3)
 	defer tick.Stop()
@@ -433,6 +451,11 @@ func (ts *Tables) listAll(ctx context.Context) {
 		for _, o := range ts.ownedTables() {
 			if in, ok := ts.cfg.Lobby.Info(o.lease.Table()); ok {
 				_ = ts.cfg.Cluster.List(ctx, o.lease, in)
+			}
+		}
+		for _, tt := range ts.tourneyTables() {
+			if in, ok := ts.cfg.Lobby.Info(tt.t.Name()); ok {
+				_ = ts.cfg.Cluster.ListTable(ctx, tt.role, tt.t.Name(), in)
 			}
 		}
 		select {
@@ -449,6 +472,16 @@ func (ts *Tables) ownedTables() []*owned {
 	out := make([]*owned, 0, len(ts.owned))
 	for _, o := range ts.owned {
 		out = append(out, o)
+	}
+	return out
+}
+
+func (ts *Tables) tourneyTables() []*tourneyTable {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	out := make([]*tourneyTable, 0, len(ts.tourney))
+	for _, tt := range ts.tourney {
+		out = append(out, tt)
 	}
 	return out
 }
@@ -487,6 +520,9 @@ func (ts *Tables) HandOver(ctx context.Context) error {
 	}
 	for _, o := range ts.ownedTables() {
 		errs = append(errs, o.t.HandOver(ctx, "its node is leaving the house"))
+	}
+	for _, tt := range ts.tourneyTables() {
+		errs = append(errs, tt.t.HandOver(ctx, "its node is leaving the house"))
 	}
 	done := make(chan struct{})
 	go func() { ts.wg.Wait(); close(done) }()

@@ -114,6 +114,11 @@ type nodeOptions struct {
 	tables []string
 	// noRun leaves Tables.Run to the test.
 	noRun bool
+	// maxTables is web.Config.MaxTablesPerPlayer.
+	maxTables int
+	// place has players' new tables placed on the least loaded node
+	// (web.TablePlacer), as felt serve does.
+	place bool
 }
 
 // startNodeWith is startNode with options.
@@ -147,7 +152,7 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		wr = opt.relay(relay)
 	}
 	srv, err := web.New(web.Config{House: h, Log: log, Relay: wr, Tables: table.Config{BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond},
-		Tournaments: opt.tournaments})
+		Tournaments: opt.tournaments, MaxTablesPerPlayer: opt.maxTables})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,15 +160,6 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		t.Fatal(err)
 	}
 	ShareLobby(ctx, c, srv.Lobby(), log)
-	var dir *Director
-	if len(opt.tournaments.SitAndGos) > 0 {
-		dir = NewDirector(DirectorConfig{Cluster: c, House: h, Direct: srv.DirectTournaments, Log: log, renew: opt.renew})
-		tr := NewTournamentsRelay(dir, log)
-		if err := tr.Serve(ctx, srv.DirectorHandler()); err != nil {
-			t.Fatal(err)
-		}
-		srv.SetTournamentsHost(tr)
-	}
 	ts := httptest.NewServer(srv.Handler())
 	srv.SetReady()
 	n := &testNode{c: c, h: h, srv: srv, lobby: srv.Lobby(), url: ts.URL}
@@ -184,6 +180,21 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		},
 		PlayerTable: srv.PlayerTableConfig, beforeOpen: opt.beforeOpen, handLog: opt.handLog, awaitStop: opt.awaitStop})
 	srv.SetTableHost(n.tables)
+	var dir *Director
+	if len(opt.tournaments.SitAndGos) > 0 {
+		dir = NewDirector(DirectorConfig{Cluster: c, House: h, Direct: srv.DirectTournaments, Tables: n.tables, Log: log, renew: opt.renew})
+		tr := NewTournamentsRelay(dir, log)
+		if err := tr.Serve(ctx, srv.DirectorHandler()); err != nil {
+			t.Fatal(err)
+		}
+		srv.SetTournamentsHost(tr)
+	}
+	if opt.place {
+		srv.SetTablePlacer(n.tables)
+		if err := n.tables.ServePlacement(ctx, srv.PlacedHandler()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := n.tables.Start(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -42,8 +42,7 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/me/bots/{name}/revoke", s.authed(s.revokeBot))
 
 	mux.HandleFunc("GET /api/tables", s.tables)
-	mux.HandleFunc("POST /api/tables", s.authed(s.createTable))
-	mux.HandleFunc("POST /api/headsup", s.authed(s.headsUp))
+	s.placeRoutes(mux) // POST /api/tables, POST /api/headsup
 	mux.HandleFunc("GET /api/headsup/levels", s.headsUpLevels)
 	mux.HandleFunc("GET /api/bots", s.bots)
 	s.tournamentRoutes(mux)
