@@ -1,7 +1,6 @@
 package node
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -173,36 +172,22 @@ func (ts *Tables) Place(w http.ResponseWriter, r *http.Request, body []byte) (bo
 	if node == "" {
 		return false, nil
 	}
-	data, err := json.Marshal(protocol.TournamentRequest{Method: r.Method, Path: r.URL.RequestURI(), Header: r.Header,
-		Body: body, Remote: r.RemoteAddr})
-	if err != nil {
-		return false, err
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), relayTimeout)
-	defer cancel()
 	ts.load.placed(node, time.Now()) // before its listing can come
-	m, err := ts.cfg.Cluster.Conn().RequestWithContext(ctx, ts.placeSubject(node), data)
+	rep, err := forwardHTTP(r.Context(), ts.cfg.Cluster.Conn(), ts.placeSubject(node), r, body)
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
 		return false, fmt.Errorf("a table placed on node %s: %w", node, context.DeadlineExceeded)
 	}
-	var rep protocol.TournamentReply
-	if err == nil {
-		err = json.Unmarshal(m.Data, &rep)
-	}
-	if err != nil || rep.Status != http.StatusCreated {
+	if err != nil || rep.Status/100 != 2 {
 		// Refused there (a name taken, settings out of bounds, the player
-		// at their bound), or declined: no table opened, so none counts.
+		// at their bound), declined or not reached: no table opened there,
+		// so none counts.
 		ts.load.unplaced(node)
 	}
 	if err != nil || rep.Status == 0 {
 		ts.cfg.Log.Warn("a player's table not placed on another node: it opens here", "node", node, "err", err)
 		return false, nil
 	}
-	if rep.ContentType != "" {
-		w.Header().Set("Content-Type", rep.ContentType)
-	}
-	w.WriteHeader(rep.Status)
-	_, _ = w.Write(rep.Body)
+	writeForwarded(w, rep)
 	return true, nil
 }
 
@@ -221,33 +206,15 @@ func (ts *Tables) ServePlacement(ctx context.Context, h http.Handler) error {
 	return nil
 }
 
-// answerPlace opens the table of one placed request.
+// answerPlace opens the table of one placed request with h, unless this
+// node is leaving the house.
 func (ts *Tables) answerPlace(m *nats.Msg, h http.Handler) {
-	var q protocol.TournamentRequest
-	if err := json.Unmarshal(m.Data, &q); err != nil {
-		return
-	}
 	ts.mu.Lock()
-	leaving := ts.leaving
+	if ts.leaving {
+		h = nil
+	}
 	ts.mu.Unlock()
-	var rep protocol.TournamentReply
-	if !leaving {
-		ctx, cancel := context.WithTimeout(context.Background(), relayTimeout)
-		defer cancel()
-		req, err := http.NewRequestWithContext(ctx, q.Method, q.Path, bytes.NewReader(q.Body))
-		if err != nil {
-			return
-		}
-		req.Header, req.RemoteAddr = http.Header(q.Header), q.Remote
-		rec := &recorder{header: http.Header{}}
-		h.ServeHTTP(rec, req)
-		rep = protocol.TournamentReply{Status: rec.status, ContentType: rec.header.Get("Content-Type"), Body: rec.body.Bytes()}
-	}
-	b, err := json.Marshal(rep)
-	if err == nil {
-		err = m.Respond(b)
-	}
-	if err != nil {
+	if err := answerForwarded(m, h); err != nil {
 		ts.cfg.Log.Warn("a placed table's request not answered", "err", err)
 	}
 }

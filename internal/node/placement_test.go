@@ -145,3 +145,35 @@ func TestPlacementsExpire(t *testing.T) {
 		t.Fatal("an empty pending list is kept")
 	}
 }
+
+// TestLoadLeast: the least loaded live node by its listings and the tables
+// placed there not listed yet; a node not live, or this one, is never chosen.
+func TestLoadLeast(t *testing.T) {
+	ld := newLoad(time.Hour)
+	if n, _ := ld.least("a"); n != "" {
+		t.Fatalf("no other node live: %q", n)
+	}
+	ld.live["a"], ld.live["b"], ld.live["c"] = "a", "b", "c"
+	for key, node := range map[string]string{"t1": "b", "t2": "b", "t3": "c", "t4": "gone", "t5": "a"} {
+		ld.list(key, node)
+	}
+	if n, k := ld.least("a"); n != "c" || k != 1 {
+		t.Fatalf("b 2, c 1: %q %d", n, k)
+	}
+	ld.placed("c", time.Now())
+	ld.placed("c", time.Now())
+	if n, k := ld.least("a"); n != "b" || k != 2 {
+		t.Fatalf("b 2, c 1 and 2 placed: %q %d, want b (by name among equals)", n, k)
+	}
+	ld.list("t6", "c") // one of the two placed is listed
+	if n, k := ld.least("a"); n != "b" || k != 2 {
+		t.Fatalf("c listed one placed: %q %d", n, k)
+	}
+	ld.unlist("t1")
+	for range 5 { // more than placed: no effect past none
+		ld.unplaced("c")
+	}
+	if n, k := ld.least("a"); n != "b" || k != 1 {
+		t.Fatalf("t1 gone: %q %d", n, k)
+	}
+}
