@@ -112,7 +112,8 @@ func TestLostNodesTablesAdoptedInParallel(t *testing.T) {
 // TestHandOverDuringAdoptions hands a node's tables over while it is taking
 // eight tables over: HandOver returns once those adoptions have ended, and
 // the node then runs no table and holds no lease (those cut short are
-// released at once, not left to expire), and opens no table after it.
+// released at once, not left to expire), and opens no table after it, nor
+// adopts any if Run begins after it.
 func TestHandOverDuringAdoptions(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
@@ -148,5 +149,18 @@ func TestHandOverDuringAdoptions(t *testing.T) {
 	}
 	if h, err := b.c.Holder(ctx, "Late"); err != nil || h != "" {
 		t.Errorf("the refused table's lease is held by %q (%v)", h, err)
+	}
+	// Run, begun after the handover, adopts nothing (the twelve tables are
+	// free): it returns at once.
+	opened := len(g.entered) // the openings begun so far, not yet read
+	ran := make(chan error, 1)
+	go func() { ran <- b.tables.Run(ctx) }()
+	select {
+	case err := <-ran:
+		if err != nil || len(g.entered) != opened {
+			t.Errorf("Run after the handover: %v, %d tables opened", err, len(g.entered)-opened)
+		}
+	case <-ctx.Done():
+		t.Fatal("Run after the handover did not return")
 	}
 }

@@ -174,6 +174,10 @@ func (ts *Tables) Run(ctx context.Context) error {
 	running := make(chan struct{})
 	defer close(running)
 	ts.mu.Lock()
+	if ts.leaving { // handed over before it began: it adopts nothing
+		ts.mu.Unlock()
+		return nil
+	}
 	ts.stop, ts.running = cancel, running
 	ts.mu.Unlock()
 	go ts.listAll(ctx)
