@@ -25,7 +25,8 @@
 # Environment: DB, DIR, PORT (the first node's, default 18081; the next
 # nodes take the next ports), NATS_PORT (default 14222), NATS_MON_PORT
 # (nats-server's monitoring, /varz has its message counts; default 18222),
-# LEASE_TTL (default 3s). $DIR/schema names the PostgreSQL schema
+# LEASE_TTL (default 3s), LOG_LEVEL (the nodes', default warn; info logs each
+# table taken over). $DIR/schema names the PostgreSQL schema
 # (pg_stat_user_tables there counts the rows written).
 set -euo pipefail
 
@@ -37,6 +38,7 @@ PORT=${PORT:-18081}
 NATS_PORT=${NATS_PORT:-14222}
 NATS_MON_PORT=${NATS_MON_PORT:-18222}
 LEASE_TTL=${LEASE_TTL:-3s}
+LOG_LEVEL=${LOG_LEVEL:-warn}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$DIR"
 
@@ -98,7 +100,7 @@ for ((k = 1; k <= N; k++)); do
 	mkdir -p "$DIR/node$k"
 	"$DIR/felt" serve --config "$DIR/node$k.toml" --db "$NODEDB" --nats "nats://127.0.0.1:$NATS_PORT" \
 		--node "node$k" --addr "127.0.0.1:$port" --data "$DIR/node$k" --lease-ttl "$LEASE_TTL" \
-		--log-level warn >"$DIR/node$k.log" 2>&1 &
+		--log-level "$LOG_LEVEL" >"$DIR/node$k.log" 2>&1 &
 	pid=$!
 	pids+=("$pid")
 	until curl -sf "http://127.0.0.1:$port/healthz" >/dev/null; do

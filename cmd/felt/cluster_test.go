@@ -37,10 +37,13 @@ type wsState struct {
 			InHand bool     `json:"in_hand"`
 		} `json:"seats"`
 		Hand *struct {
-			Number  int64    `json:"number"`
-			HandKey string   `json:"hand_key"`
-			Over    bool     `json:"over"`
-			Board   []string `json:"board"`
+			Number  int64             `json:"number"`
+			HandKey string            `json:"hand_key"`
+			Over    bool              `json:"over"`
+			Board   []string          `json:"board"`
+			Pot     int64             `json:"pot"`
+			ToAct   int               `json:"to_act"`
+			Events  []json.RawMessage `json:"events"`
 			Legal   *struct {
 				Actions []string `json:"actions"`
 			} `json:"legal"`

@@ -35,7 +35,7 @@ arena's nl game by default: blinds 50/100, stacks of 200 big blinds reset each h
 is LBR's only size: it folds, calls or raises). LBR tracks
 the bot's range over the 1,326 two-card hands by Bayes' rule, asking the bot what it would
 do with each: bots that can state their strategy answer exactly (fold, call, raise,
-maniac, and chart and tag before the flop); for the others LBR calls Act --samples times
+maniac, bayes in Hold'em, cfr, resolve, and chart and tag before the flop); for the others LBR calls Act --samples times
 per hand with that hand in place of the bot's cards, so each decision of the bot costs up
 to 1,326 × samples decisions, and each bet LBR considers as many again (a slow bot such
 as montecarlo makes LBR play a few hands a second). At each decision LBR picks, of fold,

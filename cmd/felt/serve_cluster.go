@@ -145,7 +145,8 @@ func (hn *houseNode) openTables(ctx context.Context, hc *houseConfig, h *house.H
 			return tc, ok
 		},
 		PlayerTable: srv.PlayerTableConfig})
-	srv.SetTableHost(hn.tables) // players' tables are the house's too
+	srv.SetTableHost(hn.tables)   // players' tables are the house's too
+	srv.SetTablePlacer(hn.tables) // and spread over its nodes
 	if err := hn.tables.Start(ctx); err != nil {
 		return err
 	}
@@ -161,7 +162,10 @@ func (hn *houseNode) run(ctx context.Context, h *house.House, srv *web.Server) e
 		return nil
 	}
 	go func() { _ = hn.tables.Run(ctx) }()
-	hn.dir = node.NewDirector(node.DirectorConfig{Cluster: hn.n, House: h, Direct: srv.DirectTournaments, Log: hn.log})
+	if err := hn.tables.ServePlacement(ctx, srv.PlacedHandler()); err != nil {
+		return err
+	}
+	hn.dir = node.NewDirector(node.DirectorConfig{Cluster: hn.n, House: h, Direct: srv.DirectTournaments, Tables: hn.tables, Log: hn.log})
 	tr := node.NewTournamentsRelay(hn.dir, hn.log)
 	if err := tr.Serve(ctx, srv.DirectorHandler()); err != nil {
 		return err

@@ -3,6 +3,7 @@ package arena
 import (
 	"fmt"
 	"image/color"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -133,7 +134,23 @@ func BarChart(title, ylabel string, names []string, ys, ci []float64) (Chart, er
 	}
 	p.Add(bars, errs)
 	p.NominalX(names...)
+	p.Y.Tick.Marker = plainTicks{}
 	return Chart{p}, nil
+}
+
+// plainTicks are gonum's default ticks labelled with no more digits than their
+// values have ("2500", not "2500.00").
+type plainTicks struct{}
+
+// Ticks returns plot.DefaultTicks' ticks between lo and hi, relabelled.
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+		}
+	}
+	return ts
 }
 
 // StackChart draws each player's stack after every hand; stacks[h][i] is player i's

@@ -80,6 +80,10 @@ type Options struct {
 	// NoSafe makes the resolve bot re-solve unsafely, from its beliefs alone,
 	// without the opponent's earlier values as bounds (the option safe=false).
 	NoSafe bool
+	// Flop makes the resolve bot re-solve the flop (depth-limited) instead of
+	// playing the blueprint there (the option flop=true; off by default: it did
+	// not measure better, docs/bots.md).
+	Flop bool
 	// Game is the game the bot is made to play; nil when the caller does not say.
 	// A bot that plays one game only (cfr) refuses, with ErrWrongGame, to be made
 	// for another game or for an unknown one, rather than play it as some other bot.
@@ -178,7 +182,7 @@ var registry = [...]entry{
 	{Info{"minraise", "exploiter: min-raises whenever it may, all-in only with a good hand"}, plain(newMinRaise)},
 	{Info{"maniac", "exploiter: bets or raises the size of the pot every time, whatever it holds"}, plain(func(Options) maniacBot { return maniacBot{} })},
 	{Info{"tag", "exploiter: tight-aggressive; raises a few strong starting hands, bets 2/3 pot when ahead, calls with pot odds"}, plain(newTAG)},
-	{Info{"resolve", "heads-up no-limit: a chart by stack depth before the flop, a range-aware policy on the flop, real-time re-solving of the turn and river on its beliefs about both ranges, bounded by the opponent's earlier values (budget=2s per decision by default; safe=false re-solves unsafely)"}, plain(newResolve)},
+	{Info{"resolve", "heads-up no-limit: an MCCFR blueprint before the flop, real-time re-solving of the turn and river (and with flop=true of the flop, depth-limited) on its beliefs about both ranges, the opponent's actual bet sizes in the tree, bounded by the opponent's earlier values (budget=2s per decision by default; safe=false re-solves unsafely)"}, plain(newResolve)},
 	{Info{"cfr", "heads-up limit Hold'em from a CFR strategy: the built-in blueprint, or strategy=FILE (felt train hulhe --out FILE); refuses other games"}, newCFR},
 }
 
@@ -298,7 +302,7 @@ type param struct{ key, value string }
 // paramKeys are the options a bot's name may carry, each with whether its value
 // names a file.
 var paramKeys = map[string]bool{"samples": false, "bluff": false, "budget": false, "state": true, "weights": true, "strategy": true,
-	"draws": false, "update": false, "thresholds": false, "safe": false, "blueprint": false}
+	"draws": false, "update": false, "thresholds": false, "safe": false, "blueprint": false, "flop": false}
 
 // file reports whether p's value names a file.
 func (p param) file() bool { return paramKeys[p.key] }
@@ -325,7 +329,7 @@ func parseName(name string) (int, []param, error) {
 		isFile, known := paramKeys[k]
 		switch {
 		case !known:
-			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, budget, safe, blueprint, state, weights, strategy, draws, update, thresholds): %w", base, k, ErrBadOption)
+			return 0, nil, fmt.Errorf("bot %s: unknown option %q (samples, bluff, budget, safe, blueprint, flop, state, weights, strategy, draws, update, thresholds): %w", base, k, ErrBadOption)
 		case isFile && v == "":
 			return 0, nil, fmt.Errorf("bot %s: %s= needs a file name: %w", base, k, ErrBadOption)
 		case !isFile:
@@ -353,7 +357,7 @@ func (p param) apply(o *Options) error {
 			return fmt.Errorf("bluff=%q: %w", p.value, ErrBadOption)
 		}
 		o.NoBluff = !b
-	case "draws", "update", "blueprint":
+	case "draws", "update", "blueprint", "flop":
 		b, err := strconv.ParseBool(p.value)
 		if err != nil {
 			return fmt.Errorf("%s=%q: %w", p.key, p.value, ErrBadOption)
@@ -363,6 +367,8 @@ func (p param) apply(o *Options) error {
 			o.NoDraws = !b
 		case "update":
 			o.NoUpdate = !b
+		case "flop":
+			o.Flop = b
 		default:
 			o.NoBlueprint = !b
 		}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -18,19 +17,22 @@ import (
 // regret minimisation: felt's built-in blueprint (internal/cfr/blueprint), or a
 // strategy file (felt train hulhe --out FILE, or --pack FILE; see docs/cfr.md).
 // It follows the hand's betting down the strategy's betting tree, computes its
-// bucket in the strategy's card abstraction (a flop bucket takes a few
-// milliseconds, once a hand) and samples an action from the strategy's
-// probabilities there. It is made for heads-up fixed-limit Hold'em only (cfrPlays):
-// asked for another game, or a strategy file for another game, New refuses. Off
-// the tree within its game — a player leaving, a raise cap other than felt's four
-// bets — it checks or calls.
+// bucket in the strategy's card abstraction (cfrBuckets) and samples an action
+// from the strategy's probabilities there, which Strategy states exactly. It is
+// made for heads-up fixed-limit Hold'em only (cfrPlays): asked for another game,
+// or a strategy file for another game, New refuses. Off the tree within its game
+// — a player leaving, a raise cap other than felt's four bets, cards no deal
+// holds — it checks or calls.
 type cfrBot struct {
-	p *cfr.HoldemProfile
-	a *cfr.Abstraction
-	r *rand.Rand
-	// The last bucket computed, for these cards (hole cards, then the board).
-	cached []cards.Card
-	bucket int
+	p       *cfr.HoldemProfile
+	buckets cfrBuckets
+	r       *rand.Rand
+}
+
+var _ Strategist = (*cfrBot)(nil)
+
+func newCFRBot(p *cfr.HoldemProfile, a *cfr.Abstraction, r *rand.Rand) *cfrBot {
+	return &cfrBot{p: p, buckets: cfrBuckets{a: a}, r: r}
 }
 
 // cfrPlays accepts heads-up fixed-limit Hold'em only, the game of every strategy
@@ -53,7 +55,7 @@ func newCFR(o Options) (Bot, error) {
 		if err != nil {
 			return nil, fmt.Errorf("cfr's built-in strategy: %w", err)
 		}
-		return &cfrBot{p: s.Profile, a: s.Abstraction, r: o.Rand}, nil
+		return newCFRBot(s.Profile, s.Abstraction, o.Rand), nil
 	}
 	f, err := openRegular(o.Strategy)
 	if err != nil {
@@ -64,7 +66,7 @@ func newCFR(o Options) (Bot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("strategy=%q: %w", o.Strategy, err)
 	}
-	return &cfrBot{p: p, a: a, r: o.Rand}, nil
+	return newCFRBot(p, a, o.Rand), nil
 }
 
 // readHoldemStrategy reads a packed strategy (a gzip stream) or a JSON strategy
@@ -93,24 +95,9 @@ func readHoldemStrategy(r *bufio.Reader) (*cfr.HoldemProfile, *cfr.Abstraction, 
 
 // Act plays the strategy's action, or checks or calls off the tree.
 func (b *cfrBot) Act(v *engine.View) engine.Action {
-	l := v.Legal
-	hist, ok := cfrHistory(v)
-	if !ok || v.Viewer < 0 || v.Viewer >= len(v.Seats) || v.Seats[v.Viewer].NCards < 2 {
-		return checkOrCall(l)
-	}
-	s := v.Seats[v.Viewer]
-	hole := [2]cards.Card{s.Cards[0], s.Cards[1]}
-	if !hole[0].Valid() || !hole[1].Valid() || !slices.Contains([]int{0, 3, 4, 5}, len(v.Board)) {
-		return checkOrCall(l)
-	}
-	key := append(hole[:], v.Board...)
-	if !slices.Equal(key, b.cached) {
-		b.bucket = b.a.Bucket(hole, v.Board)
-		b.cached = append(b.cached[:0], key...)
-	}
-	acts, probs, ok := b.p.Lookup(hist, b.bucket)
+	acts, probs, ok := b.lookup(v)
 	if !ok {
-		return checkOrCall(l)
+		return checkOrCall(v.Legal)
 	}
 	x := b.r.Float64()
 	pick := len(acts) - 1
@@ -121,7 +108,54 @@ func (b *cfrBot) Act(v *engine.View) engine.Action {
 		}
 		x -= pr
 	}
-	switch acts[pick] {
+	return cfrAction(acts[pick], v.Legal)
+}
+
+// Strategy states the probabilities with which Act plays each action at v: the
+// strategy's entry for the hand's bucket and betting, as Act draws from it, or
+// the check or call, with certainty, off the tree. Asked about every hand of a
+// range at one decision (felt lbr), it rates the board once (cfrBuckets).
+func (b *cfrBot) Strategy(v *engine.View, out []ActionProb) ([]ActionProb, bool) {
+	acts, probs, ok := b.lookup(v)
+	if !ok {
+		return certain(out, checkOrCall(v.Legal))
+	}
+	out = out[:0]
+	// Act's draw in [0, 1) picks action i when it is below probs[i] after the
+	// earlier ones are taken off, and the last action when none took it: that
+	// one gets what is left, unless it is only rounding.
+	left := 1.0
+	for i := range acts {
+		p := max(0, min(probs[i], left))
+		if i == len(acts)-1 && left > 1e-12 {
+			p = left
+		}
+		left -= p
+		out = addProb(out, cfrAction(acts[i], v.Legal), p)
+	}
+	return out, true
+}
+
+// lookup returns the strategy's actions (its letters) and their probabilities
+// for the viewer's hand at v, or false off the tree.
+func (b *cfrBot) lookup(v *engine.View) (acts string, probs []float64, ok bool) {
+	hist, ok := cfrHistory(v)
+	if !ok || v.Viewer < 0 || v.Viewer >= len(v.Seats) || v.Seats[v.Viewer].NCards < 2 {
+		return "", nil, false
+	}
+	s := &v.Seats[v.Viewer]
+	bucket, ok := b.buckets.bucket([2]cards.Card{s.Cards[0], s.Cards[1]}, v.Board)
+	if !ok {
+		return "", nil, false
+	}
+	return b.p.Lookup(hist, bucket)
+}
+
+// cfrAction is the action strategy letter c stands for under l: f folds (a check
+// when nothing is to call), r bets or raises the fixed amount, c (or a letter the
+// rules do not allow) checks or calls.
+func cfrAction(c byte, l engine.Legal) engine.Action {
+	switch c {
 	case 'f':
 		if l.Can(engine.Fold) && !l.Can(engine.Check) {
 			return engine.Action{Seat: l.Seat, Kind: engine.Fold}
@@ -132,6 +166,21 @@ func (b *cfrBot) Act(v *engine.View) engine.Action {
 		}
 	}
 	return checkOrCall(l)
+}
+
+// addProb puts action a with probability p among out, merged with an equal one
+// (a fold when a check is free is the check).
+func addProb(out []ActionProb, a engine.Action, p float64) []ActionProb {
+	if p <= 0 {
+		return out
+	}
+	for i := range out {
+		if out[i].Action == a {
+			out[i].Prob += p
+			return out
+		}
+	}
+	return append(out, ActionProb{a, p})
 }
 
 // cfrHistory writes the hand's betting in the strategy's letters (c check or call,

@@ -18,6 +18,12 @@ import (
 // small blind) holds hole0, seat 1 hole1, and the board is board (five cards).
 func headsUp(t *testing.T, hole0, hole1, board string) *engine.Hand {
 	t.Helper()
+	return dealt(t, hole0, hole1, board, engine.Config{})
+}
+
+// dealt is headsUp with cfg's stacks and blinds (the zero Config: headsUp's).
+func dealt(t *testing.T, hole0, hole1, board string, cfg engine.Config) *engine.Hand {
+	t.Helper()
 	h0, h1 := cards.MustParseList(hole0), cards.MustParseList(hole1)
 	b := cards.MustParseList(board)
 	// Hole cards go out one at a time from the seat left of the button: 1, 0, 1, 0;
@@ -31,7 +37,11 @@ func headsUp(t *testing.T, hole0, hole1, board string) *engine.Hand {
 		}
 	}
 	deck = append(deck, burns[0], b[0], b[1], b[2], burns[1], b[3], burns[2], b[4])
-	h, err := engine.New(engine.Config{Stacks: []int64{200, 200}, SmallBlind: 1, BigBlind: 2, Deck: deck})
+	if cfg.Stacks == nil {
+		cfg = engine.Config{Stacks: []int64{200, 200}, SmallBlind: 1, BigBlind: 2}
+	}
+	cfg.Deck = deck
+	h, err := engine.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,10 +18,15 @@ const (
 	DefaultResolveBudget = 2 * time.Second
 	MinResolveBudget     = 50 * time.Millisecond
 	MaxUntrustedBudget   = DefaultResolveBudget
+	flopIterations       = 60
 	turnIterations       = 60
 	riverIterations      = 200
+	minFlopIterations    = 20
 	minTurnIterations    = 25
 	minRiverIterations   = 60
+	// flopLeafRunouts is the number of turn and river cards over which a flop
+	// re-solve's leaves take each hand's equity (solver.Spot.LeafRunouts).
+	flopLeafRunouts = 36
 )
 
 // Belief floors: what share of its weight a hand keeps after an action its model
@@ -54,6 +59,7 @@ type resolveBot struct {
 	safe   bool                     // re-solve safely (resolve_solve.go, boundFor)
 	bounds map[string]*solver.Bound // safe re-solving: the opponent's values at a round's start
 	noBlue bool                     // play the chart and the flop policy, not the blueprint
+	flop   bool                     // re-solve the flop (depth-limited, flop=true), not play the blueprint there
 }
 
 // keptSolve is the bot's last re-solve, kept so that the end of its round (the
@@ -108,7 +114,7 @@ var (
 )
 
 func newResolve(o Options) *resolveBot {
-	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), safe: !o.NoSafe, noBlue: o.NoBlueprint}
+	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), safe: !o.NoSafe, noBlue: o.NoBlueprint, flop: o.Flop}
 	if b.budget == 0 {
 		b.budget = DefaultResolveBudget
 	}
@@ -262,12 +268,11 @@ func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 		return nil
 	}
 	var p *plan
-	switch st.street {
-	case engine.Preflop, engine.Flop:
+	if !b.resolves(st.street) {
 		now := *bel
 		b.playRound(ctx, h, len(h.streets)-1, &now, len(st.acts))
 		p = b.roundPlan(h, len(h.streets)-1, len(st.acts), &now)
-	default:
+	} else {
 		p = b.solvePlan(ctx, h, st, bel)
 	}
 	if p != nil {
@@ -307,8 +312,7 @@ func (b *resolveBot) beliefsAt(ctx context.Context, h *pubHistory, i int) *[2]be
 // (a re-solved round: all of them).
 func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[2]belief, n int) bool {
 	st := &h.streets[i]
-	switch st.street {
-	case engine.Preflop, engine.Flop:
+	if !b.resolves(st.street) {
 		for k, a := range st.acts[:n] {
 			p := b.roundPlan(h, i, k, bel)
 			bel[a.role].update(func(x int) float64 { return p.prob(x, a) }, floorFor(a.role, h.me))
@@ -324,6 +328,12 @@ func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[
 	}
 	defer s.Close()
 	return b.endRound(s, h, i, bel)
+}
+
+// resolves reports whether the bot re-solves the rounds of street: the turn and the
+// river always, the flop with flop=true, never the preflop.
+func (b *resolveBot) resolves(street engine.Street) bool {
+	return street >= engine.Turn || street == engine.Flop && b.flop
 }
 
 // prob returns the chance the plan gives hand x of taking an action like a: the
@@ -364,7 +374,10 @@ func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]bel
 		return nil, err
 	}
 	n, least := turnIterations, minTurnIterations
-	if st.street == engine.River {
+	switch st.street {
+	case engine.Flop:
+		n, least = flopIterations, minFlopIterations
+	case engine.River:
 		n, least = riverIterations, minRiverIterations
 	}
 	n = max(least, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
@@ -385,7 +398,7 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 	if err != nil {
 		return nil
 	}
-	info, err := s.Node(path)
+	info, err := s.Strategy(path)
 	if err != nil || info.Kind != "decision" {
 		return nil
 	}

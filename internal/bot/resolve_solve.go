@@ -45,6 +45,12 @@ func roundTree(st *pubStreet, me int) solver.Tree {
 			t.Sizes[p][s] = solver.Sizes{Bet: []float64{75}, AllIn: spr <= 6}
 		}
 	}
+	if root == solver.Flop {
+		// A depth-limited flop (leaves at the turn) costs little per size: two bets.
+		for p := range 2 {
+			t.Sizes[p][root] = solver.Sizes{Bet: []float64{33, 75}, Raise: []float64{100}, AllIn: spr <= 3}
+		}
+	}
 	if root == solver.Turn {
 		t.RaiseCap = 2
 	}
@@ -99,6 +105,9 @@ func newRoundSolver(st *pubStreet, b *[2]belief, me int, bound *solver.Bound) (*
 		dead = dead.Add(c)
 	}
 	spot := solver.Spot{Pot: float64(st.pot), Stack: float64(st.effective()), Board: st.board, Tree: roundTree(st, me), Bound: bound}
+	if st.street == engine.Flop {
+		spot.LeafRunouts = flopLeafRunouts // depth-limited: the flop round only
+	}
 	for r := range 2 {
 		rg, ok := b[r].rangeOf(dead)
 		if !ok {
@@ -140,7 +149,7 @@ func iterate(ctx context.Context, step func(), n int) {
 func pathOf(s *solver.Solver, st *pubStreet, k int) ([]string, error) {
 	path := make([]string, 0, k)
 	for _, a := range st.acts[:k] {
-		info, err := s.Node(path)
+		info, err := s.Strategy(path)
 		if err != nil {
 			return nil, err
 		}
@@ -192,7 +201,7 @@ func advance(s *solver.Solver, st *pubStreet, b *[2]belief, me int) error {
 		return err
 	}
 	for k, a := range st.acts {
-		info, err := s.Node(path[:k])
+		info, err := s.Strategy(path[:k])
 		if err != nil {
 			return err
 		}

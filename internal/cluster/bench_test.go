@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/felt-poker/felt/internal/engine"
 )
@@ -33,6 +34,25 @@ func BenchmarkWALAction(b *testing.B) {
 	for b.Loop() {
 		if err := w.Action(ctx, a); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkAllow is the cost of a lobby chat line's count across the house
+// (Node.Allow: a read and a compare-and-set), the window never full.
+func BenchmarkAllow(b *testing.B) {
+	url, _ := startNATS(b)
+	n, err := Connect(context.Background(), Config{URL: url, Node: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer n.nc.Close()
+	ctx := context.Background()
+	now := time.Unix(1_800_000_000, 0)
+	for b.Loop() {
+		now = now.Add(time.Minute) // a window of its own each time
+		if ok, err := n.Allow(ctx, "chat.lobby.1", 5, 10*time.Second, now); !ok || err != nil {
+			b.Fatal(ok, err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -52,7 +53,11 @@ type Listing struct {
 // Registration is a table in the house's registry: its name and the settings
 // a node opens it with.
 type Registration struct {
-	Table  string          `json:"table"`
+	Table string `json:"table"`
+	// Role, when set, says the table runs on the node that holds that
+	// role's lease (AcquireRole: a tournament's tables run on the
+	// director's node), which opens it again itself: no keeper adopts it.
+	Role   string          `json:"role,omitempty"`
 	Config json.RawMessage `json:"config"`
 }
 
@@ -105,8 +110,10 @@ func (n *Node) ownedTables() []*ownedTable {
 	return out
 }
 
-// List writes (or refreshes) the lobby entry of lease's table with info, the
-// table's lobby listing. The keeper refreshes it at every renewal.
+// List writes the lobby entry of lease's table with info, the table's lobby
+// listing, unless the entry was last written with this very listing: the
+// keeper refreshes it at every renewal (Run), so that a caller listing its
+// tables every TTL/3 writes only those that changed.
 func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 	if err := l.check(time.Now()); err != nil {
 		return err
@@ -121,6 +128,10 @@ func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 	}
 	n.mu.Lock()
 	if o := n.owned[l.key]; o != nil && o.lease == l {
+		if bytes.Equal(o.listing, b) {
+			n.mu.Unlock()
+			return nil
+		}
 		o.listing = b
 	}
 	n.mu.Unlock()
@@ -132,12 +143,45 @@ func (n *Node) List(ctx context.Context, l *Lease, info any) error {
 	return nil
 }
 
+// ListTable writes (or refreshes) the lobby entry of table, which runs under
+// lease (a role's: a tournament's table, OpenTableWAL), with info; the entry
+// expires a TTL after its last write, so its node refreshes it every TTL/3.
+func (n *Node) ListTable(ctx context.Context, l *Lease, table string, info any) error {
+	if err := l.check(time.Now()); err != nil {
+		return err
+	}
+	raw, err := json.Marshal(info)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(Listing{Table: table, Node: n.cfg.Node, Info: raw})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	if _, err := n.lobby.Put(ctx, TableKey(table), b); err != nil {
+		return fmt.Errorf("cluster: list %q: %w", table, err)
+	}
+	return nil
+}
+
+// Unlist removes table's lobby entry (a table ListTable listed, closed).
+func (n *Node) Unlist(ctx context.Context, table string) error {
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	if err := n.lobby.Delete(ctx, TableKey(table)); err != nil {
+		return fmt.Errorf("cluster: unlist %q: %w", table, err)
+	}
+	return nil
+}
+
 // Lobby returns every table listed by a live node, by name.
 func (n *Node) Lobby(ctx context.Context) ([]Listing, error) {
 	var out []Listing
-	err := n.each(ctx, n.lobby, func(_ string, v []byte) {
+	err := n.each(ctx, n.lobby, func(e jetstream.KeyValueEntry) {
 		var l Listing
-		if json.Unmarshal(v, &l) == nil {
+		if json.Unmarshal(e.Value(), &l) == nil {
 			out = append(out, l)
 		}
 	})
@@ -189,7 +233,7 @@ func (n *Node) watch(ctx context.Context, kv jetstream.KeyValue, put func(key st
 // Register enters table in the house's registry with the settings it opens
 // with: if its node is lost, another node adopts it (Run).
 func (n *Node) Register(ctx context.Context, table string, config any) error {
-	b, err := registration(table, config)
+	b, err := registration(table, "", config)
 	if err != nil {
 		return err
 	}
@@ -209,7 +253,13 @@ var ErrRegistered = errors.New("a table of this name is registered")
 // is there: of any number of nodes registering one name at once, exactly one
 // succeeds and the others get ErrRegistered.
 func (n *Node) RegisterNew(ctx context.Context, table string, config any) error {
-	b, err := registration(table, config)
+	return n.RegisterRoleTable(ctx, table, "", config)
+}
+
+// RegisterRoleTable is RegisterNew for a table that runs on the holder of
+// role's lease (Registration.Role): the keepers leave it to that node.
+func (n *Node) RegisterRoleTable(ctx context.Context, table, role string, config any) error {
+	b, err := registration(table, role, config)
 	if err != nil {
 		return err
 	}
@@ -242,13 +292,13 @@ func (n *Node) Lookup(ctx context.Context, table string) (reg Registration, ok b
 	return reg, true, nil
 }
 
-// registration returns the registry's value for table and config.
-func registration(table string, config any) ([]byte, error) {
+// registration returns the registry's value for table, role and config.
+func registration(table, role string, config any) ([]byte, error) {
 	raw, err := json.Marshal(config)
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(Registration{Table: table, Config: raw})
+	return json.Marshal(Registration{Table: table, Role: role, Config: raw})
 }
 
 // Unregister takes table out of the registry (it closed for good).
@@ -279,9 +329,9 @@ func (n *Node) IsRegistered(ctx context.Context, table string) (bool, error) {
 // Registered returns the house's registry, by name.
 func (n *Node) Registered(ctx context.Context) ([]Registration, error) {
 	var out []Registration
-	err := n.each(ctx, n.tables, func(_ string, v []byte) {
+	err := n.each(ctx, n.tables, func(e jetstream.KeyValueEntry) {
 		var r Registration
-		if json.Unmarshal(v, &r) == nil {
+		if json.Unmarshal(e.Value(), &r) == nil {
 			out = append(out, r)
 		}
 	})
@@ -290,7 +340,7 @@ func (n *Node) Registered(ctx context.Context) ([]Registration, error) {
 }
 
 // each calls f with every live entry of kv.
-func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(key string, v []byte)) error {
+func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(e jetstream.KeyValueEntry)) error {
 	ctx, cancel := context.WithTimeout(ctx, 4*n.cfg.Timeout)
 	defer cancel()
 	w, err := kv.WatchAll(ctx, jetstream.IgnoreDeletes())
@@ -302,7 +352,7 @@ func (n *Node) each(ctx context.Context, kv jetstream.KeyValue, f func(key strin
 		if e == nil {
 			return nil // the initial values are all in
 		}
-		f(e.Key(), e.Value())
+		f(e)
 	}
 	return fmt.Errorf("cluster: list %s: %w", kv.Bucket(), ctx.Err())
 }
@@ -318,16 +368,21 @@ type Adopter func(ctx context.Context, l *Lease, reg Registration) error
 // lease it owns and then refreshes its lobby entry, calls lost with each lease
 // lost (refused, or not renewed before its local deadline: the table must stop
 // at once), and, if adopt is not nil, acquires the registered tables that no
-// node holds and hands each to adopt.
+// node holds and hands each to adopt, adopters at a time and up to this
+// node's share (adoptOrphans): the surviving nodes of a lost one share its
+// tables out rather than the quickest taking them all. adopt is called from
+// several goroutines at once. A role's tables (Registration.Role) are not
+// adopted so: the role's holder opens them.
 //
 // The renewals run on their own goroutine and ticker, renewers at a time: an
 // adoption, however slow (a WAL to read, a hand to resume), never delays them,
 // and a node short of CPU renews hundreds of leases in a few round trips' time.
 // lost may be called from several goroutines at once.
 //
-// A lease released on purpose (a node leaving hands its tables over) is
-// adopted at once: the keeper watches the bucket for releases. An expired
-// lease leaves no trace to watch and waits for the next tick.
+// A lease released on purpose (a node leaving hands its tables over) or
+// expired is adopted at once: the keeper watches the bucket for the deletes
+// and the markers the server leaves at an expiry. Once ctx is done, the node
+// acquires nothing more; Run returns when the adoptions under way have ended.
 func (n *Node) Run(ctx context.Context, adopt Adopter, lost func(*Lease)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	renewing := make(chan struct{})
@@ -347,7 +402,9 @@ func (n *Node) Run(ctx context.Context, adopt Adopter, lost func(*Lease)) error 
 	defer tick.Stop()
 	released := n.watchReleases(ctx)
 	for {
-		n.adoptOrphans(ctx, adopt)
+		if n.adoptOrphans(ctx, adopt) {
+			continue // stopped at its share: the others' leavings next
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -460,36 +517,4 @@ func (n *Node) renew(ctx context.Context, o *ownedTable, lost func(*Lease)) bool
 		}
 	}
 	return false
-}
-
-// adoptOrphans acquires every registered table that no node holds and hands it
-// to adopt.
-func (n *Node) adoptOrphans(ctx context.Context, adopt Adopter) {
-	regs, err := n.Registered(ctx)
-	if err != nil {
-		n.cfg.Log.Warn("the house's tables were not read", "err", err)
-		return
-	}
-	for _, reg := range regs {
-		if n.Owns(reg.Table) {
-			continue
-		}
-		if h, err := n.Holder(ctx, reg.Table); err != nil || h != "" {
-			continue
-		}
-		l, err := n.Acquire(ctx, reg.Table)
-		if err != nil {
-			continue // another node was faster, or NATS is away
-		}
-		if err := adopt(ctx, l, reg); err != nil {
-			n.cfg.Log.Warn("table not adopted", "table", reg.Table, "err", err)
-			_ = n.Disown(ctx, l)
-			continue
-		}
-		n.Own(l) // owned once open (adopt may have said so already)
-		n.mu.Lock()
-		n.stats.Takeovers++
-		n.mu.Unlock()
-		n.cfg.Log.Info("table taken over", "table", reg.Table, "token", l.token)
-	}
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -99,4 +100,38 @@ func TestAdoptionDoesNotHoldRenewals(t *testing.T) {
 	close(release)
 	cancel()
 	<-done
+}
+
+// TestRoleTablesLeftToTheRole registers a table under a role beside an
+// ordinary one: a keeper's pass adopts the ordinary table and leaves the
+// role's to the role's holder (no lease taken, nothing opened), and the
+// relay's lookups find the role in the registration.
+func TestRoleTablesLeftToTheRole(t *testing.T) {
+	url, _ := startNATS(t)
+	n := connect(t, url, "a")
+	ctx := context.Background()
+	if err := n.RegisterNew(ctx, "Plain", "plain"); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.RegisterRoleTable(ctx, "t1-1", "tournaments", "tourney"); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.RegisterRoleTable(ctx, "T1-1", "tournaments", "again"); !errors.Is(err, ErrRegistered) {
+		t.Fatalf("a role table registered twice: %v, want ErrRegistered", err)
+	}
+	var adopted []string
+	n.adoptOrphans(ctx, func(_ context.Context, l *Lease, reg Registration) error {
+		adopted = append(adopted, reg.Table)
+		return nil
+	})
+	if len(adopted) != 1 || adopted[0] != "Plain" {
+		t.Fatalf("adopted %v, want only Plain", adopted)
+	}
+	if h, err := n.Holder(ctx, "t1-1"); err != nil || h != "" {
+		t.Fatalf("the role table's lease is held by %q (%v), want none", h, err)
+	}
+	reg, ok, err := n.Lookup(ctx, "t1-1")
+	if err != nil || !ok || reg.Role != "tournaments" {
+		t.Fatalf("the role table's registration: %+v %v %v", reg, ok, err)
+	}
 }

@@ -2,8 +2,11 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -105,3 +108,52 @@ func (n *Node) PutOnline(ctx context.Context, b []byte) error {
 func (n *Node) WatchOnline(ctx context.Context, put func(key string, v []byte), gone func(key string)) error {
 	return n.watch(ctx, n.online, put, gone)
 }
+
+// RateWindowMax is the longest window Allow counts in: the bucket of rates
+// forgets a key this long after its last write.
+const RateWindowMax = time.Minute
+
+// ErrRateKey refuses a rate's key or bounds that Allow cannot count.
+var ErrRateKey = errors.New("cluster: a rate's key or bounds are not valid")
+
+// Allow reports whether the sender of key (a rate of one sender, such as
+// "chat.lobby.42") may do one more thing at now, at most limit in any window
+// of per across the house, whichever node counts it; if so it is counted. Of
+// any number of nodes counting one key at once, no more pass than limit
+// allows: the times are changed by a compare-and-set. now is the counting
+// node's clock: nodes whose clocks differ by d shift the window by up to d.
+func (n *Node) Allow(ctx context.Context, key string, limit int, per time.Duration, now time.Time) (bool, error) {
+	if limit <= 0 || per <= 0 || per > RateWindowMax || !rateKeyRE.MatchString(key) {
+		return false, fmt.Errorf("%w: %q, %d in %v", ErrRateKey, key, limit, per)
+	}
+	ctx, cancel := n.request(ctx)
+	defer cancel()
+	err := compareAndSet(ctx, n.rates, key, func(v []byte) ([]byte, error) {
+		var times []int64 // Unix milliseconds
+		if v != nil && json.Unmarshal(v, &times) != nil {
+			times = nil // unreadable: counted afresh
+		}
+		keep := times[:0]
+		for _, t := range times {
+			if now.Sub(time.UnixMilli(t)) < per {
+				keep = append(keep, t)
+			}
+		}
+		if len(keep) >= limit {
+			return nil, errRateFull
+		}
+		return json.Marshal(append(keep, now.UnixMilli()))
+	})
+	switch {
+	case errors.Is(err, errRateFull):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("cluster: rate %s: %w", key, err)
+	}
+	return true, nil
+}
+
+// errRateFull ends Allow's compare-and-set: the window is full.
+var errRateFull = errors.New("rate full")
+
+var rateKeyRE = regexp.MustCompile(`^[a-zA-Z0-9_=-]+(\.[a-zA-Z0-9_=-]+)*$`)

@@ -90,6 +90,8 @@ type Node struct {
 	lobby  jetstream.KeyValue // table key -> Listing, TTL cfg.LeaseTTL
 	tables jetstream.KeyValue // table key -> Registration, no TTL
 	online jetstream.KeyValue // node key -> its players online, TTL cfg.LeaseTTL
+	owners jetstream.KeyValue // player ID -> the tables they own (Claim), no TTL
+	rates  jetstream.KeyValue // rate key -> the times counted (Allow), TTL RateWindowMax
 	wal    jetstream.Stream
 	chat   jetstream.Stream // the lobby chat's last lines
 
@@ -137,15 +139,19 @@ func (n *Node) setup(ctx context.Context) error {
 		name string
 		ttl  time.Duration
 		what string
+		// quiet: no marker when an entry expires (nobody watches them)
+		quiet bool
 	}{
-		{&n.leases, p + "_leases", n.cfg.LeaseTTL, "table leases"},
-		{&n.lobby, p + "_lobby", n.cfg.LeaseTTL, "lobby listings"},
-		{&n.tables, p + "_tables", 0, "the house's tables"},
-		{&n.online, p + "_online", n.cfg.LeaseTTL, "players online, by node"},
+		{&n.leases, p + "_leases", n.cfg.LeaseTTL, "table leases", false},
+		{&n.lobby, p + "_lobby", n.cfg.LeaseTTL, "lobby listings", false},
+		{&n.tables, p + "_tables", 0, "the house's tables", false},
+		{&n.online, p + "_online", n.cfg.LeaseTTL, "players online, by node", false},
+		{&n.owners, p + "_owners", 0, "the tables each player owns", false},
+		{&n.rates, p + "_rates", RateWindowMax, "rate limits counted across the house", true},
 	}
 	for _, b := range buckets {
 		cfg := jetstream.KeyValueConfig{Bucket: b.name, Description: "felt: " + b.what, TTL: b.ttl, Storage: jetstream.FileStorage}
-		if b.ttl > 0 {
+		if b.ttl > 0 && !b.quiet {
 			// A lease or listing that expires leaves a marker that the nodes
 			// watch: a lease is adopted at its expiry (Run), not at a later
 			// tick, and a listing leaves every lobby (WatchLobby).

@@ -97,6 +97,7 @@ func (h *HandLog) Rebuild() (hand *engine.Hand, skipped int, err error) {
 type WAL struct {
 	n       *Node
 	lease   *Lease
+	table   string
 	subject string
 
 	mu      sync.Mutex
@@ -115,7 +116,16 @@ func (n *Node) walSubject(table string) string {
 // log (every later write of a former owner is refused) and returns the hand in
 // play it holds with the table's last state, or nil when the log is empty.
 func (n *Node) OpenWAL(ctx context.Context, lease *Lease) (*WAL, *HandLog, error) {
-	w := &WAL{n: n, lease: lease, subject: n.walSubject(lease.table)}
+	return n.OpenTableWAL(ctx, lease, lease.table)
+}
+
+// OpenTableWAL opens the log of table for the holder of lease, which may be a
+// role's (AcquireRole): the tables a role's holder runs (a tournament's,
+// RegisterRoleTable) are written under the role's lease and token, and every
+// write stops being accepted once that lease is not valid. Otherwise it is
+// OpenWAL.
+func (n *Node) OpenTableWAL(ctx context.Context, lease *Lease, table string) (*WAL, *HandLog, error) {
+	w := &WAL{n: n, lease: lease, table: table, subject: n.walSubject(table)}
 	for range 20 {
 		if err := lease.check(time.Now()); err != nil {
 			return nil, nil, err
@@ -151,16 +161,16 @@ func (n *Node) OpenWAL(ctx context.Context, lease *Lease) (*WAL, *HandLog, error
 		w.last, w.handSeq, w.hand = seq, handSeq, hand
 		switch {
 		case closed:
-			return w, &HandLog{Table: lease.table, Hand: hand, Closed: true}, nil
+			return w, &HandLog{Table: table, Hand: hand, Closed: true}, nil
 		case handSeq != 0:
 			hl, err := w.readHand(ctx, handSeq, last)
 			return w, hl, err
 		case state != nil:
-			return w, &HandLog{Table: lease.table, Hand: hand, State: state}, nil
+			return w, &HandLog{Table: table, Hand: hand, State: state}, nil
 		}
 		return w, nil, nil
 	}
-	return nil, nil, fmt.Errorf("cluster: open the log of %q: %w", lease.table, ErrFenced)
+	return nil, nil, fmt.Errorf("cluster: open the log of %q: %w", table, ErrFenced)
 }
 
 // lastRecord returns the subject's last sequence and record (0 and a zero
@@ -173,11 +183,11 @@ func (w *WAL) lastRecord(ctx context.Context) (uint64, Record, error) {
 		return 0, Record{}, nil
 	}
 	if err != nil {
-		return 0, Record{}, fmt.Errorf("cluster: read the log of %q: %w", w.lease.table, err)
+		return 0, Record{}, fmt.Errorf("cluster: read the log of %q: %w", w.table, err)
 	}
 	var r Record
 	if err := json.Unmarshal(m.Data, &r); err != nil {
-		return 0, Record{}, fmt.Errorf("cluster: the log of %q, record %d: %w", w.lease.table, m.Sequence, err)
+		return 0, Record{}, fmt.Errorf("cluster: the log of %q, record %d: %w", w.table, m.Sequence, err)
 	}
 	return m.Sequence, r, nil
 }
@@ -191,24 +201,24 @@ func (w *WAL) readHand(ctx context.Context, from, last uint64) (*HandLog, error)
 		m, err := w.n.wal.GetMsg(rctx, seq, jetstream.WithGetMsgSubject(w.subject))
 		cancel()
 		if err != nil {
-			return nil, fmt.Errorf("cluster: read the log of %q at %d: %w", w.lease.table, seq, err)
+			return nil, fmt.Errorf("cluster: read the log of %q at %d: %w", w.table, seq, err)
 		}
 		seq = m.Sequence
 		var r Record
 		if err := json.Unmarshal(m.Data, &r); err != nil {
-			return nil, fmt.Errorf("cluster: the log of %q, record %d: %w", w.lease.table, seq, err)
+			return nil, fmt.Errorf("cluster: the log of %q, record %d: %w", w.table, seq, err)
 		}
 		switch {
 		case hl == nil && r.Kind == recHand && r.Config != nil:
-			hl = &HandLog{Table: w.lease.table, Hand: r.Hand, InPlay: true, Config: *r.Config, State: r.State}
+			hl = &HandLog{Table: w.table, Hand: r.Hand, InPlay: true, Config: *r.Config, State: r.State}
 		case hl == nil:
-			return nil, fmt.Errorf("cluster: the log of %q: record %d is a %q, not the hand's start", w.lease.table, seq, r.Kind)
+			return nil, fmt.Errorf("cluster: the log of %q: record %d is a %q, not the hand's start", w.table, seq, r.Kind)
 		case r.Kind == recAction && r.Action != nil:
 			hl.Actions = append(hl.Actions, *r.Action)
 		}
 	}
 	if hl == nil {
-		return nil, fmt.Errorf("cluster: the log of %q: no hand at %d", w.lease.table, from)
+		return nil, fmt.Errorf("cluster: the log of %q: no hand at %d", w.table, from)
 	}
 	return hl, nil
 }
@@ -216,7 +226,7 @@ func (w *WAL) readHand(ctx context.Context, from, last uint64) (*HandLog, error)
 // publish appends r to the log, expecting the subject's last sequence to be
 // last, and returns r's sequence.
 func (w *WAL) publish(ctx context.Context, r *Record, last uint64) (uint64, error) {
-	r.Table, r.Node, r.Token, r.At = w.lease.table, w.n.cfg.Node, w.lease.token, time.Now().UTC()
+	r.Table, r.Node, r.Token, r.At = w.table, w.n.cfg.Node, w.lease.token, time.Now().UTC()
 	b, err := json.Marshal(r)
 	if err != nil {
 		return 0, err
@@ -225,10 +235,10 @@ func (w *WAL) publish(ctx context.Context, r *Record, last uint64) (uint64, erro
 	defer cancel()
 	ack, err := w.n.js.Publish(ctx, w.subject, b, jetstream.WithExpectLastSequencePerSubject(last))
 	if wrongLastSequence(err) {
-		return 0, fmt.Errorf("table %q: %w", w.lease.table, ErrFenced)
+		return 0, fmt.Errorf("table %q: %w", w.table, ErrFenced)
 	}
 	if err != nil {
-		return 0, fmt.Errorf("cluster: write the log of %q: %w", w.lease.table, err)
+		return 0, fmt.Errorf("cluster: write the log of %q: %w", w.table, err)
 	}
 	return ack.Sequence, nil
 }
@@ -237,7 +247,7 @@ func (w *WAL) publish(ctx context.Context, r *Record, last uint64) (uint64, erro
 // valid and no other owner has written since.
 func (w *WAL) append(ctx context.Context, r *Record) (uint64, error) {
 	if w.fenced {
-		return 0, fmt.Errorf("table %q: %w", w.lease.table, ErrFenced)
+		return 0, fmt.Errorf("table %q: %w", w.table, ErrFenced)
 	}
 	err := w.lease.check(time.Now())
 	var seq uint64
@@ -279,7 +289,7 @@ func (w *WAL) StartHand(ctx context.Context, hand int64, cfg engine.Config, stat
 	pctx, cancel := w.n.request(ctx)
 	defer cancel()
 	if err := w.n.wal.Purge(pctx, jetstream.WithPurgeSubject(w.subject), jetstream.WithPurgeSequence(seq)); err != nil {
-		w.n.cfg.Log.Warn("the log's earlier hands were not purged", "table", w.lease.table, "err", err)
+		w.n.cfg.Log.Warn("the log's earlier hands were not purged", "table", w.table, "err", err)
 	}
 	return nil
 }
@@ -302,7 +312,7 @@ func (w *WAL) Action(ctx context.Context, a engine.Action) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.handSeq == 0 {
-		return fmt.Errorf("cluster: the log of %q: an action with no hand in play", w.lease.table)
+		return fmt.Errorf("cluster: the log of %q: an action with no hand in play", w.table)
 	}
 	_, err := w.append(ctx, &Record{Kind: recAction, Hand: w.hand, HandSeq: w.handSeq, Action: &a})
 	return err
@@ -341,19 +351,25 @@ func (w *WAL) Closed(ctx context.Context) error {
 
 // Forget purges the table's whole log (a table closed for good), if the lease
 // is still valid.
-func (w *WAL) Forget(ctx context.Context) error { return w.n.ForgetWAL(ctx, w.lease) }
+func (w *WAL) Forget(ctx context.Context) error { return w.n.ForgetTableWAL(ctx, w.lease, w.table) }
 
 // ForgetWAL purges the whole log of lease's table, if the lease is still
 // valid: the table closed for good, or a new table of the same name opens
 // (OpenWAL then finds nothing of the one before).
 func (n *Node) ForgetWAL(ctx context.Context, lease *Lease) error {
+	return n.ForgetTableWAL(ctx, lease, lease.table)
+}
+
+// ForgetTableWAL purges the whole log of table, written under lease (a
+// role's, OpenTableWAL), if the lease is still valid.
+func (n *Node) ForgetTableWAL(ctx context.Context, lease *Lease, table string) error {
 	if err := lease.check(time.Now()); err != nil {
 		return err
 	}
 	ctx, cancel := n.request(ctx)
 	defer cancel()
-	if err := n.wal.Purge(ctx, jetstream.WithPurgeSubject(n.walSubject(lease.table))); err != nil {
-		return fmt.Errorf("cluster: forget the log of %q: %w", lease.table, err)
+	if err := n.wal.Purge(ctx, jetstream.WithPurgeSubject(n.walSubject(table))); err != nil {
+		return fmt.Errorf("cluster: forget the log of %q: %w", table, err)
 	}
 	return nil
 }

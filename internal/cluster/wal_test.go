@@ -237,9 +237,11 @@ func TestKilledNodeTakenOver(t *testing.T) {
 	if sum != 5500 || net != 0 {
 		t.Errorf("after the takeover: %d chips, net %d; want 5500, 0", sum, net)
 	}
-	if st := b.Stats(); st.Takeovers != 1 || st.Owned != 1 {
-		t.Errorf("b's stats %+v, want 1 takeover, 1 table owned", st)
-	}
+	// adopt has returned, or is about to: b owns the table once it has.
+	waitFor(t, "b counts 1 takeover, 1 table owned", func() bool {
+		st := b.Stats()
+		return st.Takeovers == 1 && st.Owned == 1
+	})
 	waitFor(t, "the lobby lists Main under b", func() bool {
 		ls, err := b.Lobby(ctx)
 		return err == nil && len(ls) == 1 && ls[0].Node == "b"

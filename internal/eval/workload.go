@@ -33,12 +33,17 @@ func RandomSevens(n int, seed uint64) []Seven {
 }
 
 // RankSevens evaluates every hand from its seven cards and returns the sum of the
-// ranks, so that no work can be optimised away. It adds up the seven cards' keys and
-// builds the card mask only when the suit counters show a flush (about 3% of random
-// hands): the mask is most of what Hand.Add does, and a hand without a flush never
-// reads it. The loop body is written out here, as no call of it would be inlined, and
-// takes two hands a step, with one flush test for both.
-func RankSevens(hands []Seven) uint64 {
+// ranks, so that no work can be optimised away. On amd64 the loop is written in
+// assembly (kernel_amd64.s, the same steps as rankSevensGo); elsewhere, or built with
+// the purego tag, it is rankSevensGo.
+func RankSevens(hands []Seven) uint64 { return rankSevens(hands) }
+
+// rankSevensGo is RankSevens in Go. It adds up the seven cards' keys and builds the
+// card mask only when the suit counters show a flush (about 3% of random hands): the
+// mask is most of what Hand.Add does, and a hand without a flush never reads it. The
+// loop body is written out here, as no call of it would be inlined, and takes two hands
+// a step, with one flush test for both.
+func rankSevensGo(hands []Seven) uint64 {
 	var sum uint64
 	for ; len(hands) >= 2; hands = hands[2:] {
 		s, t := &hands[0], &hands[1]
@@ -157,9 +162,10 @@ type pairList struct {
 func (l *pairList) above(c cards.Card) []uint64  { return l.keys[l.start[c]:] }
 func (l *pairList) suited(c cards.Card) []uint16 { return l.ranks[l.start[c]:] }
 
-// pairsNoFlush returns the sum of the ranks of the hand with key key plus each pair
-// whose rank sum is in ps, none of which makes a flush.
-func pairsNoFlush(key uint64, ps []uint64) uint64 {
+// pairsNoFlushGo returns the sum of the ranks of the hand with key key plus each pair
+// whose rank sum is in ps, none of which makes a flush. pairsNoFlush is the same loop,
+// in assembly on amd64 (kernel_amd64.s).
+func pairsNoFlushGo(key uint64, ps []uint64) uint64 {
 	var sum uint64
 	for _, p := range ps {
 		sum += uint64(rankOfKey(key + p))

@@ -89,3 +89,28 @@ func TestWantedMessages(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeoverKeepsFirstProgress: a victim's table that went on and then
+// played on counts with the delay of its first progress, not its last.
+func TestTakeoverKeepsFirstProgress(t *testing.T) {
+	killed := time.Unix(1000, 0)
+	tables := []*tableTrack{{}, {}}
+	mark := make([]struct {
+		hand   int64
+		events int
+	}, len(tables))
+	victim := map[int]bool{0: true}
+	var tk Takeover
+	tk.Tables = 1
+	tables[0].progress(1, 3, killed.Add(2*time.Second))
+	tables[1].progress(1, 1, killed.Add(time.Second))
+	if !tk.collect(tables, mark, victim, killed) {
+		t.Fatal("the victim's table has not gone on")
+	}
+	tables[0].progress(2, 1, killed.Add(9*time.Second)) // it plays on
+	tables[1].progress(1, 5, killed.Add(8*time.Second))
+	tk.collect(tables, mark, victim, killed)
+	if tk.P50 != 2*time.Second || tk.Max != 2*time.Second || tk.SurvivorsMax != time.Second || tk.WentOn != 1 || tk.SurvivorsOn != 1 {
+		t.Fatalf("takeover %+v, want 2 s for the victim, 1 s for the other table", tk)
+	}
+}

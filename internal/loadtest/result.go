@@ -44,20 +44,28 @@ type Result struct {
 // from the kill to the first state showing play beyond where it stood.
 type Takeover struct {
 	Tables, WentOn int
-	P50, Max       time.Duration
+	P50, P99, Max  time.Duration
 	// SurvivorsMax is the same delay's maximum for the other tables, whose
 	// node lived (their players on the dead node reconnect meanwhile).
 	SurvivorsMax time.Duration
 	SurvivorsOn  int
 	Err          string
+
+	// wentOn is, by table, the delay of the first progress seen after the
+	// kill: the tables' progress moves on, this stays.
+	wentOn map[int]time.Duration
 }
 
 // collect fills tk from the tables' progress and reports whether every
-// victim's table has gone on.
+// victim's table has gone on. A table's delay is that of the first collect
+// that saw it gone on: the progress a client saw last before that collect.
 func (tk *Takeover) collect(tables []*tableTrack, mark []struct {
 	hand   int64
 	events int
 }, victim map[int]bool, killedAt time.Time) bool {
+	if tk.wentOn == nil {
+		tk.wentOn = map[int]time.Duration{}
+	}
 	var went []time.Duration
 	tk.SurvivorsMax, tk.SurvivorsOn = 0, 0
 	for i, lt := range tables {
@@ -65,6 +73,13 @@ func (tk *Takeover) collect(tables []*tableTrack, mark []struct {
 		on := lt.seenHand > mark[i].hand || lt.seenHand == mark[i].hand && lt.seenEvents > mark[i].events
 		d := lt.progressAt.Sub(killedAt)
 		lt.mu.Unlock()
+		if on {
+			if first, ok := tk.wentOn[i]; ok {
+				d = first
+			} else {
+				tk.wentOn[i] = d
+			}
+		}
 		switch {
 		case on && victim[i]:
 			went = append(went, d)
@@ -76,7 +91,7 @@ func (tk *Takeover) collect(tables []*tableTrack, mark []struct {
 	slices.Sort(went)
 	tk.WentOn = len(went)
 	if len(went) > 0 {
-		tk.P50, tk.Max = went[len(went)/2], went[len(went)-1]
+		tk.P50, tk.P99, tk.Max = went[len(went)/2], went[len(went)*99/100], went[len(went)-1]
 	}
 	return tk.WentOn == tk.Tables
 }
@@ -109,8 +124,9 @@ func (r *Result) Report(w io.Writer) {
 		fmt.Fprintf(w, "RESULT %s +%.0f (%.1f/s, %.2f per hand, %.2f per action)\n", k, v, v/el, v/max(1, r.Hands), v/max(1, float64(r.Actions)))
 	}
 	if tk := r.Takeover; tk != nil {
-		fmt.Fprintf(w, "RESULT takeover after kill -9: %d of %d tables went on, p50 %s, max %s (other tables: max %s) %s\n",
-			tk.WentOn, tk.Tables, tk.P50.Round(time.Millisecond), tk.Max.Round(time.Millisecond), tk.SurvivorsMax.Round(time.Millisecond), tk.Err)
+		fmt.Fprintf(w, "RESULT takeover after kill -9: %d of %d tables went on, p50 %s, p99 %s, max %s (other tables: max %s) %s\n",
+			tk.WentOn, tk.Tables, tk.P50.Round(time.Millisecond), tk.P99.Round(time.Millisecond), tk.Max.Round(time.Millisecond),
+			tk.SurvivorsMax.Round(time.Millisecond), tk.Err)
 	}
 }
 

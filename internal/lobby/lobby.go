@@ -512,17 +512,20 @@ func (l *Lobby) Chat(p table.Player, text string) error {
 	if err != nil {
 		return &house.FieldError{Field: "text", Message: err.Error(), Err: house.ErrInvalid}
 	}
+	now := time.Now()
+	l.mu.Lock()
+	ok, peers := l.limiter.Allow(p.ID, now), l.peers
+	l.mu.Unlock()
+	// A flood is cut here first; what passes is counted across the house.
+	if !ok || peers != nil && !peers.AllowChat(p.ID, chatLines, chatWindow, now) {
+		return fmt.Errorf("%w: at most %d lines in %s", chat.ErrRateLimited, chatLines, chatWindow)
+	}
 	l.sendMu.Lock()
 	defer l.sendMu.Unlock()
 	l.mu.Lock()
-	now := time.Now()
-	if !l.limiter.Allow(p.ID, now) {
-		l.mu.Unlock()
-		return fmt.Errorf("%w: at most %d lines in %s", chat.ErrRateLimited, chatLines, chatWindow)
-	}
 	line := chat.NewLine("", p.Name, text, now)
 	l.chatLog.Add(line)
-	subs, peers := l.subsLocked(), l.peers
+	subs := l.subsLocked()
 	l.mu.Unlock()
 	if b := l.marshal(line); b != nil {
 		for _, s := range subs {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/protocol"
@@ -13,7 +14,8 @@ import (
 // each node's lobby tells its Peers what is said and who comes and goes on
 // this node, and takes in what the other nodes say (RemoteChat) and who is
 // online there (SetRemoteOnline). A line's rules (its text, its sender's rate)
-// are checked once, by the node it is said on.
+// are checked once, by the node it is said on; the rate is counted across the
+// house (Peers.AllowChat), besides this node's own count.
 
 // Peers are the other nodes of the house, as a lobby sees them.
 type Peers interface {
@@ -24,6 +26,11 @@ type Peers interface {
 	// (LocalOnline). It is called under the lobby's lock: it must return at
 	// once, without calling the lobby.
 	PresenceChanged()
+	// AllowChat reports whether sender may say one more lobby line at now,
+	// at most lines in any window of per on every node of the house together,
+	// and counts it if so. It is called outside the lobby's lock, once the
+	// line has passed this node's own count.
+	AllowChat(sender int64, lines int, per time.Duration, now time.Time) bool
 }
 
 // SetPeers makes the lobby share its chat and its players online with p. Set
@@ -62,6 +69,26 @@ func (l *Lobby) LocalOnline() []protocol.Player {
 	}
 	slices.SortFunc(out, func(a, b protocol.Player) int { return cmp.Compare(a.ID, b.ID) })
 	return out
+}
+
+// HouseOnline returns the number of players online on any node of the
+// house, each once (on a single node, Online).
+func (l *Lobby) HouseOnline() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.remoteOnline) == 0 {
+		return len(l.online)
+	}
+	ids := make(map[int64]bool, len(l.online))
+	for id := range l.online {
+		ids[id] = true
+	}
+	for _, ps := range l.remoteOnline {
+		for id := range ps {
+			ids[id] = true
+		}
+	}
+	return len(ids)
 }
 
 // SetRemoteOnline sets the players online on the node named node (another

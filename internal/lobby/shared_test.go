@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -17,12 +18,21 @@ type peersSpy struct {
 	mu      sync.Mutex
 	lines   []string
 	changed int
+	asked   int  // AllowChat's calls
+	refuse  bool // AllowChat's answer is no
 }
 
 func (p *peersSpy) Chat(l chat.Line) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.lines = append(p.lines, l.From+": "+l.Text)
+}
+
+func (p *peersSpy) AllowChat(int64, int, time.Duration, time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.asked++
+	return !p.refuse
 }
 
 func (p *peersSpy) PresenceChanged() {
@@ -119,5 +129,55 @@ func TestChatSharedOnce(t *testing.T) {
 	}
 	if !slices.Equal(peers.lines, []string{"alice: hi"}) {
 		t.Errorf("the peers were sent %q", peers.lines)
+	}
+}
+
+// TestChatRateOfTheHouse: a line the house's count refuses (the sender said
+// enough on other nodes) is refused here and goes nowhere; a line this node's
+// own count refuses is not counted by the house at all.
+func TestChatRateOfTheHouse(t *testing.T) {
+	l := New(nil, nil)
+	peers := &peersSpy{refuse: true}
+	l.SetPeers(peers)
+	var s sink
+	l.Subscribe(table.Player{}, &s)
+	alice := table.Player{ID: 1, Name: "alice"}
+	if err := l.Chat(alice, "hi"); !errors.Is(err, chat.ErrRateLimited) {
+		t.Fatalf("a line the house refuses: %v, want ErrRateLimited", err)
+	}
+	peers.refuse = false
+	for i := range chatLines + 2 {
+		err := l.Chat(alice, fmt.Sprint("line ", i))
+		if (err == nil) != (i < chatLines-1) { // the refused line counted on this node
+			t.Fatalf("line %d: %v", i, err)
+		}
+	}
+	if len(peers.lines) != chatLines-1 || peers.asked != chatLines {
+		t.Errorf("the peers were sent %q and asked %d times, want %d lines and %d asks", peers.lines, peers.asked, chatLines-1, chatLines)
+	}
+	for _, m := range s.all() {
+		if m["type"] == "chat" && m["text"] == "hi" {
+			t.Errorf("the refused line was shown: %v", m)
+		}
+	}
+}
+
+// TestHouseOnline counts the players online on every node once each: one
+// online here and on another node is one player.
+func TestHouseOnline(t *testing.T) {
+	l := New(nil, nil)
+	var s sink
+	l.Subscribe(table.Player{ID: 1, Name: "alice"}, &s)
+	if n := l.HouseOnline(); n != 1 {
+		t.Fatalf("one node, alice: %d online", n)
+	}
+	l.SetRemoteOnline("b", []protocol.Player{{ID: 1, Name: "alice"}, {ID: 2, Name: "bob"}})
+	l.SetRemoteOnline("c", []protocol.Player{{ID: 2, Name: "bob"}, {ID: 3, Name: "carol"}})
+	if n, here := l.HouseOnline(), l.Online(); n != 3 || here != 1 {
+		t.Fatalf("alice here and on b, bob on b and c, carol on c: %d in the house, %d here; want 3 and 1", n, here)
+	}
+	l.RemoveRemoteOnline("c")
+	if n := l.HouseOnline(); n != 2 {
+		t.Fatalf("c gone: %d in the house, want 2", n)
 	}
 }

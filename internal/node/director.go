@@ -9,6 +9,7 @@ import (
 
 	"github.com/felt-poker/felt/internal/cluster"
 	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/tournament/live"
 )
 
 // DirectorRole is the role of the node that directs the house's tournaments:
@@ -26,8 +27,12 @@ type DirectorConfig struct {
 	House   *house.House
 	// Direct starts a tournament director on this node, once it holds the
 	// lease and has fenced the store with it (web.Server.DirectTournaments),
-	// and returns how to abandon it when the lease is lost.
-	Direct func(ctx context.Context) (abandon func(context.Context), err error)
+	// its tables opened by host, and returns how to abandon it when the
+	// lease is lost.
+	Direct func(ctx context.Context, host live.TableHost) (abandon func(context.Context), err error)
+	// Tables are the node's tables: the tournaments' tables are opened among
+	// them, under the director's lease (tourney.go).
+	Tables *Tables
 	Log    *slog.Logger
 
 	// renew, for tests, renews the lease (default Lease.Renew): a test
@@ -97,7 +102,7 @@ func (d *Director) direct(ctx context.Context, l *cluster.Lease) {
 		_ = l.Release(ctx)
 		return
 	}
-	abandon, err := d.cfg.Direct(ctx)
+	abandon, err := d.cfg.Direct(ctx, d.cfg.Tables.TourneyHost(l))
 	if err != nil {
 		log.Error("the tournaments' director did not start", "err", err)
 		_ = l.Release(ctx)

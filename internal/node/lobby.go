@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -62,6 +63,19 @@ func (s *SharedLobby) Chat(line chat.Line) {
 	if err := s.n.PublishChat(mustJSON(protocol.LobbyChat{Origin: s.id, Line: line})); err != nil {
 		s.log.Warn("a lobby chat line was not sent to the other nodes", "err", err)
 	}
+}
+
+// AllowChat counts a lobby line of sender across the house (cluster.Node.Allow).
+// When NATS does not answer, the line passes: the node's own count (the lobby
+// checked it before) still bounds the sender, and the line would reach no
+// other node anyway.
+func (s *SharedLobby) AllowChat(sender int64, lines int, per time.Duration, now time.Time) bool {
+	ok, err := s.n.Allow(context.Background(), fmt.Sprintf("chat.lobby.%d", sender), lines, per, now)
+	if err != nil {
+		s.log.Warn("a lobby chat line not counted across the house: counted on this node only", "err", err)
+		return true
+	}
+	return ok
 }
 
 // PresenceChanged has this node's players online written again.

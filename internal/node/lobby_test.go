@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/felt-poker/felt/internal/cluster"
 	"github.com/felt-poker/felt/internal/cluster/natstest"
 	"github.com/felt-poker/felt/internal/store/storetest"
 	"github.com/felt-poker/felt/internal/table"
@@ -164,4 +168,113 @@ func TestOnlineOnEveryNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "c's players leave b's list", func() bool { return onB.are("bob") })
+}
+
+// TestLobbyChatRateAcrossNodes: a player connected to two nodes says lines in
+// the lobby on each in turn: five pass in all, not five on each node, and the
+// line refused goes nowhere.
+func TestLobbyChatRateAcrossNodes(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	hc := register(t, a.url, "ann")
+	onA, onB := dialAs(t, ctx, a.url, hc), dialAs(t, ctx, b.url, hc)
+	start := time.Now()
+	var codes []string
+	for i := 1; i <= 6; i++ {
+		ws := []*wsClient{onA, onB}[i%2]
+		ws.send(ctx, fmt.Sprintf(`{"type":"chat","text":"line %d","id":%d}`, i, i))
+		r := ws.until(ctx, "a chat reply", reply(float64(i)))
+		code := "ok"
+		if e, ok := r["error"].(map[string]any); ok {
+			code = fmt.Sprint(e["code"])
+		}
+		codes = append(codes, code)
+	}
+	if time.Since(start) >= 10*time.Second {
+		t.Skip("the six lines took more than the rate's window: the machine is too slow for this test")
+	}
+	want := []string{"ok", "ok", "ok", "ok", "ok", "rate_limited"}
+	if !slices.Equal(codes, want) {
+		t.Fatalf("six lines said on two nodes in turn: %q, want five ok and one refused", codes)
+	}
+}
+
+// TestLobbyWrittenOncePerRenewal counts the writes of a quiet table's lobby
+// entry while its lease is renewed six times: one per renewal (the keeper's
+// refresh), not two (the keeper's and the node's own pass over its tables).
+func TestLobbyWrittenOncePerRenewal(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	var mu sync.Mutex
+	counting, writes := false, 0
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		_ = a.c.WatchLobby(wctx, func(l cluster.Listing) {
+			mu.Lock()
+			defer mu.Unlock()
+			if counting && l.Table == "Main" {
+				writes++
+			}
+		}, func(string) {})
+	}()
+	waitFor(t, "Main listed", func() bool { ls, err := a.c.Lobby(ctx); return err == nil && len(ls) == 1 })
+	const passes = 6
+	r0 := a.c.Stats().Renewals
+	mu.Lock()
+	counting = true
+	mu.Unlock()
+	waitFor(t, "six renewals", func() bool { return a.c.Stats().Renewals >= r0+passes })
+	mu.Lock()
+	got := writes
+	mu.Unlock()
+	t.Logf("%d writes in %d renewals", got, passes)
+	// The pass before the count may write its entry after r0 was read.
+	if got > passes+1 {
+		t.Fatalf("Main's lobby entry written %d times in %d renewals, want at most %d", got, passes, passes+1)
+	}
+}
+
+// TestHousePlayersOnlineMetric: a node's felt_players_online counts its own
+// connections' players, felt_house_players_online every node's, each once.
+func TestHousePlayersOnlineMetric(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	ann := register(t, a.url, "ann")
+	dialAs(t, ctx, a.url, ann).until(ctx, "ann's snapshot on a", isLobby)
+	dialAs(t, ctx, b.url, ann).until(ctx, "ann's snapshot on b", isLobby)
+	dial(t, ctx, b.url, "bob").until(ctx, "bob's snapshot", isLobby)
+	metric := func(n *testNode, name string) string {
+		resp, err := http.Get(n.url + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		for line := range strings.Lines(string(b)) {
+			if v, ok := strings.CutPrefix(line, name+" "); ok {
+				return strings.TrimSpace(v)
+			}
+		}
+		return ""
+	}
+	waitFor(t, "a counts bob online on b", func() bool { return metric(a, "felt_house_players_online") == "2" })
+	if got := metric(a, "felt_players_online"); got != "1" {
+		t.Errorf("a's felt_players_online %s, want 1 (ann)", got)
+	}
+	if got := metric(b, "felt_players_online"); got != "2" {
+		t.Errorf("b's felt_players_online %s, want 2 (ann and bob)", got)
+	}
+	waitFor(t, "b counts ann once", func() bool { return metric(b, "felt_house_players_online") == "2" })
 }

@@ -53,11 +53,16 @@ type Config struct {
 type Tables struct {
 	cfg Config
 
-	mu      sync.Mutex
-	owned   map[string]*owned  // by cluster.TableKey
+	mu    sync.Mutex
+	owned map[string]*owned // by cluster.TableKey
+	// tourney are the tournaments' tables open on this node (tourney.go), by
+	// cluster.TableKey.
+	tourney map[string]*tourneyTable
 	stop    context.CancelFunc // ends Run (HandOver)
-	leaving bool               // HandOver: no table of this node closes for good
+	running chan struct{}      // closed when Run has returned: no adoption under way
+	leaving bool               // HandOver: no table of this node closes for good, none opens
 	wg      sync.WaitGroup
+	load    load // the other nodes' tables, for placing players' tables (placement.go)
 }
 
 type owned struct {
@@ -70,18 +75,26 @@ type owned struct {
 type registration struct {
 	House  string          `json:"house_table,omitempty"`
 	Player json.RawMessage `json:"player_table,omitempty"`
+	// Tourney is the tournament whose table it is (tourney.go).
+	Tourney int64 `json:"tournament,omitempty"`
+	// Owner is the ID of the player whose table it is, for the count of
+	// their tables (owners.go).
+	Owner int64 `json:"owner,omitempty"`
 }
 
 // errClosed refuses to open a player's table whose log says it closed.
 var errClosed = errors.New("the table closed for good")
 
+// errLeaving refuses to open a table on a node that is handing its tables
+// over (HandOver): busy, try again (on another node).
+var errLeaving = fmt.Errorf("this node is leaving the house: %w", house.ErrBusy)
+
 // spec is how a table opens on this node.
 type spec struct {
 	cfg table.Config
-	// owner is the player whose table it is (0: the house's), who may have
-	// maxOwned tables open on this node (0: no bound).
-	owner    int64
-	maxOwned int
+	// owner is the player whose table it is (0: the house's). How many a
+	// player may own is counted across the house (cluster.Node.Claim).
+	owner int64
 	// fresh is a table just made: the log of an earlier table of its name, if
 	// any, is purged, not resumed.
 	fresh bool
@@ -92,7 +105,7 @@ func New(cfg Config) *Tables {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Tables{cfg: cfg, owned: map[string]*owned{}}
+	return &Tables{cfg: cfg, owned: map[string]*owned{}, tourney: map[string]*tourneyTable{}, load: newLoad()}
 }
 
 // Start registers the house's own tables in the cluster and opens on this node
@@ -158,11 +171,18 @@ func (ts *Tables) houseSpec(name string) (spec, error) {
 func (ts *Tables) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	running := make(chan struct{})
+	defer close(running)
 	ts.mu.Lock()
-	ts.stop = cancel
+	if ts.leaving { // handed over before it began: it adopts nothing
+		ts.mu.Unlock()
+		return nil
+	}
+	ts.stop, ts.running = cancel, running
 	ts.mu.Unlock()
 	go ts.listAll(ctx)
 	go ts.mirrorLobby(ctx)
+	go ts.watchNodes(ctx)
 	return ts.cfg.Cluster.Run(ctx, ts.adopt, ts.lost)
 }
 
@@ -172,6 +192,7 @@ func (ts *Tables) mirrorLobby(ctx context.Context) {
 	names := map[string]string{} // key -> name
 	for ctx.Err() == nil {
 		err := ts.cfg.Cluster.WatchLobby(ctx, func(l cluster.Listing) {
+			ts.load.list(cluster.TableKey(l.Table), l.Node)
 			var in table.Info
 			if l.Node == ts.cfg.Cluster.Name() || json.Unmarshal(l.Info, &in) != nil || in.Name == "" {
 				return
@@ -179,6 +200,7 @@ func (ts *Tables) mirrorLobby(ctx context.Context) {
 			names[cluster.TableKey(in.Name)] = in.Name
 			ts.cfg.Lobby.SetRemote(in)
 		}, func(key string) {
+			ts.load.unlist(key)
 			if name, ok := names[key]; ok {
 				delete(names, key)
 				ts.cfg.Lobby.RemoveRemote(name)
@@ -270,7 +292,7 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	}
 	if hl != nil && hl.Closed {
 		if sp.owner != 0 { // a player's table closed, its node lost before it left the registry
-			ts.forget(ctx, l)
+			ts.forget(ctx, l, sp.owner)
 			return nil, errClosed
 		}
 		hl = nil // a house table opens again, afresh
@@ -284,7 +306,7 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	if ts.cfg.handLog != nil {
 		cfg.HandLog = ts.cfg.handLog(w)
 	}
-	t, err := ts.cfg.Lobby.OpenBy(sp.owner, sp.maxOwned, cfg)
+	t, err := ts.cfg.Lobby.OpenBy(sp.owner, 0, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -295,14 +317,30 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 		}
 	}
 	ts.cfg.Cluster.Own(l)
-	ts.mu.Lock()
-	ts.owned[cluster.TableKey(l.Table())] = &owned{lease: l, t: t}
-	ts.mu.Unlock()
-	player := sp.owner != 0
-	ts.wg.Go(func() { ts.watch(l, t, player) })
+	if !ts.keep(l, t, sp.owner) { // the caller gives the lease up
+		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = t.HandOver(hctx, "its node is leaving the house")
+		return nil, errLeaving
+	}
 	resumed := hl != nil && hl.InPlay
 	ts.cfg.Log.Info("table opened on this node", "table", l.Table(), "token", l.Token(), "hand_resumed", resumed)
 	return t, nil
+}
+
+// keep counts table t, open on lease l, as this node's and watches it
+// (watch), unless the node is leaving (HandOver): it reports whether it did.
+// A table that an adoption under way opens once HandOver has begun is thus
+// either among those HandOver hands over and waits for, or refused here.
+func (ts *Tables) keep(l *cluster.Lease, t *table.Table, owner int64) bool {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.leaving {
+		return false
+	}
+	ts.owned[cluster.TableKey(l.Table())] = &owned{lease: l, t: t}
+	ts.wg.Go(func() { ts.watch(l, t, owner) })
+	return true
 }
 
 // resume reads what the table's log left: the seats from the store, the hand
@@ -364,9 +402,10 @@ func (ts *Tables) recordLast(ctx context.Context, name string, st *table.LogStat
 
 // watch waits for the table to stop on this node and gives its lease up, so
 // that a table whose log refused a write (NATS away) is taken up again, here
-// or elsewhere. A player's table that closed (not moved) leaves the house's
-// registry first, so that no node opens it again.
-func (ts *Tables) watch(l *cluster.Lease, t *table.Table, player bool) {
+// or elsewhere. A player's table (owner not 0) that closed (not moved) leaves
+// the house's registry and its owner's count first, so that no node opens it
+// again.
+func (ts *Tables) watch(l *cluster.Lease, t *table.Table, owner int64) {
 	<-t.Done()
 	key := cluster.TableKey(l.Table())
 	ts.mu.Lock()
@@ -377,8 +416,8 @@ func (ts *Tables) watch(l *cluster.Lease, t *table.Table, player bool) {
 	ts.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if player && !leaving && !t.Moved() {
-		ts.forget(ctx, l)
+	if owner != 0 && !leaving && !t.Moved() {
+		ts.forget(ctx, l, owner)
 	}
 	if err := ts.cfg.Cluster.Disown(ctx, l); err != nil {
 		ts.cfg.Log.Warn("lease not released", "table", l.Table(), "err", err)
@@ -401,8 +440,10 @@ func (ts *Tables) lost(l *cluster.Lease) {
 	}()
 }
 
-// listAll writes the lobby entries of the node's tables every third of the
-// lease TTL, from the local lobby's listings.
+// listAll writes the lobby entries of the node's tables (its tournaments'
+// tables too) that changed, every third of the lease TTL, from the local
+// lobby's listings (cluster.Node.List writes nothing for a listing unchanged:
+// the keeper refreshes those after each renewal).
 func (ts *Tables) listAll(ctx context.Context) {
 	tick := time.NewTicker(ts.cfg.Cluster.LeaseTTL() / 3)
 	defer tick.Stop()
@@ -410,6 +451,11 @@ func (ts *Tables) listAll(ctx context.Context) {
 		for _, o := range ts.ownedTables() {
 			if in, ok := ts.cfg.Lobby.Info(o.lease.Table()); ok {
 				_ = ts.cfg.Cluster.List(ctx, o.lease, in)
+			}
+		}
+		for _, tt := range ts.tourneyTables() {
+			if in, ok := ts.cfg.Lobby.Info(tt.t.Name()); ok {
+				_ = ts.cfg.Cluster.ListTable(ctx, tt.role, tt.t.Name(), in)
 			}
 		}
 		select {
@@ -430,6 +476,16 @@ func (ts *Tables) ownedTables() []*owned {
 	return out
 }
 
+func (ts *Tables) tourneyTables() []*tourneyTable {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	out := make([]*tourneyTable, 0, len(ts.tourney))
+	for _, tt := range ts.tourney {
+		out = append(out, tt)
+	}
+	return out
+}
+
 // Owned returns the names of the tables open on this node.
 func (ts *Tables) Owned() []string {
 	var out []string
@@ -441,17 +497,32 @@ func (ts *Tables) Owned() []string {
 
 // HandOver stops every table of the node without paying anyone out and gives
 // their leases up, for the other nodes to take them up from their logs at
-// once: a node leaving on purpose (SIGTERM, a rolling upgrade).
+// once: a node leaving on purpose (SIGTERM, a rolling upgrade). The node
+// adopts nothing more: the adoptions under way end first, and a table one of
+// them opens meanwhile is stopped at once and its lease released.
 func (ts *Tables) HandOver(ctx context.Context) error {
 	ts.mu.Lock()
 	if ts.stop != nil {
 		ts.stop() // the node adopts nothing more, not even what it releases now
 	}
 	ts.leaving = true
+	running := ts.running
 	ts.mu.Unlock()
 	var errs []error
+	if running != nil {
+		// The adoptions under way end: each table they open now is refused
+		// (keep) and its lease released, so none outlives the handover.
+		select {
+		case <-running:
+		case <-ctx.Done():
+			errs = append(errs, ctx.Err())
+		}
+	}
 	for _, o := range ts.ownedTables() {
 		errs = append(errs, o.t.HandOver(ctx, "its node is leaving the house"))
+	}
+	for _, tt := range ts.tourneyTables() {
+		errs = append(errs, tt.t.HandOver(ctx, "its node is leaving the house"))
 	}
 	done := make(chan struct{})
 	go func() { ts.wg.Wait(); close(done) }()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -109,6 +110,15 @@ type nodeOptions struct {
 	renew       func(context.Context, *cluster.Lease) error
 	// awaitStop is Config.awaitStop.
 	awaitStop func(table string)
+	// tables are house tables of the node's config besides Main, alike.
+	tables []string
+	// noRun leaves Tables.Run to the test.
+	noRun bool
+	// maxTables is web.Config.MaxTablesPerPlayer.
+	maxTables int
+	// place has players' new tables placed on the least loaded node
+	// (web.TablePlacer), as felt serve does.
+	place bool
 }
 
 // startNodeWith is startNode with options.
@@ -142,7 +152,7 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		wr = opt.relay(relay)
 	}
 	srv, err := web.New(web.Config{House: h, Log: log, Relay: wr, Tables: table.Config{BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond},
-		Tournaments: opt.tournaments})
+		Tournaments: opt.tournaments, MaxTablesPerPlayer: opt.maxTables})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,15 +160,6 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 		t.Fatal(err)
 	}
 	ShareLobby(ctx, c, srv.Lobby(), log)
-	var dir *Director
-	if len(opt.tournaments.SitAndGos) > 0 {
-		dir = NewDirector(DirectorConfig{Cluster: c, House: h, Direct: srv.DirectTournaments, Log: log, renew: opt.renew})
-		tr := NewTournamentsRelay(dir, log)
-		if err := tr.Serve(ctx, srv.DirectorHandler()); err != nil {
-			t.Fatal(err)
-		}
-		srv.SetTournamentsHost(tr)
-	}
 	ts := httptest.NewServer(srv.Handler())
 	srv.SetReady()
 	n := &testNode{c: c, h: h, srv: srv, lobby: srv.Lobby(), url: ts.URL}
@@ -170,14 +171,36 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 	})
 	cfg := srv.TableDefaults(table.Config{Name: "Main", Variant: table.NoLimit, Seats: 2, SmallBlind: 10, BigBlind: 20, MinBuyIn: 200, MaxBuyIn: 2000,
 		ActionTime: time.Minute, BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond, Bots: []string{"call"}, Permanent: true})
-	n.tables = New(Config{Cluster: c, House: h, Lobby: n.lobby, Names: []string{"Main"}, Log: log,
-		Table:       func(name string) (table.Config, bool) { return cfg, name == "Main" },
+	names := append([]string{"Main"}, opt.tables...)
+	n.tables = New(Config{Cluster: c, House: h, Lobby: n.lobby, Names: names, Log: log,
+		Table: func(name string) (table.Config, bool) {
+			cfg := cfg
+			cfg.Name = name
+			return cfg, slices.Contains(names, name)
+		},
 		PlayerTable: srv.PlayerTableConfig, beforeOpen: opt.beforeOpen, handLog: opt.handLog, awaitStop: opt.awaitStop})
 	srv.SetTableHost(n.tables)
+	var dir *Director
+	if len(opt.tournaments.SitAndGos) > 0 {
+		dir = NewDirector(DirectorConfig{Cluster: c, House: h, Direct: srv.DirectTournaments, Tables: n.tables, Log: log, renew: opt.renew})
+		tr := NewTournamentsRelay(dir, log)
+		if err := tr.Serve(ctx, srv.DirectorHandler()); err != nil {
+			t.Fatal(err)
+		}
+		srv.SetTournamentsHost(tr)
+	}
+	if opt.place {
+		srv.SetTablePlacer(n.tables)
+		if err := n.tables.ServePlacement(ctx, srv.PlacedHandler()); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := n.tables.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = n.tables.Run(ctx) }()
+	if !opt.noRun {
+		go func() { _ = n.tables.Run(ctx) }()
+	}
 	if dir != nil {
 		n.dir = dir
 		dctx, stop := context.WithCancel(ctx)

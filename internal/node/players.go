@@ -25,9 +25,10 @@ import (
 var _ web.TableHost = (*Tables)(nil)
 
 // OpenPlayerTable opens cfg's table on this node for the player whose ID is
-// owner (who may have maxOwned tables open here; 0: no bound), registered in
-// the house with reg. A name that a table of the house has, on any node, is
-// refused with lobby.ErrNameTaken.
+// owner, registered in the house with reg. The player may own maxOwned tables
+// across the house (0: no bound), wherever they opened them: one more is
+// refused with lobby.ErrTooManyTables. A name that a table of the house has,
+// on any node, is refused with lobby.ErrNameTaken.
 func (ts *Tables) OpenPlayerTable(ctx context.Context, owner int64, maxOwned int, cfg table.Config, reg []byte) (*table.Table, error) {
 	if err := lobby.ValidName(cfg.Name); err != nil {
 		return nil, err
@@ -42,13 +43,19 @@ func (ts *Tables) OpenPlayerTable(ctx context.Context, owner int64, maxOwned int
 	// The keeper renews the lease from now on: the steps below take a few
 	// round trips, which a loaded node may stretch past the lease's life.
 	ts.cfg.Cluster.Own(l)
-	if err := ts.registerPlayer(ctx, cfg.Name, reg); err != nil {
+	if err := ts.registerPlayer(ctx, cfg.Name, owner, reg); err != nil {
 		_ = ts.cfg.Cluster.Disown(ctx, l)
 		return nil, err
 	}
-	t, err := ts.open(ctx, l, spec{cfg: cfg, owner: owner, maxOwned: maxOwned, fresh: true})
+	// Claimed once registered: a claim racing this one on another node, and
+	// finding the player at their bound, sees this table registered as theirs.
+	err = ts.claim(ctx, owner, cfg.Name, maxOwned)
+	var t *table.Table
+	if err == nil {
+		t, err = ts.open(ctx, l, spec{cfg: cfg, owner: owner, fresh: true})
+	}
 	if err != nil {
-		ts.forget(ctx, l)
+		ts.forget(ctx, l, owner)
 		_ = ts.cfg.Cluster.Disown(ctx, l)
 		return nil, err
 	}
@@ -59,16 +66,16 @@ func (ts *Tables) OpenPlayerTable(ctx context.Context, owner int64, maxOwned int
 // opening it: the first node to find it there without an owner opens it (the
 // tables a house on one node kept, when it becomes several).
 func (ts *Tables) RegisterPlayerTable(ctx context.Context, name string, reg []byte) error {
-	return ts.registerPlayer(ctx, name, reg)
+	return ts.registerPlayer(ctx, name, 0, reg)
 }
 
-// registerPlayer enters a player's table in the registry, if no table of its
-// name is there.
-func (ts *Tables) registerPlayer(ctx context.Context, name string, reg []byte) error {
+// registerPlayer enters the table of the player whose ID is owner (0: not
+// known) in the registry, if no table of its name is there.
+func (ts *Tables) registerPlayer(ctx context.Context, name string, owner int64, reg []byte) error {
 	if !json.Valid(reg) {
 		return fmt.Errorf("table %q: registration is not JSON", name)
 	}
-	err := ts.cfg.Cluster.RegisterNew(ctx, name, registration{Player: reg})
+	err := ts.cfg.Cluster.RegisterNew(ctx, name, registration{Player: reg, Owner: owner})
 	if errors.Is(err, cluster.ErrRegistered) {
 		return lobby.NameTaken(name)
 	}
@@ -89,15 +96,16 @@ func (ts *Tables) playerSpec(ctx context.Context, l *cluster.Lease, reg json.Raw
 	}
 	if err != nil {
 		ts.cfg.Log.Warn("a player's table does not open again: forgotten", "table", l.Table(), "err", err)
-		ts.forget(ctx, l)
+		ts.forget(ctx, l, owner)
 		return spec{}, err
 	}
 	return spec{cfg: cfg, owner: owner}, nil
 }
 
-// forget takes the table of lease l out of the house (it closed for good): out
-// of the registry first, so that no node opens it again, then its log.
-func (ts *Tables) forget(ctx context.Context, l *cluster.Lease) {
+// forget takes the table of lease l, owner's (0: not known), out of the house
+// (it closed for good): out of the registry first, so that no node opens it
+// again, then out of its owner's count and its log.
+func (ts *Tables) forget(ctx context.Context, l *cluster.Lease, owner int64) {
 	if !l.Valid(time.Now()) {
 		return // not this node's to forget: its new owner has it
 	}
@@ -105,6 +113,7 @@ func (ts *Tables) forget(ctx context.Context, l *cluster.Lease) {
 		ts.cfg.Log.Warn("a closed table was not taken out of the registry: it may open again", "table", l.Table(), "err", err)
 		return
 	}
+	ts.unclaim(ctx, owner, l.Table())
 	if err := ts.cfg.Cluster.ForgetWAL(ctx, l); err != nil {
 		ts.cfg.Log.Warn("a closed table's log was not purged", "table", l.Table(), "err", err)
 	}

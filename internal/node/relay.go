@@ -200,7 +200,7 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 		Table string `json:"table"`
 	}
 	_ = json.Unmarshal(msg, &m)
-	owner, err := r.n.Holder(ctx, m.Table)
+	owner, err := r.owner(ctx, m.Table)
 	if err != nil {
 		return err
 	}
@@ -225,10 +225,31 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 	if err := json.Unmarshal(reply.Data, &rr); err != nil {
 		return fmt.Errorf("relay to node %s: %w", owner, err)
 	}
+	if rr.Error != nil && rr.Error.Code == "not_found" {
+		// The owner has not opened the table yet (a new director opening its
+		// tournament's tables) or no longer has it: a table of the house
+		// moves, any other name is not found.
+		return r.noOwner(ctx, m.Table)
+	}
 	if rr.Error != nil {
 		return rr.Error
 	}
 	return nil
+}
+
+// owner returns the node that runs the table named name, or "": the holder
+// of its lease, or, for a table registered under a role (a tournament's,
+// which runs on the director's node), the holder of the role's lease.
+func (r *Relay) owner(ctx context.Context, name string) (string, error) {
+	owner, err := r.n.Holder(ctx, name)
+	if err != nil || owner != "" {
+		return owner, err
+	}
+	reg, ok, err := r.n.Lookup(ctx, name)
+	if err != nil || !ok || reg.Role == "" {
+		return "", err
+	}
+	return r.n.RoleHolder(ctx, reg.Role)
 }
 
 // noOwner is the error for a table that no live node runs: table.ErrMoved

@@ -1,9 +1,7 @@
 package node
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,7 +10,6 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/felt-poker/felt/internal/web"
-	"github.com/felt-poker/felt/protocol"
 )
 
 // maxForwardBody bounds the body of a tournaments' API request forwarded to
@@ -55,30 +52,12 @@ func (r *TournamentsRelay) Serve(ctx context.Context, h http.Handler) error {
 }
 
 // answer handles one forwarded request; a node that does not direct the
-// tournaments (any more) answers status 0.
+// tournaments (any more) declines it.
 func (r *TournamentsRelay) answer(m *nats.Msg, h http.Handler) {
-	var q protocol.TournamentRequest
-	if err := json.Unmarshal(m.Data, &q); err != nil {
-		return
+	if !r.d.Directing() {
+		h = nil
 	}
-	var rep protocol.TournamentReply
-	if r.d.Directing() {
-		ctx, cancel := context.WithTimeout(context.Background(), relayTimeout)
-		defer cancel()
-		req, err := http.NewRequestWithContext(ctx, q.Method, q.Path, bytes.NewReader(q.Body))
-		if err != nil {
-			return
-		}
-		req.Header, req.RemoteAddr = http.Header(q.Header), q.Remote
-		rec := &recorder{header: http.Header{}}
-		h.ServeHTTP(rec, req)
-		rep = protocol.TournamentReply{Status: rec.status, ContentType: rec.header.Get("Content-Type"), Body: rec.body.Bytes()}
-	}
-	b, err := json.Marshal(rep)
-	if err == nil {
-		err = m.Respond(b)
-	}
-	if err != nil {
+	if err := answerForwarded(m, h); err != nil {
 		r.log.Warn("a forwarded tournaments request not answered", "err", err)
 	}
 }
@@ -101,48 +80,13 @@ func (r *TournamentsRelay) Forward(w http.ResponseWriter, req *http.Request) (bo
 	if err != nil {
 		return false, err
 	}
-	data, err := json.Marshal(protocol.TournamentRequest{Method: req.Method, Path: req.URL.RequestURI(), Header: req.Header,
-		Body: body, Remote: req.RemoteAddr})
-	if err != nil {
-		return false, err
-	}
-	ctx, cancel := context.WithTimeout(req.Context(), relayTimeout)
-	defer cancel()
-	m, err := c.Conn().RequestWithContext(ctx, r.subject(holder), data)
+	rep, err := forwardHTTP(req.Context(), c.Conn(), r.subject(holder), req, body)
 	if err != nil {
 		return false, fmt.Errorf("%w: node %s: %w", web.ErrNoDirector, holder, err)
-	}
-	var rep protocol.TournamentReply
-	if err := json.Unmarshal(m.Data, &rep); err != nil {
-		return false, fmt.Errorf("tournaments relay: node %s: %w", holder, err)
 	}
 	if rep.Status == 0 {
 		return false, fmt.Errorf("%w: node %s no longer directs them", web.ErrNoDirector, holder)
 	}
-	if rep.ContentType != "" {
-		w.Header().Set("Content-Type", rep.ContentType)
-	}
-	w.WriteHeader(rep.Status)
-	_, _ = w.Write(rep.Body)
+	writeForwarded(w, rep)
 	return true, nil
-}
-
-// recorder is the http.ResponseWriter of a forwarded request.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (r *recorder) Header() http.Header { return r.header }
-
-func (r *recorder) WriteHeader(status int) {
-	if r.status == 0 {
-		r.status = status
-	}
-}
-
-func (r *recorder) Write(b []byte) (int, error) {
-	r.WriteHeader(http.StatusOK)
-	return r.body.Write(b)
 }

@@ -127,6 +127,8 @@ func (s *Solver) visit(w *worker, ni int32, depth int, m mode, trav int, self, o
 		}
 	case showdownNode:
 		s.rakedShowdown(w, n, trav, opp, out)
+	case leafNode:
+		s.leaf(w, n, trav, opp, out)
 	case chanceNode:
 		s.chance(w, n, depth, m, trav, self, opp, out, par)
 	default:

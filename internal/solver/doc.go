@@ -21,4 +21,8 @@
 // hand, its value from an earlier solve instead of entering the subgame (the
 // re-solving gadget of Burch, Johanson and Bowling), and Values gives the values
 // at any node that bound the next re-solve from there.
+//
+// A spot with LeafRunouts is depth-limited (leaf.go): only its first street is
+// played, and where the hand would go on to the next card it ends at a leaf worth
+// each hand's equity against the other's reach there over a fixed sample of runouts.
 package solver

@@ -26,7 +26,7 @@ type HandStrategy struct {
 // NodeInfo is what a node path leads to.
 type NodeInfo struct {
 	Path    []string       `json:"path"`
-	Kind    string         `json:"kind"` // "decision", "chance", "fold" or "showdown"
+	Kind    string         `json:"kind"` // "decision", "chance", "fold", "showdown" or "leaf" (Spot.LeafRunouts)
 	Player  string         `json:"player,omitempty"`
 	Street  string         `json:"street"`
 	Board   string         `json:"board"`
@@ -132,8 +132,15 @@ func (s *Solver) dealTo(n *node, i int, wk *walk) {
 }
 
 // Node describes the node at the end of path (nil or empty: the root): for a decision,
-// each live hand of the player to act with its reach, average strategy and EV.
-func (s *Solver) Node(path []string) (NodeInfo, error) {
+// each live hand of the player to act with its reach, average strategy, EV and equity.
+func (s *Solver) Node(path []string) (NodeInfo, error) { return s.node(path, true) }
+
+// Strategy is Node without the hands' EV and equity (left 0), which cost a traversal
+// of the subtree and a pass over the runouts: what a player following the solve needs.
+func (s *Solver) Strategy(path []string) (NodeInfo, error) { return s.node(path, false) }
+
+// node describes the node at the end of path, with the hands' EV and equity if values.
+func (s *Solver) node(path []string, values bool) (NodeInfo, error) {
 	wk, err := s.follow(path)
 	if err != nil {
 		return NodeInfo{}, err
@@ -151,15 +158,18 @@ func (s *Solver) Node(path []string) (NodeInfo, error) {
 		info.Kind, info.Board = "fold", ""
 	case showdownNode:
 		info.Kind = "showdown"
+	case leafNode:
+		info.Kind = "leaf"
 	default:
 		info.Kind = "decision"
-		s.describeDecision(n, wk, &info)
+		s.describeDecision(n, wk, &info, values)
 	}
 	return info, nil
 }
 
-// describeDecision fills info with the strategy of every hand that can reach n.
-func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo) {
+// describeDecision fills info with the strategy of every hand that can reach n and,
+// if values, its EV and equity.
+func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo, values bool) {
 	p := int(n.player)
 	info.Player = [2]string{"OOP", "IP"}[p]
 	na, nh := int(n.nkids), len(s.hands[p])
@@ -169,11 +179,18 @@ func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo) {
 	}
 	sigma := make([]float64, na*nh)
 	normalize(s.sums(n, make([]float32, na*nh)), na, nh, sigma, make([]float64, nh), false)
-	ev := make([]float64, nh)
-	s.visit(s.main, wk.ni, wk.depth, modeEV, p, nil, wk.reach[1-p], ev, true)
 	compat := make([]float64, nh)
 	s.compatible(p, wk.reach[1-p], compat, &s.main.cs2)
-	eq := s.handEquity(p, s.boards[n.board].set, wk.reach[1-p])
+	ev, eq := make([]float64, nh), make([]float64, nh)
+	switch {
+	case !values:
+	case s.leafBoards != nil:
+		s.visit(s.main, wk.ni, wk.depth, modeEV, p, nil, wk.reach[1-p], ev, true)
+		eq = s.leafEquity(p, wk.reach[1-p])
+	default:
+		s.visit(s.main, wk.ni, wk.depth, modeEV, p, nil, wk.reach[1-p], ev, true)
+		eq = s.handEquity(p, s.boards[n.board].set, wk.reach[1-p])
+	}
 	info.Totals = make([]float64, na)
 	sum := 0.0
 	toTree := s.handMap[permIndex(wk.perm.inverse())][p] // each dealt hand's index in the tree's suits
@@ -183,8 +200,10 @@ func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo) {
 		if r == 0 || compat[h] == 0 {
 			continue
 		}
-		hs := HandStrategy{Hand: hd.c[0].String() + hd.c[1].String(), Reach: r, Strategy: make([]float64, na),
-			EV: ev[h]/compat[h] + s.spot.Pot/2, Equity: eq[h]}
+		hs := HandStrategy{Hand: hd.c[0].String() + hd.c[1].String(), Reach: r, Strategy: make([]float64, na), Equity: eq[h]}
+		if values {
+			hs.EV = ev[h]/compat[h] + s.spot.Pot/2
+		}
 		for a := range na {
 			hs.Strategy[a] = sigma[a*nh+h]
 			info.Totals[a] += r * sigma[a*nh+h]

@@ -75,6 +75,9 @@ type Solver struct {
 
 	gadget *gadget // a safe re-solve's root (Spot.Bound), or nil
 
+	leafBoards []int32 // depth-limited (Spot.LeafRunouts): the sampled runouts' boards
+	leafScale  float64 // 1 / the leaf runouts a pair of hands meets on, in the mean
+
 	workers int
 	pool    *pool
 	main    *worker
@@ -92,6 +95,9 @@ func New(spot Spot, opts Options) (*Solver, error) {
 		s.workers = runtime.GOMAXPROCS(0)
 	}
 	s.listHands()
+	if spot.LeafRunouts > 0 && len(spot.Board) < 5 {
+		s.leafRunouts()
+	}
 	if spot.Bound != nil {
 		b := *spot.Bound
 		b.Values = slices.Clone(b.Values)

@@ -81,6 +81,12 @@ type Spot struct {
 	// Bound, when set, makes the solve a safe re-solve: the bounded player's hands
 	// may each take their bound instead of entering (gadget.go).
 	Bound *Bound
+	// LeafRunouts, when above 0, limits the subgame to its first street (depth-limited
+	// solving, leaf.go): a line that would go on to the next card ends at a leaf worth
+	// each hand's equity against the other's reach there, over this many sampled
+	// runouts of the board. It makes a flop subgame about as cheap as a river one. 0
+	// solves to the river; on a river spot it changes nothing.
+	LeafRunouts int
 }
 
 // rake returns the rake of a hand that ends with pot chips called.
@@ -115,6 +121,8 @@ func (s *Spot) Validate() error {
 		return bad("the rake cap must be 0 (none) or more chips, not %v", s.RakeCap)
 	case s.Tree.RaiseCap < 1 || s.Tree.RaiseCap > 20:
 		return bad("the raise cap must be from 1 to 20, not %d", s.Tree.RaiseCap)
+	case s.LeafRunouts < 0 || s.LeafRunouts > MaxLeafRunouts:
+		return bad("the leaf runouts must be from 0 (no depth limit) to %d, not %d", MaxLeafRunouts, s.LeafRunouts)
 	}
 	if s.Bound != nil {
 		if err := s.Bound.check(); err != nil {

@@ -52,6 +52,7 @@ const (
 	chanceNode
 	foldNode
 	showdownNode
+	leafNode // the end of a depth-limited subgame (leaf.go)
 )
 
 // node is one node of the game tree: 40 bytes. The tree is a slice; a node's
@@ -187,6 +188,9 @@ func (b *builder) decision(st state) int32 {
 func (b *builder) endStreet(st state) int32 {
 	if st.street == River {
 		return b.add(node{kind: showdownNode, street: River, board: b.s.boardIndex(st.board), payoff: st.commit[0], pot: st.commit[0] + st.commit[1]}, st.depth)
+	}
+	if b.s.leafBoards != nil {
+		return b.add(node{kind: leafNode, street: st.street, board: b.s.boardIndex(st.board), payoff: st.commit[0], pot: st.commit[0] + st.commit[1]}, st.depth)
 	}
 	idx := b.add(node{kind: chanceNode, street: st.street, board: b.s.boardIndex(st.board), pot: st.commit[0] + st.commit[1]}, st.depth)
 	deal, perm, from := b.s.dealClasses(st.board)

@@ -198,9 +198,14 @@ func (t *Table) resume(r *Resume, now time.Time) error {
 	// A heads-up game is its player's: taken over without them (they left, or
 	// their buy-in was not logged and goes back), it is over.
 	t.hadHuman = t.hadHuman || t.cfg.HeadsUp
-	if r.Hand == nil {
-		return nil
+	if r.Hand != nil {
+		t.resumeHand(r, now)
 	}
+	return nil
+}
+
+// resumeHand takes up r's hand in play, its seats seated (inHand set).
+func (t *Table) resumeHand(r *Resume, now time.Time) {
 	t.hand, t.handCfg, t.handLive, t.handStart = r.Hand, r.HandCfg, true, now
 	t.handPlayers = make([]Player, len(t.seats))
 	for i := range t.seats {
@@ -212,7 +217,6 @@ func (t *Table) resume(r *Resume, now time.Time) error {
 	t.seedHash = history.SeedCommitment(t.handKey, r.HandCfg.Seed)
 	t.clockSeat = -1
 	t.seatNames() // the bots made again learn the hand in play of whom it is
-	return nil
 }
 
 // resumeSeat seats seat i of a resumed table as ls logged it.

@@ -2,6 +2,8 @@ package table
 
 import (
 	"time"
+
+	"github.com/felt-poker/felt/internal/bot"
 )
 
 // Tables as players and operators ask for them: the API's create-table and
@@ -54,6 +56,13 @@ const (
 // request over it so that the fields left out keep their defaults.
 func DefaultHeadsUp() HeadsUp {
 	return HeadsUp{Chips: HeadsUpChips, SmallBlind: HeadsUpSmallBlind, BigBlind: HeadsUpBigBlind}
+}
+
+// PlaysHeadsUp reports whether the bot called name may be the opponent of a
+// heads-up game (cfr, for one, plays fixed-limit only).
+func PlaysHeadsUp(name string) bool {
+	c, err := HeadsUpConfig("", DefaultHeadsUp())
+	return err == nil && bot.CheckGame(name, c.botGame()) == nil
 }
 
 // HeadsUpConfig returns the Config of a heads-up game called name for h: two

@@ -202,7 +202,7 @@ func New(cfg Config) (*Table, error) {
 		t.seats[i] = seat{occupied: true, p: Player{Name: fmt.Sprintf("%s%s-%d", house.BotPrefix, base, i+1)}, bot: b, stack: stake}
 		t.chipsIn += stake
 	}
-	if cfg.Resume != nil {
+	if cfg.Resume != nil && cfg.Tourney == nil {
 		if err := t.resume(cfg.Resume, time.Now()); err != nil {
 			if t.models != nil {
 				t.models.close()
@@ -211,16 +211,11 @@ func New(cfg Config) (*Table, error) {
 		}
 	}
 	if cfg.Tourney != nil {
-		if len(cfg.Tourney.Seats)+len(cfg.Bots) > cfg.Seats {
-			return nil, invalid("seats", "%d players at %d seats", len(cfg.Tourney.Seats)+len(cfg.Bots), cfg.Seats)
-		}
-		for i, s := range cfg.Tourney.Seats {
-			if err := t.seatTourney(len(cfg.Bots)+i, s); err != nil {
-				if t.models != nil {
-					t.models.close()
-				}
-				return nil, err
+		if err := t.seatAll(cfg); err != nil {
+			if t.models != nil {
+				t.models.close()
 			}
+			return nil, err
 		}
 		t.tourneyBlinds(time.Now())
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/felt-poker/felt/internal/bot"
@@ -90,6 +91,95 @@ func (t *Table) seatTourney(i int, s TourneySeat) error {
 	t.seats[i] = st
 	t.chipsIn += s.Stack
 	t.version++
+	return nil
+}
+
+// seatAll seats a new tournament table's players (cfg.Tourney.Seats), or,
+// for a table taken up from its log (cfg.Resume), its hand in play and its
+// players (resumeTourney).
+func (t *Table) seatAll(cfg Config) error {
+	if len(cfg.Tourney.Seats)+len(cfg.Bots) > cfg.Seats {
+		return invalid("seats", "%d players at %d seats", len(cfg.Tourney.Seats)+len(cfg.Bots), cfg.Seats)
+	}
+	if cfg.Resume != nil {
+		return t.resumeTourney(cfg.Resume, cfg.Tourney.Seats, time.Now())
+	}
+	for i, s := range cfg.Tourney.Seats {
+		if err := t.seatTourney(len(cfg.Bots)+i, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resumeTourney takes a tournament's table up from its log on the node that
+// directs the tournament now (docs/scaling.md, "Tournament tables"): the table
+// keeps its reference, hand number and button; the hand in play, if any, goes
+// on with the players it dealt in, at their seats, with the stacks they were
+// dealt in with. seats are the players the tournament's store places at the
+// table, with their stacks after their last hand: those not in the hand in play
+// sit where the log had them, if that seat is free, or in the first free seat,
+// from the next hand on. The store placed the players of a hand in play at this
+// table with the stacks it dealt them (the director stores each step before the
+// next hand is dealt), so nobody is seated twice.
+func (t *Table) resumeTourney(r *Resume, seats []TourneySeat, now time.Time) error {
+	st := r.State
+	if len(st.Seats) != len(t.seats) {
+		return invalid("resume", "the log has %d seats, the table %d", len(st.Seats), len(t.seats))
+	}
+	if st.Ref != "" {
+		t.ref = st.Ref
+	}
+	t.handNo, t.button, t.level, t.firstHandAt = st.Hand, st.Button, st.Level, now
+	rest := append([]TourneySeat(nil), seats...)
+	take := func(name string) (TourneySeat, bool) {
+		k := slices.IndexFunc(rest, func(s TourneySeat) bool { return s.Player.Name == name })
+		if k < 0 {
+			return TourneySeat{}, false
+		}
+		s := rest[k]
+		rest = slices.Delete(rest, k, k+1)
+		return s, true
+	}
+	if r.Hand != nil {
+		for i, ls := range st.Seats {
+			if !ls.Occupied || i >= len(r.HandCfg.Stacks) || r.HandCfg.Stacks[i] == 0 {
+				continue
+			}
+			s, ok := take(ls.Name)
+			if !ok {
+				if ls.Bot {
+					return invalid("resume", "seat %d: the hand in play deals in a bot the tournament does not place here", i)
+				}
+				t.log.Error("resumed a player in the hand in play whom the tournament places elsewhere", "seat", i, "player", ls.Name)
+				s.Player = Player{ID: ls.ID, Name: ls.Name}
+			}
+			s.Stack = r.HandCfg.Stacks[i]
+			if err := t.seatTourney(i, s); err != nil {
+				return err
+			}
+			t.seats[i].inHand = true
+		}
+		t.resumeHand(r, now)
+	}
+	for i, ls := range st.Seats {
+		if ls.Occupied && !t.seats[i].occupied {
+			if s, ok := take(ls.Name); ok {
+				if err := t.seatTourney(i, s); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for _, s := range rest {
+		i := slices.IndexFunc(t.seats, func(x seat) bool { return !x.occupied })
+		if i < 0 {
+			return invalid("resume", "no free seat for %s", s.Player.Name)
+		}
+		if err := t.seatTourney(i, s); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -42,8 +42,7 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/me/bots/{name}/revoke", s.authed(s.revokeBot))
 
 	mux.HandleFunc("GET /api/tables", s.tables)
-	mux.HandleFunc("POST /api/tables", s.authed(s.createTable))
-	mux.HandleFunc("POST /api/headsup", s.authed(s.headsUp))
+	s.placeRoutes(mux) // POST /api/tables, POST /api/headsup
 	mux.HandleFunc("GET /api/headsup/levels", s.headsUpLevels)
 	mux.HandleFunc("GET /api/bots", s.bots)
 	s.tournamentRoutes(mux)
@@ -453,10 +452,11 @@ func (s *Server) bots(w http.ResponseWriter, r *http.Request) {
 	type info struct {
 		Name        string `json:"name"`
 		Description string `json:"description"`
+		HeadsUp     bool   `json:"heads_up"` // it may be the opponent of a heads-up game
 	}
 	out := []info{}
 	for _, b := range bot.List() {
-		out = append(out, info{b.Name, b.Description})
+		out = append(out, info{b.Name, b.Description, table.PlaysHeadsUp(b.Name)})
 	}
 	s.writeJSON(w, http.StatusOK, map[string]any{"bots": out})
 }

@@ -233,3 +233,28 @@ func TestBotsPerPlayerAndNames(t *testing.T) {
 		t.Fatalf("carol took a bot's name: %d %v", code, out)
 	}
 }
+
+// TestBotListSaysWhoPlaysHeadsUp: GET /api/bots marks the bots that may be a
+// heads-up opponent, and a bot marked false is refused there, so the lobby's
+// choice offers nothing the house then refuses.
+func TestBotListSaysWhoPlaysHeadsUp(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t))
+	a := th.client(t)
+	a.register("alice")
+	list := a.must("GET", "/api/bots", nil, 200)["bots"].([]any)
+	marked := map[string]bool{}
+	for _, b := range list {
+		m := b.(map[string]any)
+		hu, ok := m["heads_up"].(bool)
+		if !ok {
+			t.Fatalf("bot %v has no heads_up mark", m)
+		}
+		marked[m["name"].(string)] = hu
+	}
+	if !marked["chart"] || marked["cfr"] {
+		t.Fatalf("heads_up marks: chart %v, cfr %v; want true, false", marked["chart"], marked["cfr"])
+	}
+	if code, out := a.do("POST", "/api/headsup", map[string]any{"bot": "cfr"}); code != 400 {
+		t.Fatalf("a heads-up game against cfr: %d %v", code, out)
+	}
+}

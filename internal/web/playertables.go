@@ -29,7 +29,7 @@ import (
 // TableHost opens players' tables on a house of several nodes.
 type TableHost interface {
 	// OpenPlayerTable opens cfg's table on this node for the player whose ID
-	// is owner (who may have maxOwned tables open here; 0: no bound), entered
+	// is owner (who may own maxOwned tables in the house; 0: no bound), entered
 	// in the house's registry with reg, what PlayerTableConfig opens it again
 	// from on another node. A name the house has is refused with
 	// lobby.ErrNameTaken.

@@ -124,6 +124,10 @@ type Server struct {
 	tablesMu sync.Mutex
 	kept     map[string]time.Time
 	host     TableHost // a house on several nodes: SetTableHost
+	// placer places players' new tables on the house's nodes
+	// (SetTablePlacer, under tablesMu); placeMux opens them here.
+	placer   TablePlacer
+	placeMux *http.ServeMux
 
 	mu    sync.Mutex
 	conns map[*conn]struct{}
@@ -250,7 +254,9 @@ func (s *Server) initMetrics() {
 	s.reg.MustRegister(s.mConns, s.mRefused, s.mHands, s.mMessages, s.mResponses, s.mBotTime,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_tables", Help: "Open tables."}, func() float64 { return float64(s.lobby.Count()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_seated_players", Help: "Seats taken at all tables (bots included)."}, func() float64 { return float64(s.lobby.Seated()) }),
-		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_players_online", Help: "Players with a connection open."}, func() float64 { return float64(s.lobby.Online()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_players_online", Help: "Players with a connection open to this node."}, func() float64 { return float64(s.lobby.Online()) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "felt_house_players_online", Help: "Players with a connection open to any node of the house, each once (one node: felt_players_online)."},
+			func() float64 { return float64(s.lobby.HouseOnline()) }),
 	)
 	s.reg.MustRegister(s.cfg.Collectors...)
 }

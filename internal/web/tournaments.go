@@ -199,12 +199,14 @@ func (s *Server) director() *live.Director {
 // DirectTournaments makes this node the tournaments' director of a house on
 // several nodes, once it holds the director lease and has fenced the store
 // with it (docs/scaling.md, "Tournaments"): a new director restores the stored
-// tournaments (running ones resume from the last hand each table completed,
-// as after a restart). The returned abandon stops it when the lease is lost:
-// its tables close paying nobody and it writes nothing more; an idle director
-// (listing nothing, never started) takes its place.
-func (s *Server) DirectTournaments(ctx context.Context) (abandon func(context.Context), err error) {
-	d, err := live.New(s.tourneyCfg)
+// tournaments, host opening their tables (running ones taken up from their
+// logs, the hand in play included). The returned abandon stops it when the
+// lease is lost: its tables stop paying nobody and it writes nothing more; an
+// idle director (listing nothing, never started) takes its place.
+func (s *Server) DirectTournaments(ctx context.Context, host live.TableHost) (abandon func(context.Context), err error) {
+	cfg := s.tourneyCfg
+	cfg.Host = host
+	d, err := live.New(cfg)
 	if err != nil {
 		return nil, err
 	}

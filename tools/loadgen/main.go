@@ -41,6 +41,7 @@ func main() {
 	pgDSN := flag.String("pg", "", "the house's PostgreSQL URL, with -pg-schema: the rows written over the measurement")
 	pgSchema := flag.String("pg-schema", "", "the house's PostgreSQL schema")
 	flag.Parse()
+	log.SetFlags(log.LstdFlags | log.Lmicroseconds) // the kill's time, to set beside the nodes' logs
 	spec, err := loadtest.ParseSpec(*specText)
 	if err != nil {
 		log.Fatal(err)

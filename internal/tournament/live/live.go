@@ -57,7 +57,25 @@ type Config struct {
 	// tournaments); BotFill is how long after the first registration they do.
 	Bots    []string
 	BotFill time.Duration
-	Log     *slog.Logger
+	// Host opens the tournaments' tables (nil: Lobby.Open, on this process
+	// alone). A house on several nodes writes them ahead and makes them
+	// reachable from every node (docs/scaling.md, "Tournament tables"); each
+	// step of a tournament is then stored before its table deals the next
+	// hand.
+	Host TableHost
+	Log  *slog.Logger
+}
+
+// TableHost opens a tournament's tables and forgets those that close for good
+// (a table broken, the tournament over).
+type TableHost interface {
+	// OpenTourneyTable opens cfg's table, or takes it up as its log left it
+	// when a table of that name ran under an earlier director; a name another
+	// table of the house has is lobby.ErrNameTaken.
+	OpenTourneyTable(ctx context.Context, cfg table.Config) (*table.Table, error)
+	// ForgetTourneyTable forgets t, closed for good: no director opens it
+	// again.
+	ForgetTourneyTable(ctx context.Context, t *table.Table)
 }
 
 // Schedule is a scheduled tournament that comes back: Spec.Start is its first
@@ -127,9 +145,11 @@ func New(cfg Config) (*Director, error) {
 // Abandon stops the director at once because another node directs the
 // tournaments now (a house on several nodes whose director lease this node
 // lost): its timers stop, what it queued for the store is dropped, and its
-// tables close paying nobody (a tournament's chips are not credits); it writes
-// nothing more. The new director resumes the running tournaments from the
-// store, at the last hand each table completed. Abandoning twice does nothing.
+// tables stop on this node (handed over: table_moved to their watchers),
+// paying nobody (a tournament's chips are not credits); it writes nothing
+// more. The new director resumes the running tournaments from the store, and
+// each table from its log (Config.Host), the hand in play included.
+// Abandoning twice does nothing.
 func (d *Director) Abandon(ctx context.Context) {
 	d.mu.Lock()
 	if d.abandoned {
@@ -150,8 +170,8 @@ func (d *Director) Abandon(ctx context.Context) {
 	d.saver.abandon()
 	d.log.Warn("tournaments abandoned on this node: another node directs them", "tables", len(tables))
 	for _, t := range tables {
-		if err := t.Close(ctx, "the tournament moves to another node of the house"); err != nil {
-			d.log.Error("close a tournament table", "table", t.Name(), "err", err)
+		if err := t.HandOver(ctx, "the tournament moves to another node of the house"); err != nil {
+			d.log.Error("stop a tournament table", "table", t.Name(), "err", err)
 		}
 	}
 }

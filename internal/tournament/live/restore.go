@@ -16,7 +16,8 @@ const maxRestored = 1000
 
 // Start loads the stored tournaments: those registering take registrations
 // again, those running resume from the last hand each of their tables completed
-// (docs/rules.md, "Tournaments"), the latest finished are shown; and each
+// (docs/rules.md, "Tournaments"; with a Config.Host, each table from its log,
+// the hand in play included), the latest finished are shown; and each
 // sit-and-go of the configuration gets one open for registration. Call it once,
 // before serving.
 func (d *Director) Start(ctx context.Context) error {

@@ -42,7 +42,7 @@ func (d *Director) openTable(tr *tourney, no int, seats []table.TourneySeat) {
 	)
 	for _, suffix := range []string{"", "a", "b", "c", "d"} {
 		cfg.Name = tableName(tr.id, no, suffix)
-		if t, err = d.cfg.Lobby.Open(cfg); !errors.Is(err, lobby.ErrNameTaken) {
+		if t, err = d.open(cfg); !errors.Is(err, lobby.ErrNameTaken) {
 			break
 		}
 	}
@@ -53,6 +53,16 @@ func (d *Director) openTable(tr *tourney, no int, seats []table.TourneySeat) {
 	d.mu.Lock()
 	tr.tables[no] = &tableRun{no: no, t: t}
 	d.mu.Unlock()
+}
+
+// open opens a tournament's table through the host, if any, or the lobby.
+func (d *Director) open(cfg table.Config) (*table.Table, error) {
+	if d.cfg.Host == nil {
+		return d.cfg.Lobby.Open(cfg)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	return d.cfg.Host.OpenTourneyTable(ctx, cfg)
 }
 
 // blinds is a tournament table's Tourney.Blinds.
@@ -113,6 +123,7 @@ func (d *Director) handEnd(tr *tourney, no int, h table.TourneyHand) []table.Pla
 	d.saver.save(tr.ref, tr.rec, out)
 	idle := d.idleBreaksLocked(tr, no)
 	d.mu.Unlock()
+	d.stored()
 	for _, m := range moves {
 		go d.seatMoved(tr, m)
 	}
@@ -287,6 +298,7 @@ func (d *Director) moveIdle(tr *tourney, run *tableRun, p table.Player, to int) 
 	s := seatOf(e)
 	d.mu.Unlock()
 	go d.closeTable(run.t, "the tournament's table is broken")
+	d.stored()
 	d.seatMoved(tr, move{to: to, seat: s})
 }
 
@@ -331,13 +343,37 @@ func (d *Director) seatMoved(tr *tourney, m move) {
 		tr.tables[best].incoming++
 		d.saver.save(tr.ref, tr.rec, []store.TournamentEntry{e.TournamentEntry})
 		d.mu.Unlock()
+		d.stored()
 	}
 }
 
+// closeTable closes t for good (broken, or its tournament over).
 func (d *Director) closeTable(t *table.Table, reason string) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	if err := t.Close(ctx, reason); err != nil {
 		d.log.Error("close a tournament table", "table", t.Name(), "err", err)
+		return
+	}
+	if d.cfg.Host != nil {
+		d.cfg.Host.ForgetTourneyTable(ctx, t)
+	}
+}
+
+// stored waits, on a house whose tables are written ahead (Config.Host), until
+// the steps queued so far are stored: a table's next hand is dealt only once
+// the store holds the stacks it deals, so that a director taking the tournament
+// over finds in the store the players and stacks of the hand in play the
+// table's log holds (docs/scaling.md, "Tournament tables"). It is called on the
+// reporting table's goroutine, which waits as a cash table waits for its hand's
+// record.
+func (d *Director) stored() {
+	if d.cfg.Host == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
+	defer cancel()
+	if err := d.saver.flush(ctx); err != nil {
+		d.log.Error("a tournament's step not stored before the next hand", "err", err)
 	}
 }

@@ -224,9 +224,10 @@ async function setupBots() {
   let bots = [];
   try { bots = (await api("GET", "/api/bots")).bots || []; } catch { /* keep the form usable */ }
   const sel = $("hu-bot");
-  sel.replaceChildren(...bots.map((b, i) => el("option", {
+  const hu = bots.filter((b) => b.heads_up !== false); // cfr plays fixed-limit only
+  sel.replaceChildren(...hu.map((b, i) => el("option", {
     value: b.name, title: b.description, dataset: { description: b.description || "" },
-    selected: b.name === "chart" || (i === bots.length - 1 && !bots.some((x) => x.name === "chart")),
+    selected: b.name === "chart" || (i === hu.length - 1 && !hu.some((x) => x.name === "chart")),
   }, botLabel(b) ? `${b.name} · ${botLabel(b)}` : b.name)));
   const describe = () => {
     const o = sel.selectedOptions[0];
