@@ -41,7 +41,7 @@ func TestClaimsRace(t *testing.T) {
 	if err := b.Claim(ctx, 7, names[0], 3, nil); err != nil {
 		t.Fatalf("a table claimed again: %v", err)
 	}
-	if err := b.Unclaim(ctx, 7, names[0]); err != nil {
+	if err := b.Unclaim(ctx, 7, names[0], nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Claim(ctx, 7, "Another", 3, nil); err != nil {

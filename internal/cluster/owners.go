@@ -58,12 +58,24 @@ func (n *Node) Claim(ctx context.Context, owner int64, table string, max int, li
 	})
 }
 
-// Unclaim takes table out of the tables owner owns (it closed for good).
-func (n *Node) Unclaim(ctx context.Context, owner int64, table string) error {
+// Unclaim takes table out of the tables owner owns (it closed for good and
+// left the registry), unless live (if not nil) reports a table of that name
+// theirs again: one they opened on another node since, while the node
+// releasing the closed one was held up past its lease's life. A release by
+// name would otherwise free the new table's place.
+func (n *Node) Unclaim(ctx context.Context, owner int64, table string, live LiveFunc) error {
 	ctx, cancel := n.request(ctx)
 	defer cancel()
 	return n.changeClaims(ctx, owner, func(names []string) ([]string, error) {
-		return withoutTable(names, table), nil
+		rest := withoutTable(names, table)
+		if len(rest) == len(names) || live == nil {
+			return rest, nil
+		}
+		ok, err := live(ctx, owner, table)
+		if err != nil || ok {
+			return names, err
+		}
+		return rest, nil
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/felt-poker/felt/internal/store"
 )
@@ -311,6 +312,46 @@ func (h *House) ReturnSeat(ctx context.Context, ref string, user int64) (Refund,
 		return Refund{}, fmt.Errorf("return seat of user %d at %s: %w", user, ref, err)
 	}
 	return Refund{TableRef: ref, UserID: user, Amount: stack}, nil
+}
+
+// ReturnSeatsOf pays back to their players' credits every stack the store
+// holds at the tables whose references begin with refs (table.RefsOf: every
+// table of one name, ignoring case), deleting the seats, each table fenced
+// first with token: a node taking over a player's table that it does not open
+// (closed for good, its lost owner having died before paying its players out;
+// settings that no longer open a table) returns so what was left at it. A
+// seat already gone (its table's own cash-out came first) books nothing. The
+// caller must hold the table's lease and have claimed the database.
+func (h *House) ReturnSeatsOf(ctx context.Context, refs string, token int64) ([]Refund, error) {
+	if !h.claimedAny() {
+		return nil, fmt.Errorf("return seats: %w", errNotClaimed)
+	}
+	seats, err := h.st.Seats(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("return seats of %s: %w", refs, err)
+	}
+	var out []Refund
+	fenced := map[string]bool{}
+	for _, s := range seats {
+		if len(s.TableRef) < len(refs) || !strings.EqualFold(s.TableRef[:len(refs)], refs) {
+			continue
+		}
+		if !fenced[s.TableRef] {
+			if err := h.Fence(ctx, s.TableRef, token); err != nil {
+				return out, err
+			}
+			fenced[s.TableRef] = true
+		}
+		err := h.returnSeat(ctx, s, "returned: the table closed on a node lost before it paid out")
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return out, fmt.Errorf("return seat of user %d at %s: %w", s.UserID, s.TableRef, err)
+		}
+		out = append(out, Refund{TableRef: s.TableRef, UserID: s.UserID, Amount: s.Stack})
+	}
+	return out, nil
 }
 
 // Totals are a player's credits and running totals.

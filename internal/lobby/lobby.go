@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"maps"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -147,6 +148,26 @@ func ValidName(name string) error {
 	}
 	if strings.EqualFold(name, "lobby") {
 		return invalid("name", "%q is reserved", name)
+	}
+	return nil
+}
+
+// houseNameRE matches the names the house gives its tournaments' tables
+// (package live: "t<tournament>-<table>", a letter after it when a player's
+// table has the name).
+var houseNameRE = regexp.MustCompile(`(?i)^t[0-9]+-[0-9]+[a-z]?$`)
+
+// ValidPlayerName checks the name a player chooses for a new table: ValidName,
+// and not a name the house gives its tournaments' tables. Tournament IDs are
+// sequential and shown before they start, so a player who took the names of
+// the next tournament's table (with its fallback letters) would keep that
+// table from opening and its entrants' buy-ins from ever being paid out.
+func ValidPlayerName(name string) error {
+	if err := ValidName(name); err != nil {
+		return err
+	}
+	if houseNameRE.MatchString(name) {
+		return invalid("name", "%q is the house's (names like t12-3 are its tournaments' tables)", name)
 	}
 	return nil
 }

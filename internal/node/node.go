@@ -105,7 +105,7 @@ func New(cfg Config) *Tables {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Tables{cfg: cfg, owned: map[string]*owned{}, tourney: map[string]*tourneyTable{}, load: newLoad()}
+	return &Tables{cfg: cfg, owned: map[string]*owned{}, tourney: map[string]*tourneyTable{}, load: newLoad(cfg.Cluster.LeaseTTL())}
 }
 
 // Start registers the house's own tables in the cluster and opens on this node
@@ -292,6 +292,9 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	}
 	if hl != nil && hl.Closed {
 		if sp.owner != 0 { // a player's table closed, its node lost before it left the registry
+			if err := ts.returnStacks(ctx, l, cfg.RefPrefix); err != nil {
+				return nil, err // kept, for the next pass
+			}
 			ts.forget(ctx, l, sp.owner)
 			return nil, errClosed
 		}

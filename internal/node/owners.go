@@ -29,13 +29,15 @@ func (ts *Tables) claim(ctx context.Context, owner int64, name string, maxOwned 
 	return err
 }
 
-// unclaim takes the table name out of owner's count (0: no owner known; a
-// claim left behind is dropped by the owner's next claim at the bound).
+// unclaim takes the table name, out of the registry now, out of owner's
+// count (0: no owner known; a claim left behind is dropped by the owner's
+// next claim at the bound), unless the registry has a table of that name as
+// theirs again (opened since on another node).
 func (ts *Tables) unclaim(ctx context.Context, owner int64, name string) {
 	if owner == 0 {
 		return
 	}
-	if err := ts.cfg.Cluster.Unclaim(ctx, owner, name); err != nil {
+	if err := ts.cfg.Cluster.Unclaim(ctx, owner, name, ts.ownedBy); err != nil {
 		ts.cfg.Log.Warn("a closed table still counts among its owner's until their next table", "table", name, "owner", owner, "err", err)
 	}
 }

@@ -2,11 +2,16 @@ package node
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
 	"testing"
 
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/felt-poker/felt/internal/cluster"
 	"github.com/felt-poker/felt/internal/cluster/natstest"
 	"github.com/felt-poker/felt/internal/store/storetest"
 )
@@ -74,5 +79,71 @@ func TestTablesPerPlayerAcrossTheHouse(t *testing.T) {
 	}
 	if code, out := post(t, alice, a.url, "/api/tables", newTable("Third")); code != http.StatusTooManyRequests {
 		t.Fatalf("alice's third table: %d %v, want 429", code, out)
+	}
+}
+
+// TestStaleReleaseKeepsANewTablesPlace: a node that forgets a closed table
+// late (paused past its lease's life after taking it out of the registry)
+// releases its owner's place by name; if the owner has opened a new table of
+// that name on another node meanwhile, that release must not free the new
+// table's place, or the player owns one table more than the bound.
+func TestStaleReleaseKeepsANewTablesPlace(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	opt := nodeOptions{maxTables: 2}
+	a := startNodeWith(t, ctx, dsn, url, "a", opt)
+	b := startNodeWith(t, ctx, dsn, url, "b", opt)
+	alice := register(t, a.url, "alice")
+	u, _, err := a.h.Player(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, out := post(t, alice, b.url, "/api/tables", newTable("Again")); code != http.StatusCreated {
+		t.Fatalf("alice's table on b: %d %v", code, out)
+	}
+	a.tables.unclaim(ctx, u.ID, "again") // a's late release of an earlier table of that name
+	if names, err := a.c.Claims(ctx, u.ID); err != nil || len(names) != 1 {
+		t.Fatalf("alice's places after a stale release: %v %v, want her open table", names, err)
+	}
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("Second")); code != http.StatusCreated {
+		t.Fatalf("alice's second table: %d %v", code, out)
+	}
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("Third")); code != http.StatusTooManyRequests {
+		t.Fatalf("alice's third table, two open: %d %v, want 429", code, out)
+	}
+}
+
+// TestNewTableLeavesAMovingTablesLeaseAlone: a table of the house waiting to
+// be taken over (registered, its lease free: its node lost) keeps its name,
+// and a player asking for a table of that name must not take its lease even
+// for a moment: a player repeating the request would otherwise hold the
+// lease whenever a node tries to take the table over, and keep its hand in
+// play stopped.
+func TestNewTableLeavesAMovingTablesLeaseAlone(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNodeWith(t, ctx, dsn, url, "a", nodeOptions{noRun: true}) // no keeper: the table stays unadopted
+	reg := registration{Player: json.RawMessage(`{"owner":1}`), Owner: 1}
+	if err := a.c.RegisterNew(ctx, "Moving", reg); err != nil {
+		t.Fatal(err)
+	}
+	alice := register(t, a.url, "alice")
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("moving")); code != http.StatusConflict {
+		t.Fatalf("a table named as one being taken over: %d %v, want 409", code, out)
+	}
+	js, err := jetstream.New(a.c.Conn())
+	if err != nil {
+		t.Fatal(err)
+	}
+	leases, err := js.KeyValue(ctx, "felt_leases")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err := leases.History(ctx, cluster.TableKey("Moving")); len(h) > 0 || !errors.Is(err, jetstream.ErrKeyNotFound) {
+		t.Fatalf("the moving table's lease was written (%d entries, %v)", len(h), err)
 	}
 }

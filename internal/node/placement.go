@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go"
 
@@ -34,22 +35,29 @@ var _ web.TablePlacer = (*Tables)(nil)
 
 // load is what a node knows of the other nodes' tables.
 type load struct {
-	mu      sync.Mutex
-	live    map[string]string // online entry's key -> the node's name
-	listed  map[string]string // table key -> the node that lists it
-	pending map[string]int    // node -> tables placed there, not listed yet
+	mu     sync.Mutex
+	live   map[string]string // online entry's key -> the node's name
+	listed map[string]string // table key -> the node that lists it
+	// pending holds, for each node, when each table placed there and not
+	// listed yet was placed, oldest first. A placement counts for
+	// pendingLife at most: an answer that never came (a timeout) or a
+	// table that closed before its listing leaves no load behind.
+	pending     map[string][]time.Time
+	pendingLife time.Duration
 }
 
-func newLoad() load {
-	return load{live: map[string]string{}, listed: map[string]string{}, pending: map[string]int{}}
+// newLoad returns an empty load whose placements count for pendingLife at
+// most (a table's listing is written within a third of it).
+func newLoad(pendingLife time.Duration) load {
+	return load{live: map[string]string{}, listed: map[string]string{}, pending: map[string][]time.Time{}, pendingLife: pendingLife}
 }
 
 // list notes that node lists the table of key.
 func (ld *load) list(key, node string) {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
-	if ld.listed[key] != node && ld.pending[node] > 0 {
-		ld.pending[node]--
+	if p := ld.pending[node]; ld.listed[key] != node && len(p) > 0 {
+		ld.pending[node] = p[1:]
 	}
 	ld.listed[key] = node
 }
@@ -69,7 +77,7 @@ func (ld *load) least(self string) (string, int) {
 	count := map[string]int{}
 	for _, node := range ld.live {
 		if node != self {
-			count[node] = ld.pending[node]
+			count[node] = len(ld.pendingLocked(node, time.Now()))
 		}
 	}
 	for _, node := range ld.listed {
@@ -86,12 +94,38 @@ func (ld *load) least(self string) (string, int) {
 	return best, fewest
 }
 
-// placed counts n more tables placed on node until it lists them (n -1: one
-// that was not).
-func (ld *load) placed(node string, n int) {
+// placed counts a table placed on node at now, until node lists it or for
+// pendingLife at most.
+func (ld *load) placed(node string, now time.Time) {
 	ld.mu.Lock()
 	defer ld.mu.Unlock()
-	ld.pending[node] = max(0, ld.pending[node]+n)
+	ld.pending[node] = append(ld.pendingLocked(node, now), now)
+}
+
+// unplaced takes back the newest table counted as placed on node: it did
+// not open there (refused, or declined).
+func (ld *load) unplaced(node string) {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	if p := ld.pending[node]; len(p) > 0 {
+		ld.pending[node] = p[:len(p)-1]
+	}
+}
+
+// pendingLocked drops node's placements older than pendingLife at now and
+// returns those left. ld.mu is held.
+func (ld *load) pendingLocked(node string, now time.Time) []time.Time {
+	p := ld.pending[node]
+	i := 0
+	for i < len(p) && now.Sub(p[i]) >= ld.pendingLife {
+		i++
+	}
+	if i == len(p) {
+		delete(ld.pending, node)
+		return nil
+	}
+	ld.pending[node] = p[i:]
+	return p[i:]
 }
 
 // watchNodes keeps the set of live nodes (their entries of players online)
@@ -138,18 +172,20 @@ func (ts *Tables) Place(w http.ResponseWriter, r *http.Request, body []byte) (bo
 	if node == "" {
 		return false, nil
 	}
-	ts.load.placed(node, 1) // before its listing can come
+	ts.load.placed(node, time.Now()) // before its listing can come
 	rep, err := forwardHTTP(r.Context(), ts.cfg.Cluster.Conn(), ts.placeSubject(node), r, body)
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
 		return false, fmt.Errorf("a table placed on node %s: %w", node, context.DeadlineExceeded)
 	}
+	if err != nil || rep.Status/100 != 2 {
+		// Refused there (a name taken, settings out of bounds, the player
+		// at their bound), declined or not reached: no table opened there,
+		// so none counts.
+		ts.load.unplaced(node)
+	}
 	if err != nil || rep.Status == 0 {
-		ts.load.placed(node, -1)
 		ts.cfg.Log.Warn("a player's table not placed on another node: it opens here", "node", node, "err", err)
 		return false, nil
-	}
-	if rep.Status/100 != 2 { // refused there (a name taken, a bound): no table
-		ts.load.placed(node, -1)
 	}
 	writeForwarded(w, rep)
 	return true, nil

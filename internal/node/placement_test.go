@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/felt-poker/felt/internal/cluster/natstest"
 	"github.com/felt-poker/felt/internal/store/storetest"
@@ -85,10 +86,70 @@ func TestPlacementRefusedOpensHere(t *testing.T) {
 	}
 }
 
+// TestRefusedPlacementsLeaveNoLoad: a player's requests that the least
+// loaded node refuses (a name taken there) open no table, so they must not
+// count as its load: otherwise a player who sends refused requests makes
+// every node but the one they choose look loaded, and the house's new
+// tables all open on that one.
+func TestRefusedPlacementsLeaveNoLoad(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	opt := nodeOptions{place: true}
+	a := startNodeWith(t, ctx, dsn, url, "a", opt)
+	b := startNodeWith(t, ctx, dsn, url, "b", opt)
+	waitFor(t, "a knows b is live", func() bool { n, _ := a.tables.load.least("a"); return n == "b" })
+	alice := register(t, a.url, "alice")
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("One")); code != http.StatusCreated {
+		t.Fatalf("open One: %d %v", code, out)
+	}
+	// a runs two tables, b none: each request through a goes to b, which
+	// refuses a name the house has.
+	for range 3 {
+		if code, out := post(t, alice, a.url, "/api/tables", newTable("one")); code != http.StatusConflict {
+			t.Fatalf("a second One: %d %v", code, out)
+		}
+	}
+	if node, n := a.tables.load.least("a"); node != "b" || n != 0 {
+		t.Fatalf("b counts %d tables after refusals (least %q)", n, node)
+	}
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("Two")); code != http.StatusCreated {
+		t.Fatalf("open Two: %d %v", code, out)
+	}
+	if _, err := b.lobby.Table("Two"); err != nil {
+		t.Fatalf("Two does not run on b, the least loaded node: %v", err)
+	}
+}
+
+// TestPlacementsExpire: a placement whose listing never comes (its answer
+// lost) counts for a lease TTL at most.
+func TestPlacementsExpire(t *testing.T) {
+	ld := newLoad(time.Second)
+	ld.live["b"] = "b"
+	t0 := time.Unix(1000, 0)
+	ld.placed("b", t0)
+	ld.placed("b", t0.Add(500*time.Millisecond))
+	if got := len(ld.pendingLocked("b", t0.Add(900*time.Millisecond))); got != 2 {
+		t.Fatalf("%d placements pending before their life ends, want 2", got)
+	}
+	if got := len(ld.pendingLocked("b", t0.Add(1200*time.Millisecond))); got != 1 {
+		t.Fatalf("%d placements pending after the first's life, want 1", got)
+	}
+	ld.unplaced("b")
+	if got := len(ld.pendingLocked("b", t0.Add(1200*time.Millisecond))); got != 0 {
+		t.Fatalf("%d placements pending after the refusal, want 0", got)
+	}
+	ld.unplaced("b") // nothing left: no effect
+	if _, ok := ld.pending["b"]; ok {
+		t.Fatal("an empty pending list is kept")
+	}
+}
+
 // TestLoadLeast: the least loaded live node by its listings and the tables
 // placed there not listed yet; a node not live, or this one, is never chosen.
 func TestLoadLeast(t *testing.T) {
-	ld := newLoad()
+	ld := newLoad(time.Hour)
 	if n, _ := ld.least("a"); n != "" {
 		t.Fatalf("no other node live: %q", n)
 	}
@@ -99,8 +160,8 @@ func TestLoadLeast(t *testing.T) {
 	if n, k := ld.least("a"); n != "c" || k != 1 {
 		t.Fatalf("b 2, c 1: %q %d", n, k)
 	}
-	ld.placed("c", 1)
-	ld.placed("c", 1)
+	ld.placed("c", time.Now())
+	ld.placed("c", time.Now())
 	if n, k := ld.least("a"); n != "b" || k != 2 {
 		t.Fatalf("b 2, c 1 and 2 placed: %q %d, want b (by name among equals)", n, k)
 	}
@@ -109,7 +170,9 @@ func TestLoadLeast(t *testing.T) {
 		t.Fatalf("c listed one placed: %q %d", n, k)
 	}
 	ld.unlist("t1")
-	ld.placed("c", -5)
+	for range 5 { // more than placed: no effect past none
+		ld.unplaced("c")
+	}
 	if n, k := ld.least("a"); n != "b" || k != 1 {
 		t.Fatalf("t1 gone: %q %d", n, k)
 	}

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,6 +32,17 @@ var _ web.TableHost = (*Tables)(nil)
 // on any node, is refused with lobby.ErrNameTaken.
 func (ts *Tables) OpenPlayerTable(ctx context.Context, owner int64, maxOwned int, cfg table.Config, reg []byte) (*table.Table, error) {
 	if err := lobby.ValidName(cfg.Name); err != nil {
+		return nil, err
+	}
+	// A name the registry has is refused before its lease is touched: a
+	// table waiting to be taken over (its node lost) has a free lease, which
+	// a player repeating this request would otherwise hold, again and again,
+	// whenever a node tries to take the table up. The registration below
+	// still decides between two new tables racing for a name.
+	if taken, err := ts.cfg.Cluster.IsRegistered(ctx, cfg.Name); err != nil || taken {
+		if err == nil {
+			err = lobby.NameTaken(cfg.Name)
+		}
 		return nil, err
 	}
 	l, err := ts.cfg.Cluster.Acquire(ctx, cfg.Name)
@@ -96,10 +108,31 @@ func (ts *Tables) playerSpec(ctx context.Context, l *cluster.Lease, reg json.Raw
 	}
 	if err != nil {
 		ts.cfg.Log.Warn("a player's table does not open again: forgotten", "table", l.Table(), "err", err)
+		if rerr := ts.returnStacks(ctx, l, cfg.RefPrefix); rerr != nil {
+			return spec{}, errors.Join(err, rerr) // kept, for the next pass
+		}
 		ts.forget(ctx, l, owner)
 		return spec{}, err
 	}
 	return spec{cfg: cfg, owner: owner}, nil
+}
+
+// returnStacks returns to their players' credits the stacks the store holds
+// at the player's table of lease l (its references beginning with prefix,
+// table.DefaultRefPrefix if ""), which this node takes over and does not
+// open: closed for good, its lost owner dying before it paid its players
+// out, or its settings no longer opening a table. Nobody else would: a node
+// of several never runs house.Recover.
+func (ts *Tables) returnStacks(ctx context.Context, l *cluster.Lease, prefix string) error {
+	refs := table.RefsOf(cmp.Or(prefix, table.DefaultRefPrefix), l.Table())
+	refunds, err := ts.cfg.House.ReturnSeatsOf(ctx, refs, int64(l.Token()))
+	for _, r := range refunds {
+		ts.cfg.Log.Warn("returned a stack left at a table that does not open again", "table", l.Table(), "user", r.UserID, "amount", r.Amount)
+	}
+	if err != nil {
+		return fmt.Errorf("the stacks left at %q: %w", l.Table(), err)
+	}
+	return nil
 }
 
 // forget takes the table of lease l, owner's (0: not known), out of the house

@@ -431,3 +431,73 @@ func TestClosedPlayerTableStaysClosed(t *testing.T) {
 		t.Fatal("b opened a table that had closed")
 	}
 }
+
+// closeHold is a table's log that holds the table once its closing is
+// logged, before it pays anyone out: its node is then cut off, as if lost
+// (kill -9) in that moment.
+type closeHold struct {
+	table.HandLog
+	hold func()
+}
+
+func (c closeHold) Closed(ctx context.Context) error {
+	err := c.HandLog.Closed(ctx)
+	if err == nil {
+		c.hold()
+	}
+	return err
+}
+
+// TestClosedTablesStacksReturnedOnTakeover: a player's table closes on node
+// a, which logs the closing and is lost before paying its player out; node b,
+// taking the table's lease, finds it closed and does not open it, and must
+// return what the player had at it to their credits, not leave it there for
+// good.
+func TestClosedTablesStacksReturnedOnTakeover(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	srv := natstest.Start(t)
+	relay := natstest.NewRelay(t, srv.Addr().String())
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	closing, held := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	a := startNodeWith(t, ctx, dsn, relay.URL(), "a", nodeOptions{handLog: func(l table.HandLog) table.HandLog {
+		return closeHold{HandLog: l, hold: func() { once.Do(func() { close(closing); <-held }) }}
+	}})
+	t.Cleanup(func() { close(held) }) // before a stops
+	b := startNode(t, ctx, dsn, srv.ClientURL(), "b")
+	alice := register(t, a.url, "alice")
+	u, _, err := a.h.Player(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("Closing")); code != http.StatusCreated {
+		t.Fatalf("alice's table: %d %v", code, out)
+	}
+	tb, err := a.lobby.Table("Closing")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := a.h.Credits(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Sit(ctx, table.Player{ID: u.ID, Name: "alice"}, 1, 1000); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "alice's buy-in booked", func() bool { c, _ := a.h.Credits(ctx, u.ID); return c == start-1000 })
+	go func() { _ = tb.Close(context.WithoutCancel(ctx), "the test closes it") }()
+	select {
+	case <-closing:
+	case <-ctx.Done():
+		t.Fatal("the table's closing was not logged")
+	}
+	relay.SetCut(true) // a is lost: the table closed in its log, alice not paid out
+	waitFor(t, "b takes the closed table out of the registry", func() bool {
+		ok, err := b.c.IsRegistered(ctx, "Closing")
+		return err == nil && !ok
+	})
+	if c, err := b.h.Credits(ctx, u.ID); err != nil || c != start {
+		t.Fatalf("alice's credits once b forgot her closed table: %d %v, want %d (her 1,000 back)", c, err, start)
+	}
+}

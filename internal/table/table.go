@@ -150,6 +150,14 @@ type Table struct {
 	haveInfo      bool
 }
 
+// DefaultRefPrefix begins the references of tables whose Config.RefPrefix is
+// empty: the house's and the players' tables.
+const DefaultRefPrefix = "table:"
+
+// RefsOf returns what begins the reference of every table called name whose
+// references begin with prefix (each table adds a random part of its own).
+func RefsOf(prefix, name string) string { return prefix + name + "#" }
+
 // New opens a table, seats its bots and starts its goroutine.
 func New(cfg Config) (*Table, error) {
 	cfg.DefaultTimes()
@@ -160,12 +168,12 @@ func New(cfg Config) (*Table, error) {
 		cfg.Log = slog.Default()
 	}
 	if cfg.RefPrefix == "" {
-		cfg.RefPrefix = "table:"
+		cfg.RefPrefix = DefaultRefPrefix
 	}
 	seed := cards.RandomSeed()
 	t := &Table{
 		cfg:       cfg,
-		ref:       cfg.RefPrefix + cfg.Name + "#" + hex.EncodeToString(seed[:4]),
+		ref:       RefsOf(cfg.RefPrefix, cfg.Name) + hex.EncodeToString(seed[:4]),
 		log:       cfg.Log.With("table", cfg.Name),
 		cmds:      make(chan func()),
 		loopDone:  make(chan struct{}),

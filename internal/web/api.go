@@ -15,6 +15,7 @@ import (
 
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/lobby"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/table"
 	"github.com/felt-poker/felt/internal/webui"
@@ -317,6 +318,10 @@ func lockTable(req *tableRequest) (string, error) {
 func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.User) {
 	var req tableRequest
 	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	if err := lobby.ValidPlayerName(req.Name); err != nil {
 		s.writeError(w, err)
 		return
 	}

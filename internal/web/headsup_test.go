@@ -2,10 +2,14 @@ package web
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/store/storetest"
+	"github.com/felt-poker/felt/internal/table"
 )
 
 // GET /api/headsup/levels lists the heads-up game's named levels with their
@@ -40,5 +44,33 @@ func TestHeadsUpLevelsAPI(t *testing.T) {
 	in := u.must("POST", "/api/headsup", map[string]any{"level": "strong"}, 201)
 	if players := fmt.Sprint(in["players"]); !strings.Contains(players, "neural") {
 		t.Fatalf("the strong level seated %s, want neural", players)
+	}
+}
+
+// The server's Tables.NewBot makes the bots of the tables it opens (tests seat
+// bots of their own through it): a heads-up game's bot is made by it, and a
+// table's own NewBot is kept.
+func TestTablesNewBot(t *testing.T) {
+	var mu sync.Mutex
+	var made []string
+	newBot := func(name string, o bot.Options) (bot.Bot, error) {
+		mu.Lock()
+		made = append(made, name)
+		mu.Unlock()
+		return bot.New(name, o)
+	}
+	th := newHouse(t, storetest.SQLite(t), func(c *Config) { c.Tables.NewBot = newBot })
+	u := th.client(t)
+	u.must("POST", "/api/guest", nil, 201)
+	u.must("POST", "/api/headsup", map[string]any{"bot": "call"}, 201)
+	mu.Lock()
+	got := fmt.Sprint(made)
+	mu.Unlock()
+	if got != "[call]" {
+		t.Fatalf("the server's NewBot made %s, want [call]", got)
+	}
+	own := func(string, bot.Options) (bot.Bot, error) { return nil, nil }
+	if c := th.srv.TableDefaults(table.Config{NewBot: own}); reflect.ValueOf(c.NewBot).Pointer() != reflect.ValueOf(own).Pointer() {
+		t.Fatal("TableDefaults replaced the table's own NewBot")
 	}
 }

@@ -52,7 +52,8 @@ type Config struct {
 	House *house.House
 	Log   *slog.Logger
 	// Tables are the defaults for tables opened through the API: the durations
-	// (action time excepted, which each request sets) and the ledger prefix.
+	// (action time excepted, which each request sets), the ledger prefix and
+	// NewBot (tests seat bots of their own at every table the server opens).
 	Tables table.Config
 	// HeadsUpActionTime is the clock of a heads-up game (default 30 s).
 	HeadsUpActionTime time.Duration
@@ -209,6 +210,9 @@ func (s *Server) TableDefaults(c table.Config) table.Config {
 	}
 	if c.RefPrefix == "" {
 		c.RefPrefix = d.RefPrefix
+	}
+	if c.NewBot == nil {
+		c.NewBot = d.NewBot
 	}
 	return c
 }

@@ -451,6 +451,8 @@ func TestCreateTableValidation(t *testing.T) {
 			{"name", "ThisNameIsTooLong", "name"},
 			{"name", "two words", "name"},
 			{"name", "lobby", "name"},
+			{"name", "t2-1", "name"}, // a tournament's table: squatted, the tournament stalls
+			{"name", "T12-3a", "name"},
 			{"name", "", "name"},
 			{"variant", "omaha", "variant"},
 			{"seats", 11, "seats"},

@@ -3,6 +3,8 @@ package webui_test
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,39 +17,57 @@ import (
 	"github.com/felt-poker/felt/internal/web"
 )
 
-// botGate holds the house's bots: while it is held a bot asked to act waits
-// (until it is released or the bot's clock runs out), so a test has all the
-// time it needs at the bot's turn, however slow the machine.
+// botGate holds the house's bots: each decision of a bot waits at the gate
+// until the test lets it through (pass) or the bot's clock runs out, so a test
+// has all the time it needs at a bot's turn, however slow the machine, and no
+// bot acts before the test is ready for it.
 type botGate struct {
-	mu   sync.Mutex
-	open chan struct{} // closed while the gate is open
+	mu      sync.Mutex
+	waiting map[string][]chan struct{} // decisions held, by bot name, oldest first
+	arrived chan struct{}              // closed (and replaced) when a decision arrives
 }
 
 func newBotGate() *botGate {
-	g := &botGate{open: make(chan struct{})}
-	close(g.open)
-	return g
+	return &botGate{waiting: map[string][]chan struct{}{}, arrived: make(chan struct{})}
 }
 
-// hold makes the bots wait from their next decision on.
-func (g *botGate) hold() {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	select {
-	case <-g.open:
-		g.open = make(chan struct{})
-	default:
+// pass waits until a decision of the bot name waits at the gate and lets it
+// through.
+func (g *botGate) pass(t *testing.T, name string) {
+	t.Helper()
+	timeout := time.After(30 * time.Second)
+	for {
+		g.mu.Lock()
+		if q := g.waiting[name]; len(q) > 0 {
+			close(q[0])
+			g.waiting[name] = q[1:]
+			g.mu.Unlock()
+			return
+		}
+		arrived := g.arrived
+		g.mu.Unlock()
+		select {
+		case <-arrived:
+		case <-timeout:
+			t.Fatalf("no decision of the %s bot came to the gate", name)
+		}
 	}
 }
 
-// release lets the waiting bots, and the next ones, act.
-func (g *botGate) release() {
+// wait holds a decision of the bot name until pass lets it through or ctx ends.
+func (g *botGate) wait(ctx context.Context, name string) {
+	ch := make(chan struct{})
 	g.mu.Lock()
-	defer g.mu.Unlock()
+	g.waiting[name] = append(g.waiting[name], ch)
+	close(g.arrived)
+	g.arrived = make(chan struct{})
+	g.mu.Unlock()
 	select {
-	case <-g.open:
-	default:
-		close(g.open)
+	case <-ch:
+	case <-ctx.Done():
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.waiting[name] = slices.DeleteFunc(g.waiting[name], func(c chan struct{}) bool { return c == ch })
 	}
 }
 
@@ -57,13 +77,15 @@ func (g *botGate) newBot(name string, o bot.Options) (bot.Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gatedBot{b, g}, nil
+	base, _, _ := strings.Cut(name, ":")
+	return gatedBot{b, base, g}, nil
 }
 
 // gatedBot is a bot that waits at its gate before each decision.
 type gatedBot struct {
-	b bot.Bot
-	g *botGate
+	b    bot.Bot
+	name string
+	g    *botGate
 }
 
 func (gb gatedBot) Act(v *engine.View) engine.Action {
@@ -71,19 +93,15 @@ func (gb gatedBot) Act(v *engine.View) engine.Action {
 }
 
 func (gb gatedBot) ActContext(ctx context.Context, v *engine.View) engine.Action {
-	gb.g.mu.Lock()
-	open := gb.g.open
-	gb.g.mu.Unlock()
-	select {
-	case <-open:
-	case <-ctx.Done():
-	}
+	gb.g.wait(ctx, gb.name)
 	return bot.Decide(ctx, gb.b, v)
 }
 
 // TestBrowserPreActions chooses actions before the player's turn in heads-up
-// games while the bot thinks (the bots wait at a gate the test holds, so the
-// browser has the bot's whole clock to choose, however loaded the machine):
+// games while the bot thinks (each decision of the bots waits at a gate until
+// the test lets it through, so the browser has the bot's whole clock to
+// choose, however loaded the machine, and no bot acts before the test is
+// ready for it):
 // against a bot that only calls, check/fold and call any are played at the turn
 // with no click; against a bot that raises everything, a check chosen in
 // advance is cancelled when the bot raises, and nothing is played for the
@@ -100,12 +118,11 @@ func TestBrowserPreActions(t *testing.T) {
 	register(t, a, base, "ann")
 	openHeadsUp(t, a, "call")
 	for _, kind := range []string{"checkfold", "callany"} {
-		gate.hold()
 		n := chooseInAdvance(t, a, kind, "")
 		if kind == "checkfold" {
 			windowShot(t, a, "preaction-1366x768.png")
 		}
-		gate.release()
+		gate.pass(t, "call")
 		waitJS[bool](t, a, "the "+kind+" played at the turn", fmt.Sprintf(`%s > %d`, myLines("ann"), n), 20*time.Second)
 	}
 
@@ -114,11 +131,10 @@ func TestBrowserPreActions(t *testing.T) {
 	do(t, b, "a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch))
 	register(t, b, base, "bea")
 	openHeadsUp(t, b, "raise")
-	gate.hold()
 	n := chooseInAdvance(t, b, "check", "")
 	eval[any](t, b, `document.getElementById('pre-actions').scrollIntoView({block: 'end'})`)
 	windowShot(t, b, "preaction-390x844.png")
-	gate.release()
+	gate.pass(t, "raise")
 	acts := waitJS[[]string](t, b, "bea's turn after the raise", turnJS, 20*time.Second)
 	if note := eval[string](t, b, `document.getElementById('pre-note').textContent`); acts[0] == "over" || note == "" {
 		t.Fatalf("after the bot's raise: actions %v, note %q", acts, note)

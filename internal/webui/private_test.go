@@ -44,7 +44,7 @@ func TestBrowserPrivateTables(t *testing.T) {
 	do(t, b, "the lobby", chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible(`#tables-body tr[data-table="Hideout"] .tag.locked`),
 		chromedp.Click(`#tables-body tr[data-table="Hideout"] a`), chromedp.WaitVisible("#key-form"))
 	for _, sc := range screens {
-		shotTable(t, b, sc, "locked-"+sc.name+".png", "table-title")
+		shotTable(t, b, sc, "locked-"+sc.name+".png", "table-title", "")
 	}
 	do(t, b, "a wrong password", fill("#table-password", "open says me"), chromedp.Click(`#key-form button[type=submit]`))
 	waitJS[bool](t, b, "refused", `!!document.getElementById('key-form') && document.getElementById('seat-note').textContent.includes('invitation link')`, 5*time.Second)
@@ -66,7 +66,7 @@ func TestBrowserPrivateTables(t *testing.T) {
 	do(t, b, "the link", chromedp.Navigate(link), chromedp.WaitVisible("#sit"))
 	do(t, b, "a wrong link", chromedp.Navigate(strings.Replace(link, "invite=", "invite=X", 1)), chromedp.WaitVisible("#key-form"))
 	for _, sc := range screens {
-		shotTable(t, a, sc, "invite-"+sc.name+".png", "table-title")
+		shotTable(t, a, sc, "invite-"+sc.name+".png", "table-title", "")
 	}
 }
 

@@ -36,9 +36,11 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 	waitJS[bool](t, a, "straddle on", `document.getElementById('opt-straddle').checked && document.getElementById('seat-note')?.textContent.includes('Straddle: on')`, 5*time.Second)
 	do(t, a, "agree", chromedp.Click("#opt-run-twice"))
 	waitJS[bool](t, a, "run twice on", `document.getElementById('opt-run-twice').checked && document.getElementById('seat-note')?.textContent.includes('Run it twice: on')`, 5*time.Second)
+	// The choices stay within reach at the player's own turn too, when the page
+	// keeps the action buttons in the window: they are photographed then.
+	waitJS[[]string](t, a, "alice's turn", `document.body.dataset.over !== '1' && `+turnJS, 30*time.Second)
 	for _, sc := range screens {
-		shotTable(t, a, sc, "options-"+sc.name+".png", "table-title")
-		if bad := notInWindow(t, a, "#opt-straddle, #opt-run-twice"); len(bad) > 0 {
+		if bad := shotTable(t, a, sc, "options-"+sc.name+".png", "table-title", "#opt-straddle, #opt-run-twice"); len(bad) > 0 {
 			t.Errorf("at %s the choices are outside the window: %v", sc.name, bad)
 		}
 	}
@@ -100,7 +102,7 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 		t.Fatal("the hand log does not say the board ran twice")
 	}
 	for _, sc := range screens {
-		shotTable(t, a, sc, "runtwice-"+sc.name+".png", "felt")
+		shotTable(t, a, sc, "runtwice-"+sc.name+".png", "felt", "")
 	}
 	// The stored hand replays with its straddle and both runs.
 	id := waitJS[float64](t, a, "the hand stored", `fetch('/api/players/alice/hands?limit=1').then(r => r.json()).then(j => j.hands.length && j.hands[0].id || 0)`, 10*time.Second)
@@ -113,15 +115,27 @@ func TestBrowserStraddleAndRunTwice(t *testing.T) {
 }
 
 // shotTable photographs the table at sc's size, scrolled to the element whose
-// id is top.
-func shotTable(t *testing.T, ctx context.Context, sc screen, name, top string) {
+// id is top as a player scrolls there (by hand: the page stops keeping the
+// action buttons in the window during the player's turn), and returns the
+// visible elements matching check ("": none) that are not wholly inside the
+// window then, measured in the script that scrolls: a turn of the player that
+// comes meanwhile (the page then shows the action buttons) cannot move the page
+// in between, however slow the machine.
+func shotTable(t *testing.T, ctx context.Context, sc screen, name, top, check string) []string {
+	t.Helper()
 	opts := []chromedp.EmulateViewportOption{}
 	if sc.phone {
 		opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch)
 	}
 	do(t, ctx, "window "+sc.name, chromedp.EmulateViewport(sc.width, sc.height, opts...))
-	eval[any](t, ctx, `(document.getElementById('`+top+`').scrollIntoView({block: 'start'}), null)`)
+	bad := eval[[]string](t, ctx, fmt.Sprintf(`(() => {
+	  dispatchEvent(new WheelEvent('wheel'));
+	  document.getElementById(%q).scrollIntoView({block: 'start'});
+	  const sel = %q;
+	  return sel ? (%s)(sel) : [];
+	})()`, top, check, outside))
 	windowShot(t, ctx, name)
+	return bad
 }
 
 // clickIfThere clicks the element sel selects if it is there, shown and

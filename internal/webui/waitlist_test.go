@@ -33,7 +33,7 @@ func TestBrowserWaitingList(t *testing.T) {
 	do(t, c, "carol watches", chromedp.Navigate(base+"/table/Full"), chromedp.WaitVisible("#wait"))
 	waitJS[bool](t, c, "the list shown to carol", `document.getElementById('waitlist-box')?.textContent.includes('bob')`, 5*time.Second)
 	for _, sc := range screens {
-		shotTable(t, b, sc, "waitlist-"+sc.name+".png", "table-title")
+		shotTable(t, b, sc, "waitlist-"+sc.name+".png", "table-title", "")
 	}
 
 	do(t, a, "alice leaves", chromedp.Click("#leave"), chromedp.WaitVisible("#me-body .big-credits"))

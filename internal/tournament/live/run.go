@@ -16,7 +16,8 @@ import (
 const callTimeout = 10 * time.Second
 
 // tableName is the name of table no of tournament id (suffix: "" or a letter
-// when a player's table has the name).
+// when a player's table has the name: one opened before players were refused
+// these names, lobby.ValidPlayerName).
 func tableName(id int64, no int, suffix string) string {
 	return fmt.Sprintf("t%d-%d%s", id, no, suffix)
 }
