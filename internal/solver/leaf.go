@@ -101,12 +101,5 @@ func (s *Solver) leafEquity(p int, opp []float64) []float64 {
 			meet[h] += b[h]
 		}
 	}
-	out := make([]float64, n)
-	for h := range out {
-		out[h] = -1
-		if meet[h] > 0 {
-			out[h] = (meet[h] + diff[h]) / (2 * meet[h])
-		}
-	}
-	return out
+	return shares(diff, meet)
 }

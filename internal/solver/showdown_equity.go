@@ -9,7 +9,14 @@ func (s *Solver) handEquity(p int, board cards.Set, opp []float64) []float64 {
 	n := len(s.hands[p])
 	diff, meet := make([]float64, n), make([]float64, n)
 	s.runouts(p, board, 0, opp, diff, meet, make([]float64, n), make([]float64, n))
-	out := make([]float64, n)
+	return shares(diff, meet)
+}
+
+// shares turns each hand's summed showdown result against the opponent's reach
+// (diff: wins minus losses) and the reach it met (meet) into its share of the
+// pot, (meet + diff) / (2 meet); -1 for a hand that met none.
+func shares(diff, meet []float64) []float64 {
+	out := make([]float64, len(diff))
 	for h := range out {
 		out[h] = -1
 		if meet[h] > 0 {

@@ -179,13 +179,9 @@ func (t *Table) logOpened() error {
 // booked during the hand, waits beside it).
 func (t *Table) resume(r *Resume, now time.Time) error {
 	st := r.State
-	if len(st.Seats) != len(t.seats) {
-		return invalid("resume", "the log has %d seats, the table %d", len(st.Seats), len(t.seats))
+	if err := t.resumeCount(&st, now); err != nil {
+		return err
 	}
-	if st.Ref != "" {
-		t.ref = st.Ref
-	}
-	t.handNo, t.button, t.level, t.firstHandAt = st.Hand, st.Button, st.Level, now
 	t.chipsIn = 0
 	for i, ls := range st.Seats {
 		s := &t.seats[i]
@@ -272,4 +268,17 @@ func (t *Table) HandOver(ctx context.Context, reason string) error {
 		return nil
 	})
 	return t.stopped(ctx, err)
+}
+
+// resumeCount checks that the log's seats fit the table and takes up its
+// reference, hand number, button and level, the level's clock starting now.
+func (t *Table) resumeCount(st *LogState, now time.Time) error {
+	if len(st.Seats) != len(t.seats) {
+		return invalid("resume", "the log has %d seats, the table %d", len(st.Seats), len(t.seats))
+	}
+	if st.Ref != "" {
+		t.ref = st.Ref
+	}
+	t.handNo, t.button, t.level, t.firstHandAt = st.Hand, st.Button, st.Level, now
+	return nil
 }

@@ -124,13 +124,9 @@ func (t *Table) seatAll(cfg Config) error {
 // next hand is dealt), so nobody is seated twice.
 func (t *Table) resumeTourney(r *Resume, seats []TourneySeat, now time.Time) error {
 	st := r.State
-	if len(st.Seats) != len(t.seats) {
-		return invalid("resume", "the log has %d seats, the table %d", len(st.Seats), len(t.seats))
+	if err := t.resumeCount(&st, now); err != nil {
+		return err
 	}
-	if st.Ref != "" {
-		t.ref = st.Ref
-	}
-	t.handNo, t.button, t.level, t.firstHandAt = st.Hand, st.Button, st.Level, now
 	rest := append([]TourneySeat(nil), seats...)
 	take := func(name string) (TourneySeat, bool) {
 		k := slices.IndexFunc(rest, func(s TourneySeat) bool { return s.Player.Name == name })
