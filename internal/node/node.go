@@ -291,10 +291,12 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 		return nil, err
 	}
 	if hl != nil && hl.Closed {
-		if sp.owner != 0 { // a player's table closed, its node lost before it left the registry
-			if err := ts.returnStacks(ctx, l, cfg.RefPrefix); err != nil {
-				return nil, err // kept, for the next pass
-			}
+		// The table closed, its node lost before it paid its players out: their
+		// stacks go back first, whether it opens again or not.
+		if err := ts.returnStacks(ctx, l, cfg.RefPrefix); err != nil {
+			return nil, err // kept, for the next pass
+		}
+		if sp.owner != 0 { // a player's table, not yet out of the registry
 			ts.forget(ctx, l, sp.owner)
 			return nil, errClosed
 		}

@@ -118,11 +118,12 @@ func (ts *Tables) playerSpec(ctx context.Context, l *cluster.Lease, reg json.Raw
 }
 
 // returnStacks returns to their players' credits the stacks the store holds
-// at the player's table of lease l (its references beginning with prefix,
+// at the table of lease l (its references beginning with prefix,
 // table.DefaultRefPrefix if ""), which this node takes over and does not
-// open: closed for good, its lost owner dying before it paid its players
-// out, or its settings no longer opening a table. Nobody else would: a node
-// of several never runs house.Recover.
+// open as it was: closed, its lost owner dying before it paid its players
+// out (a house table then opens again afresh), or a player's table whose
+// settings no longer open a table. Nobody else would: a node of several never
+// runs house.Recover.
 func (ts *Tables) returnStacks(ctx context.Context, l *cluster.Lease, prefix string) error {
 	refs := table.RefsOf(cmp.Or(prefix, table.DefaultRefPrefix), l.Table())
 	refunds, err := ts.cfg.House.ReturnSeatsOf(ctx, refs, int64(l.Token()))

@@ -501,3 +501,37 @@ func TestClosedTablesStacksReturnedOnTakeover(t *testing.T) {
 		t.Fatalf("alice's credits once b forgot her closed table: %d %v, want %d (her 1,000 back)", c, err, start)
 	}
 }
+
+// TestClosedHouseTablesStacksReturnedOnTakeover: a house table whose node is
+// lost between logging its closing and paying its players out opens again
+// afresh on the next node, and the stacks left at the closed one go back to
+// their players first (they were left in the store for good before).
+func TestClosedHouseTablesStacksReturnedOnTakeover(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	srv := natstest.Start(t)
+	relay := natstest.NewRelay(t, srv.Addr().String())
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	closing, held := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	a := startNodeWith(t, ctx, dsn, relay.URL(), "a", nodeOptions{handLog: func(l table.HandLog) table.HandLog {
+		return closeHold{HandLog: l, hold: func() { once.Do(func() { close(closing); <-held }) }}
+	}})
+	t.Cleanup(func() { close(held) }) // before a stops
+	b := startNode(t, ctx, dsn, srv.ClientURL(), "b")
+	// alice sits at Main; its first hand waits for her (the bot calls, she has
+	// the option), so no hand ends before the table closes: her stack is her
+	// buy-in.
+	alice, start, ta, _ := aliceToAct(t, ctx, a)
+	go func() { _ = ta.Close(context.WithoutCancel(ctx), "the test closes it") }()
+	select {
+	case <-closing:
+	case <-ctx.Done():
+		t.Fatal("the table's closing was not logged")
+	}
+	relay.SetCut(true) // a is lost: Main closed in its log, alice not paid out
+	waitFor(t, "b runs Main again", func() bool { return b.c.Owns("Main") })
+	if c, err := b.h.Credits(ctx, alice.ID); err != nil || c != start {
+		t.Fatalf("alice's credits once b opened Main again: %d %v, want %d (her 1,000 back)", c, err, start)
+	}
+}
