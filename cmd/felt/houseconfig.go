@@ -61,6 +61,8 @@ type limitsConfig struct {
 	RegistrationEvery    duration `toml:"registration_every"`
 	Guests               int      `toml:"guests"`
 	GuestEvery           duration `toml:"guest_every"`
+	TableOpens           int      `toml:"table_opens"`
+	TableOpenEvery       duration `toml:"table_open_every"`
 	MaxHashes            int      `toml:"max_hashes"`
 	HashWait             duration `toml:"hash_wait"`
 	MaxTracked           int      `toml:"max_tracked"`
@@ -72,6 +74,7 @@ func limitsConfigOf(l house.Limits) limitsConfig {
 		LockOut: duration(l.LockOut), MaxLockOut: duration(l.MaxLockOut), ForgetFailures: duration(l.ForgetFailures),
 		Registrations: l.Registrations.Burst, RegistrationEvery: duration(l.Registrations.Every),
 		Guests: l.Guests.Burst, GuestEvery: duration(l.Guests.Every),
+		TableOpens: l.TableOpens.Burst, TableOpenEvery: duration(l.TableOpens.Every),
 		MaxHashes: l.MaxHashes, HashWait: duration(l.HashWait), MaxTracked: l.MaxTracked,
 	}
 }
@@ -82,6 +85,7 @@ func (c limitsConfig) limits() house.Limits {
 		LockOut: time.Duration(c.LockOut), MaxLockOut: time.Duration(c.MaxLockOut), ForgetFailures: time.Duration(c.ForgetFailures),
 		Registrations: house.Rate{Burst: c.Registrations, Every: time.Duration(c.RegistrationEvery)},
 		Guests:        house.Rate{Burst: c.Guests, Every: time.Duration(c.GuestEvery)},
+		TableOpens:    house.Rate{Burst: c.TableOpens, Every: time.Duration(c.TableOpenEvery)},
 		MaxHashes:     c.MaxHashes, HashWait: time.Duration(c.HashWait), MaxTracked: c.MaxTracked,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -155,6 +156,7 @@ type House struct {
 	// accounts per address; hashes bounds the password hashes at once (Limits).
 	logins                *loginThrottle
 	registrations, guests *buckets
+	tableOpens            *buckets // by player ID
 	hashes                *hashSlots
 }
 
@@ -184,10 +186,20 @@ func New(st store.Store, cfg Config) (*House, error) {
 	l := cfg.Limits
 	return &House{st: st, cfg: cfg, dummyHash: dummy, logins: newLoginThrottle(l),
 		registrations: newBuckets(l.Registrations, l.MaxTracked), guests: newBuckets(l.Guests, l.MaxTracked),
-		hashes: newHashSlots(l)}, nil
+		tableOpens: newBuckets(l.TableOpens, l.MaxTracked),
+		hashes:     newHashSlots(l)}, nil
 }
 
 // Config returns the house's configuration.
 func (h *House) Config() Config { return h.cfg }
 
 func (h *House) now() time.Time { return h.cfg.Now().UTC() }
+
+// AllowTableOpen spends one of the tables player id may open
+// (Limits.TableOpens), or refuses with ErrTooManyOpens, saying when to try again.
+func (h *House) AllowTableOpen(id int64) error {
+	if wait := h.tableOpens.take(strconv.FormatInt(id, 10), h.now()); wait > 0 {
+		return retryError(ErrTooManyOpens, "you have opened many tables in a short time", wait)
+	}
+	return nil
+}

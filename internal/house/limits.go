@@ -19,6 +19,9 @@ var (
 	// ErrTooManyAccounts refuses a registration or a guest beyond the address's
 	// allowance (Limits.Registrations, Limits.Guests).
 	ErrTooManyAccounts = errors.New("too many new accounts from one address")
+	// ErrTooManyOpens refuses a table a player asks to open beyond their
+	// allowance (Limits.TableOpens).
+	ErrTooManyOpens = errors.New("too many tables opened")
 	// ErrBusy refuses a login or registration that waited Limits.HashWait for a
 	// password hash slot, or found too many waiting already.
 	ErrBusy = errors.New("too many password hashes at once")
@@ -78,6 +81,10 @@ type Limits struct {
 	// Registrations and Guests bound the accounts one address may create.
 	Registrations Rate
 	Guests        Rate
+	// TableOpens bounds the tables and heads-up games one player may open
+	// (each costs the house a table's start, and on several nodes about ten
+	// NATS round trips), counted by each node.
+	TableOpens Rate
 	// MaxHashes is the most password hashes (argon2id, Argon2Params.Memory each)
 	// computed at once; 0 means GOMAXPROCS. A login or registration waits at most
 	// HashWait for its turn, and is refused as busy beyond that or when
@@ -94,7 +101,8 @@ const hashQueuePerSlot = 64
 
 // DefaultLimits: 5 failed logins lock an account (20 per address) for 20 s,
 // doubling to at most 15 min, forgotten after an hour; 10 registrations at once
-// per address then one a minute, 20 guests then one every 30 s; GOMAXPROCS
+// per address then one a minute, 20 guests then one every 30 s; 20 tables
+// opened at once per player then one every 3 s; GOMAXPROCS
 // hashes at once, waited for at most 10 s; 100,000 accounts and addresses
 // remembered by each limit.
 func DefaultLimits() Limits {
@@ -106,6 +114,7 @@ func DefaultLimits() Limits {
 		ForgetFailures:       time.Hour,
 		Registrations:        Rate{Burst: 10, Every: time.Minute},
 		Guests:               Rate{Burst: 20, Every: 30 * time.Second},
+		TableOpens:           Rate{Burst: 20, Every: 3 * time.Second},
 		HashWait:             10 * time.Second,
 		MaxTracked:           100_000,
 	}
@@ -135,6 +144,10 @@ func (l Limits) Validate() error {
 		return f("guest_every", "must not be negative (0: no limit)")
 	case l.Guests.Every > 0 && l.Guests.Burst < 1:
 		return f("guests", "must be at least 1")
+	case l.TableOpens.Every < 0:
+		return f("table_open_every", "must not be negative (0: no limit)")
+	case l.TableOpens.Every > 0 && l.TableOpens.Burst < 1:
+		return f("table_opens", "must be at least 1")
 	case l.MaxHashes < 0:
 		return f("max_hashes", "must not be negative (0: as many as the CPUs Go uses)")
 	case l.HashWait <= 0:

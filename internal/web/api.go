@@ -325,6 +325,10 @@ func (s *Server) createTable(w http.ResponseWriter, r *http.Request, u store.Use
 		s.writeError(w, err)
 		return
 	}
+	if err := s.house.AllowTableOpen(u.ID); err != nil {
+		s.writeError(w, err)
+		return
+	}
 	key := req.Password
 	invite, err := lockTable(&req)
 	if invite != "" {
@@ -407,6 +411,9 @@ func (s *Server) headsUp(w http.ResponseWriter, r *http.Request, u store.User) {
 	}
 	name := headsUpPrefix + strings.ToLower(rand.Text()[:6])
 	cfg, err := s.headsUpConfig(name, req)
+	if err == nil {
+		err = s.house.AllowTableOpen(u.ID)
+	}
 	if err != nil {
 		s.writeError(w, err)
 		return

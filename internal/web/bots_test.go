@@ -10,6 +10,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/store/storetest"
 )
@@ -257,4 +258,36 @@ func TestBotListSaysWhoPlaysHeadsUp(t *testing.T) {
 	if code, out := a.do("POST", "/api/headsup", map[string]any{"bot": "cfr"}); code != 400 {
 		t.Fatalf("a heads-up game against cfr: %d %v", code, out)
 	}
+}
+
+// TestTableOpensAreRateLimited: a player who opens tables and heads-up games
+// faster than house.Limits.TableOpens allows is refused (429, rate_limited,
+// with when to try again), and the refused request opens nothing.
+func TestTableOpensAreRateLimited(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t)) // no bound on the tables open at once
+	burst := house.DefaultLimits().TableOpens.Burst
+	a := th.client(t)
+	a.register("alice")
+	table := func(name string) map[string]any {
+		return map[string]any{"name": name, "variant": "nlhe", "seats": 2, "small_blind": 5, "big_blind": 10,
+			"min_buy_in": 100, "max_buy_in": 1000}
+	}
+	for i := range burst {
+		a.must("POST", "/api/tables", table("Flood"+itoa(i)), 201)
+	}
+	code, out := a.do("POST", "/api/tables", table("OneTooMany"))
+	e, _ := out["error"].(map[string]any)
+	if code != 429 || e["code"] != "rate_limited" || e["retry_after"] == nil {
+		t.Fatalf("a table past the rate: %d %v", code, out)
+	}
+	if _, err := th.srv.Lobby().Table("OneTooMany"); err == nil {
+		t.Fatal("the refused table is open")
+	}
+	if code, out := a.do("POST", "/api/headsup", map[string]any{}); code != 429 {
+		t.Fatalf("a heads-up game past the rate: %d %v", code, out)
+	}
+	// Another player is not held back by alice's rate.
+	b := th.client(t)
+	b.register("bob")
+	b.must("POST", "/api/tables", table("Bobs"), 201)
 }

@@ -308,6 +308,7 @@ var errorKinds = []errorKind{
 	{[]error{house.ErrTooManyAccounts}, http.StatusTooManyRequests, "rate_limited", "too many new accounts from your address: try again later"},
 	{[]error{chat.ErrRateLimited}, http.StatusTooManyRequests, "rate_limited", "too many messages: slow down"},
 	{[]error{errTooManyConns}, http.StatusTooManyRequests, "rate_limited", "too many connections from your address"},
+	{[]error{house.ErrTooManyOpens}, http.StatusTooManyRequests, "rate_limited", "you have opened many tables in a short time: try again later"},
 	{[]error{lobby.ErrTooManyTables}, http.StatusTooManyRequests, "rate_limited", "you have as many tables open as a player may: close one first"},
 	{[]error{table.ErrNotSeated}, http.StatusConflict, "not_seated", "you are not seated at this table"},
 	{[]error{table.ErrSeated}, http.StatusConflict, "seated", "you are already seated at this table"},
