@@ -88,10 +88,18 @@ async function drawMe(refresh) {
 // kept up to date by the live listings of the public tables.
 let seatedAt = new Set();
 
+// bannerDrawn is the list of tables the banner shows, so that it is drawn again
+// only when that changes: a lobby push redrawing it would replace the link
+// under a player's pointer (and a click begun on it would be lost).
+let bannerDrawn = null;
+
 /** drawBanner says where the player has a seat, or hides itself. */
 function drawBanner() {
   const banner = $("seated-banner");
   const list = [...seatedAt].sort();
+  const key = JSON.stringify(list);
+  if (key === bannerDrawn) return;
+  bannerDrawn = key;
   banner.hidden = !list.length;
   banner.replaceChildren(...(list.length ? ["You have a seat at ", ...list.flatMap((t, i) => [i ? ", " : "", el("a", { href: `/table/${encodeURIComponent(t)}` }, t)]), ". Go back to play your hand."] : []));
 }
