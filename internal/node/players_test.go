@@ -454,18 +454,9 @@ func (c closeHold) Closed(ctx context.Context) error {
 // return what the player had at it to their credits, not leave it there for
 // good.
 func TestClosedTablesStacksReturnedOnTakeover(t *testing.T) {
-	dsn := storetest.PostgresDSN(t)
-	srv := natstest.Start(t)
-	relay := natstest.NewRelay(t, srv.Addr().String())
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
-	closing, held := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	a := startNodeWith(t, ctx, dsn, relay.URL(), "a", nodeOptions{handLog: func(l table.HandLog) table.HandLog {
-		return closeHold{HandLog: l, hold: func() { once.Do(func() { close(closing); <-held }) }}
-	}})
-	t.Cleanup(func() { close(held) }) // before a stops
-	b := startNode(t, ctx, dsn, srv.ClientURL(), "b")
+	a, b, closeAndLose := closingNodes(t, ctx)
 	alice := register(t, a.url, "alice")
 	u, _, err := a.h.Player(ctx, "alice")
 	if err != nil {
@@ -486,13 +477,7 @@ func TestClosedTablesStacksReturnedOnTakeover(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "alice's buy-in booked", func() bool { c, _ := a.h.Credits(ctx, u.ID); return c == start-1000 })
-	go func() { _ = tb.Close(context.WithoutCancel(ctx), "the test closes it") }()
-	select {
-	case <-closing:
-	case <-ctx.Done():
-		t.Fatal("the table's closing was not logged")
-	}
-	relay.SetCut(true) // a is lost: the table closed in its log, alice not paid out
+	closeAndLose(tb) // the table closed in a's log, alice not paid out
 	waitFor(t, "b takes the closed table out of the registry", func() bool {
 		ok, err := b.c.IsRegistered(ctx, "Closing")
 		return err == nil && !ok
@@ -507,31 +492,43 @@ func TestClosedTablesStacksReturnedOnTakeover(t *testing.T) {
 // afresh on the next node, and the stacks left at the closed one go back to
 // their players first (they were left in the store for good before).
 func TestClosedHouseTablesStacksReturnedOnTakeover(t *testing.T) {
-	dsn := storetest.PostgresDSN(t)
-	srv := natstest.Start(t)
-	relay := natstest.NewRelay(t, srv.Addr().String())
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
-	closing, held := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	a := startNodeWith(t, ctx, dsn, relay.URL(), "a", nodeOptions{handLog: func(l table.HandLog) table.HandLog {
-		return closeHold{HandLog: l, hold: func() { once.Do(func() { close(closing); <-held }) }}
-	}})
-	t.Cleanup(func() { close(held) }) // before a stops
-	b := startNode(t, ctx, dsn, srv.ClientURL(), "b")
+	a, b, closeAndLose := closingNodes(t, ctx)
 	// alice sits at Main; its first hand waits for her (the bot calls, she has
 	// the option), so no hand ends before the table closes: her stack is her
 	// buy-in.
 	alice, start, ta, _ := aliceToAct(t, ctx, a)
-	go func() { _ = ta.Close(context.WithoutCancel(ctx), "the test closes it") }()
-	select {
-	case <-closing:
-	case <-ctx.Done():
-		t.Fatal("the table's closing was not logged")
-	}
-	relay.SetCut(true) // a is lost: Main closed in its log, alice not paid out
+	closeAndLose(ta) // Main closed in a's log, alice not paid out
 	waitFor(t, "b runs Main again", func() bool { return b.c.Owns("Main") })
 	if c, err := b.h.Credits(ctx, alice.ID); err != nil || c != start {
 		t.Fatalf("alice's credits once b opened Main again: %d %v, want %d (her 1,000 back)", c, err, start)
+	}
+}
+
+// closingNodes starts nodes a (behind a relay the test can cut) and b on one
+// house; closeAndLose closes a table of a, waits until its closing is logged,
+// holds it there (before its players are paid out) and cuts a off: a is lost.
+func closingNodes(t *testing.T, ctx context.Context) (a, b *testNode, closeAndLose func(*table.Table)) {
+	t.Helper()
+	dsn := storetest.PostgresDSN(t)
+	srv := natstest.Start(t)
+	relay := natstest.NewRelay(t, srv.Addr().String())
+	closing, held := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	a = startNodeWith(t, ctx, dsn, relay.URL(), "a", nodeOptions{handLog: func(l table.HandLog) table.HandLog {
+		return closeHold{HandLog: l, hold: func() { once.Do(func() { close(closing); <-held }) }}
+	}})
+	t.Cleanup(func() { close(held) }) // before a stops
+	b = startNode(t, ctx, dsn, srv.ClientURL(), "b")
+	return a, b, func(tb *table.Table) {
+		t.Helper()
+		go func() { _ = tb.Close(context.WithoutCancel(ctx), "the test closes it") }()
+		select {
+		case <-closing:
+		case <-ctx.Done():
+			t.Fatal("the table's closing was not logged")
+		}
+		relay.SetCut(true)
 	}
 }
