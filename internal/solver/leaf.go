@@ -88,9 +88,10 @@ func (s *Solver) leaf(w *worker, n *node, trav int, opp, out []float64) {
 func (s *Solver) leafEquity(p int, opp []float64) []float64 {
 	n := len(s.hands[p])
 	diff, meet, a, b := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	live := make([]float64, len(opp)) // opp's reach that can be on each runout
 	for _, bi := range s.leafBoards {
 		bd := &s.boards[bi]
-		live := make([]float64, len(opp))
+		clear(live)
 		for _, o := range bd.order[1-p] {
 			live[o] = opp[o]
 		}
