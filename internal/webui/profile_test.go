@@ -56,8 +56,18 @@ func TestBrowserProfile(t *testing.T) {
 	}
 	deleteAccount(t, a, "battery staple")
 	waitJS[bool](t, a, "refused while seated", `document.getElementById('form-error-del').textContent.includes('leave it')`, 5*time.Second)
-	do(t, a, "back to the table from the lobby", chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible("#seated-banner a"),
-		chromedp.Click("#seated-banner a"), chromedp.WaitVisible("#leave"))
+	do(t, a, "the lobby", chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible("#seated-banner a"))
+	// A lobby push (a table opens) leaves the banner's link as it is: a link
+	// replaced under the pointer loses a click begun on it.
+	eval[any](t, a, `document.querySelector('#seated-banner a').dataset.mark = 'kept'`)
+	if _, err := chromedp.Run(a, chromedp.Evaluate[any](`fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({name: "Pushed", variant: "nlhe", seats: 2, small_blind: 5, big_blind: 10, min_buy_in: 100, max_buy_in: 1000})}).then(r => r.status)`, chromedp.EvalAwaitPromise)); err != nil {
+		t.Fatal(err)
+	}
+	waitJS[bool](t, a, "the pushed table listed", `document.getElementById('tables-body').textContent.includes('Pushed')`, 10*time.Second)
+	if !eval[bool](t, a, `document.querySelector('#seated-banner a').dataset.mark === 'kept'`) {
+		t.Error("a lobby push replaced the seated banner's link")
+	}
+	do(t, a, "back to the table from the lobby", chromedp.Click("#seated-banner a"), chromedp.WaitVisible("#leave"))
 	do(t, a, "leave the table", chromedp.Click("#leave"), chromedp.WaitVisible("#me-body .big-credits"))
 	do(t, a, "the profile again", chromedp.Navigate(base+"/profile"), chromedp.WaitVisible("#delete-form"))
 	for i := 0; ; i++ { // the chips come back from the table a moment after leaving
