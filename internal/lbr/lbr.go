@@ -151,6 +151,10 @@ type Result struct {
 	// run can start where it ends), not the deals that happened to be quick.
 	Partial bool
 	Dropped int
+	// Sizes, Samples, Runouts and Preflop are the run's Config's.
+	Sizes            []Size
+	Samples, Runouts int
+	Preflop          bool
 	// Chips is LBR's net win over the run.
 	Chips int64
 	// MBBPerGame is LBR's win rate in thousandths of a big blind per hand, MBBCI95

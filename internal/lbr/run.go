@@ -147,7 +147,8 @@ func (t *Totals) Deals() int { return int(t.stats.N) }
 func (c *Config) Result(t *Totals, workers int, elapsed time.Duration) Result {
 	deals := t.Deals()
 	r := Result{Bot: c.Bot, Variant: c.Game.Name, Seed: c.Seed, FirstDeal: c.FirstDeal, Deals: deals, Hands: 2 * deals,
-		Partial: deals < (c.Hands+1)/2, Workers: workers, Elapsed: elapsed, Misses: t.misses}
+		Partial: deals < (c.Hands+1)/2, Sizes: c.Sizes, Samples: c.Samples, Runouts: c.Runouts, Preflop: c.Preflop,
+		Workers: workers, Elapsed: elapsed, Misses: t.misses}
 	r.Chips = t.stats.Sum
 	if deals < 2 {
 		return r
