@@ -60,12 +60,6 @@ measurements: "variant", "bot", "preflop", "sizes", "samples", "runouts" (0 when
 the lines do not say), "hands", "runs", "seeds", "mbb_per_game", "mbb_ci95",
 "cv_mbb_per_game", "cv_mbb_ci95", "misses".
 
---record FILE.csv appends the run as a line (variant, bot, preflop, hands, seed, sizes,
-mbb_per_game, mbb_ci95, cv_mbb_per_game, cv_mbb_ci95, misses). --chart FILE.svg draws,
-from --record's file, each bot's LBR win in --variant as a bar with its 95% interval: of
-the bot's latest run with and without --preflop, the larger (both are lower bounds);
-without a bot, felt lbr only draws.
-
 --deals FROM:TO plays deals FROM to TO-1 of the seed's sequence instead of the
 first --hands/2: a deal's cards and streams depend only on the seed and its number
 (not on --workers or FROM), so --seed 15 --deals 0:17 and then --deals 17:100 give
