@@ -338,6 +338,9 @@ func (w *worker) hand(ctx context.Context, lbr int) (int64, error) {
 		} else {
 			h.ViewInto(bs, &w.view)
 			a = bot.Decide(ctx, w.b, &w.view)
+			if err := ctx.Err(); err != nil {
+				return 0, err // before the control variate asks the bot's Strategy, which would not stop
+			}
 			w.cv.Decision(w.view.Legal, a, w.b, &w.view)
 			w.p.observe(ctx, &w.view, a)
 		}

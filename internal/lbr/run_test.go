@@ -129,7 +129,8 @@ func hasDeal(m map[int]Outcome, d int) bool { _, ok := m[d]; return ok }
 // stallBot checks or calls; once stall is set it blocks in StrategyContext and
 // ActContext until their context ends (a re-solve that would take minutes),
 // having said so on stalled. Act and Strategy, which cannot be stopped, fail
-// the test when stalling: LBR must pass its context.
+// the test when stalling: LBR must pass its context, and not ask them (the
+// control variate asks Strategy) once it is done.
 type stallBot struct {
 	t       *testing.T
 	stall   *atomic.Bool
@@ -150,12 +151,15 @@ func (b stallBot) ActContext(ctx context.Context, v *engine.View) engine.Action 
 }
 
 func (b stallBot) Strategy(v *engine.View, out []bot.ActionProb) ([]bot.ActionProb, bool) {
+	if b.stall.Load() {
+		b.t.Error("Strategy called without a context while stalling")
+	}
 	return append(out[:0], bot.ActionProb{Action: call(v), Prob: 1}), true
 }
 
 func (b stallBot) StrategyContext(ctx context.Context, v *engine.View, out []bot.ActionProb) ([]bot.ActionProb, bool) {
 	b.wait(ctx)
-	return b.Strategy(v, out)
+	return append(out[:0], bot.ActionProb{Action: call(v), Prob: 1}), true
 }
 
 func (b stallBot) wait(ctx context.Context) {
