@@ -56,9 +56,8 @@ cards and of a strategist bot's dice taken out): the same mean, a narrower inter
 "variant", "cv" (as felt match --cv prints it), "misses" (bot actions the sampled range could
 not explain), "workers", "elapsed_ns", and for a stopped run "stopped" and "dropped"
 (the deals completed after the first one that was not). With --pool, a list of the
-measurements: "variant", "bot", "preflop", "sizes", "samples", "runouts" (0 when
-the lines do not say), "hands", "runs", "seeds", "mbb_per_game", "mbb_ci95",
-"cv_mbb_per_game", "cv_mbb_ci95", "misses".
+measurements: "variant", "bot", "preflop", "sizes", "samples", "runouts", "hands",
+"runs", "seeds", "mbb_per_game", "mbb_ci95", "cv_mbb_per_game", "cv_mbb_ci95", "misses".
 
 --deals FROM:TO plays deals FROM to TO-1 of the seed's sequence instead of the
 first --hands/2: a deal's cards and streams depend only on the seed and its number
@@ -80,7 +79,8 @@ samples, runouts, mbb_sd, cv_mbb_sd: the deals FROM:TO and the standard deviatio
 of one deal's result, in mbb/g, that pooling needs); a file of felt before the
 deals column is rewritten once with the new header, its lines kept. Lines of one
 measurement (variant, bot with its options, --preflop, --sizes, --samples,
---runouts) pool into one: their deals counted together, as one run of them all
+--runouts; a line written before the samples and runouts columns counts as run with
+the defaults, as every run of docs/bots.md was) pool into one: their deals counted together, as one run of them all
 would count them (the mean weighted by hands, the interval from each line's
 deviation and mean), whether they are pieces of one seed or runs of several seeds.
 A line whose deals overlap those of a later line of its measurement and seed is

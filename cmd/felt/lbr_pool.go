@@ -72,12 +72,6 @@ func printLBRPools(stdout, stderr io.Writer, path string, asJSON bool) error {
 
 // writeLBRPools writes the table of variant's measurements, if it has any.
 func writeLBRPools(w io.Writer, variant string, pools []lbr.Pool) {
-	known := func(x int) string {
-		if x == 0 {
-			return "?"
-		}
-		return strconv.Itoa(x)
-	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	header := false
 	for _, p := range pools {
@@ -93,8 +87,8 @@ func writeLBRPools(w io.Writer, variant string, pools []lbr.Pool) {
 		for i, s := range p.Seeds {
 			seeds[i] = strconv.FormatUint(s, 10)
 		}
-		fmt.Fprintf(tw, "%s\t%v\t%s\t%s\t%s\t%s\t%d\t%s\t%+.0f ± %.0f\t%+.0f ± %.0f\t\n", p.Bot, p.Preflop, p.Sizes,
-			known(p.Samples), known(p.Runouts), thousands(int64(p.Hands)), p.Runs, strings.Join(seeds, " "),
+		fmt.Fprintf(tw, "%s\t%v\t%s\t%d\t%d\t%s\t%d\t%s\t%+.0f ± %.0f\t%+.0f ± %.0f\t\n", p.Bot, p.Preflop, p.Sizes,
+			p.Samples, p.Runouts, thousands(int64(p.Hands)), p.Runs, strings.Join(seeds, " "),
 			p.MBBPerGame, p.MBBCI95, p.CVMBBPerGame, p.CVMBBCI95)
 	}
 	tw.Flush()

@@ -13,17 +13,25 @@ import (
 // its options), what LBR may do and how it asks. Lines of one key on disjoint
 // deals (of one seed or of several) are one measurement made in pieces.
 type PoolKey struct {
-	Variant, Bot string
-	Preflop      bool
-	Sizes        string
-	// Samples and Runouts: 0 for lines that do not record them (those pool
-	// only with each other).
+	Variant, Bot     string
+	Preflop          bool
+	Sizes            string
 	Samples, Runouts int
 }
 
-// Key returns the measurement r belongs to.
+// Key returns the measurement r belongs to. A line that does not record its
+// samples or runouts (written before those columns) counts as run with the
+// defaults, DefaultSamples and DefaultRunouts, as every run of docs/bots.md
+// was: so the pieces of a measurement begun then and continued now pool.
 func (r *Record) Key() PoolKey {
-	return PoolKey{r.Variant, r.Bot, r.Preflop, r.Sizes, r.Samples, r.Runouts}
+	k := PoolKey{r.Variant, r.Bot, r.Preflop, r.Sizes, r.Samples, r.Runouts}
+	if k.Samples == 0 {
+		k.Samples = DefaultSamples
+	}
+	if k.Runouts == 0 {
+		k.Runouts = DefaultRunouts
+	}
+	return k
 }
 
 // Pool is the record lines of one measurement pooled: every deal they played

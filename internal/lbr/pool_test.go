@@ -133,6 +133,28 @@ func TestPoolingLeavesOutOverlaps(t *testing.T) {
 	}
 }
 
+// A measurement begun before the deals column and continued after it pools:
+// the old line's deals start at 0 and it counts as run with the default samples
+// and runouts; a new line with other runouts is another measurement.
+func TestPoolingContinuesALegacyLine(t *testing.T) {
+	text := strings.Join(legacyHeader, ",") + "\n" + "nl,resolve:budget=1m,false,34,15,1 allin,-620.9,3503.7,-2650.4,4748.0,0\n"
+	recs, err := ReadRecords(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := Record{Variant: "nl", Bot: "resolve:budget=1m", Hands: 2 * 83, Seed: 15, FirstDeal: 17, Sizes: "1 allin",
+		Samples: DefaultSamples, Runouts: DefaultRunouts, MBBPerGame: 500, MBBCI95: 900, MBBSD: 3000, CVMBBSD: 2000}
+	other := next
+	other.Runouts = 500
+	pools, warnings := PoolRecords(append(recs, next, other))
+	if len(pools) != 2 || len(warnings) != 0 || pools[0].Runs != 2 || pools[0].Hands != 200 || pools[1].Runs != 1 {
+		t.Fatalf("pools %+v, warnings %q", pools, warnings)
+	}
+	if want := (17*-620.9 + 83*500) / 100; math.Abs(pools[0].MBBPerGame-want) > 1e-9 {
+		t.Errorf("pooled %v mbb/g, want %v", pools[0].MBBPerGame, want)
+	}
+}
+
 // A record file written before the deals column is read (its lines start at
 // deal 0, their deviations taken from their intervals), pooled and drawn as
 // before, and the first run appended to it rewrites it with the new header,
