@@ -40,7 +40,8 @@ func TestLBRCommand(t *testing.T) {
 	}
 	for _, args := range [][]string{{"nobody"}, {"fold", "--hands", "2"}, {"fold", "--variant", "stud"}, {"fold", "--trace"}, {},
 		{"fold", "--chart", "x.svg"}, {"--record", "x.csv"}, {"fold", "--record", "x.csv", "--chart", "x.pdf"},
-		{"fold", "--sizes", "pot"}, {"fold", "--samples", "0"}, {"fold", "--runouts", "0"}} {
+		{"fold", "--sizes", "pot"}, {"fold", "--samples", "0"}, {"fold", "--runouts", "0"},
+		{"--pool"}, {"fold", "--record", "x.csv", "--pool"}, {"--record", "x.csv", "--chart", "x.svg", "--pool"}} {
 		err := runLBR(context.Background(), append(args, "--no-progress"), io.Discard, io.Discard)
 		var e *exitError
 		if !errors.As(err, &e) || e.code != 2 {
