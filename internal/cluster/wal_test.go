@@ -140,10 +140,10 @@ func (w *WAL) read(ctx context.Context) (*HandLog, error) {
 	}
 	switch rec.Kind {
 	case recHand:
-		return w.readHand(ctx, last, last)
+		return w.readFrom(ctx, last, last)
 	case recAction, recFence:
 		if rec.HandSeq != 0 {
-			return w.readHand(ctx, rec.HandSeq, last)
+			return w.readFrom(ctx, rec.HandSeq, last)
 		}
 	}
 	return nil, nil
