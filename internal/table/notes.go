@@ -249,6 +249,7 @@ func (t *Table) logChanges(now time.Time) error {
 	}
 	if !t.handLive && t.notes >= maxNotes {
 		st := t.logState(now)
+		st.Last = t.lastEnd // the hand a new owner records if this node did not
 		return t.logged(func(ctx context.Context, l HandLog) error { return l.Opened(ctx, st) })
 	}
 	return t.logNote(t.note(now, false))

@@ -153,6 +153,9 @@ type Table struct {
 	// and the notes since its last state; clockNoted is when the clock of
 	// the seat to act was last noted. loggedSeats is nil until the log has
 	// the table's state.
+	// lastEnd is the hand the log's last end record carries (LogState.Last),
+	// until the next hand starts.
+	lastEnd       *store.Hand
 	loggedSeats   []LogSeat
 	loggedWaiting []LogPlayer
 	loggedAdmits  int
@@ -578,6 +581,7 @@ func (t *Table) startHand(now time.Time) bool {
 	if t.cfg.HandLog != nil && cfg.Validate() == nil {
 		state := t.logState(now)
 		state.Hand = t.handNo + 1
+		t.lastEnd = nil
 		if t.logged(func(ctx context.Context, l HandLog) error { return l.StartHand(ctx, state.Hand, cfg, state) }) != nil {
 			return false
 		}
@@ -645,6 +649,7 @@ func (t *Table) finishHand(now time.Time) {
 		hand.Key = t.handKey
 		end := t.logState(now)
 		end.Last = &hand
+		t.lastEnd = &hand
 		if t.logged(func(ctx context.Context, l HandLog) error { return l.EndHand(ctx, end) }) != nil {
 			return
 		}

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -309,4 +310,73 @@ func TestTakeoverKeepsTheChat(t *testing.T) {
 			t.Errorf("chat after the takeover: %q, want alice's hello", said)
 		}
 	})
+}
+
+// TestNotesBoundedBetweenHands changes a player's option 600 times at a
+// table where no hand is dealt: the log then holds the table's whole state
+// again and fewer than maxNotes notes after it, and a takeover still finds
+// the option as it was last set.
+func TestNotesBoundedBetweenHands(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b, log := newBank(1), &memLog{}
+		cfg := testConfig(b)
+		cfg.HandLog, cfg.Straddle = log, true
+		a := mustNew(t, cfg)
+		alice := Player{1, "alice"}
+		if err := a.Sit(t.Context(), alice, -1, 1000); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 600 {
+			on := i%2 == 0
+			if err := a.SetOptions(t.Context(), alice, Options{Straddle: &on}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		log.mu.Lock()
+		notes := len(log.notes)
+		log.mu.Unlock()
+		if notes >= maxNotes {
+			t.Fatalf("%d notes after the last state, want fewer than %d", notes, maxNotes)
+		}
+		lose(t, a, log, false)
+		bt := takeOver(t, cfg, log, time.Second, map[int64]int64{1: 1000})
+		c := &client{}
+		if _, err := bt.Watch(t.Context(), alice, c); err != nil {
+			t.Fatal(err)
+		}
+		if s := c.last(t); s.You == nil || s.You.Straddle {
+			t.Errorf("alice after the takeover: %+v, want no straddle (her last choice)", s.You)
+		}
+	})
+}
+
+// BenchmarkNoteNothingChanged is what each command and step of a table with a
+// log now costs when nothing of its own changed (the usual case): six seats
+// compared with what the log has.
+func BenchmarkNoteNothingChanged(b *testing.B) {
+	bk := newBank(1, 2, 3, 4, 5)
+	cfg := testConfig(bk, "call")
+	cfg.Seats, cfg.HandLog = 6, &memLog{}
+	tb, err := New(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tb.Close(context.Background(), "done")
+	err = tb.call(context.Background(), func() error {
+		now := time.Now()
+		for i := 1; i < 6; i++ {
+			tb.seats[i] = seat{occupied: true, p: Player{int64(i), fmt.Sprint("p", i)}, stack: 1000, bank: 5 * time.Second}
+		}
+		tb.logState(now)
+		b.ResetTimer()
+		for range b.N {
+			if tb.note(now, false) != nil {
+				b.Fatal("a note with nothing changed")
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
 }
