@@ -27,7 +27,8 @@ type Client struct {
 	// dealer's --t_response, --t_hand and --t_per_hand (0: none): the most time
 	// for one action, for the actions of one hand, and the average per hand over
 	// the match. The bot's deadline keeps bot.DeadlineMargin inside them (see
-	// clocks); a bot that overruns its deadline can still be late.
+	// clocks); when the bot overruns it by half that margin, the client answers
+	// for it (a check, else a fold) and drops its late answer.
 	Timeout, HandTime, PerHand time.Duration
 	// Idle is the most time to wait on the dealer, for its next line or for it
 	// to take an answer (0: no limit); past it Play ends with an error.
@@ -62,6 +63,7 @@ func (c *Client) Play(ctx context.Context, conn net.Conn) (int, error) {
 	r := bufio.NewReaderSize(conn, maxLine)
 	k := clocks{timeout: c.Timeout, hand: c.HandTime, perHand: c.PerHand}
 	prev := State{Hand: -1}
+	var th thinker
 	for {
 		line, err := c.readLine(conn, r)
 		if err != nil {
@@ -92,7 +94,7 @@ func (c *Client) Play(ctx context.Context, conn net.Conn) (int, error) {
 		if h.Over() || h.ToAct() != s.Position {
 			continue
 		}
-		a := c.decide(ctx, h.View(s.Position), k, start)
+		a := c.decide(ctx, &th, h.View(s.Position), k, start)
 		if err := c.send(conn, line+":"+ActionString(h, limit, a)); err != nil {
 			return k.hands, err
 		}
@@ -100,17 +102,58 @@ func (c *Client) Play(ctx context.Context, conn net.Conn) (int, error) {
 	}
 }
 
+// cutMargin is how long before the dealer's clock runs out the client answers
+// for a bot that has overrun its deadline (bot.DeadlineMargin before it): the
+// time left for the answer's way to the dealer.
+const cutMargin = bot.DeadlineMargin / 2
+
+// thinker is the bot's decision still running after the client answered for
+// it, if any: the bot is never asked again before it has answered, as a bot is
+// used by one goroutine at a time.
+type thinker struct {
+	busy <-chan engine.Action
+}
+
 // decide asks the bot for its action by the earlier of its budget and the
-// dealer's clocks, counted from start.
-func (c *Client) decide(ctx context.Context, v engine.View, k clocks, start time.Time) engine.Action {
+// dealer's clocks, counted from start. When the clocks are set and the bot has
+// not answered cutMargin before they run out (or is still on an earlier
+// decision), the client answers for it, and its late answer is dropped.
+func (c *Client) decide(ctx context.Context, th *thinker, v engine.View, k clocks, start time.Time) engine.Action {
 	ctx, cancel := bot.WithBudget(ctx, c.Budget)
-	defer cancel()
+	defer cancel() // a bot answered for is told to stop
+	var cut <-chan time.Time
 	if left, ok := k.left(); ok {
-		var cancelClock context.CancelFunc
-		ctx, cancelClock = bot.WithDeadline(ctx, start.Add(left))
-		defer cancelClock()
+		ctx, cancel = bot.WithDeadline(ctx, start.Add(left))
+		defer cancel()
+		t := time.NewTimer(time.Until(start.Add(left - cutMargin)))
+		defer t.Stop()
+		cut = t.C
 	}
-	return bot.Decide(ctx, c.Bot, &v)
+	if th.busy != nil {
+		select {
+		case <-th.busy:
+			th.busy = nil
+		case <-cut:
+			return checkOrFold(v.Legal)
+		}
+	}
+	answer := make(chan engine.Action, 1)
+	go func() { answer <- bot.Decide(ctx, c.Bot, &v) }()
+	select {
+	case a := <-answer:
+		return a
+	case <-cut:
+		th.busy = answer
+		return checkOrFold(v.Legal)
+	}
+}
+
+// checkOrFold is the action the client takes for a bot out of time.
+func checkOrFold(l engine.Legal) engine.Action {
+	if l.Can(engine.Check) {
+		return engine.Action{Seat: l.Seat, Kind: engine.Check}
+	}
+	return engine.Action{Seat: l.Seat, Kind: engine.Fold}
 }
 
 // readLine reads one line without its line end, waiting at most c.Idle.

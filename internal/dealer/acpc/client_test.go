@@ -1,11 +1,14 @@
 package acpc
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
 	"net"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -71,14 +74,24 @@ func (b *deadlineBot) ActContext(ctx context.Context, v *engine.View) engine.Act
 
 // playScript runs c.Play against a dealer that sends script and then closes its
 // side of the connection if hangUp, or else stays connected and silent. The
-// dealer reads what the client writes unless deaf. It returns Play's error and
-// fails the test if Play has not returned after a minute (it hangs).
-func playScript(t *testing.T, c Client, script string, hangUp, deaf bool) error {
+// dealer reads what the client writes unless deaf. It returns the lines the
+// client wrote and Play's error, and fails the test if Play has not returned
+// after a minute (it hangs).
+func playScript(t *testing.T, c Client, script string, hangUp, deaf bool) ([]string, error) {
 	t.Helper()
 	mine, dealer := connPair(t, deaf)
 	defer dealer.Close()
-	if !deaf {
-		go io.Copy(io.Discard, dealer)
+	written := make(chan []string, 1)
+	if deaf {
+		written <- nil
+	} else {
+		go func() {
+			var got []string
+			for sc := bufio.NewScanner(dealer); sc.Scan(); {
+				got = append(got, sc.Text())
+			}
+			written <- got
+		}()
 	}
 	go func() {
 		if _, err := io.WriteString(dealer, script); err == nil && hangUp {
@@ -92,10 +105,10 @@ func playScript(t *testing.T, c Client, script string, hangUp, deaf bool) error 
 	}()
 	select {
 	case err := <-done:
-		return err
+		return <-written, err // Play closed its end: the dealer has read it all
 	case <-time.After(time.Minute):
 		t.Fatalf("Play still waiting a minute after the dealer sent %.80q", script)
-		return nil
+		return nil, nil
 	}
 }
 
@@ -155,7 +168,7 @@ func TestClientAgainstAbusiveDealer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := Client{Game: g, Bot: &deadlineBot{}, Idle: 100 * time.Millisecond}
-			if err := playScript(t, c, tc.script, tc.hangUp, tc.deaf); !errors.Is(err, tc.want) {
+			if _, err := playScript(t, c, tc.script, tc.hangUp, tc.deaf); !errors.Is(err, tc.want) {
 				t.Errorf("Play: %v, want %v", err, tc.want)
 			}
 		})
@@ -174,7 +187,7 @@ func TestClientDeadlineWithinDealerClocks(t *testing.T) {
 	b := &deadlineBot{}
 	c := Client{Game: g, Bot: b, Timeout: time.Second, HandTime: 30 * time.Second, PerHand: time.Minute}
 	script := "MATCHSTATE:0:0:c:AsKs|\r\n" + "MATCHSTATE:0:0:cc/:AsKs|/2c3c4c\r\n" + "MATCHSTATE:1:1::|AsKs\r\n"
-	if err := playScript(t, c, script, true, false); err != nil {
+	if _, err := playScript(t, c, script, true, false); err != nil {
 		t.Fatal(err)
 	}
 	if len(b.asked) != 3 {
@@ -219,5 +232,45 @@ func TestClocks(t *testing.T) {
 		if got, ok := k.left(); !ok || got != step.want {
 			t.Errorf("step %d: left %v %v, want %v", i, got, ok, step.want)
 		}
+	}
+}
+
+// stuckBot is a bot without ActContext that answers only once released (a
+// check or call), counting the decisions it was asked for.
+type stuckBot struct {
+	release chan struct{}
+	asked   atomic.Int32
+}
+
+func (b *stuckBot) Act(v *engine.View) engine.Action {
+	b.asked.Add(1)
+	<-b.release
+	return engine.Action{Seat: v.Legal.Seat, Kind: engine.Call, Amount: v.Legal.CallAmount}
+}
+
+// TestClientAnswersForALateBot plays a bot that does not answer until the match
+// is over, with the dealer's clock at 300 ms an action: the client answers for
+// it, a fold facing a raise, and, the bot still busy at the next decision,
+// answers again without asking it. The old client waited for the bot, past the
+// dealer's clock (the ACPC dealer then ends the match).
+func TestClientAnswersForALateBot(t *testing.T) {
+	g, err := Builtin("holdem.nolimit.2p.reverse_blinds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &stuckBot{release: make(chan struct{})}
+	defer close(b.release)
+	c := Client{Game: g, Bot: b, Timeout: 300 * time.Millisecond}
+	script := "MATCHSTATE:0:0:r300:AsKs|\r\n" + "MATCHSTATE:0:0:r300f:AsKs|\r\n" + "MATCHSTATE:1:1::|7c2d\r\n"
+	got, err := playScript(t, c, script, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{Version, "MATCHSTATE:0:0:r300:AsKs|:f", "MATCHSTATE:1:1::|7c2d:f"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the client wrote %q, want %q", got, want)
+	}
+	if n := b.asked.Load(); n != 1 {
+		t.Errorf("the bot was asked %d times, want 1 (the second decision came while it was busy)", n)
 	}
 }
