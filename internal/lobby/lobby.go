@@ -539,7 +539,13 @@ func (l *Lobby) Chat(p table.Player, text string) error {
 	ok, peers := l.limiter.Allow(p.ID, now), l.peers
 	l.mu.Unlock()
 	// A flood is cut here first; what passes is counted across the house.
-	if !ok || peers != nil && !peers.AllowChat(p.ID, chatLines, chatWindow, now) {
+	if ok && peers != nil {
+		var err error
+		if ok, err = peers.AllowChat(p.ID, chatLines, chatWindow, now); err != nil {
+			return &house.PlayerError{Message: "the lobby chat is busy: try again in a moment", RetryAfter: time.Second, Err: fmt.Errorf("%w: %w", house.ErrBusy, err)}
+		}
+	}
+	if !ok {
 		return fmt.Errorf("%w: at most %d lines in %s", chat.ErrRateLimited, chatLines, chatWindow)
 	}
 	l.sendMu.Lock()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/felt-poker/felt/internal/chat"
+	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/table"
 	"github.com/felt-poker/felt/protocol"
 )
@@ -18,8 +19,9 @@ type peersSpy struct {
 	mu      sync.Mutex
 	lines   []string
 	changed int
-	asked   int  // AllowChat's calls
-	refuse  bool // AllowChat's answer is no
+	asked   int   // AllowChat's calls
+	refuse  bool  // AllowChat's answer is no
+	fail    error // AllowChat's error
 }
 
 func (p *peersSpy) Chat(l chat.Line) {
@@ -28,11 +30,11 @@ func (p *peersSpy) Chat(l chat.Line) {
 	p.lines = append(p.lines, l.From+": "+l.Text)
 }
 
-func (p *peersSpy) AllowChat(int64, int, time.Duration, time.Time) bool {
+func (p *peersSpy) AllowChat(int64, int, time.Duration, time.Time) (bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.asked++
-	return !p.refuse
+	return !p.refuse, p.fail
 }
 
 func (p *peersSpy) PresenceChanged() {
@@ -179,5 +181,35 @@ func TestHouseOnline(t *testing.T) {
 	l.RemoveRemoteOnline("c")
 	if n := l.HouseOnline(); n != 2 {
 		t.Fatalf("c gone: %d in the house, want 2", n)
+	}
+}
+
+// TestChatFailsClosed: a line the house cannot count (its count's store does
+// not answer, or is written by others at every try) is refused as busy, is
+// shown nowhere and goes to no peer; the chat passes again once the count
+// answers.
+func TestChatFailsClosed(t *testing.T) {
+	l := New(nil, nil)
+	peers := &peersSpy{fail: errors.New("nats: timeout")}
+	l.SetPeers(peers)
+	var s sink
+	l.Subscribe(table.Player{}, &s)
+	alice := table.Player{ID: 1, Name: "alice"}
+	err := l.Chat(alice, "uncounted")
+	var pe *house.PlayerError
+	if !errors.Is(err, house.ErrBusy) || !errors.As(err, &pe) || pe.RetryAfter <= 0 {
+		t.Fatalf("a line the house could not count: %v, want a busy PlayerError with a retry", err)
+	}
+	peers.fail = nil
+	if err := l.Chat(alice, "counted"); err != nil {
+		t.Fatalf("a line once the count answers: %v", err)
+	}
+	if !slices.Equal(peers.lines, []string{"alice: counted"}) {
+		t.Errorf("the peers were sent %q, want the counted line only", peers.lines)
+	}
+	for _, m := range s.all() {
+		if m["type"] == "chat" && m["text"] == "uncounted" {
+			t.Errorf("the uncounted line was shown: %v", m)
+		}
 	}
 }
