@@ -31,7 +31,11 @@ type Limits struct {
 	MaxTime   time.Duration // wall time of one solve (default 60 s)
 	Slots     int           // solves running at once in the house (default 1)
 	Kept      int           // players' solves held, running or kept for browsing; beyond it the oldest finished is dropped (default 32, at least Slots)
-	MaxText   int           // bytes of a pasted spot (default 64 KiB)
+	// KeptMemory bounds the memory of the solves held, running or kept for
+	// browsing (default 4 × MaxMemory, at least Slots × MaxMemory): a new
+	// solve drops the oldest finished ones until it fits.
+	KeptMemory int64
+	MaxText    int // bytes of a pasted spot (default 64 KiB)
 }
 
 func (l *Limits) setDefaults() {
@@ -48,6 +52,10 @@ func (l *Limits) setDefaults() {
 		l.Kept = 32
 	}
 	l.Kept = max(l.Kept, l.Slots)
+	if l.KeptMemory <= 0 {
+		l.KeptMemory = 4 * l.MaxMemory
+	}
+	l.KeptMemory = max(l.KeptMemory, int64(l.Slots)*l.MaxMemory)
 	if l.MaxText <= 0 {
 		l.MaxText = 64 << 10
 	}
@@ -85,6 +93,7 @@ type session struct {
 	cancel context.CancelFunc // set before the session is shared; stops the solve
 	done   chan struct{}
 	ended  time.Time
+	memory int64 // the solver's, set before the session is shared
 }
 
 // Service holds the players' solves.
@@ -142,7 +151,7 @@ func (sv *Service) Start(user int64, req Request) (Status, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sess.cancel = cancel
 	sv.sessions[user] = sess
-	sv.evict()
+	sv.evict(sess)
 	sv.mu.Unlock()
 	go sv.run(ctx, sess)
 	return sess.snapshot(), nil
@@ -180,7 +189,7 @@ func (sv *Service) build(sc solver.Script, accuracy float64) (*session, error) {
 	}
 	nodes, _ := s.Nodes()
 	sp := s.Spot()
-	return &session{s: s, done: make(chan struct{}), status: Status{State: "solving",
+	return &session{s: s, done: make(chan struct{}), memory: s.Memory(), status: Status{State: "solving",
 		Spot:  fmt.Sprintf("board %s, pot %g, stack %g", cards.Format(sp.Board), sp.Pot, sp.Stack),
 		Hands: s.Hands(), Nodes: nodes, Memory: s.Memory(), Target: max(accuracy, 0.1), MaxSeconds: sv.lim.MaxTime.Seconds()}}, nil
 }
@@ -227,13 +236,15 @@ func (sess *session) snapshot() Status {
 }
 
 // evict drops the oldest finished solves while more than Limits.Kept players hold
-// one. sv.mu must be held.
-func (sv *Service) evict() {
-	for len(sv.sessions) > sv.lim.Kept {
+// one or the solves held take more than Limits.KeptMemory (each is kept with its
+// solver's arrays, up to MaxMemory: 32 players' solves at the most would hold
+// 8 GiB). fresh, just started, is never dropped. sv.mu must be held.
+func (sv *Service) evict(fresh *session) {
+	for len(sv.sessions) > sv.lim.Kept || sv.keptMemory() > sv.lim.KeptMemory {
 		var oldest int64
 		var at time.Time
 		for u, sess := range sv.sessions {
-			if !sess.finished() {
+			if sess == fresh || !sess.finished() {
 				continue
 			}
 			if e := sess.endedAt(); at.IsZero() || e.Before(at) {
@@ -245,6 +256,15 @@ func (sv *Service) evict() {
 		}
 		delete(sv.sessions, oldest)
 	}
+}
+
+// keptMemory is the memory of the solves held. sv.mu must be held.
+func (sv *Service) keptMemory() int64 {
+	var m int64
+	for _, sess := range sv.sessions {
+		m += sess.memory
+	}
+	return m
 }
 
 func (sess *session) endedAt() time.Time {

@@ -123,3 +123,34 @@ func TestStudyBounds(t *testing.T) {
 	}
 	wait(t, small, 3)
 }
+
+// TestStudyKeptMemory: solves kept to browse hold their solver's memory, up
+// to MaxMemory each; players (guests are players) solving one after another
+// must not make the house hold Kept of them (32 × 256 MiB by default). The
+// oldest finished solves are dropped so that the solves held take at most 4 ×
+// MaxMemory, the one just started included.
+func TestStudyKeptMemory(t *testing.T) {
+	probe := New(Limits{})
+	st, err := probe.Start(100, Request{Spot: river})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait(t, probe, 100)
+	sv := New(Limits{MaxMemory: st.Memory, Kept: 32})
+	const players = 7
+	for u := int64(1); u <= players; u++ {
+		if _, err := sv.Start(u, Request{Spot: river}); err != nil {
+			t.Fatal(err)
+		}
+		wait(t, sv, u)
+	}
+	held := 0
+	for u := int64(1); u <= players; u++ {
+		if sv.Status(u).State != "none" {
+			held++
+		}
+	}
+	if held != 4 || sv.Status(players).State != "done" || sv.Status(1).State != "none" {
+		t.Fatalf("%d solves of %d bytes each held, under a cap of 4 × %d bytes: want the 4 newest", held, st.Memory, st.Memory)
+	}
+}
