@@ -86,7 +86,7 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 	}
 	// The player's last cash-out here is booked first, so that the ledger (and
 	// its record of who sits where) sees the two in order.
-	if err := t.ledger.wait(ctx, p.ID); err != nil {
+	if err := t.ledger.wait(ctx, p.ID, true); err != nil {
 		release()
 		return err
 	}
