@@ -146,7 +146,7 @@ func (h *House) Register(ctx context.Context, r Registration) (store.User, error
 	if err != nil {
 		return store.User{}, err
 	}
-	if wait := h.registrations.take(addressKey(r.From), h.now()); wait > 0 {
+	if wait := h.registrations.take(AddressKey(r.From), h.now()); wait > 0 {
 		return store.User{}, retryError(ErrTooManyAccounts, "too many accounts registered from your address", wait)
 	}
 	hash, err := h.hash(ctx, r.Password)
@@ -233,7 +233,7 @@ func (h *House) SignUp(ctx context.Context, r Registration) (Session, error) {
 // the account or the address from has failed too often (Limits), every login is
 // refused with ErrTooManyLogins (the right password too), without checking it.
 func (h *House) Login(ctx context.Context, username, password, from string) (Session, error) {
-	account, address := accountKey(username), addressKey(from)
+	account, address := accountKey(username), AddressKey(from)
 	if wait, locked := h.logins.begin(account, address, h.now()); locked {
 		return Session{}, retryError(ErrTooManyLogins, "too many failed logins", wait)
 	} else if wait > 0 {
@@ -332,7 +332,7 @@ func (h *House) Authenticate(ctx context.Context, token string) (store.User, err
 // computer, and opens its session. One guest too many from the address from is
 // ErrTooManyAccounts (Limits.Guests).
 func (h *House) Guest(ctx context.Context, from string) (Session, error) {
-	if wait := h.guests.take(addressKey(from), h.now()); wait > 0 {
+	if wait := h.guests.take(AddressKey(from), h.now()); wait > 0 {
 		return Session{}, retryError(ErrTooManyAccounts, "too many guests from your address", wait)
 	}
 	for attempt := 0; ; attempt++ {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -65,14 +64,15 @@ func (s *SharedLobby) Chat(line chat.Line) {
 	}
 }
 
-// AllowChat counts a lobby line of sender across the house (cluster.Node.Allow).
+// AllowChat counts a lobby line of the sender of key across the house
+// (cluster.Node.Allow).
 // When the count cannot be read or written (NATS does not answer within its
 // timeout, or the entry was written by others at every one of the
 // compare-and-set's tries), the error refuses the line: a rate that passed
 // lines whenever it failed would let a sender on several nodes, racing their
 // own lines, through unbounded by the house's count.
-func (s *SharedLobby) AllowChat(sender int64, lines int, per time.Duration, now time.Time) (bool, error) {
-	ok, err := s.n.Allow(context.Background(), fmt.Sprintf("chat.lobby.%d", sender), lines, per, now)
+func (s *SharedLobby) AllowChat(key string, lines int, per time.Duration, now time.Time) (bool, error) {
+	ok, err := s.n.Allow(context.Background(), "chat.lobby."+key, lines, per, now)
 	if err != nil {
 		s.log.Warn("a lobby chat line not counted across the house: refused", "err", err)
 	}

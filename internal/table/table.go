@@ -142,7 +142,7 @@ type Table struct {
 	// tSmall, tBig and tAnte are a tournament's blinds now (Config.Tourney).
 	tSmall, tBig, tAnte int64
 
-	limiter *chat.Limiter
+	limiter *chat.Limiter[int64]
 	chatLog *chat.Log
 
 	version, sent uint64
@@ -184,7 +184,7 @@ func New(cfg Config) (*Table, error) {
 		watchers:  make(map[int]*watcher),
 		button:    -1,
 		clockSeat: -1,
-		limiter:   chat.NewLimiter(roomChatLines, roomChatWindow),
+		limiter:   chat.NewLimiter[int64](roomChatLines, roomChatWindow),
 		chatLog:   chat.NewLog(roomChatLog),
 		version:   1, // the first flush reports the listing
 	}

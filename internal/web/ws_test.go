@@ -376,3 +376,35 @@ func TestShutdownReturnsEveryStack(t *testing.T) {
 		}
 	})
 }
+
+// TestGuestsFromOneAddressShareTheLobbyRate: a script making guests (20 at
+// once from one address) cannot multiply the lobby chat's rate by them:
+// three guests of one address saying four lines each get ten through in all.
+func TestGuestsFromOneAddressShareTheLobbyRate(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t))
+	start := time.Now()
+	said, limited := 0, 0
+	for g := range 3 {
+		u := th.client(t)
+		u.must("POST", "/api/guest", nil, 201)
+		w := u.dial()
+		for k := range 4 {
+			i := 0
+			r := w.request(&i, float64(100*g+k), map[string]any{"type": "chat", "text": "buy chips at example.com"})
+			switch e, _ := r["error"].(map[string]any); {
+			case e == nil:
+				said++
+			case e["code"] == "rate_limited":
+				limited++
+			default:
+				t.Fatal(r)
+			}
+		}
+	}
+	if time.Since(start) >= 10*time.Second {
+		t.Skip("the lines took more than the rate's window: the machine is too slow for this test")
+	}
+	if said != 10 || limited != 2 {
+		t.Fatalf("three guests of one address said %d lobby lines (%d refused), want 10 (2 refused)", said, limited)
+	}
+}
