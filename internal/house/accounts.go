@@ -149,6 +149,9 @@ func (h *House) Register(ctx context.Context, r Registration) (store.User, error
 	if wait := h.registrations.take(AddressKey(r.From), h.now()); wait > 0 {
 		return store.User{}, retryError(ErrTooManyAccounts, "too many accounts registered from your address", wait)
 	}
+	if err := h.checkLookalike(ctx, r.Username); err != nil {
+		return store.User{}, err
+	}
 	hash, err := h.hash(ctx, r.Password)
 	if err != nil {
 		return store.User{}, fmt.Errorf("register %q: %w", r.Username, err)
@@ -164,6 +167,24 @@ func (h *House) Register(ctx context.Context, r Registration) (store.User, error
 		return store.User{}, fmt.Errorf("register %q: %w", r.Username, err)
 	}
 	return u, nil
+}
+
+// checkLookalike refuses a new name that reads like a player's (store.UserLike:
+// "aIice", capital I, for "alice"), which would let its holder pass for them
+// in chat, at tables and in the lobby. Names are public: saying whose it reads
+// like tells nothing secret. Two such names registered at the same moment may
+// both pass; accounts older than the rule keep their names.
+func (h *House) checkLookalike(ctx context.Context, name string) error {
+	other, err := h.st.UserLike(ctx, name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil
+	case err != nil:
+		return fmt.Errorf("register %q: %w", name, err)
+	case strings.EqualFold(other.Username, name):
+		return &FieldError{Field: "username", Message: fmt.Sprintf("%q is taken", name), Err: ErrUsernameTaken}
+	}
+	return &FieldError{Field: "username", Message: fmt.Sprintf("%q reads too much like %q, another player's name", name, other.Username), Err: ErrUsernameTaken}
 }
 
 func (h *House) createWithGrant(ctx context.Context, u store.User, grant int64) (store.User, error) {
