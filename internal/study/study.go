@@ -153,8 +153,9 @@ func (sv *Service) Start(user int64, req Request) (Status, error) {
 	sv.sessions[user] = sess
 	sv.evict(sess)
 	sv.mu.Unlock()
+	st := sess.snapshot() // "solving", however fast the solve
 	go sv.run(ctx, sess)
-	return sess.snapshot(), nil
+	return st, nil
 }
 
 // parse reads the request's spot in its format.
