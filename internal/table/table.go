@@ -83,6 +83,10 @@ type seat struct {
 	topUp, booking int64
 	// straddle and runTwice are the player's choices (Options).
 	straddle, runTwice bool
+	// owesBB: hands were dealt while the seat sat out, so it is dealt in
+	// again only at the big blind (dealtIn): a player could otherwise sit
+	// out whenever the blinds came to them and play every other hand free.
+	owesBB bool
 }
 
 type watcher struct {
@@ -516,12 +520,7 @@ func (t *Table) startHand(now time.Time) bool {
 	if n < 2 || (!t.present() && !t.tourney()) {
 		return false
 	}
-	for b := t.button + 1; ; b++ {
-		if t.activeSeat(b % len(t.seats)) {
-			t.button = b % len(t.seats)
-			break
-		}
-	}
+	dealt := t.dealtIn()
 	if t.firstHandAt.IsZero() {
 		t.firstHandAt = now
 	}
@@ -538,7 +537,12 @@ func (t *Table) startHand(now time.Time) bool {
 	t.handPlayers = make([]Player, len(t.seats))
 	for i := range t.seats {
 		st := &t.seats[i]
-		st.inHand = t.activeSeat(i)
+		st.inHand = dealt[i]
+		if st.inHand {
+			st.owesBB = false
+		} else if st.occupied && st.sittingOut && st.bot == nil && !t.tourney() {
+			st.owesBB = true
+		}
 		if st.inHand {
 			cfg.Stacks[i] = st.stack
 			t.handPlayers[i] = st.p
@@ -583,6 +587,60 @@ func (t *Table) startHand(now time.Time) bool {
 	t.clockSeat = -1
 	t.version++
 	return true
+}
+
+// dealtIn moves the button on and returns the seats dealt into the next hand:
+// every active seat, but that a seat owing the big blind (owesBB) is dealt in
+// only when it sits where the big blind falls (the second seat after the
+// button, the first heads-up, counting the seats owing it), or when too few
+// others are active to deal without it. The button never goes to a seat
+// owing the big blind.
+func (t *Table) dealtIn() []bool {
+	n := len(t.seats)
+	dealt, owing := make([]bool, n), make([]bool, n)
+	ready := 0
+	for i := range t.seats {
+		if t.activeSeat(i) {
+			ready++
+			owing[i] = t.seats[i].owesBB && !t.tourney()
+			dealt[i] = !owing[i]
+		}
+	}
+	if ready-count(owing) < 2 { // too few to deal without them
+		for i := range owing {
+			dealt[i], owing[i] = dealt[i] || owing[i], false
+		}
+	}
+	for b := t.button + 1; ; b++ {
+		if dealt[b%n] {
+			t.button = b % n
+			break
+		}
+	}
+	seen, bigBlind := 0, 2
+	if ready == 2 {
+		bigBlind = 1
+	}
+	for k := 1; k < n && seen < bigBlind; k++ {
+		i := (t.button + k) % n
+		if dealt[i] || owing[i] {
+			if seen++; seen == bigBlind && owing[i] {
+				dealt[i] = true
+			}
+		}
+	}
+	return dealt
+}
+
+// count returns how many of bs are true.
+func count(bs []bool) int {
+	c := 0
+	for _, b := range bs {
+		if b {
+			c++
+		}
+	}
+	return c
 }
 
 func (t *Table) levelAt(now time.Time) int {
