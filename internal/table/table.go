@@ -592,8 +592,8 @@ func (t *Table) startHand(now time.Time) bool {
 // dealtIn moves the button on and returns the seats dealt into the next hand:
 // every active seat, but that a seat owing the big blind (owesBB) is dealt in
 // only when it sits where the big blind falls (the second seat after the
-// button, the first heads-up, counting the seats owing it), or when too few
-// others are active to deal without it. The button never goes to a seat
+// button, counting the seats owing it), or when fewer than two others are
+// active to deal without it. The button never goes to a seat
 // owing the big blind.
 func (t *Table) dealtIn() []bool {
 	n := len(t.seats)
@@ -617,14 +617,12 @@ func (t *Table) dealtIn() []bool {
 			break
 		}
 	}
-	seen, bigBlind := 0, 2
-	if ready == 2 {
-		bigBlind = 1
-	}
-	for k := 1; k < n && seen < bigBlind; k++ {
+	// Three seats or more are ready here (two, and no seat owes): the big
+	// blind falls on the second after the button.
+	for k, seen := 1, 0; k < n && seen < 2; k++ {
 		i := (t.button + k) % n
 		if dealt[i] || owing[i] {
-			if seen++; seen == bigBlind && owing[i] {
+			if seen++; seen == 2 && owing[i] {
 				dealt[i] = true
 			}
 		}
