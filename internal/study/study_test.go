@@ -154,3 +154,33 @@ func TestStudyKeptMemory(t *testing.T) {
 		t.Fatalf("%d solves of %d bytes each held, under a cap of 4 × %d bytes: want the 4 newest", held, st.Memory, st.Memory)
 	}
 }
+
+// TestStudyTakesTurns: the house's one solver is shared. An address whose
+// solve kept another player waiting (refused busy) rests as long as it ran,
+// at least MinRest, before its next solve, whichever of its players asks
+// (guests rotate past the one-solve-per-player rule), so that the player who
+// waited gets the solver; an address nobody waited for solves again at once.
+func TestStudyTakesTurns(t *testing.T) {
+	sv := New(Limits{Slots: 1})
+	if _, err := sv.Start(1, Request{Spot: river, From: "10.0.0.1"}); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, sv, 1)
+	if _, err := sv.Start(2, Request{Spot: turn, From: "10.0.0.1"}); err != nil {
+		t.Fatalf("nobody waited for the first solve: %v", err)
+	}
+	if _, err := sv.Start(3, Request{Spot: river, From: "10.0.0.2"}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a solve while the slot is taken: %v", err)
+	}
+	if err := sv.Stop(2); err != nil {
+		t.Fatal(err)
+	}
+	var rest *RestError
+	if _, err := sv.Start(4, Request{Spot: turn, From: "10.0.0.1"}); !errors.As(err, &rest) || rest.Wait < MinRest-time.Second {
+		t.Fatalf("the same address, at once, while another waited: %v", err)
+	}
+	if _, err := sv.Start(3, Request{Spot: river, From: "10.0.0.2"}); err != nil {
+		t.Fatalf("the player who waited: %v", err)
+	}
+	wait(t, sv, 3)
+}
