@@ -580,24 +580,13 @@ func (l *Lobby) allowChat(id int64, from string, now time.Time) error {
 	peers := l.peers
 	l.mu.Unlock()
 	if ok && peers != nil {
-		rates := []struct {
-			key   string
-			lines int
-		}{{strconv.FormatInt(id, 10), chatLines}}
-		if addr != "" {
-			rates = append(rates, struct {
-				key   string
-				lines int
-			}{"addr." + hex.EncodeToString([]byte(addr)), addrChatLines})
+		var err error
+		ok, err = peers.AllowChat(strconv.FormatInt(id, 10), chatLines, chatWindow, now)
+		if ok && err == nil && addr != "" {
+			ok, err = peers.AllowChat("addr."+hex.EncodeToString([]byte(addr)), addrChatLines, chatWindow, now)
 		}
-		for _, r := range rates {
-			var err error
-			if ok, err = peers.AllowChat(r.key, r.lines, chatWindow, now); err != nil {
-				return &house.PlayerError{Message: "the lobby chat is busy: try again in a moment", RetryAfter: time.Second, Err: fmt.Errorf("%w: %w", house.ErrBusy, err)}
-			}
-			if !ok {
-				break
-			}
+		if err != nil {
+			return &house.PlayerError{Message: "the lobby chat is busy: try again in a moment", RetryAfter: time.Second, Err: fmt.Errorf("%w: %w", house.ErrBusy, err)}
 		}
 	}
 	if !ok {
