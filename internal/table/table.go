@@ -113,10 +113,11 @@ type Table struct {
 	closed      bool
 	moved       bool // closed by abandon: the table goes on on another node
 	seats       []seat
-	reserved    map[int]int64  // seat -> the player buying in for it (Sit)
-	admitted    map[int64]bool // players who gave a locked table's key (Admit)
-	waiting     []Player       // the waiting list, first in line first (waitlist.go)
-	offer       *offer         // the seat held for the first in line, or nil
+	reserved    map[int]int64    // seat -> the player buying in for it (Sit)
+	admitted    map[int64]bool   // players who gave a locked table's key (Admit)
+	waiting     []Player         // the waiting list, first in line first (waitlist.go)
+	waitFrom    map[int64]string // by player on the waiting list: the address they joined from
+	offer       *offer           // the seat held for the first in line, or nil
 	watchers    map[int]*watcher
 	nextWatcher int
 
@@ -184,6 +185,7 @@ func New(cfg Config) (*Table, error) {
 		done:      make(chan struct{}),
 		seats:     make([]seat, cfg.Seats),
 		reserved:  make(map[int]int64),
+		waitFrom:  make(map[int64]string),
 		admitted:  make(map[int64]bool),
 		watchers:  make(map[int]*watcher),
 		button:    -1,

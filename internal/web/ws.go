@@ -337,7 +337,7 @@ func (c *conn) handle(m *protocol.ClientMsg) error {
 		if err := c.watch(ctx, t); err != nil {
 			return err
 		}
-		_, err := t.JoinWaitlist(ctx, c.p)
+		_, err := t.JoinWaitlist(ctx, c.p, house.AddressKey(c.ip))
 		return err
 	case "unwait":
 		return t.LeaveWaitlist(ctx, c.p)
