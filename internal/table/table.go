@@ -58,7 +58,10 @@ const bankTimeout = 10 * time.Second
 const (
 	roomChatLines  = 5
 	roomChatWindow = 10 * time.Second
-	roomChatLog    = 30
+	// roomAddrChatLines bounds the lines said from one address in
+	// roomChatWindow, whoever says them: guests are cheap.
+	roomAddrChatLines = 10
+	roomChatLog       = 30
 )
 
 type seat struct {
@@ -147,7 +150,8 @@ type Table struct {
 	// tSmall, tBig and tAnte are a tournament's blinds now (Config.Tourney).
 	tSmall, tBig, tAnte int64
 
-	limiter *chat.Limiter[int64]
+	limiter *chat.Limiter[int64]  // room chat, by player
+	addrs   *chat.Limiter[string] // room chat, by address
 	chatLog *chat.Log
 
 	version, sent uint64
@@ -191,6 +195,7 @@ func New(cfg Config) (*Table, error) {
 		button:    -1,
 		clockSeat: -1,
 		limiter:   chat.NewLimiter[int64](roomChatLines, roomChatWindow),
+		addrs:     chat.NewLimiter[string](roomAddrChatLines, roomChatWindow),
 		chatLog:   chat.NewLog(roomChatLog),
 		version:   1, // the first flush reports the listing
 	}

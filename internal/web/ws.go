@@ -277,7 +277,7 @@ func (c *conn) handle(m *protocol.ClientMsg) error {
 		if err != nil {
 			return err
 		}
-		return t.Chat(ctx, c.p, m.Text)
+		return t.Chat(ctx, c.p, house.AddressKey(c.ip), m.Text)
 	}
 	if m.Table == "" {
 		switch m.Type {
