@@ -142,13 +142,13 @@ func takeoverKeepsTheSeatsState(t *testing.T, sigterm bool) {
 		t.Fatal(err)
 	}
 	bob, yes := table.Player{ID: u.ID, Name: "bob"}, true
-	if _, err := ta.JoinWaitlist(ctx, bob); err != nil {
+	if _, err := ta.JoinWaitlist(ctx, bob, ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := ta.SetOptions(ctx, alice, table.Options{RunTwice: &yes}); err != nil {
 		t.Fatal(err)
 	}
-	if err := ta.Chat(ctx, alice, "still thinking"); err != nil {
+	if err := ta.Chat(ctx, alice, "", "still thinking"); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(4 * time.Second)
@@ -158,7 +158,7 @@ func takeoverKeepsTheSeatsState(t *testing.T, sigterm bool) {
 		}
 	} else {
 		// Her node's last record before it is lost, 4 s into her turn.
-		if err := ta.Chat(ctx, alice, "hmm"); err != nil {
+		if err := ta.Chat(ctx, alice, "", "hmm"); err != nil {
 			t.Fatal(err)
 		}
 		relay.SetCut(true)

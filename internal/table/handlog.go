@@ -71,10 +71,12 @@ type LogState struct {
 	Chat     []chat.Line `json:"chat,omitempty"`
 }
 
-// LogPlayer is a player of a LogState's waiting list.
+// LogPlayer is a player of a LogState's waiting list, with the address
+// they joined it from (MaxWaitingFrom).
 type LogPlayer struct {
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
+	From string `json:"from,omitempty"`
 }
 
 // LogSeat is one seat of a LogState.
@@ -88,6 +90,7 @@ type LogSeat struct {
 	Leaving    bool   `json:"leaving,omitempty"`
 	Left       bool   `json:"left,omitempty"`
 	BankMS     int64  `json:"bank_ms,omitempty"`
+	OwesBB     bool   `json:"owes_bb,omitempty"`
 	Timeouts   int    `json:"timeouts,omitempty"`
 	Straddle   bool   `json:"straddle,omitempty"`
 	RunTwice   bool   `json:"run_twice,omitempty"`
@@ -166,7 +169,7 @@ func (t *Table) logSeat(i int, now time.Time) LogSeat {
 		return LogSeat{}
 	}
 	ls := LogSeat{Occupied: true, ID: st.p.ID, Name: st.p.Name, Bot: st.bot != nil, Stack: st.stack,
-		SittingOut: st.sittingOut, Leaving: st.leaving, Left: st.left, BankMS: st.bank.Milliseconds(),
+		SittingOut: st.sittingOut, Leaving: st.leaving, Left: st.left, BankMS: st.bank.Milliseconds(), OwesBB: st.owesBB,
 		Timeouts: st.timeouts, Straddle: st.straddle, RunTwice: st.runTwice, Away: st.away && st.bot == nil}
 	if ls.Away {
 		ls.AwayMS = max(0, now.Sub(st.awaySince).Milliseconds())
@@ -307,7 +310,7 @@ func (t *Table) resumeSeat(i int, ls LogSeat, r *Resume, inHand bool, now time.T
 		return nil
 	}
 	*s = seat{occupied: true, p: Player{ID: ls.ID, Name: ls.Name}, stack: ls.Stack, inHand: inHand,
-		sittingOut: ls.SittingOut, leaving: ls.Leaving, left: ls.Left || !held}
+		sittingOut: ls.SittingOut, leaving: ls.Leaving, left: ls.Left || !held, owesBB: ls.OwesBB}
 	t.resumeSeatLocal(s, ls, r.lived(i), now)
 	switch {
 	case !held:

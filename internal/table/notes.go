@@ -145,6 +145,9 @@ func (t *Table) resumeLocal(st *LogState) {
 	for _, w := range st.Waiting {
 		if t.seatOf(w.ID) < 0 && t.waitingAt(w.ID) < 0 && len(t.waiting) < MaxWaiting && !t.tourney() {
 			t.waiting = append(t.waiting, Player{ID: w.ID, Name: w.Name})
+			if w.From != "" {
+				t.waitFrom[w.ID] = w.From
+			}
 		}
 	}
 	for _, id := range st.Admitted {
@@ -186,7 +189,7 @@ func (t *Table) resumeClock(r *Resume, now time.Time) {
 func (t *Table) logWaiting() []LogPlayer {
 	var w []LogPlayer
 	for _, p := range t.waiting {
-		w = append(w, LogPlayer{ID: p.ID, Name: p.Name})
+		w = append(w, LogPlayer{ID: p.ID, Name: p.Name, From: t.waitFrom[p.ID]})
 	}
 	return w
 }

@@ -191,13 +191,13 @@ func lockedTable(t *testing.T) (*Table, Config) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := a.JoinWaitlist(ctx, carol); err != nil {
+	if _, err := a.JoinWaitlist(ctx, carol, "192.0.2.7"); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.SetOptions(ctx, alice, Options{Straddle: &yes, RunTwice: &yes}); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Chat(ctx, alice, "hello"); err != nil {
+	if err := a.Chat(ctx, alice, "", "hello"); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Unwatch(ctx, bobWatch); err != nil {
@@ -265,6 +265,12 @@ func TestTakeoverKeepsTheWaitlist(t *testing.T) {
 		if s := c.last(t); !slices.Equal(s.Waitlist, []string{"carol"}) {
 			t.Fatalf("waiting list after the takeover: %v, want carol", s.Waitlist)
 		}
+		_ = tb.call(t.Context(), func() error {
+			if from := tb.waitFrom[carol.ID]; from != "192.0.2.7" {
+				t.Errorf("carol joined the waiting list from %q after the takeover, want 192.0.2.7 (MaxWaitingFrom)", from)
+			}
+			return nil
+		})
 		time.Sleep(25 * time.Second)
 		if c.notices(t, "seat_offered") != 1 {
 			t.Error("carol was not offered bob's seat")
