@@ -1,6 +1,7 @@
 package node
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -330,7 +331,10 @@ func (r *Relay) relaying(conn, owner, tableName string, sink table.Sink) (string
 	defer r.mu.Unlock()
 	rc, ok := r.conns[conn]
 	if !ok {
-		sub, err := r.n.Conn().Subscribe(subject, func(m *nats.Msg) { sink.Send(m.Data) })
+		sub, err := r.n.Conn().Subscribe(subject, func(m *nats.Msg) {
+			sink.Send(m.Data)
+			r.movedNotice(conn, m.Data, sink)
+		})
 		if err != nil {
 			return "", fmt.Errorf("relay: %w", err)
 		}
@@ -342,6 +346,30 @@ func (r *Relay) relaying(conn, owner, tableName string, sink table.Sink) (string
 	}
 	rc.owners[owner][tableName] = true
 	return subject, nil
+}
+
+// movedNotice awaits the next node of a table whose node told connection
+// conn (sink) it moved (b, a message from a shadow: a table handed over or
+// whose lease was lost), as for one this node found lost (awaitBack).
+func (r *Relay) movedNotice(conn string, b []byte, sink table.Sink) {
+	if !bytes.HasPrefix(b, []byte(`{"type":"notice"`)) {
+		return
+	}
+	var n protocol.NoticeMsg
+	if json.Unmarshal(b, &n) != nil || n.Code != "table_moved" || n.Table == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	lost := ""
+	if rc, ok := r.conns[conn]; ok {
+		for o, tables := range rc.owners {
+			if tables[n.Table] {
+				lost = o
+			}
+		}
+	}
+	r.awaitBackLocked(conn, n.Table, lost, sink)
 }
 
 // AwaitOpen waits while the table named name is being opened on this node

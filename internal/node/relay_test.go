@@ -264,11 +264,18 @@ func TestRelayedTableMovesWhenItsNodeIsLost(t *testing.T) {
 }
 
 // TestMovedTableBackWhenTakenOver has a player on node b at node a's table
-// when a is lost: b tells the player's connection the table moved, then,
-// without the player asking anything, that it is back once b has taken its
-// lease (table_back); the one watch the player sends then finds the hand.
-// Before, the player learnt it only by trying again on a timer.
+// when a is lost (or hands its tables over, as on SIGTERM): the player's
+// connection is told the table moved, then, without the player asking
+// anything, that it is back once b has taken its lease (table_back); the one
+// watch the player sends then finds the hand. Before, the player learnt it
+// only by trying again on a timer.
 func TestMovedTableBackWhenTakenOver(t *testing.T) {
+	for _, sigterm := range []bool{false, true} {
+		t.Run(map[bool]string{false: "lost", true: "sigterm"}[sigterm], func(t *testing.T) { movedTableBack(t, sigterm) })
+	}
+}
+
+func movedTableBack(t *testing.T, sigterm bool) {
 	dsn := storetest.PostgresDSN(t)
 	url := natstest.Start(t).ClientURL()
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
@@ -281,7 +288,13 @@ func TestMovedTableBackWhenTakenOver(t *testing.T) {
 		t.Fatalf("sit through the relay: %v", r)
 	}
 	before := dee.until(ctx, "dee to act on a", toActIn("Main"))
-	a.c.Conn().Close() // a is lost
+	if sigterm {
+		if err := a.tables.HandOver(ctx); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		a.c.Conn().Close() // a is lost
+	}
 	notice := func(code string) func(map[string]any) bool {
 		return func(m map[string]any) bool { return m["type"] == "notice" && m["code"] == code && m["table"] == "Main" }
 	}

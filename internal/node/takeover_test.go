@@ -132,7 +132,8 @@ func takeoverKeepsTheSeatsState(t *testing.T, sigterm bool) {
 	relay := natstest.NewRelay(t, srv.Addr().String())
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
-	opt := nodeOptions{main: func(c *table.Config) { c.RunItTwice, c.TakeoverGrace = true, time.Millisecond }}
+	// A TTL that a starved test process does not lose during the 4 s.
+	opt := nodeOptions{ttl: 5 * time.Second, main: func(c *table.Config) { c.RunItTwice, c.TakeoverGrace = true, time.Millisecond }}
 	a := startNodeWith(t, ctx, dsn, relay.URL(), "a", opt)
 	b := startNodeWith(t, ctx, dsn, srv.ClientURL(), "b", opt)
 	alice, _, ta, sa := aliceToAct(t, ctx, a)
