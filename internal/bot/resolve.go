@@ -60,6 +60,9 @@ type resolveBot struct {
 	bounds map[string]*solver.Bound // safe re-solving: the opponent's values at a round's start
 	noBlue bool                     // play the chart and the flop policy, not the blueprint
 	flop   bool                     // re-solve the flop (depth-limited, flop=true), not play the blueprint there
+	// beforeSolve, when set (by tests), is called with each re-solve as it begins
+	// to iterate.
+	beforeSolve func(*solver.Solver)
 }
 
 // keptSolve is the bot's last re-solve, kept so that the end of its round (the
@@ -106,6 +109,10 @@ type plan struct {
 	// taken is 1 + the index of the action in acts that the round's action seen
 	// here maps to (a blueprint plan), or 0: prob matches by kind and amount.
 	taken int
+	// unsolved marks the plan of a re-solve the deadline stopped before its first
+	// iteration ended: it covers no hand, and it is not cached (a later question
+	// at the same point, Strategy's for one, gets a re-solve).
+	unsolved bool
 }
 
 var (
@@ -125,10 +132,12 @@ func newResolve(o Options) *resolveBot {
 func (b *resolveBot) Act(v *engine.View) engine.Action { return b.ActContext(context.Background(), v) }
 
 // ActContext decides by the time ctx or the bot's budget ends, whichever comes
-// first. A re-solve cut short answers from the iterations it ran (at least one);
-// when ctx is already done on entry, or the subgame cannot be solved, it answers
-// at once with a check or, facing a bet, a call when the price is below a quarter
-// of the pot after calling and a fold otherwise.
+// first. A re-solve cut short answers from the iterations it completed; when the
+// deadline came inside the first, the hand is answered by its equity against the
+// opponent's range (plan.outside). When ctx is already done on entry, or the
+// subgame cannot be solved, it answers at once with a check or, facing a bet, a
+// call when the price is below a quarter of the pot after calling and a fold
+// otherwise.
 func (b *resolveBot) ActContext(ctx context.Context, v *engine.View) engine.Action {
 	h, ok := readHistory(v)
 	if !ok {
@@ -275,7 +284,7 @@ func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 	} else {
 		p = b.solvePlan(ctx, h, st, bel)
 	}
-	if p != nil {
+	if p != nil && !p.unsolved {
 		b.cache[h.key] = p
 	}
 	return p
@@ -320,14 +329,17 @@ func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[
 		return true
 	}
 	if start := h.key[:st.keyAt]; b.kept.covers(start, st, h.me) {
-		return b.endRound(b.kept.s, h, i, bel)
+		return b.endRound(ctx, b.kept.s, h, i, bel)
+	}
+	if ctx.Err() != nil {
+		return true // as after a solve with no iteration: the beliefs stay (endRound)
 	}
 	s, err := b.roundSolver(ctx, st, bel, h.me, h.key[:st.keyAt])
 	if err != nil {
 		return false
 	}
 	defer s.Close()
-	return b.endRound(s, h, i, bel)
+	return b.endRound(ctx, s, h, i, bel)
 }
 
 // resolves reports whether the bot re-solves the rounds of street: the turn and the
@@ -381,19 +393,32 @@ func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]bel
 		n, least = riverIterations, minRiverIterations
 	}
 	n = max(least, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
-	iterate(ctx, s.Iterate, n)
-	b.noteRoot(start, s, me)
+	if b.beforeSolve != nil {
+		b.beforeSolve(s)
+	}
+	iterate(ctx, s.IterateContext, n)
+	b.noteRoot(ctx, start, s, me)
 	return s, nil
 }
 
 // solvePlan re-solves round st and reads the strategy at its current decision.
 func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet, bel *[2]belief) *plan {
-	s, err := b.roundSolver(ctx, st, bel, h.me, h.key[:st.keyAt])
+	me := h.me
+	// When the deadline came before the re-solve or inside its first iteration,
+	// there is no strategy: every hand is answered as one the plan does not
+	// cover, by its equity (plan.outside).
+	unsolved := &plan{probs: map[int][]float64{}, opp: &bel[1-me], board: st.board, unsolved: true}
+	if ctx.Err() != nil {
+		return unsolved
+	}
+	s, err := b.roundSolver(ctx, st, bel, me, h.key[:st.keyAt])
 	if err != nil {
 		return nil
 	}
 	b.kept.keep(h.key[:st.keyAt], st, s)
-	me := h.me
+	if s.Iterations() == 0 {
+		return unsolved
+	}
 	path, err := pathOf(s, st, len(st.acts))
 	if err != nil {
 		return nil
