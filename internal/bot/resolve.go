@@ -410,12 +410,8 @@ func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]bel
 // solvePlan re-solves round st and reads the strategy at its current decision.
 func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet, bel *[2]belief) *plan {
 	me := h.me
-	// When the deadline came before the re-solve or inside its first iteration,
-	// there is no strategy: every hand is answered as one the plan does not
-	// cover, by its equity (plan.outside).
-	unsolved := &plan{probs: map[int][]float64{}, opp: &bel[1-me], board: st.board, unsolved: true}
 	if ctx.Err() != nil {
-		return unsolved
+		return unsolvedPlan(st, bel, me)
 	}
 	s, err := b.roundSolver(ctx, st, bel, me, h.key[:st.keyAt])
 	if err != nil {
@@ -423,7 +419,7 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 	}
 	b.kept.keep(h.key[:st.keyAt], st, s)
 	if s.Iterations() == 0 {
-		return unsolved
+		return unsolvedPlan(st, bel, me)
 	}
 	path, err := pathOf(s, st, len(st.acts))
 	if err != nil {
@@ -442,6 +438,14 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 		}
 	}
 	return p
+}
+
+// unsolvedPlan is the plan of round st when the deadline came before its re-solve
+// or inside its first iteration: no strategy, so every hand is answered as one the
+// plan does not cover, by its equity against the opponent's range at the round's
+// start (plan.outside).
+func unsolvedPlan(st *pubStreet, bel *[2]belief, me int) *plan {
+	return &plan{probs: map[int][]float64{}, opp: &bel[1-me], board: st.board, unsolved: true}
 }
 
 // roundPlan returns the plan at the k-th action of round i, played without
