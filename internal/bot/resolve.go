@@ -119,6 +119,8 @@ type plan struct {
 var (
 	_ ContextActor = (*resolveBot)(nil)
 	_ Strategist   = (*resolveBot)(nil)
+
+	_ ContextStrategist = (*resolveBot)(nil)
 )
 
 func newResolve(o Options) *resolveBot {
@@ -168,11 +170,18 @@ func (b *resolveBot) ActContext(ctx context.Context, v *engine.View) engine.Acti
 // iterations). Every hand at one public decision shares one plan, so asking for all
 // 1,326 hands costs one re-solve.
 func (b *resolveBot) Strategy(v *engine.View, out []ActionProb) ([]ActionProb, bool) {
+	return b.StrategyContext(context.Background(), v, out)
+}
+
+// StrategyContext is Strategy cut short when ctx is done: a re-solve then stops
+// after the iterations it ran (at least one), or, when ctx is done before it
+// starts, the bot answers as ActContext does then (quickAction).
+func (b *resolveBot) StrategyContext(ctx context.Context, v *engine.View, out []ActionProb) ([]ActionProb, bool) {
 	h, ok := readHistory(v)
 	if !ok {
 		return out[:0], false
 	}
-	probs, acts := b.decide(context.Background(), &h, v)
+	probs, acts := b.decide(ctx, &h, v)
 	out = out[:0]
 	if probs == nil {
 		return append(out, ActionProb{quickAction(v), 1}), true

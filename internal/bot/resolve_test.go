@@ -132,6 +132,20 @@ func TestResolveExpiredContext(t *testing.T) {
 	}
 }
 
+// TestResolveStrategyContextExpired: StrategyContext with its context already
+// done answers at once, with certainty, without solving anything (Strategy, with
+// no deadline, re-solves): felt lbr stopped does not wait for a re-solve.
+func TestResolveStrategyContextExpired(t *testing.T) {
+	b := newTestResolve(t, 1)
+	v := riverAllIn(t, "TcQh")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	probs, ok := b.StrategyContext(ctx, &v, nil)
+	if !ok || len(probs) != 1 || probs[0].Prob != 1 || len(b.cache) != 0 || len(b.starts) != 0 {
+		t.Fatalf("expired context: %v, %v, %d plans and %d beliefs made; want one action at once", probs, ok, len(b.cache), len(b.starts))
+	}
+}
+
 // TestResolvePlaysLegallyAtAnyDepth: against the random bot (odd bet sizes, min
 // raises, all-ins) at 20 to 350 big blinds, every action is legal, the chips are
 // conserved, and the beliefs stay normalized.
