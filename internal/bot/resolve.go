@@ -174,8 +174,9 @@ func (b *resolveBot) Strategy(v *engine.View, out []ActionProb) ([]ActionProb, b
 }
 
 // StrategyContext is Strategy cut short when ctx is done: a re-solve then stops
-// after the iterations it ran (at least one), or, when ctx is done before it
-// starts, the bot answers as ActContext does then (quickAction).
+// inside the iteration under way and the bot answers from the iterations it
+// completed, by equity when there were none, or, when ctx is done before it
+// starts, as ActContext does then (quickAction).
 func (b *resolveBot) StrategyContext(ctx context.Context, v *engine.View, out []ActionProb) ([]ActionProb, bool) {
 	h, ok := readHistory(v)
 	if !ok {
