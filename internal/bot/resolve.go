@@ -30,6 +30,12 @@ const (
 	flopLeafRunouts = 36
 )
 
+// minPlanIterations is the fewest completed iterations of a re-solve whose strategy
+// the bot plays, learns its beliefs from or takes values from: one iteration's
+// average strategy is the uniform one (DCFR starts from zero regrets), every action
+// alike for every hand, the nuts folding as often as the air.
+const minPlanIterations = 2
+
 // Belief floors: what share of its weight a hand keeps after an action its model
 // says it never takes. The opponent's model is a guess (the bot's own chart, policy
 // and re-solved strategy), so its floor is large; the bot's own is what it did.
@@ -110,9 +116,9 @@ type plan struct {
 	// taken is 1 + the index of the action in acts that the round's action seen
 	// here maps to (a blueprint plan), or 0: prob matches by kind and amount.
 	taken int
-	// unsolved marks the plan of a re-solve the deadline stopped before its first
-	// iteration ended: it covers no hand, and it is not cached (a later question
-	// at the same point, Strategy's for one, gets a re-solve).
+	// unsolved marks the plan of a re-solve the deadline stopped before it
+	// completed minPlanIterations: it covers no hand, and it is not cached (a
+	// later question at the same point, Strategy's for one, gets a re-solve).
 	unsolved bool
 }
 
@@ -141,8 +147,8 @@ func (b *resolveBot) Act(v *engine.View) engine.Action { return b.ActContext(con
 
 // ActContext decides by the time ctx or the bot's budget ends, whichever comes
 // first. A re-solve cut short answers from the iterations it completed; when the
-// deadline came inside the first, the hand is answered by its equity against the
-// opponent's range (plan.outside). When ctx is already done on entry, or the
+// deadline came before the second ended (one iteration's strategy is uniform), the
+// hand is answered by its equity against the opponent's range (plan.outside). When ctx is already done on entry, or the
 // subgame cannot be solved, it answers at once with a check or, facing a bet, a
 // call when the price is below a quarter of the pot after calling and a fold
 // otherwise.
@@ -175,8 +181,8 @@ func (b *resolveBot) Strategy(v *engine.View, out []ActionProb) ([]ActionProb, b
 
 // StrategyContext is Strategy cut short when ctx is done: a re-solve then stops
 // inside the iteration under way and the bot answers from the iterations it
-// completed, by equity when there were none, or, when ctx is done before it
-// starts, as ActContext does then (quickAction).
+// completed, by equity when there were fewer than two, or, when ctx is done
+// before it starts, as ActContext does then (quickAction).
 func (b *resolveBot) StrategyContext(ctx context.Context, v *engine.View, out []ActionProb) ([]ActionProb, bool) {
 	h, ok := readHistory(v)
 	if !ok {
@@ -348,7 +354,7 @@ func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[
 		return b.endRound(ctx, b.kept.s, h, i, bel)
 	}
 	if ctx.Err() != nil {
-		return true // as after a solve with no iteration: the beliefs stay (endRound)
+		return true // as after a solve with too few iterations: the beliefs stay (endRound)
 	}
 	s, err := b.roundSolver(ctx, st, bel, h.me, h.key[:st.keyAt])
 	if err != nil {
@@ -428,7 +434,7 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 		return nil
 	}
 	b.kept.keep(h.key[:st.keyAt], st, s)
-	if s.Iterations() == 0 {
+	if s.Iterations() < minPlanIterations {
 		return unsolvedPlan(st, bel, me)
 	}
 	path, err := pathOf(s, st, len(st.acts))
@@ -451,7 +457,7 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 }
 
 // unsolvedPlan is the plan of round st when the deadline came before its re-solve
-// or inside its first iteration: no strategy, so every hand is answered as one the
+// completed minPlanIterations: no strategy, so every hand is answered as one the
 // plan does not cover, by its equity against the opponent's range at the round's
 // start (plan.outside).
 func unsolvedPlan(st *pubStreet, bel *[2]belief, me int) *plan {

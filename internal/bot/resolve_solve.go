@@ -290,10 +290,10 @@ func (b *resolveBot) noteBound(start string, opp int, vals []float64) {
 // noteRoot records, after a re-solve of the round begun at start that had no bound,
 // the opponent's best-response values at its root: the round's later re-solves
 // (with the opponent's new bet sizes in their trees) give it no more than this one.
-// A re-solve with no iteration completed, or values whose traversal ctx cut short,
-// record nothing (a later re-solve of the round will).
+// A re-solve with fewer than minPlanIterations, or values whose traversal ctx cut
+// short, record nothing (a later re-solve of the round will).
 func (b *resolveBot) noteRoot(ctx context.Context, start string, s *solver.Solver, me int) {
-	if !b.safe || b.bounds[start] != nil || s.Iterations() == 0 {
+	if !b.safe || b.bounds[start] != nil || s.Iterations() < minPlanIterations {
 		return
 	}
 	opp := solverPlayer(1 - me)
@@ -305,12 +305,12 @@ func (b *resolveBot) noteRoot(ctx context.Context, start string, s *solver.Solve
 // endRound moves bel, the beliefs at round i's start, through its actions with s,
 // its solve; re-solving safely, it also records the opponent's best-response values
 // at the next round's start (its card dealt) as that round's bound, unless ctx cuts
-// their traversal short. A solve with no iteration completed (the deadline came
-// inside the first) has no strategy to learn from: the beliefs stay as they were
-// at the round's start, and no bound is recorded.
+// their traversal short. A solve with fewer than minPlanIterations (the deadline
+// came inside the first two) has no strategy to learn from: the beliefs stay as
+// they were at the round's start, and no bound is recorded.
 func (b *resolveBot) endRound(ctx context.Context, s *solver.Solver, h *pubHistory, i int, bel *[2]belief) bool {
 	st := &h.streets[i]
-	if s.Iterations() == 0 {
+	if s.Iterations() < minPlanIterations {
 		return true
 	}
 	if advance(s, st, bel, h.me) != nil {

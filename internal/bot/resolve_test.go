@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -378,4 +379,42 @@ func TestResolveDeadlineInsideFirstIteration(t *testing.T) {
 		t.Errorf("the river's beliefs are not the turn's (turn %v, river %v)", x != nil, y != nil)
 	}
 	checkBeliefs(t, b)
+}
+
+// TestResolveOneIterationFallsBack: a turn re-solve the deadline stops after one
+// iteration has only the uniform strategy (DCFR starts from zero regrets: every
+// action alike for every hand), so the bot answers by equity as with none, and the
+// round teaches its beliefs nothing; after two it plays the re-solve.
+func TestResolveOneIterationFallsBack(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		b := newTestResolve(t, 1)
+		b.budget = time.Hour
+		h := headsUp(t, "TcQh", "8s8c", "KdJs9h7d2c")
+		play(t, h, "r5", "c", "k", "k", "k")
+		v := h.View(0)
+		hist, _ := readHistory(&v)
+		ctx := &stopAfter{Context: context.Background(), n: n}
+		b.beforeSolve = func(s *solver.Solver) { ctx.s = s }
+		b.cache, b.starts = map[string]*plan{}, map[string]*[2]belief{}
+		p := b.planAt(ctx, &hist)
+		if p == nil || b.kept.s == nil || b.kept.s.Iterations() != n {
+			t.Fatalf("%d iterations: plan %v, kept %v", n, p != nil, b.kept.s != nil)
+		}
+		if n == 1 {
+			root, err := b.kept.s.Strategy(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, hd := range root.Hands {
+				for _, q := range hd.Strategy {
+					if math.Abs(q-1/float64(len(root.Actions))) > 1e-9 {
+						t.Fatalf("one iteration: %s plays %v at the root, not uniformly", hd.Hand, hd.Strategy)
+					}
+				}
+			}
+		}
+		if p.unsolved != (n == 1) || len(p.probs) == 0 == (n == 2) {
+			t.Errorf("%d iterations: unsolved %v with %d hands covered; want the equity fallback only after one", n, p.unsolved, len(p.probs))
+		}
+	}
 }
