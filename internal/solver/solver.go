@@ -73,7 +73,8 @@ type Solver struct {
 	scale        []float32 // compressed: per decision, the regrets' and the sums' scales
 	iter         int
 
-	gadget *gadget // a safe re-solve's root (Spot.Bound), or nil
+	gadget *gadget     // a safe re-solve's root (Spot.Bound), or nil
+	locked [][]float64 // per decision: its locked strategy (lock.go), or nil
 
 	leafBoards []int32 // depth-limited (Spot.LeafRunouts): the sampled runouts' boards
 	leafScale  float64 // 1 / the leaf runouts a pair of hands meets on, in the mean

@@ -193,7 +193,7 @@ func (b *builder) endStreet(st state) int32 {
 		return b.add(node{kind: leafNode, street: st.street, board: b.s.boardIndex(st.board), payoff: st.commit[0], pot: st.commit[0] + st.commit[1]}, st.depth)
 	}
 	idx := b.add(node{kind: chanceNode, street: st.street, board: b.s.boardIndex(st.board), pot: st.commit[0] + st.commit[1]}, st.depth)
-	deal, perm, from := b.s.dealClasses(st.board)
+	deal, perm, from := b.s.deals(st.board)
 	kids := make([]int32, len(deal))
 	for i, c := range deal {
 		if perm[i] != 0 {
