@@ -3,6 +3,7 @@ package solver
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,11 +68,22 @@ func (m measureSpot) spot() Spot {
 // every leaf model's, so no model knows its cards.
 var measureSample = Sample{Turns: 12, Rivers: 6, Seed: 1}
 
+// equityLeaves is the leaf model of equity realized in full over n runouts.
+func equityLeaves(n int) func(Spot) Spot {
+	return func(sp Spot) Spot {
+		sp.Sample, sp.LeafRunouts = Sample{}, n
+		return sp
+	}
+}
+
 // sampledLeaves is the leaf model that solves the continuation on a sample of turns
-// and rivers of its own.
-func sampledLeaves(turns, rivers int) func(Spot) Spot {
+// and rivers of its own; without river betting, the river is checked down.
+func sampledLeaves(turns, rivers int, riverBets bool) func(Spot) Spot {
 	return func(sp Spot) Spot {
 		sp.Sample = Sample{Turns: turns, Rivers: rivers, Seed: 2}
+		if !riverBets {
+			sp.Tree.Sizes[OOP][River], sp.Tree.Sizes[IP][River] = Sizes{}, Sizes{}
+		}
 		return sp
 	}
 }
@@ -133,9 +145,22 @@ func TestLeafMeasure(t *testing.T) {
 		t.Skip("set FELT_LEAF_MEASURE=1 (or a list of spots) to run the leaf measurement")
 	}
 	models := []leafModel{
-		{"equity-36", func(sp Spot) Spot { sp.Sample = Sample{}; sp.LeafRunouts = 36; return sp }, 60},
-		{"sampled-4x3", sampledLeaves(4, 3), 60},
-		{"sampled-8x3", sampledLeaves(8, 3), 60},
+		{"equity-36", equityLeaves(36), 60},
+		{"equity-36/300it", equityLeaves(36), 300},
+		{"equity-200", equityLeaves(200), 60},
+		{"sampled-4x3", sampledLeaves(4, 3, true), 60},
+		{"sampled-8x3", sampledLeaves(8, 3, true), 60},
+		{"turn-8x4", sampledLeaves(8, 4, false), 60},
+		{"turn-12x4", sampledLeaves(12, 4, false), 60},
+		{"turn-4x4", sampledLeaves(4, 4, false), 60},
+		{"turn-6x3", sampledLeaves(6, 3, false), 60},
+		{"turn-8x4/30it", sampledLeaves(8, 4, false), 30},
+		// The floor: the whole game solved on another sample of 12 turns and 6
+		// rivers, which loses what not knowing the measurement's cards costs.
+		{"other-12x6", sampledLeaves(12, 6, true), 200},
+	}
+	if only := os.Getenv("FELT_LEAF_MODELS"); only != "" {
+		models = slices.DeleteFunc(models, func(m leafModel) bool { return !slices.Contains(strings.Split(only, ","), m.name) })
 	}
 	const target, limit = 0.3, 400
 	for _, m := range measureSpots {

@@ -59,3 +59,31 @@ func TestSampleBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckedDownStreet: a street with no bet in the tree for either player is
+// dealt and checked down with no decision: after the turn's last action the river
+// card leads straight to a showdown. A bet size for one player brings the
+// decisions back.
+func TestCheckedDownStreet(t *testing.T) {
+	sp := smallFlop()
+	sp.Sample = Sample{Turns: 3, Rivers: 2, Seed: 1}
+	sp.Tree.Sizes[OOP][River], sp.Tree.Sizes[IP][River] = Sizes{}, Sizes{}
+	s := mustSolver(t, sp, 1)
+	turn, err := s.Node([]string{"x", "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	river, err := s.Node([]string{"x", "x", turn.Deals[0], "x", "x"})
+	if err != nil || river.Kind != "chance" {
+		t.Fatalf("after the turn's checks: %+v, %v", river, err)
+	}
+	end, err := s.Node([]string{"x", "x", turn.Deals[0], "x", "x", river.Deals[0]})
+	if err != nil || end.Kind != "showdown" {
+		t.Errorf("the river dealt: %q, %v; want a showdown", end.Kind, err)
+	}
+	sp.Tree.Sizes[IP][River].AllIn = true
+	s = mustSolver(t, sp, 1)
+	if end, err := s.Node([]string{"x", "x", turn.Deals[0], "x", "x", river.Deals[0]}); err != nil || end.Kind != "decision" {
+		t.Errorf("with IP's all-in on the river: %q, %v; want a decision", end.Kind, err)
+	}
+}
