@@ -118,8 +118,8 @@ const (
 // The continuation of LeavesTurn: its turn and river samples, drawn from a seed
 // fixed by the board.
 const (
-	flopTurns  = 8
-	flopRivers = 4
+	flopTurns  = 12
+	flopRivers = 3
 	flopSeed   = 2
 )
 

@@ -152,6 +152,8 @@ func TestLeafMeasure(t *testing.T) {
 		{"sampled-8x3", sampledLeaves(8, 3, true), 60},
 		{"turn-8x4", sampledLeaves(8, 4, false), 60},
 		{"turn-12x4", sampledLeaves(12, 4, false), 60},
+		{"turn-12x3", sampledLeaves(12, 3, false), 60},
+		{"turn-16x2", sampledLeaves(16, 2, false), 60},
 		{"turn-4x4", sampledLeaves(4, 4, false), 60},
 		{"turn-6x3", sampledLeaves(6, 3, false), 60},
 		{"turn-8x4/30it", sampledLeaves(8, 4, false), 30},
