@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/felt-poker/felt/internal/arena"
@@ -21,8 +22,10 @@ type lbrCmd struct {
 	Samples int    `default:"2" help:"For a bot that cannot state its strategy: calls of its Act per hand of its range at each of its decisions (1-100)."`
 	Runouts int    `default:"1000" help:"Runouts sampled for an equity on the flop (and before it with --preflop); turn and river are exact."`
 	Preflop bool   `help:"Let LBR bet and fold before the flop too (default: it checks or calls there, as in the paper)."`
-	Record  string `placeholder:"FILE.csv" help:"Append the result to this CSV file (created with a header if missing)."`
-	Chart   string `placeholder:"FILE.svg" help:"Draw --record's LBR win per bot in this --variant (.svg or .png), after the run if a bot is given."`
+	Deals   string `placeholder:"FROM:TO" help:"Play deals FROM to TO-1 of the seed's sequence (2×(TO−FROM) hands; instead of --hands): pieces of one measurement, to pool with --record."`
+	Record  string `placeholder:"FILE.csv" help:"Append the result to this CSV file (created with a header if missing), a stopped run's too."`
+	Chart   string `placeholder:"FILE.svg" help:"Draw --record's LBR win per bot in this --variant (.svg or .png), pooled, after the run if a bot is given."`
+	Pool    bool   `help:"Print --record's measurements pooled (each bot's runs on disjoint deals as one), without playing."`
 	arenaFlags
 	farmFlags
 }
@@ -48,16 +51,44 @@ half-width; a lower bound on what a best response wins against the bot. It also
 reports the same win with the control variate of felt match --cv (the luck of the
 cards and of a strategist bot's dice taken out): the same mean, a narrower interval.
 
---json prints one object: "bot", "hands", "deals", "seed", "sizes", "samples",
+--json prints one object: "bot", "hands", "deals", "first_deal", "seed", "sizes", "samples",
 "runouts", "preflop", "chips", "mbb_per_game", "mbb_ci95", "bb_per_100", "ci95",
 "variant", "cv" (as felt match --cv prints it), "misses" (bot actions the sampled range could
-not explain), "workers", "elapsed_ns".
+not explain), "workers", "elapsed_ns", and for a stopped run "stopped" and "dropped"
+(the deals completed after the first one that was not). With --pool, a list of the
+measurements: "variant", "bot", "preflop", "sizes", "samples", "runouts", "hands",
+"runs", "seeds", "mbb_per_game", "mbb_ci95", "cv_mbb_per_game", "cv_mbb_ci95", "misses".
 
---record FILE.csv appends the run as a line (variant, bot, preflop, hands, seed, sizes,
-mbb_per_game, mbb_ci95, cv_mbb_per_game, cv_mbb_ci95, misses). --chart FILE.svg draws,
-from --record's file, each bot's LBR win in --variant as a bar with its 95% interval: of
-the bot's latest run with and without --preflop, the larger (both are lower bounds);
-without a bot, felt lbr only draws.`
+--deals FROM:TO plays deals FROM to TO-1 of the seed's sequence instead of the
+first --hands/2: a deal's cards and streams depend only on the seed and its number
+(not on --workers or FROM), so --seed 15 --deals 0:17 and then --deals 17:100 give
+deal for deal what one run of --deals 0:100 gives (for a bot that does not learn
+from its hands, as bayes and adaptive do). A measurement that takes days is made so
+in pieces, in several processes or sessions, with --record.
+
+Stopped (Ctrl-C, SIGINT or SIGTERM), felt lbr abandons the deals in flight at once
+(a bot that re-solves is told to stop), prints and records the deals completed from
+FROM up to the first one that was not, and exits with status 1, saying which deals
+it counted: the next piece starts there. The deals completed after that one (with
+several workers) are left out, so that a record is always a range of deals, and
+not the quick deals of a stopped run without its slow ones.
+
+--record FILE.csv appends the run as a line (variant, bot, preflop, hands, seed,
+sizes, mbb_per_game, mbb_ci95, cv_mbb_per_game, cv_mbb_ci95, misses, deals,
+samples, runouts, mbb_sd, cv_mbb_sd: the deals FROM:TO and the standard deviation
+of one deal's result, in mbb/g, that pooling needs); a file of felt before the
+deals column is rewritten once with the new header, its lines kept. Lines of one
+measurement (variant, bot with its options, --preflop, --sizes, --samples,
+--runouts; a line written before the samples and runouts columns counts as run with
+the defaults, as every run of docs/bots.md was) pool into one: their deals counted together, as one run of them all
+would count them (the mean weighted by hands, the interval from each line's
+deviation and mean), whether they are pieces of one seed or runs of several seeds.
+A line whose deals overlap those of a later line of its measurement and seed is
+left out, with a warning: a run repeated counts once, the later one. --pool prints
+each measurement of the file pooled (with the control variate's figure), and
+--chart FILE.svg draws each bot's LBR win in --variant as a bar with its 95%
+interval: of the bot's latest measurement with and without --preflop, the larger
+(both are lower bounds); without a bot, felt lbr only prints or draws.`
 }
 
 // Run is called by kong.
@@ -81,6 +112,7 @@ type lbrOutput struct {
 	Variant    string    `json:"variant"`
 	Hands      int       `json:"hands"`
 	Deals      int       `json:"deals"`
+	FirstDeal  int       `json:"first_deal"`
 	Seed       uint64    `json:"seed"`
 	Sizes      []string  `json:"sizes"`
 	Samples    int       `json:"samples"`
@@ -95,33 +127,23 @@ type lbrOutput struct {
 	Misses     int64     `json:"misses"`
 	Workers    int       `json:"workers"`
 	ElapsedNS  int64     `json:"elapsed_ns"`
+	Stopped    bool      `json:"stopped,omitempty"`
+	Dropped    int       `json:"dropped,omitempty"`
 }
 
 func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
-	switch {
-	case c.Trace || c.History != "":
-		return usageError("felt lbr has no --trace or --history")
-	case c.Variant == "stud":
-		return usageError("felt lbr plays Hold'em (--variant nl, pl or limit), not stud")
-	case c.Chart != "" && c.Record == "":
-		return usageError("--chart draws the runs of a --record file: give one")
-	case c.Chart != "" && !slices.Contains([]string{".svg", ".png"}, strings.ToLower(filepath.Ext(c.Chart))):
-		return usageError("--chart %s: want a .svg or .png file", c.Chart)
-	case c.Bot == "" && c.Chart == "":
-		return usageError("felt lbr needs a bot (or --record and --chart to redraw a chart)")
-	case c.Bot == "":
-		return drawLBRChart(c.Record, c.Chart, c.Variant)
-	}
-	s, err := c.settle([]string{c.Bot})
-	if err != nil {
+	if err := c.check(); err != nil {
 		return err
 	}
-	sizes, err := lbr.ParseSizes(c.Sizes)
-	if err != nil {
-		return usageError("--sizes: %v", err)
+	switch {
+	case c.Pool:
+		return printLBRPools(stdout, stderr, c.Record, c.JSON)
+	case c.Bot == "":
+		return drawLBRChart(stderr, c.Record, c.Chart, c.Variant)
 	}
-	if c.Samples < 1 || c.Samples > lbr.MaxSamples || c.Runouts < 1 || c.Runouts > lbr.MaxRunouts {
-		return usageError("--samples must be 1 to %d and --runouts 1 to %d", lbr.MaxSamples, lbr.MaxRunouts)
+	lc, err := c.config()
+	if err != nil {
+		return err
 	}
 	conn, err := c.farm(ctx, stderr)
 	if err != nil {
@@ -133,26 +155,92 @@ func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		run = conn.LBR
 	}
 	bar := c.progress(stderr, int64(2*((c.Hands+1)/2)), "LBR vs "+c.Bot)
-	r, err := run(ctx, lbr.Config{Bot: c.Bot, Game: s.game, Hands: c.Hands, Seed: s.seed, Workers: c.Workers, Sizes: sizes,
-		Samples: c.Samples, Runouts: c.Runouts, Preflop: c.Preflop, Progress: bar.add})
+	lc.Progress, lc.Deal = bar.add, runningMean(&lc, bar)
+	r, err := run(ctx, lc)
 	bar.finish()
-	if err != nil {
+	if err != nil && (!r.Partial || ctx.Err() == nil) {
 		return err
 	}
+	if r.Partial && r.Deals < 2 {
+		return fmt.Errorf("stopped before two deals were completed from deal %d: nothing to report or record (%w)", r.FirstDeal, err)
+	}
+	if err := c.report(stdout, stderr, r); err != nil {
+		return err
+	}
+	if r.Partial {
+		return fmt.Errorf("stopped: counted deals %s (%s hands) of %s; the next run can go on with --deals %s",
+			lbr.FormatDeals(r.FirstDeal, r.FirstDeal+r.Deals), thousands(int64(r.Hands)),
+			lbr.FormatDeals(lc.FirstDeal, lc.FirstDeal+(lc.Hands+1)/2), lbr.FormatDeals(r.FirstDeal+r.Deals, lc.FirstDeal+(lc.Hands+1)/2))
+	}
+	return nil
+}
+
+// check refuses bad flags that need no bot.
+func (c *lbrCmd) check() error {
+	switch {
+	case c.Trace || c.History != "":
+		return usageError("felt lbr has no --trace or --history")
+	case c.Variant == "stud":
+		return usageError("felt lbr plays Hold'em (--variant nl, pl or limit), not stud")
+	case c.Chart != "" && c.Record == "":
+		return usageError("--chart draws the runs of a --record file: give one")
+	case c.Pool && (c.Record == "" || c.Bot != "" || c.Chart != ""):
+		return usageError("--pool prints the runs of a --record file pooled: give one, and no bot or --chart")
+	case c.Chart != "" && !slices.Contains([]string{".svg", ".png"}, strings.ToLower(filepath.Ext(c.Chart))):
+		return usageError("--chart %s: want a .svg or .png file", c.Chart)
+	case c.Bot == "" && c.Chart == "" && !c.Pool:
+		return usageError("felt lbr needs a bot (or --record and --chart to redraw a chart, or --pool)")
+	}
+	return nil
+}
+
+// config returns the run the flags ask for, c.Hands set from --deals.
+func (c *lbrCmd) config() (lbr.Config, error) {
+	first := 0
+	if c.Deals != "" {
+		from, to, err := lbr.ParseDeals(c.Deals)
+		switch {
+		case err != nil:
+			return lbr.Config{}, usageError("--deals: %v", err)
+		case to-from < arena.MinHands/2:
+			return lbr.Config{}, usageError("--deals %s: at least %d deals", c.Deals, arena.MinHands/2)
+		case c.Hands != 10000: // not the default: given
+			return lbr.Config{}, usageError("--deals %s and --hands %d: give one", c.Deals, c.Hands)
+		}
+		first, c.Hands = from, 2*(to-from)
+	}
+	s, err := c.settle([]string{c.Bot})
+	if err != nil {
+		return lbr.Config{}, err
+	}
+	sizes, err := lbr.ParseSizes(c.Sizes)
+	if err != nil {
+		return lbr.Config{}, usageError("--sizes: %v", err)
+	}
+	if c.Samples < 1 || c.Samples > lbr.MaxSamples || c.Runouts < 1 || c.Runouts > lbr.MaxRunouts {
+		return lbr.Config{}, usageError("--samples must be 1 to %d and --runouts 1 to %d", lbr.MaxSamples, lbr.MaxRunouts)
+	}
+	return lbr.Config{Bot: c.Bot, Game: s.game, Hands: c.Hands, Seed: s.seed, FirstDeal: first, Workers: c.Workers, Sizes: sizes,
+		Samples: c.Samples, Runouts: c.Runouts, Preflop: c.Preflop}, nil
+}
+
+// report records r (with --record, then draws --chart) and prints it.
+func (c *lbrCmd) report(stdout, stderr io.Writer, r lbr.Result) error {
 	if c.Record != "" {
-		if err := appendLBRRecord(c.Record, lbr.NewRecord(r, sizes, c.Preflop)); err != nil {
-			return err
+		if err := lbr.AppendRecord(c.Record, lbr.NewRecord(r)); err != nil {
+			return fmt.Errorf("--record %s: %w", c.Record, err)
 		}
 		if c.Chart != "" {
-			if err := drawLBRChart(c.Record, c.Chart, c.Variant); err != nil {
+			if err := drawLBRChart(stderr, c.Record, c.Chart, c.Variant); err != nil {
 				return err
 			}
 		}
 	}
-	out := lbrOutput{Bot: r.Bot, Variant: r.Variant, Hands: r.Hands, Deals: r.Deals, Seed: r.Seed, Samples: c.Samples, Runouts: c.Runouts,
-		Preflop: c.Preflop, Chips: r.Chips, MBBPerGame: r.MBBPerGame, MBBCI95: r.MBBCI95, BBPer100: r.BBPer100, CI95: r.CI95,
-		CV: newCVOutput(r.CV), Misses: r.Misses, Workers: r.Workers, ElapsedNS: r.Elapsed.Nanoseconds()}
-	for _, z := range sizes {
+	out := lbrOutput{Bot: r.Bot, Variant: r.Variant, Hands: r.Hands, Deals: r.Deals, FirstDeal: r.FirstDeal, Seed: r.Seed,
+		Samples: r.Samples, Runouts: r.Runouts, Preflop: r.Preflop, Chips: r.Chips, MBBPerGame: r.MBBPerGame, MBBCI95: r.MBBCI95,
+		BBPer100: r.BBPer100, CI95: r.CI95, CV: newCVOutput(r.CV), Misses: r.Misses, Workers: r.Workers,
+		ElapsedNS: r.Elapsed.Nanoseconds(), Stopped: r.Partial, Dropped: r.Dropped}
+	for _, z := range r.Sizes {
 		out.Sizes = append(out.Sizes, z.String())
 	}
 	if c.JSON {
@@ -161,14 +249,41 @@ func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	return writeLBR(stdout, out, r.CV)
 }
 
+// runningMean returns a Config.Deal that shows on bar, as deals complete, LBR's
+// win so far ± its 95% interval (nil without a bar).
+func runningMean(lc *lbr.Config, bar arenaBar) func(int, lbr.Outcome) {
+	if bar.pb == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	var t lbr.Totals
+	return func(_ int, o lbr.Outcome) {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Add(o)
+		if t.Deals() >= 2 {
+			r := lc.Result(&t, 0, 0)
+			bar.pb.Describe(fmt.Sprintf("LBR vs %s %+.0f ± %.0f mbb/g", lc.Bot, r.MBBPerGame, r.MBBCI95))
+		}
+	}
+}
+
 // writeLBR prints a run of felt lbr as text.
 func writeLBR(w io.Writer, out lbrOutput, cv *arena.CVRate) error {
 	preflop := "checks or calls before the flop"
 	if out.Preflop {
 		preflop = "decides before the flop too"
 	}
-	fmt.Fprintf(w, "LBR vs %s: %s, %s hands (%s deals, LBR in each seat), seed %d\n",
+	fmt.Fprintf(w, "LBR vs %s: %s, %s hands (%s deals, LBR in each seat), seed %d",
 		out.Bot, arenaGameName(out.Variant), thousands(int64(out.Hands)), thousands(int64(out.Deals)), out.Seed)
+	if out.FirstDeal != 0 || out.Stopped {
+		fmt.Fprintf(w, ", deals %s", lbr.FormatDeals(out.FirstDeal, out.FirstDeal+out.Deals))
+	}
+	fmt.Fprintln(w)
+	if out.Stopped {
+		fmt.Fprintf(w, "Stopped: the deals completed from deal %d up to the first one that was not (%d completed after it left out)\n",
+			out.FirstDeal, out.Dropped)
+	}
 	bets := fmt.Sprintf("bets %v", out.Sizes)
 	if out.Variant == "limit" {
 		bets = "the fixed bet"
@@ -183,53 +298,4 @@ func writeLBR(w io.Writer, out lbrOutput, cv *arena.CVRate) error {
 	}
 	_, err := fmt.Fprintf(w, "%v on %d workers\n", time.Duration(out.ElapsedNS).Round(time.Millisecond), out.Workers)
 	return err
-}
-
-// appendLBRRecord appends rec to the record file at path, with the header if the
-// file is new or empty.
-func appendLBRRecord(path string, rec lbr.Record) error {
-	fresh := true
-	if st, err := os.Stat(path); err == nil && st.Size() > 0 {
-		fresh = false
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return fmt.Errorf("--record: %w", err)
-	}
-	if err := lbr.WriteRecords(f, []lbr.Record{rec}, fresh); err != nil {
-		f.Close()
-		return fmt.Errorf("--record %s: %w", path, err)
-	}
-	return f.Close()
-}
-
-// drawLBRChart draws the leading run of each bot of variant in the record file
-// to chart.
-func drawLBRChart(record, chart, variant string) error {
-	f, err := os.Open(record)
-	if err != nil {
-		return fmt.Errorf("--record: %w", err)
-	}
-	recs, err := lbr.ReadRecords(f)
-	f.Close()
-	if err != nil {
-		return fmt.Errorf("--record %s: %w", record, err)
-	}
-	lead := lbr.Leading(recs, variant)
-	if len(lead) == 0 {
-		return fmt.Errorf("--record %s: no run in %s to draw", record, arenaGameName(variant))
-	}
-	names := make([]string, len(lead))
-	ys, ci := make([]float64, len(lead)), make([]float64, len(lead))
-	for i, r := range lead {
-		// A bot's options go on a line of their own, so that long names do not overlap.
-		label := strings.ReplaceAll(r.Bot, ":", "\n") + "\n" + thousands(int64(r.Hands)) + " hands"
-		names[i], ys[i], ci[i] = label, r.MBBPerGame, r.MBBCI95
-	}
-	title := "What Local Best Response wins, " + arenaGameName(variant)
-	ch, err := arena.BarChart(title, "mbb/g (± 95%)", names, ys, ci)
-	if err != nil {
-		return err
-	}
-	return ch.Save(chart)
 }

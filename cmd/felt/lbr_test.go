@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,8 @@ func TestLBRCommand(t *testing.T) {
 	}
 	for _, args := range [][]string{{"nobody"}, {"fold", "--hands", "2"}, {"fold", "--variant", "stud"}, {"fold", "--trace"}, {},
 		{"fold", "--chart", "x.svg"}, {"--record", "x.csv"}, {"fold", "--record", "x.csv", "--chart", "x.pdf"},
-		{"fold", "--sizes", "pot"}, {"fold", "--samples", "0"}, {"fold", "--runouts", "0"}} {
+		{"fold", "--sizes", "pot"}, {"fold", "--samples", "0"}, {"fold", "--runouts", "0"},
+		{"--pool"}, {"fold", "--record", "x.csv", "--pool"}, {"--record", "x.csv", "--chart", "x.svg", "--pool"}} {
 		err := runLBR(context.Background(), append(args, "--no-progress"), io.Discard, io.Discard)
 		var e *exitError
 		if !errors.As(err, &e) || e.code != 2 {
@@ -90,5 +92,137 @@ func TestLBRLimitRecordAndChart(t *testing.T) {
 	// No run of nl in the file: nothing to draw, said so.
 	if err := runLBR(context.Background(), []string{"--record", rec, "--chart", chart}, io.Discard, io.Discard); err == nil {
 		t.Fatal("a chart of nl from a file of limit runs: no error")
+	}
+}
+
+// Bad --deals are usage errors, before anything is played.
+func TestLBRBadDeals(t *testing.T) {
+	for _, deals := range []string{"5:5", "5:3", "-1:5", "a:b", "5", ":7", "0:99999999999999999999", "0:1", "1:2", "0x0:10", "0:1e3", "0:1100000000000"} {
+		args := []string{"call", "--deals", deals, "--no-progress"}
+		err := runLBR(context.Background(), args, io.Discard, io.Discard)
+		var e *exitError
+		if !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), "--deals") {
+			t.Errorf("--deals %q: %v, want a usage error about --deals", deals, err)
+		}
+	}
+	err := runLBR(context.Background(), []string{"call", "--deals", "0:10", "--hands", "20", "--no-progress"}, io.Discard, io.Discard)
+	var e *exitError
+	if !errors.As(err, &e) || e.code != 2 {
+		t.Errorf("--deals and --hands: %v, want a usage error", err)
+	}
+}
+
+// lbrJSON runs felt lbr with args and --json and returns its output.
+func lbrJSON(t *testing.T, args ...string) lbrOutput {
+	t.Helper()
+	var out bytes.Buffer
+	if err := runLBR(context.Background(), append(args, "--json", "--no-progress"), &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var got lbrOutput
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// A measurement in pieces: --deals 0:7 and 7:20 of seed 15 recorded, --pool
+// prints the figures of one run of --deals 0:20 (to the file's rounding), plain
+// and with the control variate. A later run over deals already recorded counts
+// instead of the lines it overlaps, which --pool names on standard error.
+func TestLBRPiecesPool(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "lbr.csv")
+	base := []string{"random", "--seed", "15", "--runouts", "20", "--preflop", "--record", rec}
+	lbrJSON(t, append(base, "--deals", "0:7")...)
+	if got := lbrJSON(t, append(base, "--deals", "7:20", "--workers", "3")...); got.FirstDeal != 7 || got.Deals != 13 || got.Hands != 26 {
+		t.Fatalf("--deals 7:20: %+v", got)
+	}
+	one := lbrJSON(t, "random", "--seed", "15", "--runouts", "20", "--preflop", "--deals", "0:20")
+	var out, errOut bytes.Buffer
+	if err := runLBR(context.Background(), []string{"--record", rec, "--pool", "--json"}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	var pools []lbrPoolOutput
+	if err := json.Unmarshal(out.Bytes(), &pools); err != nil {
+		t.Fatal(err)
+	}
+	if len(pools) != 1 || pools[0].Hands != 40 || pools[0].Runs != 2 || errOut.Len() != 0 {
+		t.Fatalf("pools %+v, stderr %q", pools, errOut.String())
+	}
+	p := pools[0]
+	for _, x := range [][2]float64{{p.MBBPerGame, one.MBBPerGame}, {p.MBBCI95, one.MBBCI95}, {p.CVMBBPerGame, one.CV.MBBPerGame}, {p.CVMBBCI95, one.CV.MBBCI95}} {
+		if math.Abs(x[0]-x[1]) > 0.1 {
+			t.Errorf("pooled %+v, one run %+v", p, one)
+		}
+	}
+	lbrJSON(t, append(base, "--deals", "5:10")...)
+	out.Reset()
+	if err := runLBR(context.Background(), []string{"--record", rec, "--pool"}, &out, &errOut); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"line 2 (nl random, seed 15, deals 0:7) overlaps the later line 4 (deals 5:10)",
+		"line 3 (nl random, seed 15, deals 7:20) overlaps the later line 4 (deals 5:10)"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	if !strings.Contains(out.String(), "random  true") || !strings.Contains(out.String(), "  10  ") {
+		t.Errorf("--pool after the overlapping run:\n%s", out.String())
+	}
+}
+
+// cancelOnRate cancels once the progress bar shows a running mean (two deals
+// counted).
+type cancelOnRate struct {
+	cancel func()
+	seen   bytes.Buffer
+}
+
+func (w *cancelOnRate) Write(p []byte) (int, error) {
+	w.seen.Write(p)
+	if bytes.Contains(w.seen.Bytes(), []byte("mbb/g")) {
+		w.cancel()
+	}
+	return len(p), nil
+}
+
+// Stopped (the signal's context cancelled), felt lbr prints and records the
+// deals it completed and says which, exiting with an error; stopped before two
+// deals it records nothing.
+func TestLBRStoppedRecordsPartial(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "lbr.csv")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out bytes.Buffer
+	args := []string{"random", "--seed", "15", "--runouts", "20", "--preflop", "--deals", "3:100000", "--workers", "1", "--record", rec, "--json"}
+	runErr := runLBR(ctx, args, &out, &cancelOnRate{cancel: cancel})
+	if runErr == nil || !strings.Contains(runErr.Error(), "stopped: counted deals 3:") || !strings.Contains(runErr.Error(), "go on with --deals") {
+		t.Fatalf("stopped: %v", runErr)
+	}
+	var got lbrOutput
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := lbr.ReadRecords(f)
+	f.Close()
+	if err != nil || len(recs) != 1 || !got.Stopped || got.FirstDeal != 3 || got.Deals < 2 || recs[0].FirstDeal != 3 || recs[0].Hands != got.Hands {
+		t.Fatalf("stopped run %+v, records %+v, %v", got, recs, err)
+	}
+	if !strings.Contains(runErr.Error(), lbr.FormatDeals(3, 3+got.Deals)) {
+		t.Errorf("the error %q does not name deals %s", runErr, lbr.FormatDeals(3, 3+got.Deals))
+	}
+
+	stopped, stop := context.WithCancel(context.Background())
+	stop()
+	err = runLBR(stopped, args, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "nothing to report or record") {
+		t.Fatalf("stopped at once: %v", err)
+	}
+	if recs2, _ := os.ReadFile(rec); strings.Count(string(recs2), "\n") != 2 {
+		t.Errorf("stopped at once, the record file became:\n%s", recs2)
 	}
 }

@@ -89,6 +89,10 @@ type Result struct {
 // z95 is the normal quantile of a two-sided 95% interval.
 const z95 = 1.959963984540054
 
+// Z95 is the normal quantile of a two-sided 95% interval, with which every
+// interval of the arena is made (tools that pool its results use it too).
+const Z95 = z95
+
 // ErrChipsNotConserved reports a hand whose results did not sum to zero: a bug in
 // the engine or the arena.
 var ErrChipsNotConserved = errors.New("chips not conserved")

@@ -76,15 +76,9 @@ func PlayTournament(ctx context.Context, tc TournamentConfig) (TournamentResult,
 		tc.Stack = stack
 	}
 	res := TournamentResult{Players: playerNames(tc.Bots), Game: tc.Game.Name, Seed: tc.Seed, Dealt: make([]int, n)}
-	bots := make([]bot.Bot, n)
-	srcs := make([]*rand.PCG, n)
-	for i, name := range tc.Bots {
-		srcs[i] = rand.NewPCG(0, 0)
-		b, err := tc.NewBot(name, bot.Options{Rand: rand.New(srcs[i]), Game: tc.Game.Bot(n)})
-		if err != nil {
-			return res, err
-		}
-		bots[i] = b
+	seats, err := tc.seatBots()
+	if err != nil {
+		return res, err
 	}
 	start := make([]int64, n)
 	for i := range start {
@@ -92,10 +86,8 @@ func PlayTournament(ctx context.Context, tc TournamentConfig) (TournamentResult,
 	}
 	stacks := slices.Clone(start)
 	res.Stacks = append(res.Stacks, slices.Clone(stacks))
-	var sums, sumSqs []float64 = make([]float64, n), make([]float64, n)
+	rates := handRates{sums: make([]float64, n), sumSqs: make([]float64, n)}
 	var out []int // busted players, first out first
-	h := new(engine.Hand)
-	var view engine.View
 	button := 0
 	for hand := 0; hand < tc.Hands; hand++ {
 		if err := ctx.Err(); err != nil {
@@ -110,88 +102,159 @@ func PlayTournament(ctx context.Context, tc TournamentConfig) (TournamentResult,
 		for stacks[button] == 0 {
 			button = (button + 1) % n
 		}
-		cfg := tc.levelConfig(hand)
-		cfg.Stacks = slices.Clone(stacks)
-		cfg.Button = button
-		seed := mix(tc.Seed, uint64(hand))
-		cfg.Seed = cards.SeedFromUint64(seed)
-		for i := range srcs {
-			srcs[i].Seed(mix(seed, uint64(i)), uint64(hand))
-		}
-		if err := playTableHand(h, &view, cfg, bots, res.Players); err != nil {
-			return res, fmt.Errorf("hand %d (seed %d): %w", hand, tc.Seed, err)
-		}
-		if tc.Hand != nil {
-			if err := tc.Hand(cfg, h, res.Players); err != nil {
-				return res, err
-			}
-		}
-		unit := float64(cfg.BigBlind)
-		if tc.Game.Config.Variant == engine.StudThree {
-			unit = float64(cfg.Ante)
+		cfg, err := tc.playHand(seats, hand, button, stacks, res.Players)
+		if err != nil {
+			return res, err
 		}
 		before := slices.Clone(stacks)
-		var total int64
-		for i := range n {
-			stacks[i] = h.Stack(i)
-			total += stacks[i]
-			if before[i] > 0 {
-				x := float64(h.Net(i)) / unit
-				sums[i] += x
-				sumSqs[i] += x * x
-				res.Dealt[i]++
-			}
-		}
-		var want int64
-		for _, s := range before {
-			want += s
-		}
-		if total != want {
-			return res, fmt.Errorf("hand %d: %w: %d chips before, %d after", hand, ErrChipsNotConserved, want, total)
+		if err := rates.settle(seats.hand, tc.Game.unitOf(cfg), before, stacks, res.Dealt); err != nil {
+			return res, fmt.Errorf("hand %d: %w", hand, err)
 		}
 		res.Stacks = append(res.Stacks, slices.Clone(stacks))
 		res.Hands++
 		if !tc.Ring {
-			var busted []int
-			for i := range n {
-				if before[i] > 0 && stacks[i] == 0 {
-					busted = append(busted, i)
-				}
-			}
-			slices.SortStableFunc(busted, func(a, b int) int { return cmp.Compare(before[a], before[b]) })
-			out = append(out, busted...)
+			out = append(out, busted(before, stacks)...)
 		}
 		button = (button + 1) % n
 		if tc.Progress != nil {
 			tc.Progress(1)
 		}
 	}
+	res.Finish = finishOrder(res.Players, out, stacks)
+	res.Rates = rates.standings(res.Players, res.Dealt)
+	return res, nil
+}
+
+// tourneySeats is what a tournament's table keeps between hands: each seat's bot
+// with the source of its dice, and the hand and view reused for every hand.
+type tourneySeats struct {
+	bots []bot.Bot
+	srcs []*rand.PCG
+	hand *engine.Hand
+	view engine.View
+}
+
+// seatBots makes the tournament's bots, each with its own source of dice.
+func (tc *TournamentConfig) seatBots() (*tourneySeats, error) {
+	n := len(tc.Bots)
+	s := &tourneySeats{bots: make([]bot.Bot, n), srcs: make([]*rand.PCG, n), hand: new(engine.Hand)}
+	for i, name := range tc.Bots {
+		s.srcs[i] = rand.NewPCG(0, 0)
+		b, err := tc.NewBot(name, bot.Options{Rand: rand.New(s.srcs[i]), Game: tc.Game.Bot(n)})
+		if err != nil {
+			return nil, err
+		}
+		s.bots[i] = b
+	}
+	return s, nil
+}
+
+// playHand deals hand number hand at its level with the button at button and the
+// stacks given, reseeds every bot's dice from the hand's seed, plays it to the end
+// and hands it to tc.Hand. It returns the hand's configuration.
+func (tc *TournamentConfig) playHand(s *tourneySeats, hand, button int, stacks []int64, players []string) (engine.Config, error) {
+	cfg := tc.levelConfig(hand)
+	cfg.Stacks = slices.Clone(stacks)
+	cfg.Button = button
+	seed := mix(tc.Seed, uint64(hand))
+	cfg.Seed = cards.SeedFromUint64(seed)
+	for i := range s.srcs {
+		s.srcs[i].Seed(mix(seed, uint64(i)), uint64(hand))
+	}
+	if err := playTableHand(s.hand, &s.view, cfg, s.bots, players); err != nil {
+		return cfg, fmt.Errorf("hand %d (seed %d): %w", hand, tc.Seed, err)
+	}
+	if tc.Hand != nil {
+		if err := tc.Hand(cfg, s.hand, players); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
+// unitOf is the chips a player's result per hand is counted in: the big blind,
+// the ante in three card stud.
+func (g Game) unitOf(cfg engine.Config) float64 {
+	if g.Config.Variant == engine.StudThree {
+		return float64(cfg.Ante)
+	}
+	return float64(cfg.BigBlind)
+}
+
+// handRates sums each player's result per hand dealt in, in units.
+type handRates struct{ sums, sumSqs []float64 }
+
+// settle writes the stacks after hand h into stacks (before holds them before it),
+// counts each player dealt in and adds its result, and checks that no chip was
+// made or lost.
+func (r *handRates) settle(h *engine.Hand, unit float64, before, stacks []int64, dealt []int) error {
+	var total, want int64
+	for i := range stacks {
+		stacks[i] = h.Stack(i)
+		total += stacks[i]
+		want += before[i]
+		if before[i] > 0 {
+			x := float64(h.Net(i)) / unit
+			r.sums[i] += x
+			r.sumSqs[i] += x * x
+			dealt[i]++
+		}
+	}
+	if total != want {
+		return fmt.Errorf("%w: %d chips before, %d after", ErrChipsNotConserved, want, total)
+	}
+	return nil
+}
+
+// standings gives each player's bb/100 with its 95% interval over the hands it
+// was dealt in.
+func (r *handRates) standings(players []string, dealt []int) []Standing {
+	var out []Standing
+	for i, p := range players {
+		s := Standing{Bot: p}
+		if k := float64(dealt[i]); k > 0 {
+			mean := r.sums[i] / k
+			s.BBPer100 = 100 * mean
+			if k > 1 {
+				v := (r.sumSqs[i] - r.sums[i]*mean) / (k - 1)
+				s.CI95 = 100 * z95 * math.Sqrt(max(v, 0)/k)
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// busted gives the players a hand busted, the smaller stack before it first.
+func busted(before, after []int64) []int {
+	var out []int
+	for i := range after {
+		if before[i] > 0 && after[i] == 0 {
+			out = append(out, i)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b int) int { return cmp.Compare(before[a], before[b]) })
+	return out
+}
+
+// finishOrder ranks the players: those left by their stacks, biggest first, then
+// the busted, last out first.
+func finishOrder(players []string, out []int, stacks []int64) []string {
 	var left []int
-	for i := range n {
+	for i := range players {
 		if !slices.Contains(out, i) {
 			left = append(left, i)
 		}
 	}
 	slices.SortStableFunc(left, func(a, b int) int { return -cmp.Compare(stacks[a], stacks[b]) })
+	var finish []string
 	for _, i := range left {
-		res.Finish = append(res.Finish, res.Players[i])
+		finish = append(finish, players[i])
 	}
 	for k := len(out) - 1; k >= 0; k-- {
-		res.Finish = append(res.Finish, res.Players[out[k]])
+		finish = append(finish, players[out[k]])
 	}
-	for i := range n {
-		s := Standing{Bot: res.Players[i]}
-		if k := float64(res.Dealt[i]); k > 0 {
-			mean := sums[i] / k
-			s.BBPer100 = 100 * mean
-			if k > 1 {
-				v := (sumSqs[i] - sums[i]*mean) / (k - 1)
-				s.CI95 = 100 * z95 * math.Sqrt(max(v, 0)/k)
-			}
-		}
-		res.Rates = append(res.Rates, s)
-	}
-	return res, nil
+	return finish
 }
 
 // levelConfig returns the game's configuration at the level of hand number hand:

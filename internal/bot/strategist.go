@@ -1,6 +1,10 @@
 package bot
 
-import "github.com/felt-poker/felt/internal/engine"
+import (
+	"context"
+
+	"github.com/felt-poker/felt/internal/engine"
+)
 
 // ActionProb is one action a bot may take and the probability it takes it.
 type ActionProb struct {
@@ -21,6 +25,15 @@ type ActionProb struct {
 type Strategist interface {
 	Bot
 	Strategy(v *engine.View, out []ActionProb) (probs []ActionProb, ok bool)
+}
+
+// ContextStrategist is a Strategist whose Strategy may think for long (a
+// re-solve): StrategyContext answers as Strategy does, but soon after ctx is done
+// (cancelled), from what it has; that answer need not be the one Strategy gives.
+// Tools that may be stopped while they ask (felt lbr) call it when the bot has it.
+type ContextStrategist interface {
+	Strategist
+	StrategyContext(ctx context.Context, v *engine.View, out []ActionProb) (probs []ActionProb, ok bool)
 }
 
 // The bots that answer exactly: the plain ones always, the chart players before

@@ -24,11 +24,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/felt-poker/felt/internal/arena"
@@ -93,6 +90,12 @@ type Config struct {
 	Hands int
 	// Seed fixes every card and decision; the result does not depend on Workers.
 	Seed uint64
+	// FirstDeal is the first deal of the seed's sequence the run plays: it plays
+	// deals FirstDeal to FirstDeal+(Hands+1)/2−1. A deal's cards and streams
+	// depend only on Seed and its number, so runs of adjacent ranges give the
+	// same outcomes, deal by deal, as one run of their union (unless the bot
+	// learns: bot.Learner).
+	FirstDeal int
 	// Workers is the number of goroutines (0: GOMAXPROCS).
 	Workers int
 	// Sizes are the bets LBR considers (nil: DefaultSizes).
@@ -108,6 +111,10 @@ type Config struct {
 	// Progress, when not nil, is called with the hands just finished, from
 	// several goroutines at once.
 	Progress func(hands int)
+	// Deal, when not nil, is called with the number and outcome of each deal
+	// completed (not of one abandoned when the run is stopped), from several
+	// goroutines at once.
+	Deal func(d int, o Outcome)
 	// NewBot makes the bot (nil: bot.New).
 	NewBot func(name string, o bot.Options) (bot.Bot, error)
 }
@@ -118,6 +125,9 @@ const (
 	DefaultRunouts = 1000
 	MaxSamples     = 100
 	MaxRunouts     = 100_000
+	// MaxDeal bounds the deals a run may play (FirstDeal plus the deals):
+	// far beyond any run, and it keeps every deal's number and hands in range.
+	MaxDeal = 1 << 40
 )
 
 // DefaultSizes are a pot-size bet and all-in.
@@ -129,8 +139,22 @@ type Result struct {
 	// Variant is the game's name (nl, pl or limit).
 	Variant string
 	Seed    uint64
-	Deals   int
-	Hands   int
+	// The run counted deals FirstDeal to FirstDeal+Deals−1 of the seed's
+	// sequence: Hands is 2×Deals.
+	FirstDeal int
+	Deals     int
+	Hands     int
+	// Partial is set when the run was stopped (its context ended) before it
+	// completed its deals: it counts the deals completed from FirstDeal up to
+	// the first one that was not, and Dropped is the number of deals completed
+	// after that one, left out so that the run is a range of deals (the next
+	// run can start where it ends), not the deals that happened to be quick.
+	Partial bool
+	Dropped int
+	// Sizes, Samples, Runouts and Preflop are the run's Config's.
+	Sizes            []Size
+	Samples, Runouts int
+	Preflop          bool
 	// Chips is LBR's net win over the run.
 	Chips int64
 	// MBBPerGame is LBR's win rate in thousandths of a big blind per hand, MBBCI95
@@ -191,6 +215,8 @@ func (c *Config) defaults() error {
 		return fmt.Errorf("runouts %d not in 1..%d", c.Runouts, MaxRunouts)
 	case len(c.Sizes) == 0:
 		return errors.New("no bet size")
+	case c.FirstDeal < 0 || c.FirstDeal > MaxDeal-(c.Hands+1)/2:
+		return fmt.Errorf("deals %d to %d: want deals from 0 to %d", c.FirstDeal, c.FirstDeal+(c.Hands+1)/2, MaxDeal)
 	}
 	_, err := c.NewBot(c.Bot, bot.Options{Game: c.BotGame()})
 	return err
@@ -203,85 +229,6 @@ func (c *Config) BotGame() *bot.Game {
 		return nlGame().Bot(2)
 	}
 	return c.Game.Bot(2)
-}
-
-// Run plays LBR against the bot on all cores.
-func Run(ctx context.Context, c Config) (Result, error) {
-	deals, err := c.Prepare()
-	if err != nil {
-		return Result{}, err
-	}
-	workers := c.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, deals))
-	start := time.Now()
-	var next atomic.Int64
-	partial := make([]Totals, workers)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[w] = runWorker(ctx, &c, deals, &next, &partial[w])
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return Result{}, err
-	}
-	var total Totals
-	for w := range partial {
-		total.add(&partial[w])
-	}
-	return c.Result(&total, workers, time.Since(start)), nil
-}
-
-// Outcome is what one deal of a run gave LBR: all a Result is made of
-// (Totals), so that deals played apart add up to the same run.
-type Outcome struct {
-	// Net is LBR's net chips over the deal's two hands.
-	Net int64 `json:"net"`
-	// CV is the deal pair's estimate with the control variate, in the fixed
-	// point of arena.CVPair.
-	CV int64 `json:"cv"`
-	// Misses counts the bot's actions the range could not explain.
-	Misses int64 `json:"misses,omitempty"`
-}
-
-// Totals adds up the outcomes of a run's deals, in integers, so the total does
-// not depend on the order deals are added in; the zero Totals is empty.
-type Totals struct {
-	stats, cv arena.PairStats
-	misses    int64
-}
-
-// Add counts outcome o of a deal.
-func (t *Totals) Add(o Outcome) {
-	t.stats.Add(arena.PairStats{N: 1, Sum: o.Net, SumSq: o.Net * o.Net})
-	t.cv.Add(arena.PairStats{N: 1, Sum: o.CV, SumSq: o.CV * o.CV})
-	t.misses += o.Misses
-}
-
-func (t *Totals) add(o *Totals) {
-	t.stats.Add(o.stats)
-	t.cv.Add(o.cv)
-	t.misses += o.misses
-}
-
-// Result returns the run's result from the totals of all its deals, played on
-// workers workers in elapsed.
-func (c *Config) Result(t *Totals, workers int, elapsed time.Duration) Result {
-	deals := (c.Hands + 1) / 2
-	r := Result{Bot: c.Bot, Variant: c.Game.Name, Seed: c.Seed, Deals: deals, Hands: 2 * deals, Workers: workers, Elapsed: elapsed, Misses: t.misses}
-	game := c.Game
-	r.Chips = t.stats.Sum
-	r.MBBPerGame, r.MBBCI95 = t.stats.Rate(game.Unit, 1000)
-	r.BBPer100, r.CI95 = t.stats.Rate(game.Unit, 100)
-	r.CV = t.cv.CVRate(game.Unit, r.CI95)
-	return r
 }
 
 func nlGame() arena.Game {
@@ -326,48 +273,27 @@ func NewDealPlayer(c *Config) (*DealPlayer, error) {
 	return &DealPlayer{w}, nil
 }
 
-// Play plays deal d twice, LBR in seat 0 and then in seat 1. The outcome
-// depends only on the run and d (unless the bot learns: bot.Learner).
-func (p *DealPlayer) Play(d int) (Outcome, error) {
+// Play plays the run's k-th deal (deal FirstDeal+k of the seed's sequence)
+// twice, LBR in seat 0 and then in seat 1. The outcome depends only on the
+// run's seed and the deal's number (unless the bot learns: bot.Learner). When
+// ctx ends during the deal, Play abandons it soon (it passes ctx to the bot's
+// ActContext and StrategyContext) and returns ctx's error: a deal played in
+// part, or by a bot told to hurry, is never an outcome.
+func (p *DealPlayer) Play(ctx context.Context, k int) (Outcome, error) {
 	before := p.w.p.misses
-	x, corr, err := p.w.deal(d)
+	x, corr, err := p.w.deal(ctx, p.w.c.FirstDeal+k)
+	if ctx.Err() != nil {
+		return Outcome{}, ctx.Err()
+	}
 	if err != nil {
 		return Outcome{}, err
 	}
 	return Outcome{Net: x, CV: arena.CVPair(x, corr).Sum, Misses: p.w.p.misses - before}, nil
 }
 
-func runWorker(ctx context.Context, c *Config, deals int, next *atomic.Int64, out *Totals) error {
-	p, err := NewDealPlayer(c)
-	if err != nil {
-		return err
-	}
-	const chunk = 4
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		lo := int(next.Add(chunk)) - chunk
-		if lo >= deals {
-			return nil
-		}
-		hi := min(lo+chunk, deals)
-		for d := lo; d < hi; d++ {
-			o, err := p.Play(d)
-			if err != nil {
-				return err
-			}
-			out.Add(o)
-		}
-		if c.Progress != nil {
-			c.Progress(2 * (hi - lo))
-		}
-	}
-}
-
 // deal plays deal d twice, LBR in seat 0 and then in seat 1, and returns LBR's
 // net chips over both hands and the control variate's corrections.
-func (w *worker) deal(d int) (int64, float64, error) {
+func (w *worker) deal(ctx context.Context, d int) (int64, float64, error) {
 	seed := arena.Mix(w.c.Seed, uint64(d))
 	w.cfg.Seed = cards.SeedFromUint64(seed)
 	w.cfg.Button = d % 2
@@ -376,7 +302,7 @@ func (w *worker) deal(d int) (int64, float64, error) {
 	for seat := range 2 {
 		w.lbrSrc.Seed(arena.Mix(seed, uint64(2*seat)), uint64(d))
 		w.botSrc.Seed(arena.Mix(seed, uint64(2*seat+1)), uint64(d))
-		x, err := w.hand(seat)
+		x, err := w.hand(ctx, seat)
 		if err != nil {
 			return 0, 0, fmt.Errorf("deal %d (seed %d), LBR in seat %d: %w", d, w.c.Seed, seat, err)
 		}
@@ -387,7 +313,7 @@ func (w *worker) deal(d int) (int64, float64, error) {
 }
 
 // hand plays one hand with LBR in seat lbr and returns LBR's net chips.
-func (w *worker) hand(lbr int) (int64, error) {
+func (w *worker) hand(ctx context.Context, lbr int) (int64, error) {
 	h := w.h
 	if err := h.Reset(w.cfg); err != nil {
 		return 0, err
@@ -402,15 +328,21 @@ func (w *worker) hand(lbr int) (int64, error) {
 		return 0, err
 	}
 	for h.ToAct() != engine.NoSeat {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
 		var a engine.Action
 		if h.ToAct() == lbr {
-			a = w.p.decide(h)
+			a = w.p.decide(ctx, h)
 			w.cv.Decision(h.Legal(), a, nil, nil) // LBR's choice is pure: no correction
 		} else {
 			h.ViewInto(bs, &w.view)
-			a = w.b.Act(&w.view)
+			a = bot.Decide(ctx, w.b, &w.view)
+			if err := ctx.Err(); err != nil {
+				return 0, err // before the control variate asks the bot's Strategy, which would not stop
+			}
 			w.cv.Decision(w.view.Legal, a, w.b, &w.view)
-			w.p.observe(&w.view, a)
+			w.p.observe(ctx, &w.view, a)
 		}
 		if err := h.Apply(a); err != nil {
 			return 0, fmt.Errorf("seat %d played %v: %w", h.ToAct(), a, err)

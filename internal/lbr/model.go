@@ -1,6 +1,8 @@
 package lbr
 
 import (
+	"context"
+
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/engine"
@@ -10,9 +12,10 @@ import (
 // it is a bot.Strategist that can answer, otherwise by calling Act k times on
 // the bot's view with the candidate hand in place of its own.
 type model struct {
-	b  bot.Bot
-	st bot.Strategist // nil when b is not one
-	k  int
+	b   bot.Bot
+	st  bot.Strategist        // nil when b is not one
+	cst bot.ContextStrategist // nil when b is not one
+	k   int
 	// view is a deep copy of the bot's view whose hole cards are overwritten for
 	// each candidate; hole is the index of the bot's hole-card event in it.
 	view engine.View
@@ -23,6 +26,7 @@ type model struct {
 func newModel(b bot.Bot, k int) *model {
 	m := &model{b: b, k: k}
 	m.st, _ = b.(bot.Strategist)
+	m.cst, _ = b.(bot.ContextStrategist)
 	return m
 }
 
@@ -59,17 +63,24 @@ func sameAction(x, y engine.Action) bool {
 
 // ask fills s with the bot's strategy at v (the bot's own view, on its turn) for
 // every hand r gives weight. It never reads the bot's own hole cards in v: each
-// candidate overwrites them.
-func (m *model) ask(v *engine.View, r *Range, s *strategies) {
+// candidate overwrites them. When ctx ends it stops asking: the hands left get
+// no action (the deal is then abandoned).
+func (m *model) ask(ctx context.Context, v *engine.View, r *Range, s *strategies) {
 	m.load(v)
 	s.probs = s.probs[:0]
+	done := ctx.Done()
 	for i := range NumCombos {
 		s.off[i] = int32(len(s.probs))
 		if r[i] == 0 {
 			continue
 		}
+		select {
+		case <-done:
+			continue
+		default:
+		}
 		m.place(combos[i])
-		s.probs = m.strategy(s.probs)
+		s.probs = m.strategy(ctx, s.probs)
 	}
 	s.off[NumCombos] = int32(len(s.probs))
 }
@@ -101,16 +112,21 @@ func (m *model) place(c [2]cards.Card) {
 }
 
 // strategy appends the bot's strategy at m.view to out.
-func (m *model) strategy(out []bot.ActionProb) []bot.ActionProb {
+func (m *model) strategy(ctx context.Context, out []bot.ActionProb) []bot.ActionProb {
 	if m.st != nil {
 		var ok bool
-		if m.buf, ok = m.st.Strategy(&m.view, m.buf); ok {
+		if m.cst != nil {
+			m.buf, ok = m.cst.StrategyContext(ctx, &m.view, m.buf)
+		} else {
+			m.buf, ok = m.st.Strategy(&m.view, m.buf)
+		}
+		if ok {
 			return append(out, m.buf...)
 		}
 	}
 	start := len(out)
 	for range m.k {
-		a := m.b.Act(&m.view)
+		a := bot.Decide(ctx, m.b, &m.view)
 		merged := false
 		for j := start; j < len(out); j++ {
 			if sameAction(out[j].Action, a) {

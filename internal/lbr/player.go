@@ -1,6 +1,7 @@
 package lbr
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 
@@ -36,12 +37,12 @@ func (p *player) reset(seat int, h *engine.Hand) {
 
 // observe updates the range after the bot, in view v (its own, on its turn),
 // chose a.
-func (p *player) observe(v *engine.View, a engine.Action) {
+func (p *player) observe(ctx context.Context, v *engine.View, a engine.Action) {
 	s := p.pending
 	p.pending = nil
 	if s == nil {
 		p.r.Remove(cards.SetOf(v.Board...))
-		p.m.ask(v, &p.r, &p.obs)
+		p.m.ask(ctx, v, &p.r, &p.obs)
 		s = &p.obs
 	}
 	if !p.r.Update(func(i int) float64 { return s.prob(i, a) }) {
@@ -52,8 +53,8 @@ func (p *player) observe(v *engine.View, a engine.Action) {
 // decide returns LBR's action in h, whose turn is LBR's: the one of fold,
 // check or call and the bets of c.Sizes with the most value (value.go), ties
 // going to the more passive. Before the flop it checks or calls unless
-// c.Preflop.
-func (p *player) decide(h *engine.Hand) engine.Action {
+// c.Preflop. When ctx ends it answers soon, from strategies cut short.
+func (p *player) decide(ctx context.Context, h *engine.Hand) engine.Action {
 	h.ViewInto(p.seat, &p.lv)
 	v, l := &p.lv, p.lv.Legal
 	p.pending = nil
@@ -88,7 +89,7 @@ func (p *player) decide(h *engine.Hand) engine.Action {
 		}
 		tried = append(tried, to)
 		a := engine.Action{Seat: p.seat, Kind: kind, Amount: to}
-		if x, ok := p.betValue(h, a, mine, k); ok && x > bestV {
+		if x, ok := p.betValue(ctx, h, a, mine, k); ok && x > bestV {
 			best, bestV = a, x
 			p.pending = &p.bet[k]
 		}
@@ -102,7 +103,7 @@ func (p *player) decide(h *engine.Hand) engine.Action {
 // betValue returns the value of LBR making bet a (the k-th size): it asks the
 // bot how it answers with each hand of its range, and LBR's equity against the
 // hands that do not fold.
-func (p *player) betValue(h *engine.Hand, a engine.Action, mine [2]cards.Card, k int) (float64, bool) {
+func (p *player) betValue(ctx context.Context, h *engine.Hand, a engine.Action, mine [2]cards.Card, k int) (float64, bool) {
 	next := h.Clone()
 	if err := next.Apply(a); err != nil || next.ToAct() == engine.NoSeat || next.ToAct() == p.seat {
 		return 0, false
@@ -110,7 +111,7 @@ func (p *player) betValue(h *engine.Hand, a engine.Action, mine [2]cards.Card, k
 	bs := next.ToAct()
 	next.ViewInto(bs, &p.bv)
 	s := &p.bet[k]
-	p.m.ask(&p.bv, &p.r, s)
+	p.m.ask(ctx, &p.bv, &p.r, s)
 	var fold, total float64
 	for i, w := range p.r {
 		p.callR[i] = 0

@@ -1,18 +1,21 @@
 package lbr
 
 import (
-	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/felt-poker/felt/internal/arena"
 )
 
 // Record is one LBR run as a line of a record file (felt lbr --record), the
-// data behind docs/bots.md's LBR column and its chart.
+// data behind docs/bots.md's LBR column and its chart. Lines of one
+// measurement (PoolKey) on disjoint deals pool into one figure (PoolRecords).
 type Record struct {
 	Variant string
 	Bot     string
@@ -26,27 +29,50 @@ type Record struct {
 	// the control variate.
 	MBBPerGame, MBBCI95, CVMBBPerGame, CVMBBCI95 float64
 	Misses                                       int64
+	// FirstDeal is the run's first deal: it played deals FirstDeal to
+	// FirstDeal+Hands/2−1 of the seed's sequence (0 in a line written before
+	// the column, when every run began there).
+	FirstDeal int
+	// Samples and Runouts are the run's Config.Samples and Config.Runouts; 0 in
+	// a line written before these columns (not known).
+	Samples, Runouts int
+	// MBBSD and CVMBBSD are the standard deviation of one deal's result (over
+	// its two hands, in mbb/g), plain and with the control variate: with Hands
+	// and the means, all that pooling needs. Negative in a line written before
+	// these columns: pooling then derives them from the intervals (to their
+	// rounding).
+	MBBSD, CVMBBSD float64
 }
 
-// recordHeader names a record file's columns, in order.
-var recordHeader = []string{"variant", "bot", "preflop", "hands", "seed", "sizes", "mbb_per_game", "mbb_ci95", "cv_mbb_per_game", "cv_mbb_ci95", "misses"}
+// Deals returns the run's deals as felt lbr --deals takes them: "FROM:TO".
+func (r *Record) Deals() string { return FormatDeals(r.FirstDeal, r.FirstDeal+r.Hands/2) }
 
-// NewRecord returns the record of r, a run with sizes and preflop as given.
-func NewRecord(r Result, sizes []Size, preflop bool) Record {
-	names := make([]string, len(sizes))
-	for i, s := range sizes {
+// legacyHeader names the columns of a record file written before --deals
+// (still read: its lines have no deals, samples, runouts or deviations).
+var legacyHeader = []string{"variant", "bot", "preflop", "hands", "seed", "sizes", "mbb_per_game", "mbb_ci95", "cv_mbb_per_game", "cv_mbb_ci95", "misses"}
+
+// recordHeader names a record file's columns, in order.
+var recordHeader = append(slices.Clip(legacyHeader), "deals", "samples", "runouts", "mbb_sd", "cv_mbb_sd")
+
+// NewRecord returns the record of r, a run with at least two deals.
+func NewRecord(r Result) Record {
+	names := make([]string, len(r.Sizes))
+	for i, s := range r.Sizes {
 		names[i] = s.String()
 	}
-	rec := Record{Variant: r.Variant, Bot: r.Bot, Preflop: preflop, Hands: r.Hands, Seed: r.Seed, Sizes: strings.Join(names, " "),
-		MBBPerGame: r.MBBPerGame, MBBCI95: r.MBBCI95, Misses: r.Misses}
+	n := math.Sqrt(float64(r.Deals))
+	rec := Record{Variant: r.Variant, Bot: r.Bot, Preflop: r.Preflop, Hands: r.Hands, Seed: r.Seed, Sizes: strings.Join(names, " "),
+		MBBPerGame: r.MBBPerGame, MBBCI95: r.MBBCI95, Misses: r.Misses, FirstDeal: r.FirstDeal, Samples: r.Samples,
+		Runouts: r.Runouts, MBBSD: r.MBBCI95 * n / arena.Z95, CVMBBSD: -1}
 	if r.CV != nil {
-		rec.CVMBBPerGame, rec.CVMBBCI95 = r.CV.MBBPerGame, r.CV.MBBCI95
+		rec.CVMBBPerGame, rec.CVMBBCI95, rec.CVMBBSD = r.CV.MBBPerGame, r.CV.MBBCI95, r.CV.MBBCI95*n/arena.Z95
 	}
 	return rec
 }
 
 // WriteRecords writes records as CSV lines to w, after the header line when
-// header is set (a new file).
+// header is set (a new file). A value a line does not know (one read from a
+// file written before its column) is written empty.
 func WriteRecords(w io.Writer, records []Record, header bool) error {
 	cw := csv.NewWriter(w)
 	if header {
@@ -55,10 +81,22 @@ func WriteRecords(w io.Writer, records []Record, header bool) error {
 		}
 	}
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
+	known := func(x int) string {
+		if x == 0 {
+			return ""
+		}
+		return strconv.Itoa(x)
+	}
+	sd := func(x float64) string {
+		if x < 0 {
+			return ""
+		}
+		return strconv.FormatFloat(x, 'f', 3, 64)
+	}
 	for _, r := range records {
 		if err := cw.Write([]string{r.Variant, r.Bot, strconv.FormatBool(r.Preflop), strconv.Itoa(r.Hands),
 			strconv.FormatUint(r.Seed, 10), r.Sizes, f(r.MBBPerGame), f(r.MBBCI95), f(r.CVMBBPerGame), f(r.CVMBBCI95),
-			strconv.FormatInt(r.Misses, 10)}); err != nil {
+			strconv.FormatInt(r.Misses, 10), r.Deals(), known(r.Samples), known(r.Runouts), sd(r.MBBSD), sd(r.CVMBBSD)}); err != nil {
 			return err
 		}
 	}
@@ -66,15 +104,15 @@ func WriteRecords(w io.Writer, records []Record, header bool) error {
 	return cw.Error()
 }
 
-// ReadRecords reads a record file written by WriteRecords.
+// ReadRecords reads a record file written by WriteRecords, or by felt before
+// the deals column (legacyHeader).
 func ReadRecords(r io.Reader) ([]Record, error) {
 	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = len(recordHeader)
-	rows, err := cr.ReadAll()
+	rows, err := cr.ReadAll() // every line has the header's fields
 	if err != nil {
 		return nil, fmt.Errorf("lbr record: %w", err)
 	}
-	if len(rows) == 0 || !slices.Equal(rows[0], recordHeader) {
+	if len(rows) == 0 || !slices.Equal(rows[0], recordHeader) && !slices.Equal(rows[0], legacyHeader) {
 		return nil, errors.New("lbr record: the first line is not the header " + strings.Join(recordHeader, ","))
 	}
 	out := make([]Record, 0, len(rows)-1)
@@ -90,7 +128,7 @@ func ReadRecords(r io.Reader) ([]Record, error) {
 
 // parseRecord reads one line of a record file (the header's columns).
 func parseRecord(row []string) (Record, error) {
-	rec := Record{Variant: row[0], Bot: row[1], Sizes: row[5]}
+	rec := Record{Variant: row[0], Bot: row[1], Sizes: row[5], MBBSD: -1, CVMBBSD: -1}
 	var errs []error
 	var err error
 	rec.Preflop, err = strconv.ParseBool(row[2])
@@ -105,42 +143,74 @@ func parseRecord(row []string) (Record, error) {
 	}
 	rec.Misses, err = strconv.ParseInt(row[10], 10, 64)
 	errs = append(errs, err)
+	if len(row) > len(legacyHeader) {
+		errs = append(errs, parseNewColumns(row, &rec))
+	}
 	if err := errors.Join(errs...); err != nil {
 		return Record{}, err
 	}
-	if rec.Bot == "" || rec.Hands < 1 || rec.MBBCI95 < 0 || rec.CVMBBCI95 < 0 {
+	sum := rec.MBBPerGame + rec.CVMBBPerGame + rec.MBBCI95 + rec.CVMBBCI95 + rec.MBBSD + rec.CVMBBSD
+	if rec.Bot == "" || rec.Hands < 2 || rec.Hands%2 != 0 || rec.FirstDeal > MaxDeal-rec.Hands/2 ||
+		rec.MBBCI95 < 0 || rec.CVMBBCI95 < 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
 		return Record{}, fmt.Errorf("bad record %q", strings.Join(row, ","))
 	}
 	return rec, nil
 }
 
-// Leading returns, for each bot with a record in variant, the run a table
-// leads with: of its latest run with and its latest without Config.Preflop, the
-// one where LBR won more (both are lower bounds on a best response's win, so
-// the larger is the better bound). They are sorted by that win, largest first.
-func Leading(records []Record, variant string) []Record {
-	type key struct {
-		bot     string
-		preflop bool
+// parseNewColumns reads the columns after legacyHeader's into rec: empty ones
+// are not known.
+func parseNewColumns(row []string, rec *Record) error {
+	var errs []error
+	if d := row[11]; d != "" {
+		from, to, err := ParseDeals(d)
+		if err == nil && 2*(to-from) != rec.Hands {
+			err = fmt.Errorf("deals %s are not %d hands", d, rec.Hands)
+		}
+		rec.FirstDeal = from
+		errs = append(errs, err)
 	}
-	latest := map[key]Record{}
-	for _, r := range records {
-		if r.Variant == variant {
-			latest[key{r.Bot, r.Preflop}] = r
+	for k, p := range []*int{&rec.Samples, &rec.Runouts} {
+		if row[12+k] != "" {
+			x, err := strconv.Atoi(row[12+k])
+			if err == nil && x < 1 {
+				err = fmt.Errorf("%s %d", recordHeader[12+k], x)
+			}
+			*p = x
+			errs = append(errs, err)
 		}
 	}
-	best := map[string]Record{}
-	for _, r := range latest {
-		if b, ok := best[r.Bot]; !ok || r.MBBPerGame > b.MBBPerGame {
-			best[r.Bot] = r
+	for k, p := range []*float64{&rec.MBBSD, &rec.CVMBBSD} {
+		if row[14+k] != "" {
+			x, err := strconv.ParseFloat(row[14+k], 64)
+			if err == nil && !(x >= 0) {
+				err = fmt.Errorf("%s %s", recordHeader[14+k], row[14+k])
+			}
+			*p = x
+			errs = append(errs, err)
 		}
 	}
-	out := make([]Record, 0, len(best))
-	for _, r := range best {
-		out = append(out, r)
+	return errors.Join(errs...)
+}
+
+// FormatDeals writes deals from to to−1 as ParseDeals reads them.
+func FormatDeals(from, to int) string { return strconv.Itoa(from) + ":" + strconv.Itoa(to) }
+
+// ParseDeals reads "FROM:TO", the deals FROM to TO−1 of a seed's sequence
+// (felt lbr --deals): 0 ≤ FROM < TO ≤ MaxDeal.
+func ParseDeals(text string) (from, to int, err error) {
+	a, b, ok := strings.Cut(text, ":")
+	if !ok {
+		return 0, 0, fmt.Errorf("deals %q: want FROM:TO, the deals FROM to TO−1 (0:100 are the first 100)", text)
 	}
-	slices.SortFunc(out, func(a, b Record) int {
-		return cmp.Or(cmp.Compare(b.MBBPerGame, a.MBBPerGame), cmp.Compare(a.Bot, b.Bot))
-	})
-	return out
+	from, err1 := strconv.Atoi(a)
+	to, err2 := strconv.Atoi(b)
+	switch {
+	case err1 != nil || err2 != nil:
+		return 0, 0, fmt.Errorf("deals %q: FROM and TO are whole numbers", text)
+	case from < 0 || to > MaxDeal:
+		return 0, 0, fmt.Errorf("deals %q: want deals from 0 to %d", text, MaxDeal)
+	case to <= from:
+		return 0, 0, fmt.Errorf("deals %q: TO must be above FROM", text)
+	}
+	return from, to, nil
 }

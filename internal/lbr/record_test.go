@@ -37,18 +37,23 @@ func TestRecordsAndLeading(t *testing.T) {
 			t.Errorf("record %d: read %+v, wrote %+v", i, got[i], recs[i])
 		}
 	}
-	lead := Leading(got, "nl")
-	if len(lead) != 2 || lead[0].Bot != "chart" || lead[0].MBBPerGame != 8000.5 || lead[1].Bot != "bayes" {
+	pools, warnings := PoolRecords(got)
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "line 2 (nl chart, seed 15, deals 0:200) overlaps the later line 6 (deals 0:2000)") {
+		t.Errorf("warnings %q", warnings)
+	}
+	lead := Leading(pools, "nl")
+	if len(lead) != 2 || lead[0].Bot != "chart" || lead[0].MBBPerGame != 8000.5 || lead[0].Hands != 4000 || lead[1].Bot != "bayes" {
 		t.Fatalf("leading nl: %+v", lead)
 	}
-	if lead := Leading(got, "limit"); len(lead) != 1 || lead[0].MBBPerGame != 500 {
+	if lead := Leading(pools, "limit"); len(lead) != 1 || lead[0].MBBPerGame != 500 {
 		t.Fatalf("leading limit: %+v", lead)
 	}
 }
 
 // A file that is not a record file, or has a bad line, is refused with the line.
 func TestReadRecordsRefusesBadFiles(t *testing.T) {
-	header := strings.Join(recordHeader, ",") + "\n"
+	header := strings.Join(legacyHeader, ",") + "\n"
+	newHeader := strings.Join(recordHeader, ",") + "\n"
 	for _, text := range []string{
 		"",
 		"variant,bot\nnl,chart\n",
@@ -56,6 +61,16 @@ func TestReadRecordsRefusesBadFiles(t *testing.T) {
 		header + "nl,chart,false,400,15,1 allin,1,-1,1,1,0\n",
 		header + "nl,,false,400,15,1 allin,1,1,1,1,0\n",
 		header + "nl,chart,false,400,15,1 allin,1,1,1\n",
+		header + "nl,chart,false,400,15,1 allin,NaN,1,1,1,0\n",
+		header + "nl,chart,false,401,15,1 allin,1,1,1,1,0\n",
+		header + "nl,chart,false,400,15,1 allin,1,1,1,1,0,0:100\n",
+		newHeader + "nl,chart,false,400,15,1 allin,1,1,1,1,0\n",
+		newHeader + "nl,chart,false,400,15,1 allin,1,1,1,1,0,0:100,2,1000,5,5\n",
+		newHeader + "nl,chart,false,400,15,1 allin,1,1,1,1,0,5:-1,2,1000,5,5\n",
+		newHeader + "nl,chart,false,400,15,1 allin,1,1,1,1,0,0:200,0,1000,5,5\n",
+		newHeader + "nl,chart,false,400,15,1 allin,1,1,1,1,0,0:200,2,1000,-5,5\n",
+		newHeader + "nl,chart,false,400,15,1 allin,1,1,1,1,0,0:200,2,1000,5,NaN\n",
+		newHeader + "nl,chart,false,400,15,1 allin,1,1,1,1,0,0:200,2,x,5,5\n",
 	} {
 		if recs, err := ReadRecords(strings.NewReader(text)); err == nil {
 			t.Errorf("%q: read %+v, no error", text, recs)

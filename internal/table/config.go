@@ -115,6 +115,9 @@ type Config struct {
 	// BotTimes, when not nil, hears how long each bot decision took (the
 	// house's metrics); it is called from the bots' goroutines.
 	BotTimes bot.DecisionObserver
+	// Thinkers, when not nil, bounds the bots that think for long thinking at
+	// once, at this table and every other sharing it (the house's).
+	Thinkers *Thinkers
 	// NewBot makes the bots (nil: bot.New): tests seat bots of their own. The
 	// names in Bots are still checked against bot's registry.
 	NewBot func(name string, o bot.Options) (bot.Bot, error)

@@ -71,6 +71,7 @@ type LogSeat struct {
 	Leaving    bool   `json:"leaving,omitempty"`
 	Left       bool   `json:"left,omitempty"`
 	BankMS     int64  `json:"bank_ms,omitempty"`
+	OwesBB     bool   `json:"owes_bb,omitempty"`
 }
 
 // Resume is a table taken over from a node that was lost: its last logged
@@ -112,7 +113,7 @@ func (t *Table) logState() LogState {
 			continue
 		}
 		s.Seats[i] = LogSeat{Occupied: true, ID: st.p.ID, Name: st.p.Name, Bot: st.bot != nil, Stack: st.stack,
-			SittingOut: st.sittingOut, Leaving: st.leaving, Left: st.left, BankMS: st.bank.Milliseconds()}
+			SittingOut: st.sittingOut, Leaving: st.leaving, Left: st.left, BankMS: st.bank.Milliseconds(), OwesBB: st.owesBB}
 	}
 	return s
 }
@@ -238,7 +239,7 @@ func (t *Table) resumeSeat(i int, ls LogSeat, stacks map[int64]int64, inHand boo
 	}
 	*s = seat{occupied: true, p: Player{ID: ls.ID, Name: ls.Name}, stack: ls.Stack, inHand: inHand,
 		sittingOut: ls.SittingOut, leaving: ls.Leaving, left: ls.Left || !held, bank: time.Duration(ls.BankMS) * time.Millisecond,
-		away: true, awaySince: now}
+		away: true, awaySince: now, owesBB: ls.OwesBB}
 	if ls.SittingOut {
 		s.sitOutSince = now
 	}

@@ -58,7 +58,10 @@ const bankTimeout = 10 * time.Second
 const (
 	roomChatLines  = 5
 	roomChatWindow = 10 * time.Second
-	roomChatLog    = 30
+	// roomAddrChatLines bounds the lines said from one address in
+	// roomChatWindow, whoever says them: guests are cheap.
+	roomAddrChatLines = 10
+	roomChatLog       = 30
 )
 
 type seat struct {
@@ -83,6 +86,10 @@ type seat struct {
 	topUp, booking int64
 	// straddle and runTwice are the player's choices (Options).
 	straddle, runTwice bool
+	// owesBB: hands were dealt while the seat sat out, so it is dealt in
+	// again only at the big blind (dealtIn): a player could otherwise sit
+	// out whenever the blinds came to them and play every other hand free.
+	owesBB bool
 }
 
 type watcher struct {
@@ -109,10 +116,11 @@ type Table struct {
 	closed      bool
 	moved       bool // closed by abandon: the table goes on on another node
 	seats       []seat
-	reserved    map[int]int64  // seat -> the player buying in for it (Sit)
-	admitted    map[int64]bool // players who gave a locked table's key (Admit)
-	waiting     []Player       // the waiting list, first in line first (waitlist.go)
-	offer       *offer         // the seat held for the first in line, or nil
+	reserved    map[int]int64    // seat -> the player buying in for it (Sit)
+	admitted    map[int64]bool   // players who gave a locked table's key (Admit)
+	waiting     []Player         // the waiting list, first in line first (waitlist.go)
+	waitFrom    map[int64]string // by player on the waiting list: the address they joined from
+	offer       *offer           // the seat held for the first in line, or nil
 	watchers    map[int]*watcher
 	nextWatcher int
 
@@ -142,7 +150,8 @@ type Table struct {
 	// tSmall, tBig and tAnte are a tournament's blinds now (Config.Tourney).
 	tSmall, tBig, tAnte int64
 
-	limiter *chat.Limiter
+	limiter *chat.Limiter[int64]  // room chat, by player
+	addrs   *chat.Limiter[string] // room chat, by address
 	chatLog *chat.Log
 
 	version, sent uint64
@@ -180,11 +189,13 @@ func New(cfg Config) (*Table, error) {
 		done:      make(chan struct{}),
 		seats:     make([]seat, cfg.Seats),
 		reserved:  make(map[int]int64),
+		waitFrom:  make(map[int64]string),
 		admitted:  make(map[int64]bool),
 		watchers:  make(map[int]*watcher),
 		button:    -1,
 		clockSeat: -1,
-		limiter:   chat.NewLimiter(roomChatLines, roomChatWindow),
+		limiter:   chat.NewLimiter[int64](roomChatLines, roomChatWindow),
+		addrs:     chat.NewLimiter[string](roomAddrChatLines, roomChatWindow),
 		chatLog:   chat.NewLog(roomChatLog),
 		version:   1, // the first flush reports the listing
 	}
@@ -516,12 +527,7 @@ func (t *Table) startHand(now time.Time) bool {
 	if n < 2 || (!t.present() && !t.tourney()) {
 		return false
 	}
-	for b := t.button + 1; ; b++ {
-		if t.activeSeat(b % len(t.seats)) {
-			t.button = b % len(t.seats)
-			break
-		}
-	}
+	dealt := t.dealtIn()
 	if t.firstHandAt.IsZero() {
 		t.firstHandAt = now
 	}
@@ -538,7 +544,12 @@ func (t *Table) startHand(now time.Time) bool {
 	t.handPlayers = make([]Player, len(t.seats))
 	for i := range t.seats {
 		st := &t.seats[i]
-		st.inHand = t.activeSeat(i)
+		st.inHand = dealt[i]
+		if st.inHand {
+			st.owesBB = false
+		} else if st.occupied && st.sittingOut && st.bot == nil && !t.tourney() {
+			st.owesBB = true
+		}
 		if st.inHand {
 			cfg.Stacks[i] = st.stack
 			t.handPlayers[i] = st.p
@@ -583,6 +594,58 @@ func (t *Table) startHand(now time.Time) bool {
 	t.clockSeat = -1
 	t.version++
 	return true
+}
+
+// dealtIn moves the button on and returns the seats dealt into the next hand:
+// every active seat, but that a seat owing the big blind (owesBB) is dealt in
+// only when it sits where the big blind falls (the second seat after the
+// button, counting the seats owing it), or when fewer than two others are
+// active to deal without it. The button never goes to a seat
+// owing the big blind.
+func (t *Table) dealtIn() []bool {
+	n := len(t.seats)
+	dealt, owing := make([]bool, n), make([]bool, n)
+	ready := 0
+	for i := range t.seats {
+		if t.activeSeat(i) {
+			ready++
+			owing[i] = t.seats[i].owesBB && !t.tourney()
+			dealt[i] = !owing[i]
+		}
+	}
+	if ready-count(owing) < 2 { // too few to deal without them
+		for i := range owing {
+			dealt[i], owing[i] = dealt[i] || owing[i], false
+		}
+	}
+	for b := t.button + 1; ; b++ {
+		if dealt[b%n] {
+			t.button = b % n
+			break
+		}
+	}
+	// Three seats or more are ready here (two, and no seat owes): the big
+	// blind falls on the second after the button.
+	for k, seen := 1, 0; k < n && seen < 2; k++ {
+		i := (t.button + k) % n
+		if dealt[i] || owing[i] {
+			if seen++; seen == 2 && owing[i] {
+				dealt[i] = true
+			}
+		}
+	}
+	return dealt
+}
+
+// count returns how many of bs are true.
+func count(bs []bool) int {
+	c := 0
+	for _, b := range bs {
+		if b {
+			c++
+		}
+	}
+	return c
 }
 
 func (t *Table) levelAt(now time.Time) int {

@@ -70,7 +70,8 @@ func (c *Conn) Match(ctx context.Context, mc arena.MatchConfig) (arena.Result, e
 }
 
 // LBR plays lc on the farm's workers and returns what lbr.Run would: the same
-// figures, Workers the number of worker processes that played deals.
+// figures, Workers the number of worker processes that played deals; stopped
+// by ctx, a partial result with ctx's error.
 func (c *Conn) LBR(ctx context.Context, lc lbr.Config) (lbr.Result, error) {
 	deals, err := lc.Prepare()
 	if err != nil {
@@ -83,23 +84,25 @@ func (c *Conn) LBR(ctx context.Context, lc lbr.Config) (lbr.Result, error) {
 	if err != nil {
 		return lbr.Result{}, err
 	}
-	var total lbr.Totals
+	outs, done := make([]lbr.Outcome, deals), make([]bool, deals)
 	j := &job{what: "LBR vs " + lc.Bot, deals: deals, chunk: c.chunk(lbrChunk), lbr: spec, progress: lc.Progress,
-		add: func(_ int, r *result) error {
+		add: func(lo int, r *result) error {
 			if len(r.LBR) != r.Hi-r.Lo || r.Match != nil {
 				return fmt.Errorf("%d LBR outcomes and %d match ones for deals %d to %d", len(r.LBR), len(r.Match), r.Lo, r.Hi-1)
 			}
-			for _, o := range r.LBR {
-				total.Add(o)
+			for k, o := range r.LBR {
+				outs[lo+k], done[lo+k] = o, true
+				if lc.Deal != nil {
+					lc.Deal(lc.FirstDeal+lo+k, o)
+				}
 			}
 			return nil
 		}}
 	start := time.Now()
 	workers, err := c.share(ctx, j)
-	if err != nil {
-		return lbr.Result{}, err
-	}
-	return lc.Result(&total, workers, time.Since(start)), nil
+	// Stopped (ctx ended), the run is partial, as lbr.Run's: the deals of the
+	// items counted before the first item that was not.
+	return lc.Gather(ctx, outs, done, workers, time.Since(start), err)
 }
 
 // chunk returns the deals per item: Config.Chunk, or def.
@@ -152,7 +155,7 @@ func (c *Conn) share(ctx context.Context, j *job) (int, error) {
 			if c.nc.IsClosed() {
 				err = errors.New("the NATS connection is closed")
 			}
-			return 0, fmt.Errorf("distrib: run %s: %w", run, errors.Join(ctx.Err(), err))
+			return len(g.workers), fmt.Errorf("distrib: run %s: %w", run, errors.Join(ctx.Err(), err))
 		}
 		if err := g.take(log, m.Data()); err != nil {
 			return 0, err

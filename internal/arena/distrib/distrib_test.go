@@ -116,10 +116,15 @@ func TestFarmEqualsOneMachine(t *testing.T) {
 	}
 
 	// The game travels with the run: LBR in fixed-limit on the farm is LBR in
-	// fixed-limit (a worker that played nl would differ).
-	for _, run := range []struct{ bot, game string }{{"call", "nl"}, {"tag", "nl"}, {"call", "limit"}} {
+	// fixed-limit (a worker that played nl would differ). So does the first
+	// deal: a run of deals 7 to 11 plays those deals (a worker that started at
+	// deal 0 would differ).
+	for _, run := range []struct {
+		bot, game string
+		first     int
+	}{{"call", "nl", 0}, {"tag", "nl", 0}, {"call", "limit", 0}, {"call", "nl", 7}} {
 		b := run.bot
-		c := lbr.Config{Bot: b, Game: game(t, run.game), Hands: 10, Seed: 5, Runouts: 40}
+		c := lbr.Config{Bot: b, Game: game(t, run.game), Hands: 10, Seed: 5, Runouts: 40, FirstDeal: run.first}
 		want, err := lbr.Run(ctx, c)
 		if err != nil {
 			t.Fatal(err)
@@ -516,4 +521,46 @@ func await(t *testing.T, got <-chan arena.Result) arena.Result {
 		t.Fatal("no result after a minute")
 	}
 	return arena.Result{}
+}
+
+// TestStoppedLBRIsPartial: an LBR run on the farm stopped by its context
+// returns, as on one machine, the deals of the items counted up to the first
+// one that was not, with the context's error: the one machine's figures for
+// those deals.
+func TestStoppedLBRIsPartial(t *testing.T) {
+	url := farm(t)
+	coord := dial(t, url, "coordinator", newLogSink(), func(c *Config) { c.Chunk = 2 })
+	startWorker(t, dial(t, url, "w1", newLogSink()), WorkerConfig{Workers: 1})
+	c := lbr.Config{Bot: "call", Hands: 2 * 40, Seed: 6, FirstDeal: 3, Runouts: 20}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	seen := map[int]bool{}
+	c.Deal = func(d int, _ lbr.Outcome) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[d] = true
+		if len(seen) == 4 {
+			cancel()
+		}
+	}
+	got, err := coord.LBR(ctx, c)
+	if !errors.Is(err, context.Canceled) || !got.Partial || got.FirstDeal != 3 || got.Deals < 4 || got.Deals == 40 {
+		t.Fatalf("LBR stopped after 4 deals: %+v, %v; want a partial result from deal 3 and context.Canceled", got, err)
+	}
+	for d := 3; d < 3+got.Deals; d++ {
+		if !seen[d] {
+			t.Fatalf("deal %d counted in %+v, never completed", d, got)
+		}
+	}
+	c.Deal, c.Hands = nil, 2*got.Deals
+	want, err := lbr.Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Elapsed, got.Workers, want.Elapsed, want.Workers = 0, 0, 0, 0
+	got.Partial, got.Dropped = false, 0
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("stopped on the farm:\n%+v\nthose deals on one machine:\n%+v", got, want)
+	}
 }

@@ -58,9 +58,12 @@ type matchSpec struct {
 type lbrSpec struct {
 	Bot string `json:"bot"`
 	// Game is the arena game's name ("" is nl, as from a build before limit LBR).
-	Game    string    `json:"game,omitempty"`
-	Hands   int       `json:"hands"`
-	Seed    uint64    `json:"seed"`
+	Game  string `json:"game,omitempty"`
+	Hands int    `json:"hands"`
+	Seed  uint64 `json:"seed"`
+	// First is the run's first deal (lbr.Config.FirstDeal); items number the
+	// run's deals from 0.
+	First   int       `json:"first,omitempty"`
 	Sizes   []float64 `json:"sizes"`
 	Samples int       `json:"samples"`
 	Runouts int       `json:"runouts"`
@@ -96,7 +99,7 @@ func newLBRSpec(c *lbr.Config) (*lbrSpec, error) {
 	if g, err := arena.ParseGame(c.Game.Name); err != nil || !reflect.DeepEqual(g, c.Game) {
 		return nil, fmt.Errorf("distrib: game %q is not one of the arena's", c.Game.Name)
 	}
-	s := &lbrSpec{Bot: c.Bot, Game: c.Game.Name, Hands: c.Hands, Seed: c.Seed, Samples: c.Samples, Runouts: c.Runouts, Preflop: c.Preflop}
+	s := &lbrSpec{Bot: c.Bot, Game: c.Game.Name, Hands: c.Hands, Seed: c.Seed, First: c.FirstDeal, Samples: c.Samples, Runouts: c.Runouts, Preflop: c.Preflop}
 	for _, z := range c.Sizes {
 		s.Sizes = append(s.Sizes, float64(z))
 	}
@@ -105,7 +108,7 @@ func newLBRSpec(c *lbr.Config) (*lbrSpec, error) {
 
 // config returns the run s describes, its bot made by newBot.
 func (s *lbrSpec) config(newBot func(string, bot.Options) (bot.Bot, error)) (lbr.Config, error) {
-	c := lbr.Config{Bot: s.Bot, Hands: s.Hands, Seed: s.Seed, Samples: s.Samples, Runouts: s.Runouts,
+	c := lbr.Config{Bot: s.Bot, Hands: s.Hands, Seed: s.Seed, FirstDeal: s.First, Samples: s.Samples, Runouts: s.Runouts,
 		Preflop: s.Preflop, NewBot: newBot, Sizes: []lbr.Size{}}
 	if s.Game != "" {
 		g, err := arena.ParseGame(s.Game)

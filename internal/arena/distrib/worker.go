@@ -234,7 +234,7 @@ func (w *puller) play(ctx context.Context, msg jetstream.Msg, d dealer, it *item
 		return
 	}
 	for k := it.Lo; k < it.Hi && ctx.Err() == nil; k++ {
-		if err := d.play(k, res); err != nil {
+		if err := d.play(ctx, k, res); err != nil {
 			res.Error = err.Error()
 			return
 		}
@@ -270,7 +270,8 @@ func (w *puller) dealerFor(it *item) (dealer, error) {
 // dealer plays the deals of one run into results.
 type dealer interface {
 	deals() int
-	play(d int, r *result) error
+	// play plays deal d into r; when ctx ends it may stop with ctx's error.
+	play(ctx context.Context, d int, r *result) error
 }
 
 type matchDealer struct {
@@ -296,7 +297,7 @@ func newMatchDealer(s *matchSpec, newBot func(string, bot.Options) (bot.Bot, err
 
 func (d *matchDealer) deals() int { return d.n }
 
-func (d *matchDealer) play(k int, r *result) error {
+func (d *matchDealer) play(_ context.Context, k int, r *result) error {
 	o, err := d.p.Play(k)
 	r.Match = append(r.Match, o)
 	return err
@@ -325,8 +326,8 @@ func newLBRDealer(s *lbrSpec, newBot func(string, bot.Options) (bot.Bot, error))
 
 func (d *lbrDealer) deals() int { return d.n }
 
-func (d *lbrDealer) play(k int, r *result) error {
-	o, err := d.p.Play(k)
+func (d *lbrDealer) play(ctx context.Context, k int, r *result) error {
+	o, err := d.p.Play(ctx, k)
 	r.LBR = append(r.LBR, o)
 	return err
 }

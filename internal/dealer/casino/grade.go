@@ -111,26 +111,50 @@ func Grade(ctx context.Context, conn net.Conn, timeout time.Duration) Report {
 
 	// Login, twice: at the start and again after the hands.
 	first, ok := g.ask(MsgLogin)
-	login := Line{Name: RubricLogin, Protocol: true}
 	id, avatar, err := ParseLogin(first)
 	if ok && err == nil {
 		rep.ID, rep.Avatar = id, avatar
 	}
-
-	type result struct {
-		s    situation
-		n    int64 // chips put in; -1 for fold
-		ok   bool  // answered, in time and legally
-		text string
+	results := g.play()
+	second, ok2 := "", false
+	if !g.lost {
+		second, ok2 = g.ask(MsgLogin)
 	}
-	var results []result
-	var statuses int
+	login := Line{Name: RubricLogin, Protocol: true}
+	switch {
+	case !ok || err != nil:
+		login.Detail = fmt.Sprintf("first answer %q: %v", clip(first), err)
+	case !ok2:
+		login.Detail = "no answer the second time"
+	case second != first:
+		login.Detail = fmt.Sprintf("%q, then %q", clip(first), clip(second))
+	default:
+		login.Pass, login.Detail = true, fmt.Sprintf("%q both times", first)
+	}
+	rep.Lines = append(rep.Lines, login)
+	rep.Lines = append(rep.Lines, g.protocolLines(len(results))...)
+	rep.Lines = append(rep.Lines, strategyLines(results)...)
+	return rep
+}
+
+// graded is the bot's reply to one scripted situation.
+type graded struct {
+	s    situation
+	n    int64 // chips put in; -1 for fold
+	ok   bool  // answered, in time and legally
+	text string
+}
+
+// play asks the bot every scripted situation in turn, telling it a hand's end
+// now and then, until it has answered them all or stopped answering.
+func (g *grader) play() []graded {
+	var results []graded
 	for i, s := range situations() {
 		if g.lost {
 			break
 		}
 		text, answered := g.ask(s.msg)
-		r := result{s: s, text: text, n: -1}
+		r := graded{s: s, text: text, n: -1}
 		if answered {
 			n, fold, err := ParseReply(text)
 			switch {
@@ -147,52 +171,39 @@ func Grade(ctx context.Context, conn net.Conn, timeout time.Duration) Report {
 		results = append(results, r)
 		if i%3 == 2 && !g.lost { // a hand ends now and then; status needs no answer
 			st := Status{Win: i%2 == 0, Cards: [3]cards.Card{cards.MustParse("Ad"), cards.MustParse("Ac"), cards.MustParse("4s")}}
-			if g.tell(st.String()) {
-				statuses++
-			}
+			g.tell(st.String())
 		}
 	}
-	second, ok2 := "", false
-	if !g.lost {
-		second, ok2 = g.ask(MsgLogin)
-	}
-	switch {
-	case !ok || err != nil:
-		login.Detail = fmt.Sprintf("first answer %q: %v", clip(first), err)
-	case !ok2:
-		login.Detail = "no answer the second time"
-	case second != first:
-		login.Detail = fmt.Sprintf("%q, then %q", clip(first), clip(second))
-	default:
-		login.Pass, login.Detail = true, fmt.Sprintf("%q both times", first)
-	}
-	rep.Lines = append(rep.Lines, login)
+	return results
+}
 
-	onTime := Line{Name: RubricOnTime + fmt.Sprintf(" (%v)", timeout), Protocol: true, Pass: len(g.late) == 0 && !g.lost}
+// protocolLines grades answering on time, legally and closing when done, after
+// the bot answered answered situations.
+func (g *grader) protocolLines(answered int) []Line {
+	onTime := Line{Name: RubricOnTime + fmt.Sprintf(" (%v)", g.timeout), Protocol: true, Pass: len(g.late) == 0 && !g.lost}
 	onTime.Detail = fmt.Sprintf("%d answers, slowest %v", g.answers, g.slowest.Round(time.Millisecond))
 	if len(g.late) > 0 {
 		onTime.Detail = strings.Join(g.late, "; ")
 	}
-	rep.Lines = append(rep.Lines, onTime)
-
-	legal := Line{Name: RubricLegal, Protocol: true, Pass: len(g.bad) == 0 && len(results) == len(situations())}
-	legal.Detail = fmt.Sprintf("%d bets and folds, all legal", len(results))
+	legal := Line{Name: RubricLegal, Protocol: true, Pass: len(g.bad) == 0 && answered == len(situations())}
+	legal.Detail = fmt.Sprintf("%d bets and folds, all legal", answered)
 	if len(g.bad) > 0 {
 		legal.Detail = strings.Join(g.bad, "; ")
 	} else if !legal.Pass {
-		legal.Detail = fmt.Sprintf("only %d of %d situations answered", len(results), len(situations()))
+		legal.Detail = fmt.Sprintf("only %d of %d situations answered", answered, len(situations()))
 	}
-	rep.Lines = append(rep.Lines, legal)
-
 	closeLine := Line{Name: RubricClose, Protocol: true}
 	if g.lost {
 		closeLine.Detail = "not graded: the bot stopped answering"
 	} else {
 		closeLine.Pass, closeLine.Detail = g.closesAfterDone()
 	}
-	rep.Lines = append(rep.Lines, closeLine)
+	return []Line{onTime, legal, closeLine}
+}
 
-	// Strategy lines.
+// strategyLines grades the answers' strategy: betting high hands, folding what
+// cannot win, and betting less against strong up cards than against harmless ones.
+func strategyLines(results []graded) []Line {
 	high := Line{Name: RubricHigh, Pass: true}
 	fold := Line{Name: RubricNoCall, Pass: true}
 	var highs, folds []string
@@ -227,6 +238,12 @@ func Grade(ctx context.Context, conn net.Conn, timeout time.Duration) Report {
 	if len(folds) == 0 {
 		fold.Pass, fold.Detail = false, "not graded"
 	}
+	return []Line{high, fold, upCardsLine(amount, seen)}
+}
+
+// upCardsLine grades the two pairs of situations that hold the same cards
+// against harmless and against strong up cards.
+func upCardsLine(amount map[int][2]int64, seen map[int]int) Line {
 	up := Line{Name: RubricUpCards}
 	less := 0
 	var ups []string
@@ -246,8 +263,7 @@ func Grade(ctx context.Context, conn net.Conn, timeout time.Duration) Report {
 	}
 	up.Pass = less > 0 && seen[1] == 2 && seen[2] == 2
 	up.Detail = strings.Join(ups, "; ")
-	rep.Lines = append(rep.Lines, high, fold, up)
-	return rep
+	return up
 }
 
 func answerText(n int64) string {

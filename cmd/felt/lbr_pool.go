@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/felt-poker/felt/internal/arena"
+	"github.com/felt-poker/felt/internal/lbr"
+)
+
+// readLBRPools reads the record file at path and pools its lines, writing the
+// lines left out (overlapping deals) to stderr.
+func readLBRPools(stderr io.Writer, path string) ([]lbr.Pool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--record: %w", err)
+	}
+	recs, err := lbr.ReadRecords(f)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("--record %s: %w", path, err)
+	}
+	pools, warnings := lbr.PoolRecords(recs)
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "felt lbr: %s: %s\n", path, w)
+	}
+	return pools, nil
+}
+
+// lbrPoolOutput is one measurement of felt lbr --pool --json.
+type lbrPoolOutput struct {
+	Variant      string   `json:"variant"`
+	Bot          string   `json:"bot"`
+	Preflop      bool     `json:"preflop"`
+	Sizes        string   `json:"sizes"`
+	Samples      int      `json:"samples"`
+	Runouts      int      `json:"runouts"`
+	Hands        int      `json:"hands"`
+	Runs         int      `json:"runs"`
+	Seeds        []uint64 `json:"seeds"`
+	MBBPerGame   float64  `json:"mbb_per_game"`
+	MBBCI95      float64  `json:"mbb_ci95"`
+	CVMBBPerGame float64  `json:"cv_mbb_per_game"`
+	CVMBBCI95    float64  `json:"cv_mbb_ci95"`
+	Misses       int64    `json:"misses"`
+}
+
+// printLBRPools prints every measurement of the record file pooled: as a table
+// per variant, in the order of their latest lines, or as JSON.
+func printLBRPools(stdout, stderr io.Writer, path string, asJSON bool) error {
+	pools, err := readLBRPools(stderr, path)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		out := make([]lbrPoolOutput, len(pools))
+		for i, p := range pools {
+			out[i] = lbrPoolOutput{p.Variant, p.Bot, p.Preflop, p.Sizes, p.Samples, p.Runouts, p.Hands, p.Runs, p.Seeds,
+				p.MBBPerGame, p.MBBCI95, p.CVMBBPerGame, p.CVMBBCI95, p.Misses}
+		}
+		return writeArenaJSON(stdout, out)
+	}
+	for _, variant := range []string{"nl", "pl", "limit"} {
+		writeLBRPools(stdout, variant, pools)
+	}
+	return nil
+}
+
+// writeLBRPools writes the table of variant's measurements, if it has any.
+func writeLBRPools(w io.Writer, variant string, pools []lbr.Pool) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	header := false
+	for _, p := range pools {
+		if p.Variant != variant {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "LBR in %s, each measurement pooled (mbb/g ± 95%%):\n", arenaGameName(variant))
+			fmt.Fprintln(tw, "bot\tpreflop\tsizes\tsamples\trunouts\thands\truns\tseeds\tLBR wins\twith the control variate\t")
+			header = true
+		}
+		seeds := make([]string, len(p.Seeds))
+		for i, s := range p.Seeds {
+			seeds[i] = strconv.FormatUint(s, 10)
+		}
+		fmt.Fprintf(tw, "%s\t%v\t%s\t%d\t%d\t%s\t%d\t%s\t%+.0f ± %.0f\t%+.0f ± %.0f\t\n", p.Bot, p.Preflop, p.Sizes,
+			p.Samples, p.Runouts, thousands(int64(p.Hands)), p.Runs, strings.Join(seeds, " "),
+			p.MBBPerGame, p.MBBCI95, p.CVMBBPerGame, p.CVMBBCI95)
+	}
+	tw.Flush()
+}
+
+// drawLBRChart draws the leading measurement of each bot of variant in the
+// record file, pooled, to chart.
+func drawLBRChart(stderr io.Writer, record, chart, variant string) error {
+	pools, err := readLBRPools(stderr, record)
+	if err != nil {
+		return err
+	}
+	lead := lbr.Leading(pools, variant)
+	if len(lead) == 0 {
+		return fmt.Errorf("--record %s: no run in %s to draw", record, arenaGameName(variant))
+	}
+	names := make([]string, len(lead))
+	ys, ci := make([]float64, len(lead)), make([]float64, len(lead))
+	for i, r := range lead {
+		// A bot's options go on a line of their own, so that long names do not overlap.
+		label := strings.ReplaceAll(r.Bot, ":", "\n") + "\n" + thousands(int64(r.Hands)) + " hands"
+		names[i], ys[i], ci[i] = label, r.MBBPerGame, r.MBBCI95
+	}
+	title := "What Local Best Response wins, " + arenaGameName(variant)
+	ch, err := arena.BarChart(title, "mbb/g (± 95%)", names, ys, ci)
+	if err != nil {
+		return err
+	}
+	return ch.Save(chart)
+}
