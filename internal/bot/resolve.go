@@ -67,6 +67,7 @@ type resolveBot struct {
 	bounds map[string]*solver.Bound // safe re-solving: the opponent's values at a round's start
 	noBlue bool                     // play the chart and the flop policy, not the blueprint
 	flop   bool                     // re-solve the flop (depth-limited, flop=true), not play the blueprint there
+	leaves FlopLeaves               // how the flop's re-solve ends (leaf=)
 	// beforeSolve, when set (by tests), is called with each re-solve as it begins
 	// to iterate.
 	beforeSolve func(*solver.Solver)
@@ -130,7 +131,7 @@ var (
 )
 
 func newResolve(o Options) *resolveBot {
-	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), safe: !o.NoSafe, noBlue: o.NoBlueprint, flop: o.Flop}
+	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), safe: !o.NoSafe, noBlue: o.NoBlueprint, flop: o.Flop, leaves: o.FlopLeaves}
 	if b.budget == 0 {
 		b.budget = DefaultResolveBudget
 	}
@@ -403,7 +404,7 @@ func (p *plan) prob(x int, a pubAct) float64 {
 // roundSolver builds and solves round st, begun at the history's key start, from
 // the beliefs at its start, with the bet sizes of its actions so far in the tree.
 func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]belief, me int, start string) (*solver.Solver, error) {
-	s, err := newRoundSolver(st, bel, me, b.boundFor(start))
+	s, err := newRoundSolver(st, bel, me, b.boundFor(start), b.leaves)
 	if err != nil {
 		return nil, err
 	}
