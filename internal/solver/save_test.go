@@ -3,6 +3,7 @@ package solver
 import (
 	"bytes"
 	"errors"
+	"runtime"
 	"testing"
 )
 
@@ -74,4 +75,51 @@ func TestLoadBadFiles(t *testing.T) {
 			t.Errorf("%s: %v, want ErrBadSave", name, err)
 		}
 	}
+}
+
+// A saved solve cut after its header (a few kB naming a tree of many values)
+// is refused before the solver's arrays are made, when Load knows the file's
+// size.
+func TestLoadCutShortAllocatesLittle(t *testing.T) {
+	s := mustSolver(t, benchSpot("QsJh2h8d"), 1)
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	head := bytes.IndexByte(buf.Bytes()[len(saveMagic):], '\n') + len(saveMagic) + 1
+	cut := buf.Bytes()[:head]
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Load(bytes.NewReader(cut), Options{Workers: 1})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrBadSave) {
+		t.Fatalf("%v, want ErrBadSave", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > uint64(s.valueBytes()) {
+		t.Errorf("a file of %d bytes allocated %d MB before it was refused (its values take %d MB)", len(cut), n>>20, s.valueBytes()>>20)
+	}
+}
+
+// FuzzLoad reads anything as a saved solve: no panic, and every error wraps
+// ErrBadSave.
+func FuzzLoad(f *testing.F) {
+	s := mustSolver(f, benchSpot("QsJh2h8d3c"), 1)
+	s.Iterate()
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add(buf.Bytes()[:len(buf.Bytes())/2])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Load(bytes.NewReader(data), Options{Workers: 1})
+		if err != nil {
+			if !errors.Is(err, ErrBadSave) {
+				t.Fatalf("%v, not ErrBadSave", err)
+			}
+			return
+		}
+		s.Close()
+	})
 }
