@@ -98,7 +98,13 @@ func Load(r io.Reader, opts Options) (*Solver, error) {
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	s, err := New(sp, Options{Workers: opts.Workers, Compress: h.Compress, NoIsomorphism: h.NoIsomorphism})
+	// A file of known size bounds the tree its header may describe: the values
+	// it holds take 8 bytes a value (4 compressed), the nodes are a few times that.
+	var budget int64
+	if size, ok := sizeOf(r); ok {
+		budget = 8*size + 64<<20
+	}
+	s, err := New(sp, Options{Workers: opts.Workers, Compress: h.Compress, NoIsomorphism: h.NoIsomorphism, MaxMemory: budget})
 	if err != nil {
 		return nil, bad("%v", err)
 	}

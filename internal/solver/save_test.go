@@ -123,3 +123,30 @@ func FuzzLoad(f *testing.F) {
 		s.Close()
 	})
 }
+
+// A tree that grows exponentially (a raise cap of 6, sizes of a tenth of the pot
+// and a deep stack) stops being built at Options.MaxMemory: New fails with
+// ErrTooBig at once instead of building it for minutes (over 100 s and counting
+// before the bound).
+func TestNewStopsAtMaxMemory(t *testing.T) {
+	sp := benchSpot("QsJh2h8d")
+	sp.Stack = 1e6
+	sz := Sizes{Bet: []float64{10, 20, 30}, Raise: []float64{10, 20, 30}}
+	for p := range 2 {
+		for st := range 3 {
+			sp.Tree.Sizes[p][st] = sz
+		}
+	}
+	sp.Tree.RaiseCap = 6
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := New(sp, Options{Workers: 1, MaxMemory: 16 << 20})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooBig) {
+		t.Fatalf("%v, want ErrTooBig", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 128<<20 {
+		t.Errorf("%d MB allocated for a budget of 16 MB", n>>20)
+	}
+}
