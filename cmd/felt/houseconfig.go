@@ -154,6 +154,13 @@ func loadHouseConfig(path string) (houseConfig, error) {
 	if err != nil {
 		return c, fmt.Errorf("config: %w", err)
 	}
+	return parseHouseConfig(path, data)
+}
+
+// parseHouseConfig reads the config file path's contents over the defaults and
+// checks it.
+func parseHouseConfig(path string, data []byte) (houseConfig, error) {
+	c := defaultHouseConfig()
 	c.Tables = nil
 	c.Tournaments.SitAndGo, c.Tournaments.Scheduled = nil, nil
 	md, err := toml.Decode(string(data), &c)

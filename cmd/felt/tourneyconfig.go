@@ -53,6 +53,10 @@ func (tc tourneyConfig) spec(kind string) tournament.Spec {
 		LevelTime: time.Duration(tc.Level), MinEntrants: tc.MinEntrants, MaxEntrants: tc.MaxEntrants}
 }
 
+// minEvery bounds how often a scheduled tournament repeats: "every = 1ns"
+// would start one at every tick of the director.
+const minEvery = time.Hour
+
 // schedule returns a scheduled tournament's first start and period.
 func (tc tourneyConfig) schedule(now time.Time) (time.Time, time.Duration, error) {
 	if at, err := time.Parse("15:04", tc.Start); err == nil {
@@ -95,8 +99,8 @@ func (c tournamentsConfig) director(noBots bool) (live.Config, error) {
 		if err != nil {
 			return out, fieldErr(field+".start", "%v", err)
 		}
-		if every < 0 {
-			return out, fieldErr(field+".every", "must not be negative")
+		if every < 0 || every > 0 && every < minEvery {
+			return out, fieldErr(field+".every", "must be 0 (once) or at least %v", minEvery)
 		}
 		s := tc.spec(tournament.Scheduled)
 		s.Start = at

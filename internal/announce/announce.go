@@ -4,14 +4,13 @@
 package announce
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net"
-	"slices"
 	"strconv"
 	"time"
 
@@ -71,7 +70,9 @@ func Parse(b []byte) (Beacon, error) {
 	if err != nil {
 		return bc, fmt.Errorf("beacon: addr: %w", err)
 	}
-	if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
+	// The port as Itoa writes it: Atoi also takes "+80" and "0080", which make
+	// a URL no browser opens.
+	if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 || strconv.Itoa(p) != port {
 		return bc, fmt.Errorf("beacon: addr: bad port %q", port)
 	}
 	if host != "" && net.ParseIP(host) == nil {
@@ -198,8 +199,10 @@ func Listen(addr string) (*net.UDPConn, error) {
 }
 
 // Collect reads beacons from c for wait (or until ctx is done) and returns the
-// houses heard, one per URL (the latest beacon), sorted by name then URL.
-// Datagrams that are not beacons are skipped.
+// houses heard, one per URL (the latest beacon), sorted by name then URL: at
+// most MaxHouses, as a Directory keeps (a host flooding the group with beacons
+// of made-up addresses cannot grow it). Datagrams that are not beacons are
+// skipped.
 func Collect(ctx context.Context, c *net.UDPConn, wait time.Duration) ([]House, error) {
 	deadline := time.Now().Add(wait)
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
@@ -210,7 +213,7 @@ func Collect(ctx context.Context, c *net.UDPConn, wait time.Duration) ([]House, 
 	}
 	stop := context.AfterFunc(ctx, func() { _ = c.SetReadDeadline(time.Now()) })
 	defer stop()
-	seen := map[string]House{}
+	d := newDirectory(math.MaxInt64)
 	buf := make([]byte, MaxDatagram+1)
 	for {
 		n, src, err := c.ReadFromUDP(buf)
@@ -222,15 +225,8 @@ func Collect(ctx context.Context, c *net.UDPConn, wait time.Duration) ([]House, 
 			return nil, fmt.Errorf("listen for houses: %w", err)
 		}
 		if h, ok := houseOf(buf[:n], src); ok {
-			seen[h.URL] = h
+			d.add(h)
 		}
 	}
-	out := make([]House, 0, len(seen))
-	for _, h := range seen {
-		out = append(out, h)
-	}
-	slices.SortFunc(out, func(a, b House) int {
-		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.URL, b.URL))
-	})
-	return out, nil
+	return d.Houses(), nil
 }

@@ -33,7 +33,7 @@ type heard struct {
 // Watch reads beacons from c until ctx is done (then closes c) and returns the
 // Directory of the houses heard within keep of now.
 func Watch(ctx context.Context, c *net.UDPConn, keep time.Duration) *Directory {
-	d := &Directory{keep: keep, now: time.Now, seen: map[string]heard{}}
+	d := newDirectory(keep)
 	stop := context.AfterFunc(ctx, func() { _ = c.Close() })
 	go func() {
 		defer stop()
@@ -52,6 +52,11 @@ func Watch(ctx context.Context, c *net.UDPConn, keep time.Duration) *Directory {
 		}
 	}()
 	return d
+}
+
+// newDirectory returns an empty Directory keeping houses heard within keep.
+func newDirectory(keep time.Duration) *Directory {
+	return &Directory{keep: keep, now: time.Now, seen: map[string]heard{}}
 }
 
 // add remembers h as heard now, forgetting the house heard from longest ago

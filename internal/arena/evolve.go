@@ -92,6 +92,8 @@ func (ec EvolveConfig) withDefaults() (EvolveConfig, error) {
 		return ec, fmt.Errorf("matches need at least %d hands", MinHands)
 	case ec.Elite >= ec.Population:
 		return ec, fmt.Errorf("elite %d is not below the population %d", ec.Elite, ec.Population)
+	case ec.Hidden > bot.MaxHidden:
+		return ec, fmt.Errorf("%d hidden units, at most %d", ec.Hidden, bot.MaxHidden)
 	case ec.Hidden < 1 || ec.Rivals < 0 || ec.Champions < 0 || ec.Rivals >= ec.Population:
 		return ec, errors.New("hidden units, rivals and champions must be positive and rivals below the population")
 	}

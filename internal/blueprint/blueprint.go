@@ -40,7 +40,7 @@ const keptRounds = 2
 // newDepth keeps the strategy p of the kept rounds of tree g.
 func newDepth(bb, iters int, g *cfr.HoldemGame, p *cfr.HoldemProfile) *Depth {
 	d := &Depth{BB: bb, Iterations: iters, tree: Tree(bb), g: g}
-	d.layout()
+	d.probs = make([]float32, d.layout())
 	for n := range int32(g.NumNodes()) {
 		if d.off[n] < 0 {
 			continue
@@ -56,8 +56,9 @@ func newDepth(bb, iters int, g *cfr.HoldemGame, p *cfr.HoldemProfile) *Depth {
 	return d
 }
 
-// layout numbers the kept nodes' entries in probs.
-func (d *Depth) layout() {
+// layout numbers the kept nodes' entries in probs and returns how many there
+// are; the caller makes probs.
+func (d *Depth) layout() int {
 	g := d.g
 	d.off = make([]int32, g.NumNodes())
 	size := 0
@@ -69,7 +70,7 @@ func (d *Depth) layout() {
 			size += g.Buckets()[nd.Round] * len(nd.Actions)
 		}
 	}
-	d.probs = make([]float32, size)
+	return size
 }
 
 // Game returns the depth's betting tree (nodes, actions, chips put in).

@@ -17,6 +17,11 @@ var ErrBadFile = errors.New("blueprint: bad file")
 // fileVersion is the blueprint file format's version.
 const fileVersion = 1
 
+// maxDepths bounds the depths a file may hold (the shipped blueprint has 4):
+// each builds its betting tree, so a file of many tiny depth records would
+// otherwise cost unbounded time and memory.
+const maxDepths = 64
+
 // fileRecord is a blueprint file: gzip around gob.
 type fileRecord struct {
 	Version int
@@ -70,20 +75,23 @@ func Read(r io.Reader) (*Blueprint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadFile, err)
 	}
-	if len(rec.Depths) == 0 {
-		return nil, fmt.Errorf("%w: no depths", ErrBadFile)
+	if len(rec.Depths) == 0 || len(rec.Depths) > maxDepths {
+		return nil, fmt.Errorf("%w: %d depths (want 1 to %d)", ErrBadFile, len(rec.Depths), maxDepths)
 	}
 	bp := &Blueprint{abs: a}
 	for _, dr := range rec.Depths {
+		if dr.BB < 1 || dr.Tree.Stack != 2*dr.BB {
+			return nil, fmt.Errorf("%w: depth %d does not fit its tree", ErrBadFile, dr.BB)
+		}
 		g, err := cfr.NewNoLimitGame(a.Sizes(), dr.Tree)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrBadFile, err)
 		}
 		d := &Depth{BB: dr.BB, Iterations: dr.Iterations, tree: dr.Tree, g: g}
-		d.layout()
-		if len(dr.Probs) != len(d.probs) || dr.BB < 1 || dr.Tree.Stack != 2*dr.BB {
+		if len(dr.Probs) != d.layout() { // before probs is made: the file's own length bounds it
 			return nil, fmt.Errorf("%w: depth %d does not fit its tree", ErrBadFile, dr.BB)
 		}
+		d.probs = make([]float32, len(dr.Probs))
 		d.fill(dr.Probs)
 		if n := len(bp.depths); n > 0 && bp.depths[n-1].BB >= d.BB {
 			return nil, fmt.Errorf("%w: depths out of order", ErrBadFile)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"math"
@@ -48,6 +49,20 @@ type OpponentModel struct {
 	// and raises among them.
 	Acted  [numStreets]int64 `json:"acted"`
 	Raised [numStreets]int64 `json:"raised"`
+}
+
+// Validate checks a model read from a store: no count is negative, and no
+// street has more folds than bets faced or more raises than decisions (which
+// would make a ratio below 0, above 1 or infinite).
+func (m *OpponentModel) Validate() error {
+	ok := m.Hands >= 0
+	for s := range numStreets {
+		ok = ok && 0 <= m.Folded[s] && m.Folded[s] <= m.Faced[s] && 0 <= m.Raised[s] && m.Raised[s] <= m.Acted[s]
+	}
+	if !ok {
+		return errors.New("opponent model: a negative count, or more folds or raises than decisions")
+	}
+	return nil
 }
 
 // FoldRatio returns the chance that the opponent folds to a bet on street s: the
@@ -216,7 +231,11 @@ func (b *bayesBot) Model(name string) *OpponentModel {
 		return m
 	}
 	m := new(OpponentModel)
-	if err := loadJSON(b.models, "bayes", name, m); err != nil {
+	err := loadJSON(b.models, "bayes", name, m)
+	if err == nil {
+		err = m.Validate()
+	}
+	if err != nil {
 		slog.Warn("bayes bot cannot read its opponent model", "opponent", name, "err", err)
 		*m = OpponentModel{}
 	}

@@ -100,9 +100,17 @@ func (n *Net) order() {
 	}
 }
 
+// MaxHidden bounds a network's hidden units (the built-in one has 8): each
+// decision runs them all, so a weights file of millions could slow every
+// decision of its bot.
+const MaxHidden = 1024
+
 // Validate checks the shapes and that every number is finite.
 func (n *Net) Validate() error {
 	h := len(n.W1)
+	if h > MaxHidden {
+		return fmt.Errorf("network of %d hidden units, at most %d", h, MaxHidden)
+	}
 	if h == 0 || len(n.B1) != h || len(n.W2) != h {
 		return fmt.Errorf("network shapes: %d hidden rows, %d biases, %d output weights", h, len(n.B1), len(n.W2))
 	}
@@ -192,12 +200,21 @@ func LoadNet(path string) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := new(Net)
-	if err := json.Unmarshal(data, n); err != nil {
+	n, err := ParseNet(data)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	return n, nil
+}
+
+// ParseNet reads a network's JSON, as Save writes it, and validates it.
+func ParseNet(data []byte) (*Net, error) {
+	n := new(Net)
+	if err := json.Unmarshal(data, n); err != nil {
+		return nil, err
+	}
 	if err := n.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
 	return n, nil
 }

@@ -45,9 +45,20 @@ type NoLimitTree struct {
 
 // nlBuilder builds a no-limit betting tree into g.
 type nlBuilder struct {
-	g *HoldemGame
-	t NoLimitTree
+	g   *HoldemGame
+	t   NoLimitTree
+	err error // the tree grew past maxNoLimitNodes or maxNoLimitSlots
 }
+
+// maxNoLimitNodes and maxNoLimitSlots bound a no-limit tree, about four times
+// the shipped blueprint's deepest (200 big blinds: 70,326 nodes, 3.6 million
+// slots with its buckets): a tree read from a file with a high cap and tiny
+// sizes grows exponentially, and is refused once past them (a few tens of MB
+// built) instead of exhausting memory.
+const (
+	maxNoLimitNodes = 1 << 18
+	maxNoLimitSlots = 1 << 24
+)
 
 // NewNoLimitGame builds the betting tree of t for an abstraction with the given
 // bucket counts per round (preflop first). Reverse blinds as in the limit tree:
@@ -66,6 +77,9 @@ func NewNoLimitGame(buckets [4]int, t NoLimitTree) (*HoldemGame, error) {
 	}
 	b := nlBuilder{g: g, t: t}
 	b.bet(0, "", [2]int{HoldemSmallBlind, HoldemBigBlind}, 0, 0, 0, HoldemBigBlind)
+	if b.err != nil {
+		return nil, b.err
+	}
 	g.index()
 	return g, nil
 }
@@ -111,6 +125,10 @@ func (b *nlBuilder) bet(r int, hist string, in [2]int, p, bets, acted, lastInc i
 		to = append(to, stack)
 	}
 	id := g.addDecision(r, p, hist, acts, in)
+	if b.err != nil || len(g.nodes) > maxNoLimitNodes || g.slots > maxNoLimitSlots {
+		b.err = fmt.Errorf("nlhe: a betting tree of more than %d nodes or %d slots", maxNoLimitNodes, maxNoLimitSlots)
+		return id
+	}
 	kids := make([]int32, 0, len(acts))
 	for i, a := range acts {
 		h := hist + string(a)

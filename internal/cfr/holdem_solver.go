@@ -408,13 +408,20 @@ func ReadHoldemCheckpoint(r io.Reader, bk Bucketer, fingerprint string) (*Holdem
 			return nil, 0, fmt.Errorf("%w: %v", ErrBadFile, err)
 		}
 	}
+	// The sizes are checked before the solver is made: its threads' arrays are
+	// not the file's to choose (a small file naming 64 threads would otherwise
+	// allocate 130 times its tree's regrets before it was refused).
+	g, err := NewHoldemGame(bk.Sizes())
+	if err != nil {
+		return nil, 0, fmt.Errorf("%w: %v", ErrBadFile, err)
+	}
+	if len(c.Regret) != g.slots || len(c.Sum) != g.slots || len(c.RNGs) != c.Threads || c.Iterations < 0 {
+		return nil, 0, fmt.Errorf("%w: checkpoint does not fit the game", ErrBadFile)
+	}
 	s, err := NewHoldemSolver(bk, HoldemOptions{Seed: c.Seed, Threads: c.Threads, PruneAfter: c.PruneAfter,
 		PruneThreshold: c.PruneThreshold, Averaging: avg})
 	if err != nil {
 		return nil, 0, fmt.Errorf("%w: %v", ErrBadFile, err)
-	}
-	if len(c.Regret) != s.g.slots || len(c.Sum) != s.g.slots || len(c.RNGs) != len(s.workers) || c.Iterations < 0 {
-		return nil, 0, fmt.Errorf("%w: checkpoint does not fit the game", ErrBadFile)
 	}
 	for t, w := range s.workers {
 		if err := w.src.UnmarshalBinary(c.RNGs[t]); err != nil {

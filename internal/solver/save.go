@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"io/fs"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/equity"
@@ -104,12 +105,21 @@ func Load(r io.Reader, opts Options) (*Solver, error) {
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	s, err := New(sp, Options{Workers: opts.Workers, Compress: h.Compress, NoIsomorphism: h.NoIsomorphism})
+	// A file of known size bounds the tree its header may describe: the values
+	// it holds take 8 bytes a value (4 compressed), the nodes are a few times that.
+	var budget int64
+	if size, ok := sizeOf(r); ok {
+		budget = 8*size + 64<<20
+	}
+	s, err := New(sp, Options{Workers: opts.Workers, Compress: h.Compress, NoIsomorphism: h.NoIsomorphism, MaxMemory: budget})
 	if err != nil {
 		return nil, bad("%v", err)
 	}
 	if s.strategySize != h.Values || len(s.off) != h.Decisions || h.Iterations < 0 {
 		return nil, bad("the tree has %d values in %d decisions, the file %d in %d: saved by another version?", s.strategySize, len(s.off), h.Values, h.Decisions)
+	}
+	if size, ok := sizeOf(r); ok && s.valueBytes() > size {
+		return nil, bad("values: the file is cut short (%d bytes, its tree's values alone take %d)", size, s.valueBytes())
 	}
 	s.start()
 	if s.compress {
@@ -130,6 +140,29 @@ func Load(r io.Reader, opts Options) (*Solver, error) {
 	}
 	s.iter = h.Iterations
 	return s, nil
+}
+
+// valueBytes is what the solve's values take in a saved file.
+func (s *Solver) valueBytes() int64 {
+	if s.compress {
+		return 4*int64(s.strategySize) + 8*int64(len(s.off))
+	}
+	return 8 * int64(s.strategySize)
+}
+
+// sizeOf returns the size of what r reads when r knows it (a file, a
+// bytes.Reader), so that Load refuses a file cut short before it makes arrays
+// of the size its header claims.
+func sizeOf(r io.Reader) (int64, bool) {
+	switch r := r.(type) {
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size(), true
+		}
+	case interface{ Size() int64 }:
+		return r.Size(), true
+	}
+	return 0, false
 }
 
 // chunks reads or writes xs (little-endian) 64K values at a time, so that the

@@ -3,6 +3,7 @@ package solver
 import (
 	"bytes"
 	"errors"
+	"runtime"
 	"testing"
 )
 
@@ -93,5 +94,79 @@ func TestSaveRefusesWhatItCannotDescribe(t *testing.T) {
 		if err := s.Save(&buf); err == nil || buf.Len() > 0 {
 			t.Errorf("%s: Save gave %v and wrote %d bytes; want an error and nothing", name, err, buf.Len())
 		}
+	}
+}
+
+// A saved solve cut after its header (a few kB naming a tree of many values)
+// is refused before the solver's arrays are made, when Load knows the file's
+// size.
+func TestLoadCutShortAllocatesLittle(t *testing.T) {
+	s := mustSolver(t, benchSpot("QsJh2h8d"), 1)
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	head := bytes.IndexByte(buf.Bytes()[len(saveMagic):], '\n') + len(saveMagic) + 1
+	cut := buf.Bytes()[:head]
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Load(bytes.NewReader(cut), Options{Workers: 1})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrBadSave) {
+		t.Fatalf("%v, want ErrBadSave", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > uint64(s.valueBytes()) {
+		t.Errorf("a file of %d bytes allocated %d MB before it was refused (its values take %d MB)", len(cut), n>>20, s.valueBytes()>>20)
+	}
+}
+
+// FuzzLoad reads anything as a saved solve: no panic, and every error wraps
+// ErrBadSave.
+func FuzzLoad(f *testing.F) {
+	s := mustSolver(f, benchSpot("QsJh2h8d3c"), 1)
+	s.Iterate()
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(buf.Bytes())
+	f.Add(buf.Bytes()[:len(buf.Bytes())/2])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Load(bytes.NewReader(data), Options{Workers: 1})
+		if err != nil {
+			if !errors.Is(err, ErrBadSave) {
+				t.Fatalf("%v, not ErrBadSave", err)
+			}
+			return
+		}
+		s.Close()
+	})
+}
+
+// A tree that grows exponentially (a raise cap of 6, sizes of a tenth of the pot
+// and a deep stack) stops being built at Options.MaxMemory: New fails with
+// ErrTooBig at once instead of building it for minutes (over 100 s and counting
+// before the bound).
+func TestNewStopsAtMaxMemory(t *testing.T) {
+	sp := benchSpot("QsJh2h8d")
+	sp.Stack = 1e6
+	sz := Sizes{Bet: []float64{10, 20, 30}, Raise: []float64{10, 20, 30}}
+	for p := range 2 {
+		for st := range 3 {
+			sp.Tree.Sizes[p][st] = sz
+		}
+	}
+	sp.Tree.RaiseCap = 6
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := New(sp, Options{Workers: 1, MaxMemory: 16 << 20})
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrTooBig) {
+		t.Fatalf("%v, want ErrTooBig", err)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 128<<20 {
+		t.Errorf("%d MB allocated for a budget of 16 MB", n>>20)
 	}
 }

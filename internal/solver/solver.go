@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"errors"
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -20,7 +22,15 @@ type Options struct {
 	// Compress stores regrets and strategy sums in 16 bits each (with one scale per
 	// decision node and array) instead of 32: half the memory, a little accuracy.
 	Compress bool
+	// MaxMemory stops building the tree once its nodes and values alone pass
+	// it, and New then fails wrapping ErrTooBig (0: no bound). A deep tree (a
+	// high raise cap, small sizes, a deep stack) grows exponentially: without a
+	// bound, New could take minutes and gigabytes before Memory could refuse it.
+	MaxMemory int64
 }
+
+// ErrTooBig is wrapped by New for a tree past Options.MaxMemory.
+var ErrTooBig = errors.New("the tree is too big")
 
 // hand is one of a player's combos on the starting board.
 type hand struct {
@@ -115,7 +125,9 @@ func New(spot Spot, opts Options) (*Solver, error) {
 		s.newGadget(s.spot.Bound)
 	}
 	s.findSymmetries(opts.NoIsomorphism)
-	s.buildTree()
+	if !s.buildTree(opts.MaxMemory) {
+		return nil, fmt.Errorf("%w: over %d MiB before it was built", ErrTooBig, opts.MaxMemory>>20)
+	}
 	for _, n := range s.nodes {
 		if n.kind == actionNode {
 			s.maxA = max(s.maxA, int(n.nkids))

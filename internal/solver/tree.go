@@ -97,14 +97,18 @@ type state struct {
 
 // builder turns a Spot into nodes.
 type builder struct {
-	s    *Solver
-	half float64 // half the starting pot
-	max  float64 // a player's chips in when all-in
+	s      *Solver
+	half   float64 // half the starting pot
+	max    float64 // a player's chips in when all-in
+	budget int64   // bytes of nodes and values the tree may take (0: no bound)
+	over   bool    // past the budget: nothing more is built
 }
 
-func (s *Solver) buildTree() {
+// buildTree builds the spot's tree; it reports false, the tree unfinished, when
+// the nodes and values passed budget bytes (0: no bound).
+func (s *Solver) buildTree(budget int64) bool {
 	sp := &s.spot
-	b := builder{s: s, half: sp.Pot / 2, max: sp.Pot/2 + sp.Stack}
+	b := builder{s: s, half: sp.Pot / 2, max: sp.Pot/2 + sp.Stack, budget: budget}
 	var set cards.Set
 	for _, c := range sp.Board {
 		set = set.Add(c)
@@ -113,15 +117,19 @@ func (s *Solver) buildTree() {
 	if sp.Stack == 0 {
 		st.allInRun = true
 		b.endStreet(st)
-		return
+		return !b.over
 	}
 	b.decision(st)
+	return !b.over
 }
 
 // add appends n to the tree and returns its index.
 func (b *builder) add(n node, depth int) int32 {
 	b.s.nodes = append(b.s.nodes, n)
 	b.s.maxDepth = max(b.s.maxDepth, depth+1)
+	if b.budget > 0 && int64(len(b.s.nodes))*nodeSize+int64(b.s.strategySize)*8 > b.budget {
+		b.over = true
+	}
 	return int32(len(b.s.nodes) - 1)
 }
 
@@ -151,6 +159,9 @@ func (b *builder) decision(st state) int32 {
 	s.acts = append(s.acts, acts...)
 	s.off = append(s.off, s.strategySize)
 	s.strategySize += len(acts) * len(s.hands[p])
+	if b.over {
+		return idx
+	}
 	kids := make([]int32, len(acts))
 	for i, a := range acts {
 		next := st

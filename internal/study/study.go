@@ -220,7 +220,10 @@ func parse(req Request) (solver.Script, error) {
 
 // build makes the solver on one core and checks its memory. The caller holds a slot.
 func (sv *Service) build(sc solver.Script, accuracy float64) (*session, error) {
-	s, err := solver.New(sc.Spot, solver.Options{Workers: 1, NoIsomorphism: sc.NoIsomorphism})
+	s, err := solver.New(sc.Spot, solver.Options{Workers: 1, NoIsomorphism: sc.NoIsomorphism, MaxMemory: sv.lim.MaxMemory})
+	if errors.Is(err, solver.ErrTooBig) {
+		return nil, fmt.Errorf("%w: the spot needs over the house's %d MiB: narrow the ranges or the sizes", ErrBadSpot, sv.lim.MaxMemory>>20)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrBadSpot, err)
 	}

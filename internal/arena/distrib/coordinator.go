@@ -217,6 +217,10 @@ func (c *Conn) forget(run string) {
 	}
 }
 
+// maxRefusals bounds the refusals a run remembers (and logs): a hostile worker
+// giving a new reason in every message cannot grow the coordinator's memory.
+const maxRefusals = 256
+
 // gathering is a coordinator's count of one run's results.
 type gathering struct {
 	job      *job
@@ -243,7 +247,7 @@ func (g *gathering) take(log *slog.Logger, data []byte) error {
 	}
 	switch {
 	case r.Refused != "":
-		if key := r.Worker + "\x00" + r.Refused; !g.refusals[key] {
+		if key := r.Worker + "\x00" + r.Refused; !g.refusals[key] && len(g.refusals) < maxRefusals {
 			g.refusals[key] = true
 			log.Warn("arena run: a worker refused an item; it goes to another worker", "worker", r.Worker, "build", r.Build, "reason", r.Refused)
 		}

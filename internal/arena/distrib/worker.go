@@ -289,6 +289,11 @@ func newMatchDealer(s *matchSpec, newBot func(string, bot.Options) (bot.Bot, err
 	if d.n, err = d.mc.Prepare(); err != nil {
 		return nil, err
 	}
+	// The coordinator refuses learners too, but a worker trusts no item: a
+	// learner's state=FILE would be written on the worker's disk.
+	if err := checkNoLearner(newBot, mc.Game.Bot(2), mc.A, mc.B); err != nil {
+		return nil, err
+	}
 	if d.p, err = arena.NewDealPlayer(d.mc); err != nil {
 		return nil, err
 	}
@@ -316,6 +321,9 @@ func newLBRDealer(s *lbrSpec, newBot func(string, bot.Options) (bot.Bot, error))
 	}
 	d := &lbrDealer{c: &c}
 	if d.n, err = d.c.Prepare(); err != nil {
+		return nil, err
+	}
+	if err := checkNoLearner(newBot, c.BotGame(), c.Bot); err != nil {
 		return nil, err
 	}
 	if d.p, err = lbr.NewDealPlayer(d.c); err != nil {
