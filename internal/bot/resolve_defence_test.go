@@ -53,9 +53,9 @@ func randomDeal(r *rand.Rand) (hole0, hole1, board string) {
 
 // flopFold plays line l at a stack of bb big blinds on the deal, the opponent's
 // bet (or raise) of frac pots (0: all-in), and returns the share of the bot's
-// range (its own beliefs there) that folds and the most a range may fold, by the
-// pot odds, against a bet that size (bet / (pot + bet), the pot after the bet
-// being what a call wins). ok is false when the bot's range is empty there.
+// range (its own beliefs there) that folds and the most a range may fold against
+// a bet that size (bet / (pot + bet), the opponent's chips of the bet or raise
+// over the pot after it: a bluff profits above it). ok is false when the bot's range is empty there.
 func flopFold(t *testing.T, b *resolveBot, bb int64, hole0, hole1, board string, l defLine, frac float64) (fold, most float64, ok bool) {
 	t.Helper()
 	h := dealt(t, hole0, hole1, board, engine.Config{Stacks: []int64{100 * bb, 100 * bb}, SmallBlind: 50, BigBlind: 100})
@@ -81,8 +81,7 @@ func flopFold(t *testing.T, b *resolveBot, bb int64, hole0, hole1, board string,
 			fold = shares.p[i]
 		}
 	}
-	call := float64(to - bet)
-	return fold, call / (pot + float64(bet) + float64(to)), ok
+	return fold, float64(to) / (pot + float64(bet) + float64(to)), ok
 }
 
 // actionShares is the share of a range taking each of a plan's actions.
@@ -177,10 +176,17 @@ func defenceReport(t *testing.T, n int) {
 
 // TestBlueprintFlopDefenceReport prints the report over FELT_DEFENCE_FLOPS random
 // flops (skipped without it): go test ./internal/bot -run DefenceReport -v.
+// FELT_DEFENCE_DEPTHS lists the depths (default 20,50,100,200), FELT_BLUEPRINT
+// reads another blueprint file, FELT_DEFENCE_RAW=1 leaves defend off (the
+// blueprint's own folds).
 func TestBlueprintFlopDefenceReport(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("FELT_DEFENCE_FLOPS"))
 	if n <= 0 {
 		t.Skip("set FELT_DEFENCE_FLOPS to the number of random flops")
+	}
+	if os.Getenv("FELT_DEFENCE_RAW") != "" {
+		defendOn = false
+		defer func() { defendOn = true }()
 	}
 	if path := os.Getenv("FELT_BLUEPRINT"); path != "" {
 		f, err := os.Open(path)
@@ -199,29 +205,29 @@ func TestBlueprintFlopDefenceReport(t *testing.T) {
 	defenceReport(t, n)
 }
 
-func TestDiagShares(t *testing.T) {
-	if os.Getenv("FELT_DIAG") == "" {
-		t.Skip()
-	}
-	r := rand.New(rand.NewPCG(14, 1))
-	for _, bb := range []int64{100, 200} {
-		for _, c := range []struct {
-			pre, flop []string
-			seat      int
-		}{{nil, nil, 0}, {[]string{"c"}, nil, 1}, {[]string{"c", "k"}, nil, 1}, {[]string{"c", "k"}, []string{"k"}, 0}, {[]string{"r250", "c"}, nil, 1}, {[]string{"r250", "c"}, []string{"k"}, 0}} {
-			sum := map[string]float64{}
-			n := 20
-			for range n {
-				h0, h1, bd := randomDeal(r)
-				h := dealt(t, h0, h1, bd, engine.Config{Stacks: []int64{100 * bb, 100 * bb}, SmallBlind: 50, BigBlind: 100})
-				play(t, h, c.pre...)
-				play(t, h, c.flop...)
-				s, _ := rangeShares(t, newTestResolve(t, 1), h, c.seat)
-				for i, a := range s.acts {
-					sum[fmt.Sprintf("%v%d", a.Kind, a.Amount)] += s.p[i] / float64(n)
-				}
+// TestResolveFlopDefendsToPotOdds: on a fixed set of flops at 100 big blinds,
+// the share of the bot's range that folds on the flop facing a pot bet (after it
+// called a raise) and half a pot (after a limp) is within the minimum defence
+// (bet over the pot after it): the blueprint alone folded 0.54 of it facing half
+// a pot after a limp on these flops, where at most 0.33 may.
+func TestResolveFlopDefendsToPotOdds(t *testing.T) {
+	r := rand.New(rand.NewPCG(24, 11))
+	for _, c := range []struct {
+		l    defLine
+		frac float64
+	}{{defLines[2], 1}, {defLines[0], 0.5}} {
+		var sf, sm float64
+		const n = 6
+		for range n {
+			h0, h1, bd := randomDeal(r)
+			f, m, ok := flopFold(t, newTestResolve(t, 1), 100, h0, h1, bd, c.l, c.frac)
+			if !ok {
+				t.Fatalf("%s on %s: an empty range", c.l.name, bd)
 			}
-			t.Log(bb, c.pre, c.flop, sum)
+			sf, sm = sf+f/n, sm+m/n
+		}
+		if sf > sm+defendSlack+0.01 {
+			t.Errorf("%s, facing %.1f pots: folds %.2f of its range, more than %.2f", c.l.name, c.frac, sf, sm)
 		}
 	}
 }
