@@ -46,9 +46,11 @@ func roundTree(st *pubStreet, me int) solver.Tree {
 		}
 	}
 	if root == solver.Flop {
-		// A depth-limited flop (leaves at the turn) costs little per size: two bets.
+		// A depth-limited flop costs little per size: two bets. Its continuation
+		// (leaf=turn) bets two thirds of the pot on the turn, as the turn's re-solve.
 		for p := range 2 {
 			t.Sizes[p][root] = solver.Sizes{Bet: []float64{33, 75}, Raise: []float64{100}, AllIn: spr <= 3}
+			t.Sizes[p][solver.Turn].Bet = []float64{66}
 		}
 	}
 	if root == solver.Turn {
@@ -97,16 +99,64 @@ func addSize(list []float64, v float64) []float64 {
 	return append(append([]float64(nil), list...), v)
 }
 
+// FlopLeaves are the values a flop re-solve gives the hand that goes on to the turn
+// (the option leaf=; docs/bots.md, "On the flop with flop=true"; docs/solver.md,
+// "Depth-limited solving", measures them).
+type FlopLeaves uint8
+
+const (
+	// LeavesTurn plays on past the flop in a coarse continuation: the turn one of
+	// flopTurns sampled cards, one bet size (two thirds of the pot; all-in too when
+	// the stack is at most 6 pots) and no raise but all-in, then the river one of
+	// flopRivers sampled cards, checked down. Position and the turn's betting count.
+	LeavesTurn FlopLeaves = iota
+	// LeavesEquity ends the flop at leaves worth each hand's equity against the
+	// other's range over flopLeafRunouts runouts, realized in full.
+	LeavesEquity
+)
+
+// The continuation of LeavesTurn: its turn and river samples, drawn from a seed
+// fixed by the board.
+const (
+	flopTurns  = 12
+	flopRivers = 3
+	flopSeed   = 2
+)
+
+// ParseFlopLeaves reads "turn" or "equity".
+func ParseFlopLeaves(s string) (FlopLeaves, bool) {
+	switch s {
+	case "turn":
+		return LeavesTurn, true
+	case "equity":
+		return LeavesEquity, true
+	}
+	return 0, false
+}
+
+// limit makes spot, a flop round, depth-limited as l says.
+func (l FlopLeaves) limit(spot *solver.Spot) {
+	if l == LeavesEquity {
+		spot.LeafRunouts = flopLeafRunouts
+		return
+	}
+	spot.Sample = solver.Sample{Turns: flopTurns, Rivers: flopRivers, Seed: flopSeed}
+	for p := range 2 {
+		spot.Tree.Sizes[p][solver.River] = solver.Sizes{}
+	}
+}
+
 // newRoundSolver builds the solver of round st from the beliefs at its start; with
-// a bound (the opponent's values there), a safe re-solve.
-func newRoundSolver(st *pubStreet, b *[2]belief, me int, bound *solver.Bound) (*solver.Solver, error) {
+// a bound (the opponent's values there), a safe re-solve. A flop round ends as
+// leaves say.
+func newRoundSolver(st *pubStreet, b *[2]belief, me int, bound *solver.Bound, leaves FlopLeaves) (*solver.Solver, error) {
 	var dead cards.Set
 	for _, c := range st.board {
 		dead = dead.Add(c)
 	}
 	spot := solver.Spot{Pot: float64(st.pot), Stack: float64(st.effective()), Board: st.board, Tree: roundTree(st, me), Bound: bound}
 	if st.street == engine.Flop {
-		spot.LeafRunouts = flopLeafRunouts // depth-limited: the flop round only
+		leaves.limit(&spot)
 	}
 	for r := range 2 {
 		rg, ok := b[r].rangeOf(dead)
@@ -126,22 +176,26 @@ func newRoundSolver(st *pubStreet, b *[2]belief, me int, bound *solver.Bound) (*
 	return s, nil
 }
 
-// iterate runs up to n iterations of step (a solver's Iterate), stopping early
-// (after at least one) when ctx is done, or when the next iteration, if it took as
-// long as the longest so far, would end past ctx's deadline: the answer then
-// comes from the average strategy so far, by the deadline rather than one
-// iteration after it.
-func iterate(ctx context.Context, step func(), n int) {
+// iterate runs up to n iterations of step (a solver's IterateContext), stopping
+// when ctx is done (step then stops inside its iteration) or when the next
+// iteration, if it took as long as the longest so far, would end past ctx's
+// deadline: the answer comes from the average strategy so far, by the deadline. It
+// returns the iterations completed, 0 when ctx ended inside the first.
+func iterate(ctx context.Context, step func(context.Context) bool, n int) int {
 	deadline, timed := ctx.Deadline()
 	var longest time.Duration
-	for i := 0; i < n; i++ {
-		if i > 0 && (ctx.Err() != nil || timed && time.Until(deadline) < longest) {
-			return
+	done := 0
+	for ; done < n; done++ {
+		if done > 0 && (ctx.Err() != nil || timed && time.Until(deadline) < longest) {
+			break
 		}
 		start := time.Now()
-		step()
+		if !step(ctx) {
+			break
+		}
 		longest = max(longest, time.Since(start))
 	}
+	return done
 }
 
 // pathOf returns the solver's node path for the first k actions of round st: each
@@ -286,21 +340,29 @@ func (b *resolveBot) noteBound(start string, opp int, vals []float64) {
 // noteRoot records, after a re-solve of the round begun at start that had no bound,
 // the opponent's best-response values at its root: the round's later re-solves
 // (with the opponent's new bet sizes in their trees) give it no more than this one.
-func (b *resolveBot) noteRoot(start string, s *solver.Solver, me int) {
-	if !b.safe || b.bounds[start] != nil {
+// A re-solve with fewer than minPlanIterations, or values whose traversal ctx cut
+// short, record nothing (a later re-solve of the round will).
+func (b *resolveBot) noteRoot(ctx context.Context, start string, s *solver.Solver, me int) {
+	if !b.safe || b.bounds[start] != nil || s.Iterations() < minPlanIterations {
 		return
 	}
 	opp := solverPlayer(1 - me)
-	if v, err := s.HandValues(nil, opp, true); err == nil {
+	if v, err := s.HandValuesContext(ctx, nil, opp, true); err == nil {
 		b.noteBound(start, opp, v)
 	}
 }
 
 // endRound moves bel, the beliefs at round i's start, through its actions with s,
 // its solve; re-solving safely, it also records the opponent's best-response values
-// at the next round's start (its card dealt) as that round's bound.
-func (b *resolveBot) endRound(s *solver.Solver, h *pubHistory, i int, bel *[2]belief) bool {
+// at the next round's start (its card dealt) as that round's bound, unless ctx cuts
+// their traversal short. A solve with fewer than minPlanIterations (the deadline
+// came inside the first two) has no strategy to learn from: the beliefs stay as
+// they were at the round's start, and no bound is recorded.
+func (b *resolveBot) endRound(ctx context.Context, s *solver.Solver, h *pubHistory, i int, bel *[2]belief) bool {
 	st := &h.streets[i]
+	if s.Iterations() < minPlanIterations {
+		return true
+	}
 	if advance(s, st, bel, h.me) != nil {
 		return false
 	}
@@ -313,7 +375,7 @@ func (b *resolveBot) endRound(s *solver.Solver, h *pubHistory, i int, bel *[2]be
 		return true
 	}
 	opp := solverPlayer(1 - h.me)
-	if v, err := s.HandValues(append(path, next.board[len(st.board)].String()), opp, true); err == nil {
+	if v, err := s.HandValuesContext(ctx, append(path, next.board[len(st.board)].String()), opp, true); err == nil {
 		b.noteBound(h.key[:next.keyAt], opp, v)
 	}
 	return true

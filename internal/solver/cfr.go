@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"math"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -86,7 +87,34 @@ func (s *Solver) start() {
 
 // Iterate runs one iteration of Discounted CFR: a traversal for each player. With a
 // Bound, the bounded player enters the tree with the gadget's reach (gadget.go).
-func (s *Solver) Iterate() {
+func (s *Solver) Iterate() { s.iterate() }
+
+// IterateContext runs one iteration as Iterate does, but stops inside it soon after
+// ctx is done (at the next node the traversal enters) and reports whether the
+// iteration was completed. When ctx is done on entry it does nothing. An
+// interrupted iteration keeps the updates of the decision nodes it finished (every
+// node whose subtree it traversed in full, each updated exactly as the whole
+// iteration would have); the nodes above the point where it stopped and the
+// gadget's regrets are left as they were, and Iterations does not count it (its
+// number in DCFR's discounts is spent: the next iteration takes the next one).
+// Every decision's average strategy stays a strategy (docs/solver.md, "Stopping
+// inside an iteration").
+func (s *Solver) IterateContext(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	s.done = ctx.Done()
+	defer func() { s.done = nil }()
+	if !s.iterate() {
+		s.cut++
+		return false
+	}
+	return true
+}
+
+// iterate runs one iteration, stopping early when s.done is closed; it reports
+// whether the iteration was completed.
+func (s *Solver) iterate() bool {
 	s.start()
 	s.iter++
 	for trav := range 2 {
@@ -98,9 +126,28 @@ func (s *Solver) Iterate() {
 			opp = g.enter(opp)
 		}
 		s.visit(s.main, 0, 1, modeCFR, trav, self, opp, out, true)
+		if s.stopped() {
+			return false
+		}
 		if g != nil && g.player == trav {
 			g.update(out, s.iter)
 		}
+	}
+	return true
+}
+
+// stopped reports whether the traversal under way was told to stop (IterateContext's
+// context is done). It is monotonic: once true, true until the traversal returns, so
+// a node that finds it false after visiting its children knows they all finished.
+func (s *Solver) stopped() bool {
+	if s.done == nil {
+		return false
+	}
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -112,6 +159,9 @@ func (s *Solver) rootOut(p int) []float64 {
 // visit computes node ni's values for the traverser's hands into out. par is true on
 // the main goroutine: its first chance node is spread over the pool.
 func (s *Solver) visit(w *worker, ni int32, depth int, m mode, trav int, self, opp, out []float64, par bool) {
+	if s.stopped() {
+		return // out is left as it is: the caller stops too
+	}
 	n := &s.nodes[ni]
 	switch n.kind {
 	case foldNode:
@@ -194,6 +244,9 @@ func (s *Solver) showdown(w *worker, b *board, trav int, opp, out []float64, x f
 // traversed; each is added, then the cards isomorphic to it through the permutation,
 // in the same order whatever the number of workers.
 func (s *Solver) chance(w *worker, n *node, depth int, m mode, trav int, self, opp, out []float64, par bool) {
+	if s.onChance != nil {
+		s.onChance()
+	}
 	clear(out)
 	kids, perm := s.children(n), s.kidPerm[n.kids:n.kids+int32(n.nkids)]
 	if par && s.pool != nil {
@@ -219,7 +272,7 @@ func (s *Solver) chance(w *worker, n *node, depth int, m mode, trav int, self, o
 			}
 		}
 	}
-	scale := 1 / float64(cards.NumCards-s.boards[n.board].set.Len()-4)
+	scale := s.chanceScale(s.boards[n.board].set)
 	for h := range out {
 		out[h] *= scale
 	}
@@ -281,7 +334,12 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 		buf = w.r32[depth]
 	}
 	regret := s.regrets(n, buf) // decoded once, kept at this depth for the update
-	regretMatch(regret, na, nh, sigma, w.sum)
+	lock := s.lockOf(n)
+	if lock != nil {
+		copy(sigma, lock)
+	} else {
+		regretMatch(regret, na, nh, sigma, w.sum)
+	}
 	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
 	kids := s.children(n)
 	if p != trav {
@@ -306,13 +364,18 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 		}
 		s.visit(w, kids[a], depth+1, modeCFR, trav, child, opp, vals[a*H:a*H+nh], par)
 	}
+	if s.stopped() {
+		return // a child was cut short: its values are not to be learnt from
+	}
 	clear(out)
 	for a := range na {
 		for h := range nh {
 			out[h] += sigma[a*nh+h] * vals[a*H+h]
 		}
 	}
-	s.update(w, n, regret, vals, sigma, self, out)
+	if lock == nil {
+		s.update(w, n, regret, vals, sigma, self, out)
+	}
 }
 
 // update adds the instantaneous regrets to the discounted ones (positive regrets times
@@ -388,7 +451,8 @@ func (s *Solver) evalAction(w *worker, n *node, depth int, m mode, trav int, opp
 	p := int(n.player)
 	na, nh, nt := int(n.nkids), len(s.hands[p]), len(out)
 	sigma := w.sigma[depth][:na*nh]
-	normalize(s.sums(n, w.s32), na, nh, sigma, w.sum, false)
+	s.average(n, sigma, w.sum, w.s32)
+	locked := s.lockOf(n) != nil // the traverser cannot deviate from a locked strategy
 	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
 	kids := s.children(n)
 	if p != trav {
@@ -416,7 +480,7 @@ func (s *Solver) evalAction(w *worker, n *node, depth int, m mode, trav int, opp
 		best := 0.0
 		for a := range na {
 			v := vals[a*H+h]
-			if m == modeEV {
+			if m == modeEV || locked {
 				best += sigma[a*nh+h] * v
 			} else if a == 0 || v > best {
 				best = v

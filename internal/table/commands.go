@@ -264,6 +264,7 @@ func (t *Table) Chat(ctx context.Context, p Player, from, text string) error {
 		}
 		l := chat.NewLine(t.cfg.Name, p.Name, text, now)
 		t.chatLog.Add(l)
+		t.chatSaid++
 		t.broadcast(l)
 		return nil
 	})
@@ -384,7 +385,10 @@ func (t *Table) Admit(ctx context.Context, p Player, key string) error {
 		return ErrLocked
 	}
 	return t.call(ctx, func() error {
-		t.admitted[p.ID] = true
+		if !t.admitted[p.ID] {
+			t.admitted[p.ID] = true
+			t.admitOrder = append(t.admitOrder, p.ID)
+		}
 		return nil
 	})
 }

@@ -118,6 +118,7 @@ type Table struct {
 	seats       []seat
 	reserved    map[int]int64    // seat -> the player buying in for it (Sit)
 	admitted    map[int64]bool   // players who gave a locked table's key (Admit)
+	admitOrder  []int64          // the same, in the order they gave it
 	waiting     []Player         // the waiting list, first in line first (waitlist.go)
 	waitFrom    map[int64]string // by player on the waiting list: the address they joined from
 	offer       *offer           // the seat held for the first in line, or nil
@@ -153,6 +154,23 @@ type Table struct {
 	limiter *chat.Limiter[int64]  // room chat, by player
 	addrs   *chat.Limiter[string] // room chat, by address
 	chatLog *chat.Log
+	// chatSaid counts the lines said at the table.
+	chatSaid int
+
+	// What the HandLog has of the table's own state (notes.go): the seats
+	// (LogSeat.key), the waiting list, how many admissions and chat lines,
+	// and the notes since its last state; clockNoted is when the clock of
+	// the seat to act was last noted. loggedSeats is nil until the log has
+	// the table's state.
+	// lastEnd is the hand the log's last end record carries (LogState.Last),
+	// until the next hand starts.
+	lastEnd       *store.Hand
+	loggedSeats   []LogSeat
+	loggedWaiting []LogPlayer
+	loggedAdmits  int
+	loggedChat    int
+	notes         int
+	clockNoted    time.Time
 
 	version, sent uint64
 	lastInfo      Info
@@ -238,6 +256,12 @@ func New(cfg Config) (*Table, error) {
 		}
 		t.tourneyBlinds(time.Now())
 	}
+	if err := t.logResumed(); err != nil {
+		if t.models != nil {
+			t.models.close()
+		}
+		return nil, err
+	}
 	if err := t.logOpened(); err != nil {
 		if t.models != nil {
 			t.models.close()
@@ -286,7 +310,7 @@ func (t *Table) Moved() bool {
 func (t *Table) call(ctx context.Context, f func() error) error {
 	reply := make(chan error, 1)
 	select {
-	case t.cmds <- func() { reply <- f() }:
+	case t.cmds <- func() { reply <- t.noted(f()) }:
 	case <-t.loopDone:
 		return ErrClosed
 	case <-ctx.Done():
@@ -306,7 +330,7 @@ func (t *Table) call(ctx context.Context, f func() error) error {
 func (t *Table) callSure(f func() error) error {
 	reply := make(chan error, 1)
 	select {
-	case t.cmds <- func() { reply <- f() }:
+	case t.cmds <- func() { reply <- t.noted(f()) }:
 		return <-reply
 	case <-t.loopDone:
 		return ErrClosed
@@ -335,6 +359,7 @@ func (t *Table) run() {
 		now := time.Now()
 		if !t.closed {
 			t.step(now)
+			_ = t.logChanges(now)
 		}
 		t.flush(now)
 		if t.closed {
@@ -369,7 +394,7 @@ func (t *Table) step(now time.Time) {
 		s := t.hand.ToAct()
 		if t.clockSeat != s {
 			t.endThought()
-			t.clockSeat, t.clockStart, t.botAt = s, now, now.Add(t.cfg.BotDelay)
+			t.clockSeat, t.clockStart, t.botAt, t.clockNoted = s, now, now.Add(t.cfg.BotDelay), now
 			t.version++
 		}
 		st := &t.seats[s]
@@ -421,6 +446,9 @@ func (t *Table) nextWake(now time.Time) time.Duration {
 			earlier(t.botAt)
 		}
 		earlier(t.deadline())
+		if t.seats[t.clockSeat].bot == nil && t.cfg.HandLog != nil {
+			earlier(t.clockNoted.Add(clockNoteEvery))
+		}
 	}
 	if !t.handLive {
 		earlier(t.nextHandAt)
@@ -562,8 +590,9 @@ func (t *Table) startHand(now time.Time) bool {
 		}
 	}
 	if t.cfg.HandLog != nil && cfg.Validate() == nil {
-		state := t.logState()
+		state := t.logState(now)
 		state.Hand = t.handNo + 1
+		t.lastEnd = nil
 		if t.logged(func(ctx context.Context, l HandLog) error { return l.StartHand(ctx, state.Hand, cfg, state) }) != nil {
 			return false
 		}
@@ -681,8 +710,9 @@ func (t *Table) finishHand(now time.Time) {
 	hand := t.handRecord(r)
 	if t.cfg.HandLog != nil {
 		hand.Key = t.handKey
-		end := t.logState()
+		end := t.logState(now)
 		end.Last = &hand
+		t.lastEnd = &hand
 		if t.logged(func(ctx context.Context, l HandLog) error { return l.EndHand(ctx, end) }) != nil {
 			return
 		}
