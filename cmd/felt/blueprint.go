@@ -18,6 +18,7 @@ type blueprintCmd struct {
 	Iterations  string `help:"MCCFR iterations per depth: one number for all, or one per depth." default:"2000000"`
 	Seed        uint64 `help:"Seed of the traversals." default:"1"`
 	Threads     int    `help:"Traversal streams; the result depends on it and the seed only." default:"2"`
+	NoPrune     bool   `help:"Train without regret-based pruning (an experiment: slower)."`
 }
 
 // Help is the long help of "felt blueprint".
@@ -44,7 +45,7 @@ func (c *blueprintCmd) Run(ctx context.Context) error {
 			*list.out = append(*list.out, n)
 		}
 	}
-	o.Seed, o.Threads, o.Progress = c.Seed, c.Threads, os.Stderr
+	o.Seed, o.Threads, o.Progress, o.NoPrune = c.Seed, c.Threads, os.Stderr, c.NoPrune
 	a, err := blueprint.Abstraction(c.Abstraction, os.Stderr)
 	if err != nil {
 		return err

@@ -23,6 +23,9 @@ type TrainOptions struct {
 	// The result depends on them and Iterations only.
 	Seed    uint64
 	Threads int
+	// NoPrune turns regret-based pruning off (it is on from the 200,000th
+	// iteration otherwise).
+	NoPrune bool
 	// Progress, when not nil, gets a line every ProgressEvery (default 15 s) with
 	// the depth, iterations, rate and estimated time left.
 	Progress      io.Writer
@@ -82,8 +85,12 @@ func trainDepth(ctx context.Context, a *cfr.Abstraction, bb, iters int, o TrainO
 	if err != nil {
 		return nil, fmt.Errorf("blueprint: %w", err)
 	}
-	s, err := cfr.NewHoldemSolver(a, cfr.HoldemOptions{Seed: o.Seed + uint64(bb), Threads: o.Threads, Tree: g,
-		Averaging: cfr.LinearCFR, PruneThreshold: -300 * float64(2*bb)})
+	ho := cfr.HoldemOptions{Seed: o.Seed + uint64(bb), Threads: o.Threads, Tree: g,
+		Averaging: cfr.LinearCFR, PruneThreshold: -300 * float64(2*bb)}
+	if o.NoPrune {
+		ho.PruneAfter = -1
+	}
+	s, err := cfr.NewHoldemSolver(a, ho)
 	if err != nil {
 		return nil, fmt.Errorf("blueprint: %w", err)
 	}

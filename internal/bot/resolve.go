@@ -466,12 +466,16 @@ func unsolvedPlan(st *pubStreet, bel *[2]belief, me int) *plan {
 }
 
 // roundPlan returns the plan at the k-th action of round i, played without
-// re-solving: the blueprint's while the hand is on its tree, else the chart
-// before the flop and the flop policy on the flop. bel holds the beliefs just
+// re-solving: the blueprint's while the hand is on its tree (the bot's own flop
+// defence held to the pot odds, defend), else the chart before the flop and the
+// flop policy on the flop. bel holds the beliefs just
 // before that action.
 func (b *resolveBot) roundPlan(h *pubHistory, i, k int, bel *[2]belief) *plan {
 	if !b.noBlue {
 		if p := bluePlanFor(h, i, k); p != nil {
+			if st := &h.streets[i]; k >= len(st.acts) || st.acts[k].role == h.me {
+				defend(p, st, k, h.me, bel)
+			}
 			return p
 		}
 	}

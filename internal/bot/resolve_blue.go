@@ -157,11 +157,15 @@ func (p *bluePos) realAct(a int) engine.Action {
 	return engine.Action{Kind: engine.Raise, Amount: min(to, p.st.behind[r])}
 }
 
+// blueprintOf returns the blueprint the resolve bot plays: felt's own (a test may
+// put another in its place).
+var blueprintOf = blueprint.Default
+
 // bluePlanFor returns the blueprint's plan at the k-th action of round i
 // (preflop or flop), with the action taken there (if any) mapped onto the plan's,
 // or nil off the tree.
 func bluePlanFor(h *pubHistory, i, k int) *plan {
-	bp, err := blueprint.Default()
+	bp, err := blueprintOf()
 	if err != nil {
 		return nil
 	}

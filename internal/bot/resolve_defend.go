@@ -1,0 +1,72 @@
+package bot
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/engine"
+)
+
+// defendSlack is how far above the bound of the minimum defence (the opponent's
+// bet or raise over the pot after it) the share of the bot's range that folds on
+// the flop may be before defend moves folds to calls.
+const defendSlack = 0.02
+
+// defendOn turns defend on (a test measures the blueprint without it).
+var defendOn = true
+
+// defend keeps the bot's range, facing a bet on the flop, from folding more than
+// the minimum defence frequency allows: when the blueprint's plan p folds a
+// larger share of the bot's range (bel[me], weighted) than the opponent's chips
+// of its last action over the pot after it, plus defendSlack, the folds of the hands with the best equity against the
+// opponent's range turn into calls until it does not. The briefly trained
+// blueprint folds a third to a half more than that facing a bet on the flop,
+// which a bettor with any two cards (a local best response) wins from (docs/bots.md,
+// resolve). It changes p in place; the bot's beliefs about its own range follow.
+func defend(p *plan, st *pubStreet, k, me int, bel *[2]belief) {
+	if !defendOn {
+		return
+	}
+	fold, call := slices.IndexFunc(p.acts, func(a engine.Action) bool { return a.Kind == engine.Fold }),
+		slices.IndexFunc(p.acts, func(a engine.Action) bool { return a.Kind == engine.Call })
+	bet, _ := st.betsBefore(k)
+	owed := bet[1-me] - bet[me]
+	if st.street != engine.Flop || fold < 0 || call < 0 || owed <= 0 {
+		return
+	}
+	// A bluff of the opponent's last action risks what it put in to win the pot
+	// before it: it profits when the bot folds more than risk / (pot after it).
+	prev, _ := st.betsBefore(k - 1)
+	most := float64(bet[1-me]-prev[1-me]) / float64(st.pot+bet[0]+bet[1])
+	var dead cards.Set
+	for _, c := range st.board {
+		dead = dead.Add(c)
+	}
+	var hands []int
+	total, folded := 0.0, 0.0
+	for x, c := range comboCards {
+		if w := bel[me][x]; w > 0 && p.probs[x] != nil && cards.SetOf(c[0], c[1])&dead == 0 {
+			hands = append(hands, x)
+			total += w
+			folded += w * p.probs[x][fold]
+		}
+	}
+	if total <= 0 || folded <= (most+defendSlack)*total {
+		return
+	}
+	eq := rangeEquity(st.board, &bel[me], &bel[1-me])
+	slices.SortFunc(hands, func(x, y int) int { return -cmp.Compare(eq[x], eq[y]) })
+	excess := folded - most*total
+	for _, x := range hands {
+		if excess <= 0 {
+			break
+		}
+		q := slices.Clone(p.probs[x])
+		move := min(q[fold], excess/bel[me][x])
+		q[fold] -= move
+		q[call] += move
+		excess -= move * bel[me][x]
+		p.probs[x] = q
+	}
+}
