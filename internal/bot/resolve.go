@@ -55,9 +55,11 @@ type resolveBot struct {
 	other  *chartBot
 	cache  map[string]*plan
 	starts map[string]*[2]belief // beliefs at a round's start, by the history's key then
+	failed map[string]failure    // histories without a plan, by key (planAt)
 	kept   keptSolve
 	safe   bool                     // re-solve safely (resolve_solve.go, boundFor)
 	bounds map[string]*solver.Bound // safe re-solving: the opponent's values at a round's start
+	gen    uint64                   // counts the changes to bounds
 	noBlue bool                     // play the chart and the flop policy, not the blueprint
 	flop   bool                     // re-solve the flop (depth-limited, flop=true), not play the blueprint there
 }
@@ -68,6 +70,7 @@ type keptSolve struct {
 	start string   // the history's key when the round began
 	acts  []pubAct // the round's actions it was solved for
 	s     *solver.Solver
+	gen   uint64 // counts the solves kept
 }
 
 // covers reports whether the kept solve has round st, begun at key start, in its
@@ -90,7 +93,7 @@ func (k *keptSolve) keep(start string, st *pubStreet, s *solver.Solver) {
 	if k.s != nil {
 		k.s.Close()
 	}
-	*k = keptSolve{start: start, acts: append([]pubAct(nil), st.acts...), s: s}
+	*k = keptSolve{start: start, acts: append([]pubAct(nil), st.acts...), s: s, gen: k.gen + 1}
 }
 
 // plan is what the bot does at one public decision: the actions and, for each hand,
@@ -259,18 +262,55 @@ func legalize(a engine.Action, l engine.Legal) engine.Action {
 // (a hand uses a few dozen at most).
 const maxCache = 512
 
+// failure is what the bot's state was just after it failed to make a plan (a
+// subgame too big to re-solve, an action its re-solved tree does not hold): the
+// kept solve and the count of changes to the bounds. While both are the same,
+// trying again would re-solve the same subgames from the same beliefs (cached in
+// starts, which the failure is dropped with) with the same bounds, fail the same
+// way and leave the state as it is, so planAt does not try again: without this,
+// every hand asked about at such a history (1,326 of them, by LBR) re-solved it.
+type failure struct {
+	kept, bounds uint64 // b.kept.gen and b.gen
+}
+
 // planAt returns the plan at the end of h (cached by its key), or nil when there
 // is none (the deadline passed before it was made, or the subgame is too big).
 func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 	if b.cache == nil || len(b.cache)+len(b.starts) > maxCache {
-		b.cache, b.starts = map[string]*plan{}, map[string]*[2]belief{}
+		b.cache, b.starts, b.failed = map[string]*plan{}, map[string]*[2]belief{}, map[string]failure{}
 	}
 	if p, ok := b.cache[h.key]; ok {
 		return p
 	}
+	if f, ok := b.failed[h.key]; ok && f == (failure{b.kept.gen, b.gen}) {
+		return nil
+	}
 	if ctx.Err() != nil {
 		return nil
 	}
+	gen := b.gen
+	p := b.makePlan(ctx, h)
+	if p != nil {
+		b.cache[h.key] = p
+	} else if _, timed := ctx.Deadline(); !timed && ctx.Err() == nil && b.gen == gen {
+		b.noteFailure(h.key)
+	}
+	return p
+}
+
+// maxFailed bounds the failures kept; they are dropped all at once past it.
+const maxFailed = 64
+
+// noteFailure records that the history of key has no plan in the bot's state now.
+func (b *resolveBot) noteFailure(key string) {
+	if len(b.failed) >= maxFailed {
+		b.failed = map[string]failure{}
+	}
+	b.failed[key] = failure{b.kept.gen, b.gen}
+}
+
+// makePlan makes the plan at the end of h, or returns nil (planAt).
+func (b *resolveBot) makePlan(ctx context.Context, h *pubHistory) *plan {
 	st := h.cur()
 	bel := b.beliefsAt(ctx, h, len(h.streets)-1)
 	if bel == nil {
@@ -283,9 +323,6 @@ func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 		p = b.roundPlan(h, len(h.streets)-1, len(st.acts), &now)
 	} else {
 		p = b.solvePlan(ctx, h, st, bel)
-	}
-	if p != nil {
-		b.cache[h.key] = p
 	}
 	return p
 }

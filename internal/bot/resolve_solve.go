@@ -277,9 +277,11 @@ const maxBounds = 64
 func (b *resolveBot) noteBound(start string, opp int, vals []float64) {
 	if b.bounds == nil || len(b.bounds) >= maxBounds {
 		b.bounds = map[string]*solver.Bound{}
+		b.gen++
 	}
 	if b.bounds[start] == nil {
 		b.bounds[start] = &solver.Bound{Player: opp, Values: vals, Belief: safeBelief}
+		b.gen++
 	}
 }
 
