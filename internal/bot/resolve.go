@@ -60,6 +60,7 @@ type resolveBot struct {
 	safe   bool                     // re-solve safely (resolve_solve.go, boundFor)
 	bounds map[string]*solver.Bound // safe re-solving: the opponent's values at a round's start
 	gen    uint64                   // counts the changes to bounds
+	cut    uint64                   // counts the re-solves stopped before their iterations
 	noBlue bool                     // play the chart and the flop policy, not the blueprint
 	flop   bool                     // re-solve the flop (depth-limited, flop=true), not play the blueprint there
 }
@@ -269,6 +270,9 @@ const maxCache = 512
 // starts, which the failure is dropped with) with the same bounds, fail the same
 // way and leave the state as it is, so planAt does not try again: without this,
 // every hand asked about at such a history (1,326 of them, by LBR) re-solved it.
+// A failure is noted only when the attempt changed no bound and ran every
+// re-solve to its iterations (a deadline did not cut it short), so that trying
+// again from the state it left would indeed do the same.
 type failure struct {
 	kept, bounds uint64 // b.kept.gen and b.gen
 }
@@ -288,11 +292,11 @@ func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 	if ctx.Err() != nil {
 		return nil
 	}
-	gen := b.gen
+	gen, cut := b.gen, b.cut
 	p := b.makePlan(ctx, h)
 	if p != nil {
 		b.cache[h.key] = p
-	} else if _, timed := ctx.Deadline(); !timed && ctx.Err() == nil && b.gen == gen {
+	} else if ctx.Err() == nil && b.gen == gen && b.cut == cut {
 		b.noteFailure(h.key)
 	}
 	return p
@@ -428,6 +432,9 @@ func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]bel
 	}
 	n = max(least, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
 	iterate(ctx, s.Iterate, n)
+	if s.Iterations() < n {
+		b.cut++
+	}
 	b.noteRoot(start, s, me)
 	return s, nil
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -58,5 +59,40 @@ func TestResolveNoPlanIsNotResolvedAgain(t *testing.T) {
 		if b.kept.s != kept {
 			t.Fatalf("%s: the turn was re-solved again", hole)
 		}
+	}
+}
+
+// blip is a context that reports itself cancelled on its n-th look only: a
+// re-solve stopped short by a deadline that its caller no longer sees as done.
+type blip struct {
+	context.Context
+	n int
+}
+
+func (c *blip) Err() error {
+	if c.n--; c.n == 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestResolveNoPlanAfterShortSolveIsTriedAgain: a failure whose re-solve was
+// stopped before its iterations is not remembered (a full re-solve could leave
+// the bot in another state), so the next question re-solves.
+func TestResolveNoPlanAfterShortSolveIsTriedAgain(t *testing.T) {
+	b := newTestResolve(t, 1)
+	v := thirdTurnRaise(t).View(0)
+	if _, ok := b.Strategy(&v, nil); !ok { // sets the turn's bound
+		t.Fatal("no answer")
+	}
+	if _, ok := b.StrategyContext(&blip{context.Background(), 3}, &v, nil); !ok {
+		t.Fatal("no answer")
+	}
+	short := b.kept.s
+	if short.Iterations() >= minTurnIterations {
+		t.Fatalf("the re-solve ran %d iterations: not stopped short", short.Iterations())
+	}
+	if _, ok := b.Strategy(&v, nil); !ok || b.kept.s == short {
+		t.Fatalf("answered %v, re-solved %v: want a new re-solve after one stopped short", ok, b.kept.s != short)
 	}
 }
