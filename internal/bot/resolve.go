@@ -57,6 +57,7 @@ type resolveBot struct {
 	starts map[string]*[2]belief // beliefs at a round's start, by the history's key then
 	failed map[string]failure    // histories without a plan, by key (planAt)
 	kept   keptSolve
+	solves solveStore               // the last full re-solves of the hand, for reuse
 	safe   bool                     // re-solve safely (resolve_solve.go, boundFor)
 	bounds map[string]*solver.Bound // safe re-solving: the opponent's values at a round's start
 	gen    uint64                   // counts the changes to bounds
@@ -286,6 +287,7 @@ func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 	if p, ok := b.cache[h.key]; ok {
 		return p
 	}
+	b.solves.keepHand(h.key)
 	if f, ok := b.failed[h.key]; ok && f == (failure{b.kept.gen, b.gen}) {
 		return nil
 	}
@@ -307,7 +309,7 @@ const maxFailed = 64
 
 // noteFailure records that the history of key has no plan in the bot's state now.
 func (b *resolveBot) noteFailure(key string) {
-	if len(b.failed) >= maxFailed {
+	if b.failed == nil || len(b.failed) >= maxFailed {
 		b.failed = map[string]failure{}
 	}
 	b.failed[key] = failure{b.kept.gen, b.gen}
@@ -417,26 +419,39 @@ func (p *plan) prob(x int, a pubAct) float64 {
 }
 
 // roundSolver builds and solves round st, begun at the history's key start, from
-// the beliefs at its start, with the bet sizes of its actions so far in the tree.
+// the beliefs at its start, with the bet sizes of its actions so far in the tree,
+// or takes the same re-solve from b.solves.
 func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]belief, me int, start string) (*solver.Solver, error) {
-	s, err := newRoundSolver(st, bel, me, b.boundFor(start))
-	if err != nil {
-		return nil, err
+	bound, tree := b.boundFor(start), roundTree(st, me)
+	key := solveKey(start, st.board, &tree)
+	s := b.solves.find(key, bel, bound)
+	if s == nil {
+		var err error
+		if s, err = newRoundSolver(st, bel, tree, bound); err != nil {
+			return nil, err
+		}
+		n := b.iterations(st.street)
+		iterate(ctx, s.Iterate, n)
+		if s.Iterations() < n {
+			b.cut++
+		} else {
+			b.solves.add(storedSolve{start: start, key: key, bel: *bel, bound: bound, s: s, bytes: s.Memory()})
+		}
 	}
+	b.noteRoot(start, s, me)
+	return s, nil
+}
+
+// iterations returns the iterations of a re-solve on street at the bot's budget.
+func (b *resolveBot) iterations(street engine.Street) int {
 	n, least := turnIterations, minTurnIterations
-	switch st.street {
+	switch street {
 	case engine.Flop:
 		n, least = flopIterations, minFlopIterations
 	case engine.River:
 		n, least = riverIterations, minRiverIterations
 	}
-	n = max(least, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
-	iterate(ctx, s.Iterate, n)
-	if s.Iterations() < n {
-		b.cut++
-	}
-	b.noteRoot(start, s, me)
-	return s, nil
+	return max(least, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
 }
 
 // solvePlan re-solves round st and reads the strategy at its current decision.

@@ -97,14 +97,14 @@ func addSize(list []float64, v float64) []float64 {
 	return append(append([]float64(nil), list...), v)
 }
 
-// newRoundSolver builds the solver of round st from the beliefs at its start; with
-// a bound (the opponent's values there), a safe re-solve.
-func newRoundSolver(st *pubStreet, b *[2]belief, me int, bound *solver.Bound) (*solver.Solver, error) {
+// newRoundSolver builds the solver of round st with tree from the beliefs at its
+// start; with a bound (the opponent's values there), a safe re-solve.
+func newRoundSolver(st *pubStreet, b *[2]belief, tree solver.Tree, bound *solver.Bound) (*solver.Solver, error) {
 	var dead cards.Set
 	for _, c := range st.board {
 		dead = dead.Add(c)
 	}
-	spot := solver.Spot{Pot: float64(st.pot), Stack: float64(st.effective()), Board: st.board, Tree: roundTree(st, me), Bound: bound}
+	spot := solver.Spot{Pot: float64(st.pot), Stack: float64(st.effective()), Board: st.board, Tree: tree, Bound: bound}
 	if st.street == engine.Flop {
 		spot.LeafRunouts = flopLeafRunouts // depth-limited: the flop round only
 	}
