@@ -110,7 +110,13 @@ type botCmd struct {
 	Game   string        `default:"holdem.limit.2p.reverse_blinds" help:"Game definition file or built-in name (as felt acpc)."`
 	Bot    string        `default:"chart" help:"The felt bot to play (see internal/bot; stud is for Casino Day only)."`
 	Seed   uint64        `help:"Seed of the bot's random choices."`
-	Budget time.Duration `help:"Time the bot may take per decision (e.g. 1s; 0: none but the bot's own). Keep it within the dealer's time limits."`
+	Budget time.Duration `help:"Time the bot may take per decision (e.g. 1s; 0: none but the bot's own)."`
+	// The dealer's clocks: the defaults are within both felt acpc's and the ACPC
+	// dealer's defaults (10s, none, none and 10m, 10m, 7s a hand).
+	Timeout  time.Duration `default:"10s" help:"The dealer's most time for one action (ACPC's --t_response); the bot's deadline stays inside it. 0: none."`
+	HandTime time.Duration `name:"hand-time" default:"0" help:"The dealer's most time for one hand (ACPC's --t_hand). 0: none."`
+	PerHand  time.Duration `name:"per-hand" default:"7s" help:"The dealer's average time a hand over the match (ACPC's --t_per_hand; felt acpc's --match-time divided by the hands). 0: none."`
+	Idle     time.Duration `default:"20m" help:"Most time to wait on the dealer for its next line; past it the bot gives up with an error. 0: no limit."`
 }
 
 // Run is called by kong.
@@ -130,7 +136,10 @@ func (c *botCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("bot: %w", err)
 	}
-	cl := acpc.Client{Game: g, Bot: b, Budget: c.Budget}
+	if c.Budget < 0 || c.Timeout < 0 || c.HandTime < 0 || c.PerHand < 0 || c.Idle < 0 {
+		return usageError("--budget, --timeout, --hand-time, --per-hand and --idle must not be negative")
+	}
+	cl := acpc.Client{Game: g, Bot: b, Budget: c.Budget, Timeout: c.Timeout, HandTime: c.HandTime, PerHand: c.PerHand, Idle: c.Idle}
 	n, err := cl.Play(ctx, conn)
 	fmt.Printf("%s played %d hands\n", c.Bot, n)
 	return err

@@ -14,8 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/felt-poker/felt/internal/chat"
 )
 
 // DefaultGroup is where houses announce themselves unless told otherwise: an
@@ -80,18 +80,13 @@ func Parse(b []byte) (Beacon, error) {
 	return bc, nil
 }
 
-// PrintableName reports whether name is valid UTF-8 without control characters,
-// so that printing it cannot move a terminal's cursor.
+// PrintableName reports whether name is text the house shows as it is
+// (chat.CheckText on one line): valid UTF-8 without control characters, so
+// that printing it cannot move a terminal's cursor, nor bidi overrides or
+// invisible characters, so that a house heard on the network cannot show a
+// name that reads otherwise than it is (a lobby lists it as a link).
 func PrintableName(name string) bool {
-	if !utf8.ValidString(name) {
-		return false
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) {
-			return false
-		}
-	}
-	return true
+	return chat.CheckText(name, false) == nil
 }
 
 // resolve returns the address a listener should use to reach the house of b,

@@ -84,3 +84,23 @@ func TestCollectStopsWithContext(t *testing.T) {
 		t.Fatalf("%v %v after %s", hs, err, time.Since(start))
 	}
 }
+
+// TestBeaconNamesShowWhatTheySay: a house heard on the network is listed in
+// every player's lobby by its name, as a link: a name with a bidi override,
+// an invisible character or a control character is not a beacon (a neighbour
+// could otherwise show a name that reads as another house's).
+func TestBeaconNamesShowWhatTheySay(t *testing.T) {
+	for name, ok := range map[string]bool{
+		"Friday Club":             true,
+		"Café 🂡":                  true,
+		"Friday\u202eCLUB":        false,
+		"Fri\u200bday Club":       false,
+		"Friday\nClub":            false,
+		"\u2066Friday Club\u2069": false,
+	} {
+		_, err := Parse([]byte(`{"felt":1,"name":"` + name + `","addr":":8080"}`))
+		if (err == nil) != ok {
+			t.Errorf("a beacon named %q: %v, want accepted %v", name, err, ok)
+		}
+	}
+}

@@ -95,28 +95,47 @@ func TestTimingsPercentiles(t *testing.T) {
 
 // TestIterateStopsBeforeTheDeadline: a re-solve does not start an iteration that,
 // as long as the longest so far, would end past its deadline (it ran one
-// iteration past it, about a tenth of a second on the turn, more under load); it
-// still runs at least one, and all n without a deadline.
+// iteration past it, about a tenth of a second on the turn, more under load), and
+// an iteration under way when the deadline comes stops there (the first one too:
+// it always ran to its end, a whole iteration past a budget shorter than one); all
+// n run without a deadline. Time is synctest's: the steps sleep, nothing is timed.
 func TestIterateStopsBeforeTheDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		n := 0
-		step := func() { n++; time.Sleep(100 * time.Millisecond) }
-		start := time.Now()
-		ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
-		defer cancel()
-		iterate(ctx, step, 60)
-		if took := time.Since(start); n != 2 || took > 250*time.Millisecond {
-			t.Errorf("%d iterations in %v with a 250 ms deadline, want 2 by the deadline", n, took)
+		// step is an iteration of 100 ms that stops when ctx is done, as the solver's.
+		step := func(ctx context.Context) bool {
+			if ctx.Err() != nil {
+				return false
+			}
+			select {
+			case <-time.After(100 * time.Millisecond):
+				n++
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		for _, c := range []struct {
+			budget, took time.Duration
+			want         int
+		}{
+			{250 * time.Millisecond, 200 * time.Millisecond, 2}, // a third would end at 300 ms
+			{150 * time.Millisecond, 100 * time.Millisecond, 1},
+			{50 * time.Millisecond, 50 * time.Millisecond, 0}, // the first stops at the deadline
+			{0, 0, 0}, // the deadline has passed
+		} {
+			n = 0
+			start := time.Now()
+			ctx, cancel := context.WithTimeout(context.Background(), c.budget)
+			got := iterate(ctx, step, 60)
+			cancel()
+			if took := time.Since(start); got != c.want || n != c.want || took != c.took {
+				t.Errorf("budget %v: %d iterations completed (%d reported) in %v, want %d in %v", c.budget, n, got, took, c.want, c.took)
+			}
 		}
 		n = 0
-		iterate(ctx, step, 60) // the deadline has passed: one iteration still
-		if n != 1 {
-			t.Errorf("%d iterations past the deadline, want 1", n)
-		}
-		n = 0
-		iterate(context.Background(), step, 5)
-		if n != 5 {
-			t.Errorf("%d iterations without a deadline, want 5", n)
+		if got := iterate(context.Background(), step, 5); n != 5 || got != 5 {
+			t.Errorf("%d iterations without a deadline (%d reported), want 5", n, got)
 		}
 	})
 }

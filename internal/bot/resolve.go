@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/felt-poker/felt/internal/blueprint"
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/engine"
 	"github.com/felt-poker/felt/internal/solver"
@@ -28,6 +29,12 @@ const (
 	// re-solve's leaves take each hand's equity (solver.Spot.LeafRunouts).
 	flopLeafRunouts = 36
 )
+
+// minPlanIterations is the fewest completed iterations of a re-solve whose strategy
+// the bot plays, learns its beliefs from or takes values from: one iteration's
+// average strategy is the uniform one (DCFR starts from zero regrets), every action
+// alike for every hand, the nuts folding as often as the air.
+const minPlanIterations = 2
 
 // Belief floors: what share of its weight a hand keeps after an action its model
 // says it never takes. The opponent's model is a guess (the bot's own chart, policy
@@ -64,6 +71,9 @@ type resolveBot struct {
 	cut    uint64                   // counts the re-solves stopped before their iterations
 	noBlue bool                     // play the chart and the flop policy, not the blueprint
 	flop   bool                     // re-solve the flop (depth-limited, flop=true), not play the blueprint there
+	// beforeSolve, when set (by tests), is called with each re-solve as it begins
+	// to iterate.
+	beforeSolve func(*solver.Solver)
 }
 
 // keptSolve is the bot's last re-solve, kept so that the end of its round (the
@@ -111,6 +121,10 @@ type plan struct {
 	// taken is 1 + the index of the action in acts that the round's action seen
 	// here maps to (a blueprint plan), or 0: prob matches by kind and amount.
 	taken int
+	// unsolved marks the plan of a re-solve the deadline stopped before it
+	// completed minPlanIterations: it covers no hand, and it is not cached (a
+	// later question at the same point, Strategy's for one, gets a re-solve).
+	unsolved bool
 }
 
 var (
@@ -125,6 +139,11 @@ func newResolve(o Options) *resolveBot {
 	if b.budget == 0 {
 		b.budget = DefaultResolveBudget
 	}
+	if !b.noBlue {
+		// Read the blueprint now (about 0.13 s of CPU, once per process) rather
+		// than inside the first decision's budget.
+		_, _ = blueprint.Default()
+	}
 	return b
 }
 
@@ -132,10 +151,12 @@ func newResolve(o Options) *resolveBot {
 func (b *resolveBot) Act(v *engine.View) engine.Action { return b.ActContext(context.Background(), v) }
 
 // ActContext decides by the time ctx or the bot's budget ends, whichever comes
-// first. A re-solve cut short answers from the iterations it ran (at least one);
-// when ctx is already done on entry, or the subgame cannot be solved, it answers
-// at once with a check or, facing a bet, a call when the price is below a quarter
-// of the pot after calling and a fold otherwise.
+// first. A re-solve cut short answers from the iterations it completed; when the
+// deadline came before the second ended (one iteration's strategy is uniform), the
+// hand is answered by its equity against the opponent's range (plan.outside). When ctx is already done on entry, or the
+// subgame cannot be solved, it answers at once with a check or, facing a bet, a
+// call when the price is below a quarter of the pot after calling and a fold
+// otherwise.
 func (b *resolveBot) ActContext(ctx context.Context, v *engine.View) engine.Action {
 	h, ok := readHistory(v)
 	if !ok {
@@ -164,8 +185,9 @@ func (b *resolveBot) Strategy(v *engine.View, out []ActionProb) ([]ActionProb, b
 }
 
 // StrategyContext is Strategy cut short when ctx is done: a re-solve then stops
-// after the iterations it ran (at least one), or, when ctx is done before it
-// starts, the bot answers as ActContext does then (quickAction).
+// inside the iteration under way and the bot answers from the iterations it
+// completed, by equity when there were fewer than two, or, when ctx is done
+// before it starts, as ActContext does then (quickAction).
 func (b *resolveBot) StrategyContext(ctx context.Context, v *engine.View, out []ActionProb) ([]ActionProb, bool) {
 	h, ok := readHistory(v)
 	if !ok {
@@ -296,9 +318,10 @@ func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 	}
 	gen, cut := b.gen, b.cut
 	p := b.makePlan(ctx, h)
-	if p != nil {
+	switch {
+	case p != nil && !p.unsolved:
 		b.cache[h.key] = p
-	} else if ctx.Err() == nil && b.gen == gen && b.cut == cut {
+	case p == nil && ctx.Err() == nil && b.gen == gen && b.cut == cut:
 		b.noteFailure(h.key)
 	}
 	return p
@@ -372,14 +395,17 @@ func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[
 		return true
 	}
 	if start := h.key[:st.keyAt]; b.kept.covers(start, st, h.me) {
-		return b.endRound(b.kept.s, h, i, bel)
+		return b.endRound(ctx, b.kept.s, h, i, bel)
+	}
+	if ctx.Err() != nil {
+		return true // as after a solve with too few iterations: the beliefs stay (endRound)
 	}
 	s, err := b.roundSolver(ctx, st, bel, h.me, h.key[:st.keyAt])
 	if err != nil {
 		return false
 	}
 	defer s.Close()
-	return b.endRound(s, h, i, bel)
+	return b.endRound(ctx, s, h, i, bel)
 }
 
 // resolves reports whether the bot re-solves the rounds of street: the turn and the
@@ -430,15 +456,16 @@ func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]bel
 		if s, err = newRoundSolver(st, bel, tree, bound); err != nil {
 			return nil, err
 		}
-		n := b.iterations(st.street)
-		iterate(ctx, s.Iterate, n)
-		if s.Iterations() < n {
+		if b.beforeSolve != nil {
+			b.beforeSolve(s)
+		}
+		if n := b.iterations(st.street); iterate(ctx, s.IterateContext, n) < n {
 			b.cut++
 		} else {
 			b.solves.add(storedSolve{start: start, key: key, bel: *bel, bound: bound, s: s, bytes: s.Memory()})
 		}
 	}
-	b.noteRoot(start, s, me)
+	b.noteRoot(ctx, start, s, me)
 	return s, nil
 }
 
@@ -456,12 +483,18 @@ func (b *resolveBot) iterations(street engine.Street) int {
 
 // solvePlan re-solves round st and reads the strategy at its current decision.
 func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet, bel *[2]belief) *plan {
-	s, err := b.roundSolver(ctx, st, bel, h.me, h.key[:st.keyAt])
+	me := h.me
+	if ctx.Err() != nil {
+		return unsolvedPlan(st, bel, me)
+	}
+	s, err := b.roundSolver(ctx, st, bel, me, h.key[:st.keyAt])
 	if err != nil {
 		return nil
 	}
 	b.kept.keep(h.key[:st.keyAt], st, s)
-	me := h.me
+	if s.Iterations() < minPlanIterations {
+		return unsolvedPlan(st, bel, me)
+	}
 	path, err := pathOf(s, st, len(st.acts))
 	if err != nil {
 		return nil
@@ -479,6 +512,14 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 		}
 	}
 	return p
+}
+
+// unsolvedPlan is the plan of round st when the deadline came before its re-solve
+// completed minPlanIterations: no strategy, so every hand is answered as one the
+// plan does not cover, by its equity against the opponent's range at the round's
+// start (plan.outside).
+func unsolvedPlan(st *pubStreet, bel *[2]belief, me int) *plan {
+	return &plan{probs: map[int][]float64{}, opp: &bel[1-me], board: st.board, unsolved: true}
 }
 
 // roundPlan returns the plan at the k-th action of round i, played without

@@ -11,6 +11,7 @@ import (
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/solver"
 )
 
 // deepFlop deals a hand of blinds 50/100 with the given stacks, the small blind
@@ -107,15 +108,17 @@ func TestResolveFlopTakesActualSizes(t *testing.T) {
 	}
 }
 
-// stopAfter is a context that reports itself cancelled from its n-th look on: a
-// re-solve stopped in the middle, deterministically.
+// stopAfter is a context that reports itself cancelled once the re-solve s holds
+// has completed n iterations: a re-solve stopped between iterations,
+// deterministically.
 type stopAfter struct {
 	context.Context
+	s *solver.Solver
 	n int
 }
 
 func (c *stopAfter) Err() error {
-	if c.n--; c.n < 0 {
+	if c.s != nil && c.s.Iterations() >= c.n {
 		return context.Canceled
 	}
 	return nil
@@ -133,7 +136,9 @@ func TestResolveFlopCancelledMidSolve(t *testing.T) {
 	v := h.View(0)
 	hist, _ := readHistory(&v)
 	b.cache, b.starts = map[string]*plan{}, map[string]*[2]belief{}
-	p := b.planAt(&stopAfter{context.Background(), 3}, &hist)
+	ctx := &stopAfter{Context: context.Background(), n: 3}
+	b.beforeSolve = func(s *solver.Solver) { ctx.s = s }
+	p := b.planAt(ctx, &hist)
 	if p == nil || b.kept.s == nil {
 		t.Fatal("no plan from a cancelled re-solve")
 	}
@@ -149,9 +154,9 @@ func TestResolveFlopCancelledMidSolve(t *testing.T) {
 	h = deepFlop(t, 20000, 20000)
 	play(t, h, "r185")
 	v = h.View(0)
-	ctx, cancel := context.WithCancel(context.Background())
+	done, cancel := context.WithCancel(context.Background())
 	cancel()
-	a := fresh.ActContext(ctx, &v)
+	a := fresh.ActContext(done, &v)
 	a.Seat = 0
 	if err := h.Apply(a); err != nil || fresh.kept.s != nil {
 		t.Errorf("done context: %v refused (%v) or re-solved (%v)", a, err, fresh.kept.s != nil)

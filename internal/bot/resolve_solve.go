@@ -126,22 +126,26 @@ func newRoundSolver(st *pubStreet, b *[2]belief, tree solver.Tree, bound *solver
 	return s, nil
 }
 
-// iterate runs up to n iterations of step (a solver's Iterate), stopping early
-// (after at least one) when ctx is done, or when the next iteration, if it took as
-// long as the longest so far, would end past ctx's deadline: the answer then
-// comes from the average strategy so far, by the deadline rather than one
-// iteration after it.
-func iterate(ctx context.Context, step func(), n int) {
+// iterate runs up to n iterations of step (a solver's IterateContext), stopping
+// when ctx is done (step then stops inside its iteration) or when the next
+// iteration, if it took as long as the longest so far, would end past ctx's
+// deadline: the answer comes from the average strategy so far, by the deadline. It
+// returns the iterations completed, 0 when ctx ended inside the first.
+func iterate(ctx context.Context, step func(context.Context) bool, n int) int {
 	deadline, timed := ctx.Deadline()
 	var longest time.Duration
-	for i := 0; i < n; i++ {
-		if i > 0 && (ctx.Err() != nil || timed && time.Until(deadline) < longest) {
-			return
+	done := 0
+	for ; done < n; done++ {
+		if done > 0 && (ctx.Err() != nil || timed && time.Until(deadline) < longest) {
+			break
 		}
 		start := time.Now()
-		step()
+		if !step(ctx) {
+			break
+		}
 		longest = max(longest, time.Since(start))
 	}
+	return done
 }
 
 // pathOf returns the solver's node path for the first k actions of round st: each
@@ -288,21 +292,29 @@ func (b *resolveBot) noteBound(start string, opp int, vals []float64) {
 // noteRoot records, after a re-solve of the round begun at start that had no bound,
 // the opponent's best-response values at its root: the round's later re-solves
 // (with the opponent's new bet sizes in their trees) give it no more than this one.
-func (b *resolveBot) noteRoot(start string, s *solver.Solver, me int) {
-	if !b.safe || b.bounds[start] != nil {
+// A re-solve with fewer than minPlanIterations, or values whose traversal ctx cut
+// short, record nothing (a later re-solve of the round will).
+func (b *resolveBot) noteRoot(ctx context.Context, start string, s *solver.Solver, me int) {
+	if !b.safe || b.bounds[start] != nil || s.Iterations() < minPlanIterations {
 		return
 	}
 	opp := solverPlayer(1 - me)
-	if v, err := s.HandValues(nil, opp, true); err == nil {
+	if v, err := s.HandValuesContext(ctx, nil, opp, true); err == nil {
 		b.noteBound(start, opp, v)
 	}
 }
 
 // endRound moves bel, the beliefs at round i's start, through its actions with s,
 // its solve; re-solving safely, it also records the opponent's best-response values
-// at the next round's start (its card dealt) as that round's bound.
-func (b *resolveBot) endRound(s *solver.Solver, h *pubHistory, i int, bel *[2]belief) bool {
+// at the next round's start (its card dealt) as that round's bound, unless ctx cuts
+// their traversal short. A solve with fewer than minPlanIterations (the deadline
+// came inside the first two) has no strategy to learn from: the beliefs stay as
+// they were at the round's start, and no bound is recorded.
+func (b *resolveBot) endRound(ctx context.Context, s *solver.Solver, h *pubHistory, i int, bel *[2]belief) bool {
 	st := &h.streets[i]
+	if s.Iterations() < minPlanIterations {
+		return true
+	}
 	if advance(s, st, bel, h.me) != nil {
 		return false
 	}
@@ -315,7 +327,7 @@ func (b *resolveBot) endRound(s *solver.Solver, h *pubHistory, i int, bel *[2]be
 		return true
 	}
 	opp := solverPlayer(1 - h.me)
-	if v, err := s.HandValues(append(path, next.board[len(st.board)].String()), opp, true); err == nil {
+	if v, err := s.HandValuesContext(ctx, append(path, next.board[len(st.board)].String()), opp, true); err == nil {
 		b.noteBound(h.key[:next.keyAt], opp, v)
 	}
 	return true

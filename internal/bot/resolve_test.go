@@ -2,12 +2,14 @@ package bot
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/solver"
 )
 
 // newTestResolve makes a resolve bot with the smallest budget, so that its
@@ -315,5 +317,104 @@ func TestResolveSafeOption(t *testing.T) {
 	}
 	if _, err := New("resolve:safe=maybe", Options{}); err == nil {
 		t.Error("safe=maybe was accepted")
+	}
+}
+
+// TestResolveDeadlineInsideFirstIteration: when the deadline comes as the turn's
+// re-solve begins (its context cancelled by a hook once the beliefs and the tree
+// are made), no iteration completes, and the bot still answers at once, legally,
+// by its hand's equity against the opponent's range: the straight bets the pot.
+// That answer is not cached, the turn teaches the beliefs nothing (the river starts
+// from the turn's beliefs) and the river, solved without a deadline, is re-solved
+// and played as usual with normalized beliefs.
+func TestResolveDeadlineInsideFirstIteration(t *testing.T) {
+	b := newTestResolve(t, 1)
+	b.budget = time.Hour // only the hook ends the decision
+	h := headsUp(t, "TcQh", "8s8c", "KdJs9h7d2c")
+	play(t, h, "r5", "c", "k", "k", "k")
+	v := h.View(0)
+	if v.Street != engine.Turn || h.ToAct() != 0 {
+		t.Fatalf("the bot is not to act on the turn: %v, seat %d", v.Street, h.ToAct())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	solves := 0
+	b.beforeSolve = func(*solver.Solver) {
+		if solves++; solves == 1 {
+			cancel()
+		}
+	}
+	a := b.ActContext(ctx, &v)
+	if b.kept.s == nil || b.kept.s.Iterations() != 0 || solves != 1 {
+		t.Fatalf("the turn's re-solve: kept %v, %d solves; want one with no iteration completed", b.kept.s != nil, solves)
+	}
+	if a.Kind != engine.Bet || a.Amount != v.Pot {
+		t.Errorf("the straight with no iteration: %v, want a bet of the pot (%d)", a, v.Pot)
+	}
+	turn, _ := readHistory(&v)
+	if _, ok := b.cache[turn.key]; ok {
+		t.Error("the plan of a re-solve with no iteration was cached")
+	}
+	a.Seat = 0
+	if err := h.Apply(a); err != nil {
+		t.Fatalf("%v refused: %v", a, err)
+	}
+	b.beforeSolve = nil
+	play(t, h, "c", "k")
+	v = h.View(0)
+	if v.Street != engine.River {
+		t.Fatalf("not on the river: %v", v.Street)
+	}
+	a = b.ActContext(context.Background(), &v)
+	a.Seat = 0
+	if err := h.Apply(a); err != nil {
+		t.Fatalf("river %v refused: %v", a, err)
+	}
+	river, _ := readHistory(&v)
+	if p := b.cache[river.key]; p == nil || p.unsolved || b.kept.s.Iterations() == 0 {
+		t.Fatal("the river was not re-solved")
+	}
+	x, y := b.starts[turn.key[:turn.cur().keyAt]], b.starts[river.key[:river.cur().keyAt]]
+	if x == nil || y == nil || *x != *y {
+		t.Errorf("the river's beliefs are not the turn's (turn %v, river %v)", x != nil, y != nil)
+	}
+	checkBeliefs(t, b)
+}
+
+// TestResolveOneIterationFallsBack: a turn re-solve the deadline stops after one
+// iteration has only the uniform strategy (DCFR starts from zero regrets: every
+// action alike for every hand), so the bot answers by equity as with none, and the
+// round teaches its beliefs nothing; after two it plays the re-solve.
+func TestResolveOneIterationFallsBack(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		b := newTestResolve(t, 1)
+		b.budget = time.Hour
+		h := headsUp(t, "TcQh", "8s8c", "KdJs9h7d2c")
+		play(t, h, "r5", "c", "k", "k", "k")
+		v := h.View(0)
+		hist, _ := readHistory(&v)
+		ctx := &stopAfter{Context: context.Background(), n: n}
+		b.beforeSolve = func(s *solver.Solver) { ctx.s = s }
+		b.cache, b.starts = map[string]*plan{}, map[string]*[2]belief{}
+		p := b.planAt(ctx, &hist)
+		if p == nil || b.kept.s == nil || b.kept.s.Iterations() != n {
+			t.Fatalf("%d iterations: plan %v, kept %v", n, p != nil, b.kept.s != nil)
+		}
+		if n == 1 {
+			root, err := b.kept.s.Strategy(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, hd := range root.Hands {
+				for _, q := range hd.Strategy {
+					if math.Abs(q-1/float64(len(root.Actions))) > 1e-9 {
+						t.Fatalf("one iteration: %s plays %v at the root, not uniformly", hd.Hand, hd.Strategy)
+					}
+				}
+			}
+		}
+		if p.unsolved != (n == 1) || len(p.probs) == 0 == (n == 2) {
+			t.Errorf("%d iterations: unsolved %v with %d hands covered; want the equity fallback only after one", n, p.unsolved, len(p.probs))
+		}
 	}
 }

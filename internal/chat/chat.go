@@ -43,35 +43,63 @@ func Clean(text string) (string, error) {
 	return text, nil
 }
 
-// Limiter allows each sender at most N lines in any window of Per. It is not safe
-// for concurrent use: its owner (a table goroutine, the lobby under its lock)
-// serialises the calls.
-type Limiter struct {
-	N    int
-	Per  time.Duration
-	sent map[int64][]time.Time
+// Limiter allows each sender (a player's ID, an address) at most N lines in
+// any window of Per. It forgets the senders with nothing in the window once
+// they outnumber those it last kept twice over, so that its memory follows the
+// senders of the last window, not every sender since it was made. It is not
+// safe for concurrent use: its owner (a table goroutine, the lobby under its
+// lock) serialises the calls.
+type Limiter[K comparable] struct {
+	N       int
+	Per     time.Duration
+	sent    map[K][]time.Time
+	sweepAt int // the number of senders at which the next call forgets the idle ones
 }
 
+// minSweep is the fewest senders a Limiter forgets idle ones among.
+const minSweep = 1024
+
 // NewLimiter returns a limiter of n lines per window.
-func NewLimiter(n int, per time.Duration) *Limiter {
-	return &Limiter{N: n, Per: per, sent: make(map[int64][]time.Time)}
+func NewLimiter[K comparable](n int, per time.Duration) *Limiter[K] {
+	return &Limiter[K]{N: n, Per: per, sent: make(map[K][]time.Time), sweepAt: minSweep}
 }
 
 // Allow reports whether sender may send a line at now, and counts it if so.
-func (l *Limiter) Allow(sender int64, now time.Time) bool {
-	times := l.sent[sender]
-	keep := times[:0]
-	for _, t := range times {
-		if now.Sub(t) < l.Per {
-			keep = append(keep, t)
-		}
+func (l *Limiter[K]) Allow(sender K, now time.Time) bool {
+	if len(l.sent) >= l.sweepAt {
+		l.sweep(now)
 	}
+	keep := l.recent(l.sent[sender], now)
 	if len(keep) >= l.N {
 		l.sent[sender] = keep
 		return false
 	}
 	l.sent[sender] = append(keep, now)
 	return true
+}
+
+// recent returns the times of times within the window ending at now, in times's
+// array.
+func (l *Limiter[K]) recent(times []time.Time, now time.Time) []time.Time {
+	keep := times[:0]
+	for _, t := range times {
+		if now.Sub(t) < l.Per {
+			keep = append(keep, t)
+		}
+	}
+	return keep
+}
+
+// sweep forgets the senders with no line in the window ending at now.
+func (l *Limiter[K]) sweep(now time.Time) {
+	for k, times := range l.sent {
+		if keep := l.recent(times, now); len(keep) == 0 {
+			delete(l.sent, k)
+		} else {
+			l.sent[k] = keep
+		}
+	}
+	l.sweepAt = max(minSweep, 2*len(l.sent))
 }
 
 // Log keeps the last lines said, oldest first.

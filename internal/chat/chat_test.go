@@ -56,7 +56,7 @@ func TestClean(t *testing.T) {
 }
 
 func TestLimiter(t *testing.T) {
-	l := NewLimiter(3, 10*time.Second)
+	l := NewLimiter[int64](3, 10*time.Second)
 	t0 := time.Unix(1000, 0)
 	for i := range 3 {
 		if !l.Allow(1, t0.Add(time.Duration(i)*time.Second)) {
@@ -82,5 +82,29 @@ func TestLog(t *testing.T) {
 	got := g.Lines()
 	if len(got) != 2 || got[0].Text != "b" || got[1].Text != "c" {
 		t.Fatalf("Lines = %+v", got)
+	}
+}
+
+// TestLimiterForgetsIdleSenders: a limiter remembers the senders of its last
+// window, not every sender it ever counted (each guest that ever chatted in
+// the lobby, each address): past minSweep senders, those idle for a window
+// are forgotten, and a sender still in the window keeps its count.
+func TestLimiterForgetsIdleSenders(t *testing.T) {
+	l := NewLimiter[int64](2, 10*time.Second)
+	start := time.Unix(1000, 0)
+	l.Allow(-1, start.Add(5*time.Second))
+	l.Allow(-1, start.Add(5*time.Second))
+	for i := range int64(3 * minSweep) {
+		l.Allow(i, start)
+	}
+	later := start.Add(11 * time.Second) // the first senders' lines are out of the window
+	for i := range int64(3 * minSweep) {
+		l.Allow(1_000_000+i, later)
+	}
+	if n := len(l.sent); n > 3*minSweep+1 { // the window's senders
+		t.Fatalf("the limiter remembers %d senders, %d of them idle for a window", n, 3*minSweep)
+	}
+	if l.Allow(-1, later) {
+		t.Fatal("a sender still in the window lost its count in a sweep")
 	}
 }

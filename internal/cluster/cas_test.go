@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -97,5 +98,54 @@ func TestAllowAcrossNodes(t *testing.T) {
 	}
 	if _, err := a.Allow(ctx, "x", 5, 2*RateWindowMax, t0); !errors.Is(err, ErrRateKey) {
 		t.Errorf("a window longer than the bucket keeps: %v", err)
+	}
+}
+
+// TestClaimsWithoutBoundPruned: with no bound on a player's tables, places
+// left behind by lost nodes (claims of tables no longer theirs) are dropped
+// when the player's entry reaches pruneFrom claims, so that it does not grow
+// by one for every such crash; live tables keep theirs, and a player with no
+// bound may own more than pruneFrom tables.
+func TestClaimsWithoutBoundPruned(t *testing.T) {
+	url, _ := startNATS(t)
+	a := connectTTL(t, url, "a", 10*time.Second)
+	ctx := context.Background()
+	isLive := func(name string) bool { return strings.HasPrefix(name, "Live") }
+	checked := 0
+	live := func(_ context.Context, _ int64, name string) (bool, error) {
+		checked++
+		return isLive(name), nil
+	}
+	for i := range pruneFrom {
+		name := fmt.Sprintf("Ghost%d", i)
+		if i%4 == 0 {
+			name = fmt.Sprintf("Live%d", i)
+		}
+		if err := a.Claim(ctx, 7, name, 0, live); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checked != 0 {
+		t.Fatalf("%d checks below pruneFrom claims, want none", checked)
+	}
+	if err := a.Claim(ctx, 7, "Live-new", 0, live); err != nil {
+		t.Fatal(err)
+	}
+	names, err := a.Claims(ctx, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if !isLive(n) {
+			t.Fatalf("claims after the claim at pruneFrom: %v, still holding %q", names, n)
+		}
+	}
+	if want := pruneFrom/4 + 1; len(names) != want || checked != pruneFrom {
+		t.Fatalf("%d claims (%v) after %d checks, want %d after %d", len(names), names, checked, want, pruneFrom)
+	}
+	for i := range 2 * pruneFrom {
+		if err := a.Claim(ctx, 7, fmt.Sprintf("Live-more%d", i), 0, live); err != nil {
+			t.Fatalf("a player with no bound, claim %d: %v", i, err)
+		}
 	}
 }

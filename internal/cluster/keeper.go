@@ -429,7 +429,8 @@ func (n *Node) keep(ctx context.Context, lost func(*Lease)) {
 }
 
 // watchReleases returns a channel that receives when a lease is released
-// (deleted), or nil if the bucket cannot be watched (the ticks remain).
+// (deleted), or nil if the bucket cannot be watched (the ticks remain); it
+// wakes AwaitHolder's waiters of each lease written.
 func (n *Node) watchReleases(ctx context.Context) <-chan struct{} {
 	w, err := n.leases.WatchAll(ctx, jetstream.UpdatesOnly())
 	if err != nil {
@@ -440,6 +441,9 @@ func (n *Node) watchReleases(ctx context.Context) <-chan struct{} {
 	go func() {
 		defer w.Stop()
 		for e := range w.Updates() {
+			if e != nil && e.Operation() == jetstream.KeyValuePut {
+				n.leaseWaits.wake(e.Key()) // a lease acquired or renewed (AwaitHolder)
+			}
 			if e != nil && e.Operation() != jetstream.KeyValuePut {
 				select {
 				case out <- struct{}{}:

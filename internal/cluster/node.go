@@ -102,6 +102,8 @@ type Node struct {
 	// (AwaitOpen).
 	opening map[string]*opening
 	stats   Stats
+
+	leaseWaits leaseWaits // AwaitHolder's waiters
 }
 
 // Connect joins the house: it connects to NATS and makes sure the buckets and

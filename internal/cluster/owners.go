@@ -22,8 +22,8 @@ var ErrClaimsFull = errors.New("the player owns as many tables as they may")
 
 // LiveFunc reports whether a table named in a player's claims is still theirs
 // (registered in the house with them as its owner). A claim calls it only when
-// the player is at their bound, so that a claim left by a node lost between a
-// table's closing and its release frees its place then.
+// the player is at their bound (mustPrune), so that a claim left by a node lost
+// between a table's closing and its release frees its place then.
 type LiveFunc func(ctx context.Context, owner int64, table string) (bool, error)
 
 // Claim counts table among the tables the player whose ID is owner owns, if
@@ -38,7 +38,7 @@ func (n *Node) Claim(ctx context.Context, owner int64, table string, max int, li
 		if len(withoutTable(names, table)) < len(names) {
 			return names, nil // claimed already
 		}
-		if max > 0 && len(names) >= max && live != nil {
+		if live != nil && mustPrune(len(names), max) {
 			kept := names[:0:0]
 			for _, name := range names {
 				ok, err := live(ctx, owner, name)
@@ -56,6 +56,23 @@ func (n *Node) Claim(ctx context.Context, owner int64, table string, max int, li
 		}
 		return append(names, table), nil
 	})
+}
+
+// pruneFrom is the fewest claims a player with no bound must hold before a
+// claim checks them: at pruneFrom, 2×pruneFrom, 4×pruneFrom ... claims.
+const pruneFrom = 32
+
+// mustPrune reports whether a claim among n claims, at most max (0: no
+// bound), checks them first (LiveFunc): at the bound, or with no bound at
+// each doubling from pruneFrom on. Without it, a house with no bound never
+// dropped a place left behind by a lost node, and a player's entry grew by
+// one for each; with it, the entry holds at most about twice the player's
+// live tables (and pruneFrom), at a few reads a claim on average.
+func mustPrune(n, max int) bool {
+	if max > 0 {
+		return n >= max
+	}
+	return n >= pruneFrom && n&(n-1) == 0
 }
 
 // Unclaim takes table out of the tables owner owns (it closed for good and

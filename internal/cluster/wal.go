@@ -24,6 +24,7 @@ const (
 	recFence  = "fence"  // a new owner's first write
 	recOpen   = "open"   // a new table's state, before its first hand
 	recClosed = "closed" // the table closed for good
+	recNote   = "note"   // the table's own state (its seats' clocks...) changed
 )
 
 // Record is one entry of a table's write-ahead log.
@@ -37,10 +38,16 @@ type Record struct {
 	Hand int64 `json:"hand,omitempty"`
 	// HandSeq is the stream sequence of the hand record of the hand in play when
 	// the record was written (0: none).
-	HandSeq uint64          `json:"hand_seq,omitempty"`
-	Config  *engine.Config  `json:"config,omitempty"`
-	State   json.RawMessage `json:"state,omitempty"`
-	Action  *engine.Action  `json:"action,omitempty"`
+	HandSeq uint64 `json:"hand_seq,omitempty"`
+	// Base, on a note or a fence with no hand in play, is the stream sequence
+	// of the record holding the table's last state (an end, an open): the
+	// notes since follow it.
+	Base   uint64          `json:"base,omitempty"`
+	Config *engine.Config  `json:"config,omitempty"`
+	State  json.RawMessage `json:"state,omitempty"`
+	Action *engine.Action  `json:"action,omitempty"`
+	// Note is what the table wrote with a note (WAL.Note), as is.
+	Note json.RawMessage `json:"note,omitempty"`
 	// Closed, on a fence, carries a closed table's mark forward.
 	Closed bool      `json:"closed,omitempty"`
 	At     time.Time `json:"at"`
@@ -65,6 +72,28 @@ type HandLog struct {
 	// Closed reports a table that closed for good: its last owner logged so
 	// before paying its players out.
 	Closed bool
+	// Notes are what the table noted after State (WAL.Note), in order.
+	Notes []Note
+	// StateAt is when State was written, ActionAt when each action was, and
+	// LastAt when the former owners wrote their last record (fences aside),
+	// each by its writer's clock.
+	StateAt  time.Time
+	ActionAt []time.Time
+	LastAt   time.Time
+	// TurnActions and TurnAt, set by Rebuild, say when the turn of the seat
+	// to act began: after that many of Actions (0: the hand's start), at
+	// that time.
+	TurnActions int
+	TurnAt      time.Time
+}
+
+// Note is one note of a table's log.
+type Note struct {
+	// At is when it was written; Actions how many of the hand's actions
+	// were logged before it.
+	At      time.Time
+	Actions int
+	Data    json.RawMessage
 }
 
 // Rebuild deals the hand again and applies its actions: the engine is
@@ -80,9 +109,18 @@ func (h *HandLog) Rebuild() (hand *engine.Hand, skipped int, err error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("cluster: rebuild hand %d of %q: %w", h.Hand, h.Table, err)
 	}
-	for _, a := range h.Actions {
+	h.TurnActions, h.TurnAt = 0, h.StateAt
+	for i, a := range h.Actions {
+		actor := hand.ToAct()
 		if hand.Apply(a) != nil {
 			skipped++
+			continue
+		}
+		if a.Seat == actor || hand.ToAct() != actor {
+			h.TurnActions = i + 1
+			if i < len(h.ActionAt) {
+				h.TurnAt = h.ActionAt[i]
+			}
 		}
 	}
 	return hand, skipped, nil
@@ -103,6 +141,7 @@ type WAL struct {
 	mu      sync.Mutex
 	last    uint64 // the subject's last sequence, as written by this writer
 	handSeq uint64 // the hand record of the hand in play, 0 none
+	base    uint64 // with no hand in play, the record of the table's state
 	hand    int64
 	fenced  bool
 }
@@ -134,22 +173,25 @@ func (n *Node) OpenTableWAL(ctx context.Context, lease *Lease, table string) (*W
 		if err != nil {
 			return nil, nil, err
 		}
-		handSeq, hand, state, closed := rec.HandSeq, rec.Hand, json.RawMessage(nil), false
+		handSeq, base, hand, closed := rec.HandSeq, rec.Base, rec.Hand, false
 		switch rec.Kind {
 		case recHand:
 			handSeq = last
 		case recEnd, recOpen:
-			handSeq, state = 0, rec.State
+			handSeq, base = 0, last
 		case recFence:
-			state, closed = rec.State, rec.Closed
+			closed = rec.Closed
+			if handSeq == 0 && base == 0 && rec.State != nil {
+				base = last // a fence that carries the state itself
+			}
 		case recClosed:
 			handSeq, closed = 0, true
 		}
-		// A fence with no hand in play carries the table's last state (or its
-		// closing) along.
+		// A fence with no hand in play points at the table's last state, and
+		// so does every note after it.
 		fence := Record{Kind: recFence, Hand: hand, HandSeq: handSeq, Closed: closed}
-		if handSeq == 0 {
-			fence.State = state
+		if handSeq == 0 && !closed {
+			fence.Base = base
 		}
 		seq, err := w.publish(ctx, &fence, last)
 		if errors.Is(err, ErrFenced) {
@@ -158,15 +200,16 @@ func (n *Node) OpenTableWAL(ctx context.Context, lease *Lease, table string) (*W
 		if err != nil {
 			return nil, nil, err
 		}
-		w.last, w.handSeq, w.hand = seq, handSeq, hand
+		w.last, w.handSeq, w.hand, w.base = seq, handSeq, hand, fence.Base
 		switch {
 		case closed:
 			return w, &HandLog{Table: table, Hand: hand, Closed: true}, nil
 		case handSeq != 0:
-			hl, err := w.readHand(ctx, handSeq, last)
+			hl, err := w.readFrom(ctx, handSeq, last)
 			return w, hl, err
-		case state != nil:
-			return w, &HandLog{Table: table, Hand: hand, State: state}, nil
+		case base != 0:
+			hl, err := w.readFrom(ctx, base, last)
+			return w, hl, err
 		}
 		return w, nil, nil
 	}
@@ -192,9 +235,10 @@ func (w *WAL) lastRecord(ctx context.Context) (uint64, Record, error) {
 	return m.Sequence, r, nil
 }
 
-// readHand reads the records from sequence from to last of the subject: a hand
-// record, then actions and fences.
-func (w *WAL) readHand(ctx context.Context, from, last uint64) (*HandLog, error) {
+// readFrom reads the records from sequence from to last of the subject: one that
+// holds the table's state (a hand's start or end, an open), then actions,
+// notes and fences.
+func (w *WAL) readFrom(ctx context.Context, from, last uint64) (*HandLog, error) {
 	var hl *HandLog
 	for seq := from; seq <= last; seq++ {
 		rctx, cancel := w.n.request(ctx)
@@ -210,15 +254,23 @@ func (w *WAL) readHand(ctx context.Context, from, last uint64) (*HandLog, error)
 		}
 		switch {
 		case hl == nil && r.Kind == recHand && r.Config != nil:
-			hl = &HandLog{Table: w.table, Hand: r.Hand, InPlay: true, Config: *r.Config, State: r.State}
+			hl = &HandLog{Table: w.table, Hand: r.Hand, InPlay: true, Config: *r.Config, State: r.State, StateAt: r.At}
+		case hl == nil && r.State != nil && r.Kind != recHand:
+			hl = &HandLog{Table: w.table, Hand: r.Hand, State: r.State, StateAt: r.At}
 		case hl == nil:
-			return nil, fmt.Errorf("cluster: the log of %q: record %d is a %q, not the hand's start", w.table, seq, r.Kind)
+			return nil, fmt.Errorf("cluster: the log of %q: record %d is a %q, not the table's state", w.table, seq, r.Kind)
 		case r.Kind == recAction && r.Action != nil:
 			hl.Actions = append(hl.Actions, *r.Action)
+			hl.ActionAt = append(hl.ActionAt, r.At)
+		case r.Kind == recNote:
+			hl.Notes = append(hl.Notes, Note{At: r.At, Actions: len(hl.Actions), Data: r.Note})
+		}
+		if r.Kind != recFence {
+			hl.LastAt = r.At
 		}
 	}
 	if hl == nil {
-		return nil, fmt.Errorf("cluster: the log of %q: no hand at %d", w.table, from)
+		return nil, fmt.Errorf("cluster: the log of %q: nothing at %d", w.table, from)
 	}
 	return hl, nil
 }
@@ -285,7 +337,7 @@ func (w *WAL) StartHand(ctx context.Context, hand int64, cfg engine.Config, stat
 	if err != nil {
 		return err
 	}
-	w.handSeq, w.hand = seq, hand
+	w.handSeq, w.hand, w.base = seq, hand, 0
 	pctx, cancel := w.n.request(ctx)
 	defer cancel()
 	if err := w.n.wal.Purge(pctx, jetstream.WithPurgeSubject(w.subject), jetstream.WithPurgeSequence(seq)); err != nil {
@@ -296,6 +348,8 @@ func (w *WAL) StartHand(ctx context.Context, hand int64, cfg engine.Config, stat
 
 // Opened logs a new table's state before its first hand (its reference and
 // its bots): a player who buys in before it is seated again by a new owner.
+// A table writes it again between hands when many notes have followed its
+// last state: the records before it are purged.
 func (w *WAL) Opened(ctx context.Context, state any) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -303,7 +357,38 @@ func (w *WAL) Opened(ctx context.Context, state any) error {
 	if err != nil {
 		return fmt.Errorf("cluster: table state: %w", err)
 	}
-	_, err = w.append(ctx, &Record{Kind: recOpen, State: st})
+	seq, err := w.append(ctx, &Record{Kind: recOpen, State: st})
+	if err != nil {
+		return err
+	}
+	w.handSeq, w.base = 0, seq
+	pctx, cancel := w.n.request(ctx)
+	defer cancel()
+	if err := w.n.wal.Purge(pctx, jetstream.WithPurgeSubject(w.subject), jetstream.WithPurgeSequence(seq)); err != nil {
+		w.n.cfg.Log.Warn("the log's earlier records were not purged", "table", w.table, "err", err)
+	}
+	return nil
+}
+
+// Note logs what the table keeps of its own beside the hands (its seats'
+// clocks and connections, its players' options, its waiting list...), as
+// note says: a new owner reads it back after the table's last state
+// (HandLog.Notes). A table with no state logged yet has nothing to note.
+func (w *WAL) Note(ctx context.Context, note any) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.handSeq == 0 && w.base == 0 {
+		return nil
+	}
+	b, err := json.Marshal(note)
+	if err != nil {
+		return fmt.Errorf("cluster: note: %w", err)
+	}
+	r := &Record{Kind: recNote, Hand: w.hand, HandSeq: w.handSeq, Note: b}
+	if w.handSeq == 0 {
+		r.Base = w.base
+	}
+	_, err = w.append(ctx, r)
 	return err
 }
 
@@ -330,9 +415,9 @@ func (w *WAL) EndHand(ctx context.Context, state any) error {
 	if err != nil {
 		return fmt.Errorf("cluster: hand state: %w", err)
 	}
-	_, err = w.append(ctx, &Record{Kind: recEnd, Hand: w.hand, State: st})
+	seq, err := w.append(ctx, &Record{Kind: recEnd, Hand: w.hand, State: st})
 	if err == nil {
-		w.handSeq = 0
+		w.handSeq, w.base = 0, seq
 	}
 	return err
 }
@@ -345,7 +430,7 @@ func (w *WAL) Closed(ctx context.Context) error {
 	if _, err := w.append(ctx, &Record{Kind: recClosed, Hand: w.hand}); err != nil {
 		return err
 	}
-	w.handSeq = 0
+	w.handSeq, w.base = 0, 0
 	return nil
 }
 

@@ -140,10 +140,10 @@ func (w *WAL) read(ctx context.Context) (*HandLog, error) {
 	}
 	switch rec.Kind {
 	case recHand:
-		return w.readHand(ctx, last, last)
+		return w.readFrom(ctx, last, last)
 	case recAction, recFence:
 		if rec.HandSeq != 0 {
-			return w.readHand(ctx, rec.HandSeq, last)
+			return w.readFrom(ctx, rec.HandSeq, last)
 		}
 	}
 	return nil, nil
@@ -360,5 +360,98 @@ func TestClosedLogStaysClosed(t *testing.T) {
 	}
 	if _, hl, err := n.OpenWAL(ctx, l); err != nil || hl != nil {
 		t.Fatalf("a forgotten log: %+v, %v; want empty", hl, err)
+	}
+}
+
+// TestNotesFollowTheState writes notes between a table's hand records and
+// reopens the log, as new owners do, again and again: each new owner reads
+// every note written since the table's last state (a hand's start or end, an
+// open), by every owner before it, in order, with how many of the hand's
+// actions came before each and when each was written; notes written before
+// the last state are not read again; and the turn of the seat to act is
+// found where it began.
+func TestNotesFollowTheState(t *testing.T) {
+	url, _ := startNATS(t)
+	a := connectTTL(t, url, "a", time.Minute)
+	ctx := context.Background()
+	l, err := a.Acquire(ctx, "Main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := a.OpenWAL(ctx, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Note(ctx, "before any state"); err != nil {
+		t.Fatal(err)
+	}
+	state := seatsState{Players: []string{"ann", "bob"}}
+	if err := w.Opened(ctx, state); err != nil {
+		t.Fatal(err)
+	}
+	notes := func(hl *HandLog) (out []string) {
+		for _, n := range hl.Notes {
+			out = append(out, string(n.Data))
+		}
+		return out
+	}
+	// Between hands: notes after the open, read through two reopenings.
+	for _, n := range []string{"one", "two"} {
+		if err := w.Note(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k := range 2 {
+		w2, hl, err := a.OpenWAL(ctx, l)
+		if err != nil || hl == nil || hl.InPlay || string(hl.State) != `{"players":["ann","bob"]}` {
+			t.Fatalf("reopened %d between hands: %+v, %v", k, hl, err)
+		}
+		want := []string{`"one"`, `"two"`}
+		if k == 1 {
+			want = append(want, `"three"`)
+		}
+		if got := notes(hl); !reflect.DeepEqual(got, want) || hl.LastAt.Before(hl.StateAt) {
+			t.Fatalf("reopened %d between hands: notes %v, want %v (state at %v, last at %v)", k, got, want, hl.StateAt, hl.LastAt)
+		}
+		w = w2
+		if k == 0 {
+			if err := w.Note(ctx, "three"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// In a hand: the notes of the hand, after their actions.
+	cfg := testHandConfig(1)
+	if err := w.StartHand(ctx, 1, cfg, state); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Note(ctx, "dealt"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Action(ctx, testAction(t, cfg, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Note(ctx, "acted"); err != nil {
+		t.Fatal(err)
+	}
+	w2, hl, err := a.OpenWAL(ctx, l)
+	if err != nil || hl == nil || !hl.InPlay {
+		t.Fatalf("reopened in the hand: %+v, %v", hl, err)
+	}
+	if got := notes(hl); !reflect.DeepEqual(got, []string{`"dealt"`, `"acted"`}) || hl.Notes[0].Actions != 0 || hl.Notes[1].Actions != 1 {
+		t.Fatalf("reopened in the hand: notes %+v", hl.Notes)
+	}
+	if _, _, err := hl.Rebuild(); err != nil || hl.TurnActions != 1 || !hl.TurnAt.Equal(hl.ActionAt[0]) {
+		t.Fatalf("the turn after one action: after %d actions at %v (%v), want 1 at %v", hl.TurnActions, hl.TurnAt, err, hl.ActionAt)
+	}
+	if err := w.Note(ctx, "stale"); !errors.Is(err, ErrFenced) {
+		t.Errorf("a note of the former owner: %v, want ErrFenced", err)
+	}
+	if err := w2.EndHand(ctx, state); err != nil {
+		t.Fatal(err)
+	}
+	_, hl, err = a.OpenWAL(ctx, l)
+	if err != nil || hl == nil || hl.InPlay || len(hl.Notes) != 0 {
+		t.Fatalf("reopened after the hand's end: %+v, %v; want its state, no notes", hl, err)
 	}
 }

@@ -146,8 +146,11 @@ func (h *House) Register(ctx context.Context, r Registration) (store.User, error
 	if err != nil {
 		return store.User{}, err
 	}
-	if wait := h.registrations.take(addressKey(r.From), h.now()); wait > 0 {
+	if wait := h.registrations.take(AddressKey(r.From), h.now()); wait > 0 {
 		return store.User{}, retryError(ErrTooManyAccounts, "too many accounts registered from your address", wait)
+	}
+	if err := h.checkLookalike(ctx, r.Username); err != nil {
+		return store.User{}, err
 	}
 	hash, err := h.hash(ctx, r.Password)
 	if err != nil {
@@ -164,6 +167,24 @@ func (h *House) Register(ctx context.Context, r Registration) (store.User, error
 		return store.User{}, fmt.Errorf("register %q: %w", r.Username, err)
 	}
 	return u, nil
+}
+
+// checkLookalike refuses a new name that reads like a player's (store.UserLike:
+// "aIice", capital I, for "alice"), which would let its holder pass for them
+// in chat, at tables and in the lobby. Names are public: saying whose it reads
+// like tells nothing secret. Two such names registered at the same moment may
+// both pass; accounts older than the rule keep their names.
+func (h *House) checkLookalike(ctx context.Context, name string) error {
+	other, err := h.st.UserLike(ctx, name)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil
+	case err != nil:
+		return fmt.Errorf("register %q: %w", name, err)
+	case strings.EqualFold(other.Username, name):
+		return &FieldError{Field: "username", Message: fmt.Sprintf("%q is taken", name), Err: ErrUsernameTaken}
+	}
+	return &FieldError{Field: "username", Message: fmt.Sprintf("%q reads too much like %q, another player's name", name, other.Username), Err: ErrUsernameTaken}
 }
 
 func (h *House) createWithGrant(ctx context.Context, u store.User, grant int64) (store.User, error) {
@@ -233,7 +254,7 @@ func (h *House) SignUp(ctx context.Context, r Registration) (Session, error) {
 // the account or the address from has failed too often (Limits), every login is
 // refused with ErrTooManyLogins (the right password too), without checking it.
 func (h *House) Login(ctx context.Context, username, password, from string) (Session, error) {
-	account, address := accountKey(username), addressKey(from)
+	account, address := accountKey(username), AddressKey(from)
 	if wait, locked := h.logins.begin(account, address, h.now()); locked {
 		return Session{}, retryError(ErrTooManyLogins, "too many failed logins", wait)
 	} else if wait > 0 {
@@ -332,7 +353,7 @@ func (h *House) Authenticate(ctx context.Context, token string) (store.User, err
 // computer, and opens its session. One guest too many from the address from is
 // ErrTooManyAccounts (Limits.Guests).
 func (h *House) Guest(ctx context.Context, from string) (Session, error) {
-	if wait := h.guests.take(addressKey(from), h.now()); wait > 0 {
+	if wait := h.guests.take(AddressKey(from), h.now()); wait > 0 {
 		return Session{}, retryError(ErrTooManyAccounts, "too many guests from your address", wait)
 	}
 	for attempt := 0; ; attempt++ {

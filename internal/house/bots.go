@@ -87,7 +87,7 @@ func (h *House) CreateBot(ctx context.Context, owner store.User, name, from stri
 	if len(bots) >= MaxBotsPerPlayer {
 		return store.User{}, "", &PlayerError{Message: fmt.Sprintf("you have %d bots, as many as a player may", len(bots)), Err: ErrForbidden}
 	}
-	if wait := h.registrations.take(addressKey(from), h.now()); wait > 0 {
+	if wait := h.registrations.take(AddressKey(from), h.now()); wait > 0 {
 		return store.User{}, "", retryError(ErrTooManyAccounts, "too many accounts registered from your address", wait)
 	}
 	now := h.now()
@@ -205,7 +205,7 @@ func (h *House) AuthenticateToken(ctx context.Context, token, from string) (stor
 	if !ok || !strings.HasPrefix(token, TokenPrefix) || len(id) > 32 || len(secret) > 64 {
 		id = ""
 	}
-	account, address := "token:"+id, addressKey(from)
+	account, address := "token:"+id, AddressKey(from)
 	if wait, locked := h.logins.begin(account, address, h.now()); locked {
 		return store.User{}, retryError(ErrTooManyLogins, "too many bad tokens", wait)
 	} else if wait > 0 {

@@ -166,10 +166,10 @@ func (l Limits) hashes() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// addressKey is what counts as one address: an IPv4 address, an IPv6 /64
+// AddressKey is what counts as one address: an IPv4 address, an IPv6 /64
 // network (one subscriber's), or the text as given (at most 64 bytes) when it is
 // not an address.
-func addressKey(from string) string {
+func AddressKey(from string) string {
 	a, err := netip.ParseAddr(from)
 	if err != nil {
 		return from[:min(len(from), 64)]

@@ -57,7 +57,7 @@ func (h *House) confirmPassword(ctx context.Context, u store.User, field, passwo
 	if u.Guest {
 		return &PlayerError{Message: "a guest has no password: register first", Err: ErrForbidden}
 	}
-	account, address := accountKey(u.Username), addressKey(from)
+	account, address := accountKey(u.Username), AddressKey(from)
 	if wait, locked := h.logins.begin(account, address, h.now()); locked {
 		return retryError(ErrTooManyLogins, "too many wrong passwords", wait)
 	} else if wait > 0 {

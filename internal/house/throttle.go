@@ -236,7 +236,7 @@ func (b *buckets) shrink(now time.Time) {
 // lock others out of it) and of the address from. While either is locked out,
 // check is not run and the guess is refused with ErrTooManyLogins.
 func (h *House) Guess(what, from string, wrong error, check func() error) error {
-	address := addressKey(from)
+	address := AddressKey(from)
 	account := "guess:" + what + "@" + address
 	if wait, locked := h.logins.begin(account, address, h.now()); locked {
 		return retryError(ErrTooManyLogins, "too many wrong guesses", wait)

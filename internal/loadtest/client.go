@@ -149,9 +149,11 @@ func (c *client) serve(ctx context.Context, conn *websocket.Conn, first bool) {
 	// after 250 ms, then twice as long each time up to 4 s, as a browser
 	// would: thousands of clients asking four times a second would load
 	// the nodes taking the tables over.
+	// A table_back notice (a node has the table again) sends it at once.
 	backoff := 250 * time.Millisecond
+	var pending *time.Timer
 	retry := func() {
-		time.AfterFunc(backoff, func() { c.join(ctx, conn, "watch") })
+		pending = time.AfterFunc(backoff, func() { c.join(ctx, conn, "watch") })
 		backoff = min(2*backoff, 4*time.Second)
 	}
 	for {
@@ -179,6 +181,10 @@ func (c *client) serve(ctx context.Context, conn *websocket.Conn, first bool) {
 			// The action sent last may have died with the table's node.
 			c.joined, c.acted = false, ""
 			retry()
+		case m.Type == "notice" && m.Code == "table_back":
+			if !c.joined && pending != nil && pending.Stop() {
+				c.join(ctx, conn, "watch")
+			}
 		case m.Type == "state" && m.State != nil && m.State.Hand != nil:
 			backoff = 250 * time.Millisecond
 			c.state(ctx, conn, m.State.Hand.Number, len(m.State.Hand.Events), m.State.Hand.Over, m.State.Hand.Legal, now)

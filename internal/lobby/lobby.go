@@ -7,6 +7,7 @@ package lobby
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -29,11 +31,17 @@ import (
 // MaxName is the longest table name.
 const MaxName = 15
 
-// Lobby chat limits: lines kept for newcomers, and the rate per player.
+// Lobby chat limits: lines kept for newcomers, and the rates per player and
+// per address.
 const (
 	chatHistory = 50
 	chatLines   = 5
 	chatWindow  = 10 * time.Second
+	// addrChatLines bounds the lines said from one address (house.AddressKey)
+	// in chatWindow, whoever says them: accounts are cheap (20 guests at once
+	// from one address), and each player's own rate alone let one address
+	// say 5 lines in 10 s per account it made.
+	addrChatLines = 10
 )
 
 // ErrNoTable reports a table name that is not open.
@@ -65,7 +73,8 @@ type Lobby struct {
 	infos    map[string]table.Info
 	online   map[int64]*presence
 	chatLog  *chat.Log
-	limiter  *chat.Limiter
+	limiter  *chat.Limiter[int64]  // by player
+	addrs    *chat.Limiter[string] // by address
 	subs     map[int]table.Sink
 	nextSub  int
 	closing  bool
@@ -112,7 +121,7 @@ func New(log *slog.Logger, handDone func()) *Lobby {
 	return &Lobby{
 		log: log, tables: map[string]*table.Table{}, infos: map[string]table.Info{},
 		online: map[int64]*presence{}, chatLog: chat.NewLog(chatHistory),
-		limiter: chat.NewLimiter(chatLines, chatWindow), subs: map[int]table.Sink{}, handDone: handDone,
+		limiter: chat.NewLimiter[int64](chatLines, chatWindow), addrs: chat.NewLimiter[string](addrChatLines, chatWindow), subs: map[int]table.Sink{}, handDone: handDone,
 		dirty: map[string]bool{}, closed: map[string]string{}, presence: map[int64]string{},
 		opening: map[string]bool{}, owners: map[string]int64{}, remote: map[string]bool{},
 		remoteOnline: map[string]map[int64]string{},
@@ -525,8 +534,9 @@ func (l *Lobby) Online() int {
 	return len(l.online)
 }
 
-// Chat says text in the lobby.
-func (l *Lobby) Chat(p table.Player, text string) error {
+// Chat says text in the lobby for p, connected from address from (the
+// client's; "" when not known).
+func (l *Lobby) Chat(p table.Player, from, text string) error {
 	if p.ID == 0 {
 		return table.ErrAnonymous
 	}
@@ -535,19 +545,15 @@ func (l *Lobby) Chat(p table.Player, text string) error {
 		return &house.FieldError{Field: "text", Message: err.Error(), Err: house.ErrInvalid}
 	}
 	now := time.Now()
-	l.mu.Lock()
-	ok, peers := l.limiter.Allow(p.ID, now), l.peers
-	l.mu.Unlock()
-	// A flood is cut here first; what passes is counted across the house.
-	if !ok || peers != nil && !peers.AllowChat(p.ID, chatLines, chatWindow, now) {
-		return fmt.Errorf("%w: at most %d lines in %s", chat.ErrRateLimited, chatLines, chatWindow)
+	if err := l.allowChat(p.ID, from, now); err != nil {
+		return err
 	}
 	l.sendMu.Lock()
 	defer l.sendMu.Unlock()
 	l.mu.Lock()
 	line := chat.NewLine("", p.Name, text, now)
 	l.chatLog.Add(line)
-	subs := l.subsLocked()
+	subs, peers := l.subsLocked(), l.peers
 	l.mu.Unlock()
 	if b := l.marshal(line); b != nil {
 		for _, s := range subs {
@@ -556,6 +562,35 @@ func (l *Lobby) Chat(p table.Player, text string) error {
 	}
 	if peers != nil { // under sendMu: the peers get the lines in order
 		peers.Chat(line)
+	}
+	return nil
+}
+
+// allowChat counts a lobby line of player id, said from address from ("":
+// not known), against the rates per player and per address: on this node
+// first (a flood is cut here), then across the house (Peers.AllowChat). A
+// count the house cannot make refuses the line: the chat fails closed.
+func (l *Lobby) allowChat(id int64, from string, now time.Time) error {
+	addr := ""
+	if from != "" {
+		addr = house.AddressKey(from)
+	}
+	l.mu.Lock()
+	ok := l.limiter.Allow(id, now) && (addr == "" || l.addrs.Allow(addr, now))
+	peers := l.peers
+	l.mu.Unlock()
+	if ok && peers != nil {
+		var err error
+		ok, err = peers.AllowChat(strconv.FormatInt(id, 10), chatLines, chatWindow, now)
+		if ok && err == nil && addr != "" {
+			ok, err = peers.AllowChat("addr."+hex.EncodeToString([]byte(addr)), addrChatLines, chatWindow, now)
+		}
+		if err != nil {
+			return &house.PlayerError{Message: "the lobby chat is busy: try again in a moment", RetryAfter: time.Second, Err: fmt.Errorf("%w: %w", house.ErrBusy, err)}
+		}
+	}
+	if !ok {
+		return fmt.Errorf("%w: at most %d lines in %s, %d from one address", chat.ErrRateLimited, chatLines, chatWindow, addrChatLines)
 	}
 	return nil
 }

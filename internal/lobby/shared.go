@@ -26,11 +26,13 @@ type Peers interface {
 	// (LocalOnline). It is called under the lobby's lock: it must return at
 	// once, without calling the lobby.
 	PresenceChanged()
-	// AllowChat reports whether sender may say one more lobby line at now,
-	// at most lines in any window of per on every node of the house together,
+	// AllowChat reports whether the sender of key (a player's ID, or "addr."
+	// and an address in hexadecimal) may say one more lobby line at now, at
+	// most lines in any window of per on every node of the house together,
 	// and counts it if so. It is called outside the lobby's lock, once the
-	// line has passed this node's own count.
-	AllowChat(sender int64, lines int, per time.Duration, now time.Time) bool
+	// line has passed this node's own count. An error (the count could not be
+	// read or written) refuses the line: the lobby fails closed.
+	AllowChat(key string, lines int, per time.Duration, now time.Time) (bool, error)
 }
 
 // SetPeers makes the lobby share its chat and its players online with p. Set

@@ -1,6 +1,7 @@
 package lobby
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/felt-poker/felt/internal/chat"
+	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/table"
 	"github.com/felt-poker/felt/protocol"
 )
@@ -18,8 +20,10 @@ type peersSpy struct {
 	mu      sync.Mutex
 	lines   []string
 	changed int
-	asked   int  // AllowChat's calls
-	refuse  bool // AllowChat's answer is no
+	asked   int      // AllowChat's calls
+	refuse  bool     // AllowChat's answer is no
+	fail    error    // AllowChat's error
+	keys    []string // the keys AllowChat was asked for
 }
 
 func (p *peersSpy) Chat(l chat.Line) {
@@ -28,11 +32,12 @@ func (p *peersSpy) Chat(l chat.Line) {
 	p.lines = append(p.lines, l.From+": "+l.Text)
 }
 
-func (p *peersSpy) AllowChat(int64, int, time.Duration, time.Time) bool {
+func (p *peersSpy) AllowChat(key string, _ int, _ time.Duration, _ time.Time) (bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.asked++
-	return !p.refuse
+	p.keys = append(p.keys, key)
+	return !p.refuse, p.fail
 }
 
 func (p *peersSpy) PresenceChanged() {
@@ -113,10 +118,10 @@ func TestChatSharedOnce(t *testing.T) {
 	peers := &peersSpy{}
 	l.SetPeers(peers)
 	alice := table.Player{ID: 1, Name: "alice"}
-	if err := l.Chat(alice, "hi"); err != nil {
+	if err := l.Chat(alice, "", "hi"); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Chat(alice, "bad \u202etext"); err == nil {
+	if err := l.Chat(alice, "", "bad \u202etext"); err == nil {
 		t.Fatal("a hidden-text line passed")
 	}
 	for i := range chatLines + 2 {
@@ -142,12 +147,12 @@ func TestChatRateOfTheHouse(t *testing.T) {
 	var s sink
 	l.Subscribe(table.Player{}, &s)
 	alice := table.Player{ID: 1, Name: "alice"}
-	if err := l.Chat(alice, "hi"); !errors.Is(err, chat.ErrRateLimited) {
+	if err := l.Chat(alice, "", "hi"); !errors.Is(err, chat.ErrRateLimited) {
 		t.Fatalf("a line the house refuses: %v, want ErrRateLimited", err)
 	}
 	peers.refuse = false
 	for i := range chatLines + 2 {
-		err := l.Chat(alice, fmt.Sprint("line ", i))
+		err := l.Chat(alice, "", fmt.Sprint("line ", i))
 		if (err == nil) != (i < chatLines-1) { // the refused line counted on this node
 			t.Fatalf("line %d: %v", i, err)
 		}
@@ -179,5 +184,74 @@ func TestHouseOnline(t *testing.T) {
 	l.RemoveRemoteOnline("c")
 	if n := l.HouseOnline(); n != 2 {
 		t.Fatalf("c gone: %d in the house, want 2", n)
+	}
+}
+
+// TestChatFailsClosed: a line the house cannot count (its count's store does
+// not answer, or is written by others at every try) is refused as busy, is
+// shown nowhere and goes to no peer; the chat passes again once the count
+// answers.
+func TestChatFailsClosed(t *testing.T) {
+	l := New(nil, nil)
+	peers := &peersSpy{fail: errors.New("nats: timeout")}
+	l.SetPeers(peers)
+	var s sink
+	l.Subscribe(table.Player{}, &s)
+	alice := table.Player{ID: 1, Name: "alice"}
+	err := l.Chat(alice, "", "uncounted")
+	var pe *house.PlayerError
+	if !errors.Is(err, house.ErrBusy) || !errors.As(err, &pe) || pe.RetryAfter <= 0 {
+		t.Fatalf("a line the house could not count: %v, want a busy PlayerError with a retry", err)
+	}
+	peers.fail = nil
+	if err := l.Chat(alice, "", "counted"); err != nil {
+		t.Fatalf("a line once the count answers: %v", err)
+	}
+	if !slices.Equal(peers.lines, []string{"alice: counted"}) {
+		t.Errorf("the peers were sent %q, want the counted line only", peers.lines)
+	}
+	for _, m := range s.all() {
+		if m["type"] == "chat" && m["text"] == "uncounted" {
+			t.Errorf("the uncounted line was shown: %v", m)
+		}
+	}
+}
+
+// TestChatPerAddress: accounts are cheap (guests), so the lobby bounds the
+// lines said from one address, whoever says them: 10 in 10 s from one IPv4
+// address or one IPv6 /64, however many players say them; another address is
+// not held back; on a house of several nodes the address is counted across
+// the house too.
+func TestChatPerAddress(t *testing.T) {
+	l := New(nil, nil)
+	peers := &peersSpy{}
+	l.SetPeers(peers)
+	said := 0
+	for i := range 3 * chatLines {
+		p := table.Player{ID: int64(1 + i%3), Name: fmt.Sprint("guest-", i%3)}
+		if err := l.Chat(p, "10.0.0.1", fmt.Sprint("line ", i)); err == nil {
+			said++
+		} else if !errors.Is(err, chat.ErrRateLimited) {
+			t.Fatal(err)
+		}
+	}
+	if said != addrChatLines {
+		t.Fatalf("three players of one address said %d lines, want %d", said, addrChatLines)
+	}
+	if err := l.Chat(table.Player{ID: 9, Name: "bob"}, "10.0.0.2", "hi"); err != nil {
+		t.Fatalf("a player of another address: %v", err)
+	}
+	for i := range addrChatLines {
+		if err := l.Chat(table.Player{ID: int64(20 + i), Name: "v6"}, fmt.Sprintf("2001:db8::%x", i+1), "hi"); err != nil {
+			t.Fatalf("line %d of one /64: %v", i, err)
+		}
+	}
+	if err := l.Chat(table.Player{ID: 40, Name: "v6"}, "2001:db8::ffff", "hi"); !errors.Is(err, chat.ErrRateLimited) {
+		t.Fatalf("a line past the bound from one /64: %v", err)
+	}
+	peers.mu.Lock()
+	defer peers.mu.Unlock()
+	if len(peers.keys) == 0 || !slices.Contains(peers.keys, "addr."+hex.EncodeToString([]byte("10.0.0.1"))) {
+		t.Errorf("the house was asked for %q, not for the address", peers.keys)
 	}
 }

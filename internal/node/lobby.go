@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -65,17 +64,19 @@ func (s *SharedLobby) Chat(line chat.Line) {
 	}
 }
 
-// AllowChat counts a lobby line of sender across the house (cluster.Node.Allow).
-// When NATS does not answer, the line passes: the node's own count (the lobby
-// checked it before) still bounds the sender, and the line would reach no
-// other node anyway.
-func (s *SharedLobby) AllowChat(sender int64, lines int, per time.Duration, now time.Time) bool {
-	ok, err := s.n.Allow(context.Background(), fmt.Sprintf("chat.lobby.%d", sender), lines, per, now)
+// AllowChat counts a lobby line of the sender of key across the house
+// (cluster.Node.Allow).
+// When the count cannot be read or written (NATS does not answer within its
+// timeout, or the entry was written by others at every one of the
+// compare-and-set's tries), the error refuses the line: a rate that passed
+// lines whenever it failed would let a sender on several nodes, racing their
+// own lines, through unbounded by the house's count.
+func (s *SharedLobby) AllowChat(key string, lines int, per time.Duration, now time.Time) (bool, error) {
+	ok, err := s.n.Allow(context.Background(), "chat.lobby."+key, lines, per, now)
 	if err != nil {
-		s.log.Warn("a lobby chat line not counted across the house: counted on this node only", "err", err)
-		return true
+		s.log.Warn("a lobby chat line not counted across the house: refused", "err", err)
 	}
-	return ok
+	return ok, err
 }
 
 // PresenceChanged has this node's players online written again.

@@ -278,3 +278,28 @@ func TestHousePlayersOnlineMetric(t *testing.T) {
 	}
 	waitFor(t, "b counts ann once", func() bool { return metric(b, "felt_house_players_online") == "2" })
 }
+
+// TestLobbyChatFailsClosed cuts a node off NATS: a lobby line said there,
+// which the house cannot count, is refused busy instead of passing on the
+// node's own count (a sender on several nodes could otherwise pass the
+// house's rate whenever its compare-and-set failed), and nobody is shown it.
+func TestLobbyChatFailsClosed(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	srv := natstest.Start(t)
+	relay := natstest.NewRelay(t, srv.Addr().String())
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, relay.URL(), "a")
+	hc := register(t, a.url, "ann")
+	ws := dialAs(t, ctx, a.url, hc)
+	relay.SetCut(true)
+	ws.send(ctx, `{"type":"chat","text":"uncounted","id":1}`)
+	shown := false
+	r := ws.until(ctx, "a chat reply", func(m map[string]any) bool {
+		shown = shown || m["type"] == "chat" && m["text"] == "uncounted"
+		return reply(1)(m)
+	})
+	if e, _ := r["error"].(map[string]any); e == nil || e["code"] != "busy" || shown {
+		t.Fatalf("a lobby line the house cannot count: %v (shown: %v), want refused busy and not shown", r, shown)
+	}
+}

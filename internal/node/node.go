@@ -352,9 +352,9 @@ func (ts *Tables) keep(l *cluster.Lease, t *table.Table, owner int64) bool {
 // in play rebuilt, and the buy-ins of players the lost owner had not seated
 // returned to their credits.
 func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64) (*table.Resume, error) {
-	var r table.Resume
-	if err := json.Unmarshal(hl.State, &r.State); err != nil {
-		return nil, fmt.Errorf("the log's table state: %w", err)
+	r, err := resumeOf(hl, ts.cfg.Log)
+	if err != nil {
+		return nil, err
 	}
 	// The database's writes for the table are fenced first: a former owner's
 	// writes begun before are in, and none comes after.
@@ -369,14 +369,6 @@ func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64)
 		return nil, err
 	}
 	r.Stacks = stacks
-	if hl.InPlay {
-		h, skipped, err := hl.Rebuild()
-		if err != nil {
-			return nil, err
-		}
-		r.Hand, r.HandCfg = h, hl.Config
-		ts.cfg.Log.Info("hand rebuilt from the log", "table", hl.Table, "hand", hl.Hand, "actions", len(hl.Actions), "refused", skipped)
-	}
 	for _, u := range r.Orphans() {
 		rf, err := ts.cfg.House.ReturnSeat(ctx, r.State.Ref, u)
 		if err != nil {
@@ -386,7 +378,31 @@ func (ts *Tables) resume(ctx context.Context, hl *cluster.HandLog, token uint64)
 		delete(r.Stacks, u)
 		ts.cfg.Log.Warn("returned a buy-in the lost node had not seated", "table", hl.Table, "user", u, "amount", rf.Amount)
 	}
-	return &r, nil
+	return r, nil
+}
+
+// resumeOf returns what the table's log hl left: its last state with the
+// notes after it applied (table.Resume.Fold), and the hand in play rebuilt.
+func resumeOf(hl *cluster.HandLog, log *slog.Logger) (*table.Resume, error) {
+	r := &table.Resume{StateAt: hl.StateAt, LastAt: hl.LastAt}
+	if err := json.Unmarshal(hl.State, &r.State); err != nil {
+		return nil, fmt.Errorf("the log's table state: %w", err)
+	}
+	for _, n := range hl.Notes {
+		r.Notes = append(r.Notes, table.LoggedNote{At: n.At, Actions: n.Actions, Note: n.Data})
+	}
+	if bad := r.Fold(); bad > 0 {
+		log.Warn("notes of the table's log not read", "table", hl.Table, "notes", bad)
+	}
+	if hl.InPlay {
+		h, skipped, err := hl.Rebuild()
+		if err != nil {
+			return nil, err
+		}
+		r.Hand, r.HandCfg, r.TurnAt, r.TurnActions = h, hl.Config, hl.TurnAt, hl.TurnActions
+		log.Info("hand rebuilt from the log", "table", hl.Table, "hand", hl.Hand, "actions", len(hl.Actions), "refused", skipped, "notes", len(hl.Notes))
+	}
+	return r, nil
 }
 
 // recordLast records the hand the log says ended last, when its state is

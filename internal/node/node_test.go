@@ -119,6 +119,8 @@ type nodeOptions struct {
 	// place has players' new tables placed on the least loaded node
 	// (web.TablePlacer), as felt serve does.
 	place bool
+	// main changes the house table Main's configuration.
+	main func(*table.Config)
 }
 
 // startNodeWith is startNode with options.
@@ -171,6 +173,9 @@ func startNodeWith(t *testing.T, ctx context.Context, dsn, url, name string, opt
 	})
 	cfg := srv.TableDefaults(table.Config{Name: "Main", Variant: table.NoLimit, Seats: 2, SmallBlind: 10, BigBlind: 20, MinBuyIn: 200, MaxBuyIn: 2000,
 		ActionTime: time.Minute, BotDelay: time.Millisecond, HandPause: 10 * time.Millisecond, Bots: []string{"call"}, Permanent: true})
+	if opt.main != nil {
+		opt.main(&cfg)
+	}
 	names := append([]string{"Main"}, opt.tables...)
 	n.tables = New(Config{Cluster: c, House: h, Lobby: n.lobby, Names: names, Log: log,
 		Table: func(name string) (table.Config, bool) {

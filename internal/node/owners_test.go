@@ -147,3 +147,49 @@ func TestNewTableLeavesAMovingTablesLeaseAlone(t *testing.T) {
 		t.Fatalf("the moving table's lease was written (%d entries, %v)", len(h), err)
 	}
 }
+
+// TestAbortedOpenLeavesNothing: a player who hangs up while their new table
+// opens (the request's context ends between its claim and its opening) must
+// leave nothing behind: no name in the registry, no place among their claims,
+// no lease held. Before, the clean-up ran on the ended context and failed at
+// its first step: each aborted request kept a name and a place for good (a
+// script repeating it reserved names and filled the registry), and the
+// player's bound was reached by tables that do not exist.
+func TestAbortedOpenLeavesNothing(t *testing.T) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	reqCtx, hangUp := context.WithCancel(ctx)
+	defer hangUp()
+	a := startNodeWith(t, ctx, dsn, url, "a", nodeOptions{maxTables: 1, beforeOpen: func(name string) {
+		if name == "Aborted" {
+			hangUp()
+		}
+	}})
+	alice := register(t, a.url, "alice")
+	u, _, err := a.h.Player(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := json.Marshal(map[string]any{"owner": u.ID, "table": newTable("Aborted")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cfg, err := a.srv.PlayerTableConfig(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.tables.OpenPlayerTable(reqCtx, u.ID, 1, cfg, reg); err == nil {
+		t.Fatal("a table opened on a request that hung up")
+	}
+	if taken, err := a.c.IsRegistered(ctx, "Aborted"); err != nil || taken {
+		t.Errorf("the aborted table's name is registered: %v %v", taken, err)
+	}
+	if names, err := a.c.Claims(ctx, u.ID); err != nil || len(names) != 0 {
+		t.Errorf("alice's places after an aborted open: %v %v, want none", names, err)
+	}
+	if code, out := post(t, alice, a.url, "/api/tables", newTable("Aborted")); code != http.StatusCreated {
+		t.Fatalf("alice's table of that name, asked again: %d %v", code, out)
+	}
+}

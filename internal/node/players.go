@@ -56,7 +56,7 @@ func (ts *Tables) OpenPlayerTable(ctx context.Context, owner int64, maxOwned int
 	// round trips, which a loaded node may stretch past the lease's life.
 	ts.cfg.Cluster.Own(l)
 	if err := ts.registerPlayer(ctx, cfg.Name, owner, reg); err != nil {
-		_ = ts.cfg.Cluster.Disown(ctx, l)
+		ts.undoOpen(ctx, l, 0)
 		return nil, err
 	}
 	// Claimed once registered: a claim racing this one on another node, and
@@ -67,11 +67,29 @@ func (ts *Tables) OpenPlayerTable(ctx context.Context, owner int64, maxOwned int
 		t, err = ts.open(ctx, l, spec{cfg: cfg, owner: owner, fresh: true})
 	}
 	if err != nil {
-		ts.forget(ctx, l, owner)
-		_ = ts.cfg.Cluster.Disown(ctx, l)
+		ts.undoOpen(ctx, l, owner)
 		return nil, err
 	}
 	return t, nil
+}
+
+// undoTimeout bounds the clean-up of a table that failed to open.
+const undoTimeout = 10 * time.Second
+
+// undoOpen takes a player's table that failed to open out of the house (out
+// of the registry and owner's count, if owner is not 0) and gives its lease
+// l up. It does not run on the request's context: a player who hangs up
+// while their table opens (the usual reason it fails) would otherwise leave
+// its name registered and its place claimed for good.
+func (ts *Tables) undoOpen(ctx context.Context, l *cluster.Lease, owner int64) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
+	defer cancel()
+	if owner != 0 {
+		ts.forget(ctx, l, owner)
+	}
+	if err := ts.cfg.Cluster.Disown(ctx, l); err != nil {
+		ts.cfg.Log.Warn("the lease of a table that did not open was not released", "table", l.Table(), "err", err)
+	}
 }
 
 // RegisterPlayerTable enters a player's table in the house's registry without

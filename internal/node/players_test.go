@@ -231,8 +231,8 @@ func TestHeadsUpTakenOver(t *testing.T) {
 
 // TestNodeLostBeforeTheFirstHand opens a player's table on node a, where a
 // player sits alone (no hand yet); a is lost. b takes the table over at the
-// same reference, and the player's buy-in, which no hand has touched, goes
-// back to their credits; the table stays open on b for the next player.
+// same reference, and the player keeps her seat and her buy-in there (her
+// seat was noted in the table's log), until she stands up.
 func TestNodeLostBeforeTheFirstHand(t *testing.T) {
 	dsn := storetest.PostgresDSN(t)
 	url := natstest.Start(t).ClientURL()
@@ -266,13 +266,24 @@ func TestNodeLostBeforeTheFirstHand(t *testing.T) {
 	if tb.Ref() != ta.Ref() {
 		t.Errorf("Solo on b is %q, on a it was %q", tb.Ref(), ta.Ref())
 	}
-	if c, _ := credits(t, ctx, b, "erin"); c != signup {
-		t.Errorf("erin's credits after the takeover: %d, want %d (the buy-in back)", c, signup)
+	if c, _ := credits(t, ctx, b, "erin"); c != signup-500 {
+		t.Errorf("erin's credits after the takeover: %d, want %d (her buy-in at the table)", c, signup-500)
 	}
 	stacks, err := b.h.TableStacks(ctx, ta.Ref())
-	if err != nil || len(stacks) != 0 {
-		t.Errorf("the store still seats %v at Solo (%v)", stacks, err)
+	if err != nil || len(stacks) != 1 {
+		t.Fatalf("the store seats %v at Solo (%v), want erin", stacks, err)
 	}
+	ps, err := tb.Players(ctx)
+	if err != nil || len(ps) != 1 || ps[0].Name != "erin" {
+		t.Fatalf("Solo on b seats %v (%v), want erin", ps, err)
+	}
+	if err := tb.Stand(ctx, ps[0]); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "erin's buy-in back", func() bool {
+		c, _ := credits(t, ctx, b, "erin")
+		return c == signup
+	})
 }
 
 // TestPlayerTableHandedOver stops the node that runs a player's table on

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,6 +38,11 @@ type Relay struct {
 	queues map[string]chan relayReq
 	origin map[string]string // shadow -> its node
 	srv    *web.Server
+	// backs are the tables this node's connections were told moved, by
+	// name, with those connections (by id): told table_back once a node
+	// takes the table's lease (awaitBack).
+	backs map[string]map[string]table.Sink
+	ctx   context.Context // Serve's
 }
 
 // relayedConn is one of this node's connections with messages relayed.
@@ -60,7 +66,8 @@ const relayTimeout = 15 * time.Second
 
 // NewRelay returns the relay of node n; Serve starts its side of it.
 func NewRelay(n *cluster.Node, log *slog.Logger) *Relay {
-	return &Relay{n: n, log: log, conns: map[string]*relayedConn{}, queues: map[string]chan relayReq{}, origin: map[string]string{}}
+	return &Relay{n: n, log: log, conns: map[string]*relayedConn{}, queues: map[string]chan relayReq{}, origin: map[string]string{},
+		backs: map[string]map[string]table.Sink{}, ctx: context.Background()}
 }
 
 func (r *Relay) subject(node string) string { return r.n.Subject("node", node, "relay") }
@@ -69,7 +76,7 @@ func (r *Relay) subject(node string) string { return r.n.Subject("node", node, "
 // done.
 func (r *Relay) Serve(ctx context.Context, srv *web.Server) error {
 	r.mu.Lock()
-	r.srv = srv
+	r.srv, r.ctx = srv, ctx
 	r.mu.Unlock()
 	sub, err := r.n.Conn().Subscribe(r.subject(r.n.Name()), r.receive)
 	if err != nil {
@@ -205,7 +212,7 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 		return err
 	}
 	if owner == "" || owner == r.n.Name() {
-		return r.noOwner(ctx, m.Table)
+		return r.moved(ctx, conn, m.Table, owner, sink)
 	}
 	events, err := r.relaying(conn, owner, m.Table, sink)
 	if err != nil {
@@ -216,7 +223,7 @@ func (r *Relay) Forward(ctx context.Context, conn string, p table.Player, sink t
 	defer cancel()
 	reply, err := r.n.Conn().RequestWithContext(ctx, r.subject(owner), mustJSON(q))
 	if errors.Is(err, nats.ErrNoResponders) { // its node is lost
-		return r.noOwner(ctx, m.Table)
+		return r.moved(ctx, conn, m.Table, owner, sink)
 	}
 	if err != nil {
 		return fmt.Errorf("relay to node %s: %w", owner, err)
@@ -262,6 +269,60 @@ func (r *Relay) noOwner(ctx context.Context, name string) error {
 	return fmt.Errorf("%w %q", lobby.ErrNoTable, name)
 }
 
+// moved is noOwner for a message of connection conn (its sink) for the
+// table name, which no live node runs (lost: the node named in its lease,
+// if any): a table of the house is answered table.ErrMoved ("try again")
+// and the connection is told table_back as soon as a node other than lost
+// takes its lease (awaitBack), rather than finding it at its next try.
+func (r *Relay) moved(ctx context.Context, conn, name, lost string, sink table.Sink) error {
+	err := r.noOwner(ctx, name)
+	if errors.Is(err, table.ErrMoved) {
+		r.awaitBack(conn, name, lost, sink)
+	}
+	return err
+}
+
+// backWait bounds the wait for a moved table's next node: a lease expires
+// within a TTL of its node's loss, and the survivors adopt its tables within
+// seconds (docs/scaling.md, "Takeover after kill -9").
+func (r *Relay) backWait() time.Duration { return max(3*r.n.LeaseTTL(), time.Minute) }
+
+// awaitBack tells connection conn (sink) table_back once a node other than
+// lost holds the lease of the table name, or after backWait if none does:
+// the connection watches it again then, rather than at its next try. One
+// wait per table, whatever the connections told.
+func (r *Relay) awaitBack(conn, name, lost string, sink table.Sink) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.awaitBackLocked(conn, name, lost, sink)
+}
+
+// awaitBackLocked is awaitBack. r.mu should be held on entry.
+func (r *Relay) awaitBackLocked(conn, name, lost string, sink table.Sink) {
+	if sinks, ok := r.backs[name]; ok {
+		sinks[conn] = sink
+		return
+	}
+	r.backs[name] = map[string]table.Sink{conn: sink}
+	ctx := r.ctx
+	go func() {
+		ctx, cancel := context.WithTimeout(ctx, r.backWait())
+		defer cancel()
+		owner := r.n.AwaitHolder(ctx, name, lost)
+		r.mu.Lock()
+		sinks := r.backs[name]
+		delete(r.backs, name)
+		r.mu.Unlock()
+		if owner == "" {
+			return // the connections try again by themselves
+		}
+		b := mustJSON(protocol.NoticeMsg{Type: "notice", Table: name, Code: "table_back", Text: "the table is open again on another node of the house: watch it again"})
+		for _, s := range sinks {
+			s.Send(b)
+		}
+	}()
+}
+
 // relaying subscribes connection conn to its shadows' messages, once, and
 // notes that owner has one, for tableName; it returns the subject.
 func (r *Relay) relaying(conn, owner, tableName string, sink table.Sink) (string, error) {
@@ -270,7 +331,10 @@ func (r *Relay) relaying(conn, owner, tableName string, sink table.Sink) (string
 	defer r.mu.Unlock()
 	rc, ok := r.conns[conn]
 	if !ok {
-		sub, err := r.n.Conn().Subscribe(subject, func(m *nats.Msg) { sink.Send(m.Data) })
+		sub, err := r.n.Conn().Subscribe(subject, func(m *nats.Msg) {
+			sink.Send(m.Data)
+			r.movedNotice(conn, m.Data, sink)
+		})
 		if err != nil {
 			return "", fmt.Errorf("relay: %w", err)
 		}
@@ -284,6 +348,30 @@ func (r *Relay) relaying(conn, owner, tableName string, sink table.Sink) (string
 	return subject, nil
 }
 
+// movedNotice awaits the next node of a table whose node told connection
+// conn (sink) it moved (b, a message from a shadow: a table handed over or
+// whose lease was lost), as for one this node found lost (awaitBack).
+func (r *Relay) movedNotice(conn string, b []byte, sink table.Sink) {
+	if !bytes.HasPrefix(b, []byte(`{"type":"notice"`)) {
+		return
+	}
+	var n protocol.NoticeMsg
+	if json.Unmarshal(b, &n) != nil || n.Code != "table_moved" || n.Table == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	lost := ""
+	if rc, ok := r.conns[conn]; ok {
+		for o, tables := range rc.owners {
+			if tables[n.Table] {
+				lost = o
+			}
+		}
+	}
+	r.awaitBackLocked(conn, n.Table, lost, sink)
+}
+
 // AwaitOpen waits while the table named name is being opened on this node
 // (cluster.Node.AwaitOpen).
 func (r *Relay) AwaitOpen(ctx context.Context, name string) bool { return r.n.AwaitOpen(ctx, name) }
@@ -293,6 +381,9 @@ func (r *Relay) Closed(conn string) {
 	r.mu.Lock()
 	rc, ok := r.conns[conn]
 	delete(r.conns, conn)
+	for _, sinks := range r.backs {
+		delete(sinks, conn)
+	}
 	r.mu.Unlock()
 	if !ok {
 		return
@@ -330,9 +421,10 @@ func (r *Relay) checkOwners(ctx context.Context) {
 func (r *Relay) ownerLost(owner string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, rc := range r.conns {
+	for id, rc := range r.conns {
 		for name := range rc.owners[owner] {
 			rc.sink.Send(mustJSON(protocol.NoticeMsg{Type: "notice", Table: name, Code: "table_moved", Text: table.ErrMoved.Error()}))
+			r.awaitBackLocked(id, name, owner, rc.sink)
 		}
 		delete(rc.owners, owner)
 	}

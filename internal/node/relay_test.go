@@ -262,3 +262,53 @@ func TestRelayedTableMovesWhenItsNodeIsLost(t *testing.T) {
 		t.Fatalf("the hand on b is %v, on a it was %v", ah["hand_key"], bh["hand_key"])
 	}
 }
+
+// TestMovedTableBackWhenTakenOver has a player on node b at node a's table
+// when a is lost (or hands its tables over, as on SIGTERM): the player's
+// connection is told the table moved, then, without the player asking
+// anything, that it is back once b has taken its lease (table_back); the one
+// watch the player sends then finds the hand. Before, the player learnt it
+// only by trying again on a timer.
+func TestMovedTableBackWhenTakenOver(t *testing.T) {
+	for _, sigterm := range []bool{false, true} {
+		t.Run(map[bool]string{false: "lost", true: "sigterm"}[sigterm], func(t *testing.T) { movedTableBack(t, sigterm) })
+	}
+}
+
+func movedTableBack(t *testing.T, sigterm bool) {
+	dsn := storetest.PostgresDSN(t)
+	url := natstest.Start(t).ClientURL()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	a := startNode(t, ctx, dsn, url, "a")
+	b := startNode(t, ctx, dsn, url, "b")
+	dee := dial(t, ctx, b.url, "dee")
+	dee.send(ctx, `{"type":"sit","table":"Main","buy_in":1000,"id":1}`)
+	if r := dee.until(ctx, "the sit", reply(1)); r["type"] != "ok" {
+		t.Fatalf("sit through the relay: %v", r)
+	}
+	before := dee.until(ctx, "dee to act on a", toActIn("Main"))
+	if sigterm {
+		if err := a.tables.HandOver(ctx); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		a.c.Conn().Close() // a is lost
+	}
+	notice := func(code string) func(map[string]any) bool {
+		return func(m map[string]any) bool { return m["type"] == "notice" && m["code"] == code && m["table"] == "Main" }
+	}
+	dee.until(ctx, "the table_moved notice", notice("table_moved"))
+	dee.until(ctx, "the table_back notice", notice("table_back"))
+	dee.send(ctx, `{"type":"watch","table":"Main","id":2}`)
+	toAct, refused := toActIn("Main"), reply(2)
+	after := dee.until(ctx, "dee to act on b", func(m map[string]any) bool { return toAct(m) || refused(m) && m["type"] != "ok" })
+	if after["type"] != "state" {
+		t.Fatalf("the watch after table_back: %v, want the table", after)
+	}
+	bh := before["state"].(map[string]any)["hand"].(map[string]any)
+	ah := after["state"].(map[string]any)["hand"].(map[string]any)
+	if ah["hand_key"] != bh["hand_key"] {
+		t.Fatalf("the hand on b is %v, on a it was %v", ah["hand_key"], bh["hand_key"])
+	}
+}

@@ -163,19 +163,7 @@ func (h *tourneyHost) awaitStopped(ctx context.Context, name string) error {
 // hand in play, rebuilt. Its players are the tournament's, placed by the
 // director (table.Tourney.Seats).
 func (h *tourneyHost) resume(hl *cluster.HandLog) (*table.Resume, error) {
-	var r table.Resume
-	if err := json.Unmarshal(hl.State, &r.State); err != nil {
-		return nil, fmt.Errorf("the log's table state: %w", err)
-	}
-	if hl.InPlay {
-		hand, skipped, err := hl.Rebuild()
-		if err != nil {
-			return nil, err
-		}
-		r.Hand, r.HandCfg = hand, hl.Config
-		h.ts.cfg.Log.Info("tournament hand rebuilt from the log", "table", hl.Table, "hand", hl.Hand, "actions", len(hl.Actions), "refused", skipped)
-	}
-	return &r, nil
+	return resumeOf(hl, h.ts.cfg.Log)
 }
 
 // ForgetTourneyTable takes t, closed for good, out of the registry and purges

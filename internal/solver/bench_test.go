@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/felt-poker/felt/internal/equity"
 )
@@ -68,3 +70,23 @@ func benchIterateSafe(b *testing.B, board string) {
 
 func BenchmarkIterateRiverSafe(b *testing.B) { benchIterateSafe(b, "QsJh2h8d3c") }
 func BenchmarkIterateTurnSafe(b *testing.B)  { benchIterateSafe(b, "QsJh2h8d") }
+
+// benchIterateContext times an iteration under a context that could stop it (one
+// with a deadline an hour away: the traversals poll it at every node), to compare
+// with benchIterate's.
+func benchIterateContext(b *testing.B, board string) {
+	s := mustSolver(b, benchSpot(board), 1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	s.Iterate()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if !s.IterateContext(ctx) {
+			b.Fatal("an iteration was stopped")
+		}
+	}
+}
+
+func BenchmarkIterateRiverContext(b *testing.B) { benchIterateContext(b, "QsJh2h8d3c") }
+func BenchmarkIterateTurnContext(b *testing.B)  { benchIterateContext(b, "QsJh2h8d") }

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"math"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -86,7 +87,34 @@ func (s *Solver) start() {
 
 // Iterate runs one iteration of Discounted CFR: a traversal for each player. With a
 // Bound, the bounded player enters the tree with the gadget's reach (gadget.go).
-func (s *Solver) Iterate() {
+func (s *Solver) Iterate() { s.iterate() }
+
+// IterateContext runs one iteration as Iterate does, but stops inside it soon after
+// ctx is done (at the next node the traversal enters) and reports whether the
+// iteration was completed. When ctx is done on entry it does nothing. An
+// interrupted iteration keeps the updates of the decision nodes it finished (every
+// node whose subtree it traversed in full, each updated exactly as the whole
+// iteration would have); the nodes above the point where it stopped and the
+// gadget's regrets are left as they were, and Iterations does not count it (its
+// number in DCFR's discounts is spent: the next iteration takes the next one).
+// Every decision's average strategy stays a strategy (docs/solver.md, "Stopping
+// inside an iteration").
+func (s *Solver) IterateContext(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	s.done = ctx.Done()
+	defer func() { s.done = nil }()
+	if !s.iterate() {
+		s.cut++
+		return false
+	}
+	return true
+}
+
+// iterate runs one iteration, stopping early when s.done is closed; it reports
+// whether the iteration was completed.
+func (s *Solver) iterate() bool {
 	s.start()
 	s.iter++
 	for trav := range 2 {
@@ -98,9 +126,28 @@ func (s *Solver) Iterate() {
 			opp = g.enter(opp)
 		}
 		s.visit(s.main, 0, 1, modeCFR, trav, self, opp, out, true)
+		if s.stopped() {
+			return false
+		}
 		if g != nil && g.player == trav {
 			g.update(out, s.iter)
 		}
+	}
+	return true
+}
+
+// stopped reports whether the traversal under way was told to stop (IterateContext's
+// context is done). It is monotonic: once true, true until the traversal returns, so
+// a node that finds it false after visiting its children knows they all finished.
+func (s *Solver) stopped() bool {
+	if s.done == nil {
+		return false
+	}
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -112,6 +159,9 @@ func (s *Solver) rootOut(p int) []float64 {
 // visit computes node ni's values for the traverser's hands into out. par is true on
 // the main goroutine: its first chance node is spread over the pool.
 func (s *Solver) visit(w *worker, ni int32, depth int, m mode, trav int, self, opp, out []float64, par bool) {
+	if s.stopped() {
+		return // out is left as it is: the caller stops too
+	}
 	n := &s.nodes[ni]
 	switch n.kind {
 	case foldNode:
@@ -194,6 +244,9 @@ func (s *Solver) showdown(w *worker, b *board, trav int, opp, out []float64, x f
 // traversed; each is added, then the cards isomorphic to it through the permutation,
 // in the same order whatever the number of workers.
 func (s *Solver) chance(w *worker, n *node, depth int, m mode, trav int, self, opp, out []float64, par bool) {
+	if s.onChance != nil {
+		s.onChance()
+	}
 	clear(out)
 	kids, perm := s.children(n), s.kidPerm[n.kids:n.kids+int32(n.nkids)]
 	if par && s.pool != nil {
@@ -305,6 +358,9 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 			child[h] = r * sigma[a*nh+h]
 		}
 		s.visit(w, kids[a], depth+1, modeCFR, trav, child, opp, vals[a*H:a*H+nh], par)
+	}
+	if s.stopped() {
+		return // a child was cut short: its values are not to be learnt from
 	}
 	clear(out)
 	for a := range na {

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -230,6 +231,15 @@ func (s *Solver) Values(path []string) (NodeValues, error) {
 // HandValues returns player p's values at the end of path (see NodeValues): its best
 // response's when best is set, else the average strategy's.
 func (s *Solver) HandValues(path []string, p int, best bool) ([]float64, error) {
+	return s.HandValuesContext(context.Background(), path, p, best)
+}
+
+// HandValuesContext is HandValues that gives up soon after ctx is done (at the next
+// node its traversal enters), returning ctx's error and no values.
+func (s *Solver) HandValuesContext(ctx context.Context, path []string, p int, best bool) ([]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if p != OOP && p != IP {
 		return nil, fmt.Errorf("no player %d", p)
 	}
@@ -243,7 +253,13 @@ func (s *Solver) HandValues(path []string, p int, best bool) ([]float64, error) 
 	}
 	nh := len(s.hands[p])
 	vals, compat := make([]float64, nh), make([]float64, nh)
+	s.done = ctx.Done()
 	s.visit(s.main, wk.ni, wk.depth, m, p, nil, wk.reach[1-p], vals, true)
+	stopped := s.stopped()
+	s.done = nil
+	if stopped {
+		return nil, ctx.Err()
+	}
 	s.compatible(p, wk.reach[1-p], compat, &s.main.cs2)
 	out := nanCombos()
 	toTree := s.handMap[permIndex(wk.perm.inverse())][p] // each dealt hand's index in the tree's suits

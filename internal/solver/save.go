@@ -34,7 +34,7 @@ type savedHeader struct {
 	Decisions     int
 }
 
-// Save writes the solve (the spot, the iterations run, every regret and strategy
+// Save writes the solve (the spot, the iterations begun, every regret and strategy
 // sum) so that Load can go on from it. Call it between iterations. A safe re-solve
 // (a spot with a Bound) is refused: its root gadget is not saved.
 func (s *Solver) Save(w io.Writer) error {

@@ -50,7 +50,7 @@ func (s *Solver) Solve(ctx context.Context, lim Limits, report func(Progress)) (
 			}
 			s.Iterate()
 		}
-		pr := Progress{Iterations: s.iter, Exploitability: s.Exploitability(), Elapsed: time.Since(began)}
+		pr := Progress{Iterations: s.Iterations(), Exploitability: s.Exploitability(), Elapsed: time.Since(began)}
 		pr.Done = err != nil || (lim.Accuracy > 0 && pr.Exploitability <= lim.Accuracy) ||
 			(lim.MaxIterations > 0 && s.iter-first >= lim.MaxIterations) || (lim.MaxTime > 0 && pr.Elapsed >= lim.MaxTime)
 		pr.Left = estimateLeft(lim, first, hist[1], pr)

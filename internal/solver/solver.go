@@ -71,7 +71,8 @@ type Solver struct {
 	regret16     []uint16  // compressed: the regrets over scale[2*dec], half floats
 	strat16      []uint16  // compressed: the strategy sums over scale[2*dec+1], half floats
 	scale        []float32 // compressed: per decision, the regrets' and the sums' scales
-	iter         int
+	iter         int       // iterations begun: DCFR's iteration number
+	cut          int       // of them, stopped inside by IterateContext
 
 	gadget *gadget // a safe re-solve's root (Spot.Bound), or nil
 
@@ -81,6 +82,14 @@ type Solver struct {
 	workers int
 	pool    *pool
 	main    *worker
+
+	// done is IterateContext's ctx.Done() while it iterates, nil otherwise: the
+	// traversals poll it (stopped) at every node. Workers read it after receiving
+	// a job, so the job channel orders the write before their reads.
+	done <-chan struct{}
+	// onChance, when set (by tests, with one worker), is called at every chance
+	// node a traversal enters.
+	onChance func()
 }
 
 // New checks the spot, lists both players' live hands and builds the tree. The large
@@ -249,8 +258,9 @@ func (s *Solver) Spot() Spot { return s.spot }
 // Compressed reports whether regrets and strategy sums are kept in 16 bits.
 func (s *Solver) Compressed() bool { return s.compress }
 
-// Iterations returns the number of iterations run.
-func (s *Solver) Iterations() int { return s.iter }
+// Iterations returns the number of iterations run to their end (an iteration
+// IterateContext stopped inside is not counted).
+func (s *Solver) Iterations() int { return s.iter - s.cut }
 
 // Close stops the workers. The solver can still be read; iterating restarts them.
 func (s *Solver) Close() {

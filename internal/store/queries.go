@@ -101,6 +101,21 @@ func (q *queries) UserByID(ctx context.Context, id int64) (User, error) {
 	return u, nil
 }
 
+// lookalikeSQL is the SQL of a name (%[1]s) as it reads in the house's UI:
+// ignoring case, with the letters that look alike made one (capital I, small
+// L and the digit 1; O and the digit 0; rn and m; vv and w). Migration 00017
+// indexes the users by it: keep the two the same.
+const lookalikeSQL = `replace(replace(replace(replace(LOWER(replace(%[1]s, 'I', 'l')), '1', 'l'), '0', 'o'), 'rn', 'm'), 'vv', 'w')`
+
+func (q *queries) UserLike(ctx context.Context, username string) (User, error) {
+	u, err := scanUser(q.q.QueryRowContext(ctx, "SELECT "+userColumns+" FROM users WHERE "+
+		fmt.Sprintf(lookalikeSQL, "username")+" = "+fmt.Sprintf(lookalikeSQL, "$1")+" LIMIT 1", username))
+	if err != nil {
+		return User{}, notFound(err, fmt.Sprintf("user like %q", username))
+	}
+	return u, nil
+}
+
 func (q *queries) UserByName(ctx context.Context, username string) (User, error) {
 	u, err := scanUser(q.q.QueryRowContext(ctx,
 		"SELECT "+userColumns+" FROM users WHERE LOWER(username) = LOWER($1)", username))

@@ -267,6 +267,10 @@ type UserStore interface {
 	UserByID(ctx context.Context, id int64) (User, error)
 	// UserByName returns the user with that name, ignoring case, or ErrNotFound.
 	UserByName(ctx context.Context, username string) (User, error)
+	// UserLike returns a user whose name reads like username (ignoring case,
+	// capital I, small L and 1 alike, O and 0 alike, rn like m, vv like w),
+	// or ErrNotFound.
+	UserLike(ctx context.Context, username string) (User, error)
 	// UpdateUser writes u's name, password hash, email, location and deletion
 	// time over the account with u's ID: ErrNotFound if there is none,
 	// ErrUsernameTaken if another account has the name.

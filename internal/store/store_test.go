@@ -102,6 +102,16 @@ func testUsers(t *testing.T, s store.Store) {
 	if _, err := s.UserByName(ctx, "nobody"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown name: err = %v", err)
 	}
+	for _, like := range []string{"aIice", "A1ice", "alice", "ALice"} { // of "Alice"
+		if got, err := s.UserLike(ctx, like); err != nil || got.ID != u.ID {
+			t.Errorf("UserLike(%q) = %+v, %v; want Alice", like, got, err)
+		}
+	}
+	for _, unlike := range []string{"alicia", "aiice", "allce", "bob"} {
+		if got, err := s.UserLike(ctx, unlike); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("UserLike(%q) = %+v, %v; want none", unlike, got, err)
+		}
+	}
 	if _, err := s.UserByID(ctx, 1<<40); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("unknown id: err = %v", err)
 	}

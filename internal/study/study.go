@@ -23,7 +23,21 @@ var (
 	ErrBusy    = errors.New("study: the solver is busy") // every slot of the house is solving
 	ErrSolving = errors.New("study: already solving")    // the player's own solve is running
 	ErrNoSolve = errors.New("study: no solve")           // nothing to show or stop
+	ErrResting = errors.New("study: your address rests") // its last solve kept others waiting (RestError)
 )
+
+// RestError refuses a solve from an address whose last solve kept another
+// player waiting (ErrBusy), until Wait has passed.
+type RestError struct{ Wait time.Duration }
+
+func (e *RestError) Error() string { return fmt.Sprintf("%v for %v", ErrResting, e.Wait) }
+
+// Unwrap returns ErrResting.
+func (e *RestError) Unwrap() error { return ErrResting }
+
+// MinRest is the shortest rest of an address whose solve kept another player
+// waiting: at least the wait a refused player is told to come back after.
+const MinRest = 30 * time.Second
 
 // Limits bound the work of the Study page; zero fields take the defaults.
 type Limits struct {
@@ -31,7 +45,11 @@ type Limits struct {
 	MaxTime   time.Duration // wall time of one solve (default 60 s)
 	Slots     int           // solves running at once in the house (default 1)
 	Kept      int           // players' solves held, running or kept for browsing; beyond it the oldest finished is dropped (default 32, at least Slots)
-	MaxText   int           // bytes of a pasted spot (default 64 KiB)
+	// KeptMemory bounds the memory of the solves held, running or kept for
+	// browsing (default 4 × MaxMemory, at least Slots × MaxMemory): a new
+	// solve drops the oldest finished ones until it fits.
+	KeptMemory int64
+	MaxText    int // bytes of a pasted spot (default 64 KiB)
 }
 
 func (l *Limits) setDefaults() {
@@ -48,6 +66,10 @@ func (l *Limits) setDefaults() {
 		l.Kept = 32
 	}
 	l.Kept = max(l.Kept, l.Slots)
+	if l.KeptMemory <= 0 {
+		l.KeptMemory = 4 * l.MaxMemory
+	}
+	l.KeptMemory = max(l.KeptMemory, int64(l.Slots)*l.MaxMemory)
 	if l.MaxText <= 0 {
 		l.MaxText = 64 << 10
 	}
@@ -60,6 +82,10 @@ type Request struct {
 	Spot     string  `json:"spot"`
 	Format   string  `json:"format"`
 	Accuracy float64 `json:"accuracy"`
+	// From is the address the request came from (set by the transport, never
+	// decoded): a solve that kept another player waiting has its address rest
+	// as long as it ran (at least MinRest) before the next.
+	From string `json:"-"`
 }
 
 // Status is where a player's solve is.
@@ -85,6 +111,11 @@ type session struct {
 	cancel context.CancelFunc // set before the session is shared; stops the solve
 	done   chan struct{}
 	ended  time.Time
+	memory int64 // the solver's, set before the session is shared
+	// from is the request's address; contended is set (under Service.mu)
+	// when another player was refused while this solve ran.
+	from      string
+	contended bool
 }
 
 // Service holds the players' solves.
@@ -93,12 +124,13 @@ type Service struct {
 	slots    chan struct{}
 	mu       sync.Mutex
 	sessions map[int64]*session
+	rests    map[string]time.Time // by address: when it may solve again
 }
 
 // New returns a service with lim's bounds.
 func New(lim Limits) *Service {
 	lim.setDefaults()
-	return &Service{lim: lim, slots: make(chan struct{}, lim.Slots), sessions: map[int64]*session{}}
+	return &Service{lim: lim, slots: make(chan struct{}, lim.Slots), sessions: map[int64]*session{}, rests: map[string]time.Time{}}
 }
 
 // Limits returns the service's bounds, defaults filled in.
@@ -106,8 +138,8 @@ func (sv *Service) Limits() Limits { return sv.lim }
 
 // Start parses the player's spot and starts solving it in the background, replacing
 // the player's finished solve. It refuses a spot that does not parse or is too big
-// (ErrBadSpot, with the reason), a player whose solve is running (ErrSolving) and a
-// house whose slots are all solving (ErrBusy).
+// (ErrBadSpot, with the reason), a player whose solve is running (ErrSolving), an
+// address resting (a *RestError) and a house whose slots are all solving (ErrBusy).
 func (sv *Service) Start(user int64, req Request) (Status, error) {
 	if len(req.Spot) > sv.lim.MaxText {
 		return Status{}, fmt.Errorf("%w: the spot is over %d KiB", ErrBadSpot, sv.lim.MaxText>>10)
@@ -116,16 +148,8 @@ func (sv *Service) Start(user int64, req Request) (Status, error) {
 	if err != nil {
 		return Status{}, fmt.Errorf("%w: %v", ErrBadSpot, err)
 	}
-	sv.mu.Lock()
-	if old := sv.sessions[user]; old != nil && !old.finished() {
-		sv.mu.Unlock()
-		return Status{}, ErrSolving
-	}
-	sv.mu.Unlock()
-	select {
-	case sv.slots <- struct{}{}:
-	default:
-		return Status{}, ErrBusy
+	if err := sv.admit(user, req.From); err != nil {
+		return Status{}, err
 	}
 	sess, err := sv.build(sc, req.Accuracy)
 	if err != nil {
@@ -140,12 +164,44 @@ func (sv *Service) Start(user int64, req Request) (Status, error) {
 		return Status{}, ErrSolving
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	sess.cancel = cancel
+	sess.cancel, sess.from = cancel, req.From
 	sv.sessions[user] = sess
-	sv.evict()
+	sv.evict(sess)
 	sv.mu.Unlock()
+	st := sess.snapshot() // "solving", however fast the solve
 	go sv.run(ctx, sess)
-	return sess.snapshot(), nil
+	return st, nil
+}
+
+// admit takes a slot for a solve of user, from address from, or says why not:
+// their solve runs (ErrSolving), their address rests (a *RestError), or every
+// slot is solving (ErrBusy: the solves running are marked contended).
+func (sv *Service) admit(user int64, from string) error {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if old := sv.sessions[user]; old != nil && !old.finished() {
+		return ErrSolving
+	}
+	now := time.Now()
+	for a, until := range sv.rests {
+		if !now.Before(until) {
+			delete(sv.rests, a)
+		}
+	}
+	if until, ok := sv.rests[from]; ok && from != "" {
+		return &RestError{Wait: until.Sub(now)}
+	}
+	select {
+	case sv.slots <- struct{}{}:
+		return nil
+	default:
+	}
+	for _, sess := range sv.sessions {
+		if !sess.finished() && sess.from != from {
+			sess.contended = true
+		}
+	}
+	return ErrBusy
 }
 
 // parse reads the request's spot in its format.
@@ -180,13 +236,14 @@ func (sv *Service) build(sc solver.Script, accuracy float64) (*session, error) {
 	}
 	nodes, _ := s.Nodes()
 	sp := s.Spot()
-	return &session{s: s, done: make(chan struct{}), status: Status{State: "solving",
+	return &session{s: s, done: make(chan struct{}), memory: s.Memory(), status: Status{State: "solving",
 		Spot:  fmt.Sprintf("board %s, pot %g, stack %g", cards.Format(sp.Board), sp.Pot, sp.Stack),
 		Hands: s.Hands(), Nodes: nodes, Memory: s.Memory(), Target: max(accuracy, 0.1), MaxSeconds: sv.lim.MaxTime.Seconds()}}, nil
 }
 
 // run solves sess until its target, the time cap or Stop, then frees the slot.
 func (sv *Service) run(ctx context.Context, sess *session) {
+	started := time.Now()
 	sess.mu.Lock()
 	target := sess.status.Target
 	sess.mu.Unlock()
@@ -206,7 +263,13 @@ func (sv *Service) run(ctx context.Context, sess *session) {
 	default:
 		sess.status.Stopped = "time"
 	}
+	ran := sess.ended.Sub(started)
 	sess.mu.Unlock()
+	sv.mu.Lock()
+	if sess.contended && sess.from != "" { // others waited: they go first now
+		sv.rests[sess.from] = time.Now().Add(max(ran, MinRest))
+	}
+	sv.mu.Unlock()
 	<-sv.slots // first: whoever sees the solve done finds the slot free
 	close(sess.done)
 }
@@ -227,13 +290,15 @@ func (sess *session) snapshot() Status {
 }
 
 // evict drops the oldest finished solves while more than Limits.Kept players hold
-// one. sv.mu must be held.
-func (sv *Service) evict() {
-	for len(sv.sessions) > sv.lim.Kept {
+// one or the solves held take more than Limits.KeptMemory (each is kept with its
+// solver's arrays, up to MaxMemory: 32 players' solves at the most would hold
+// 8 GiB). fresh, just started, is never dropped. sv.mu must be held.
+func (sv *Service) evict(fresh *session) {
+	for len(sv.sessions) > sv.lim.Kept || sv.keptMemory() > sv.lim.KeptMemory {
 		var oldest int64
 		var at time.Time
 		for u, sess := range sv.sessions {
-			if !sess.finished() {
+			if sess == fresh || !sess.finished() {
 				continue
 			}
 			if e := sess.endedAt(); at.IsZero() || e.Before(at) {
@@ -245,6 +310,15 @@ func (sv *Service) evict() {
 		}
 		delete(sv.sessions, oldest)
 	}
+}
+
+// keptMemory is the memory of the solves held. sv.mu must be held.
+func (sv *Service) keptMemory() int64 {
+	var m int64
+	for _, sess := range sv.sessions {
+		m += sess.memory
+	}
+	return m
 }
 
 func (sess *session) endedAt() time.Time {

@@ -123,3 +123,64 @@ func TestStudyBounds(t *testing.T) {
 	}
 	wait(t, small, 3)
 }
+
+// TestStudyKeptMemory: solves kept to browse hold their solver's memory, up
+// to MaxMemory each; players (guests are players) solving one after another
+// must not make the house hold Kept of them (32 × 256 MiB by default). The
+// oldest finished solves are dropped so that the solves held take at most 4 ×
+// MaxMemory, the one just started included.
+func TestStudyKeptMemory(t *testing.T) {
+	probe := New(Limits{})
+	st, err := probe.Start(100, Request{Spot: river})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wait(t, probe, 100)
+	sv := New(Limits{MaxMemory: st.Memory, Kept: 32})
+	const players = 7
+	for u := int64(1); u <= players; u++ {
+		if _, err := sv.Start(u, Request{Spot: river}); err != nil {
+			t.Fatal(err)
+		}
+		wait(t, sv, u)
+	}
+	held := 0
+	for u := int64(1); u <= players; u++ {
+		if sv.Status(u).State != "none" {
+			held++
+		}
+	}
+	if held != 4 || sv.Status(players).State != "done" || sv.Status(1).State != "none" {
+		t.Fatalf("%d solves of %d bytes each held, under a cap of 4 × %d bytes: want the 4 newest", held, st.Memory, st.Memory)
+	}
+}
+
+// TestStudyTakesTurns: the house's one solver is shared. An address whose
+// solve kept another player waiting (refused busy) rests as long as it ran,
+// at least MinRest, before its next solve, whichever of its players asks
+// (guests rotate past the one-solve-per-player rule), so that the player who
+// waited gets the solver; an address nobody waited for solves again at once.
+func TestStudyTakesTurns(t *testing.T) {
+	sv := New(Limits{Slots: 1})
+	if _, err := sv.Start(1, Request{Spot: river, From: "10.0.0.1"}); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, sv, 1)
+	if _, err := sv.Start(2, Request{Spot: turn, From: "10.0.0.1"}); err != nil {
+		t.Fatalf("nobody waited for the first solve: %v", err)
+	}
+	if _, err := sv.Start(3, Request{Spot: river, From: "10.0.0.2"}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("a solve while the slot is taken: %v", err)
+	}
+	if err := sv.Stop(2); err != nil {
+		t.Fatal(err)
+	}
+	var rest *RestError
+	if _, err := sv.Start(4, Request{Spot: turn, From: "10.0.0.1"}); !errors.As(err, &rest) || rest.Wait < MinRest-time.Second {
+		t.Fatalf("the same address, at once, while another waited: %v", err)
+	}
+	if _, err := sv.Start(3, Request{Spot: river, From: "10.0.0.2"}); err != nil {
+		t.Fatalf("the player who waited: %v", err)
+	}
+	wait(t, sv, 3)
+}

@@ -133,7 +133,7 @@ func (t *Table) think(s int) {
 	bs.do(func() {
 		start := time.Now()
 		var a engine.Action
-		err := catch(func() { a = bot.Decide(ctx, bs.b, &v) })
+		err := catch(func() { a = t.decide(ctx, bs, &v) })
 		if observer != nil && err == nil {
 			observer.ObserveDecision(bs.name, v.Street, time.Since(start))
 		}

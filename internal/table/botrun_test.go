@@ -81,7 +81,7 @@ func TestTableServesWhileBotThinks(t *testing.T) {
 		<-sb.asked
 		ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 		defer cancel()
-		if err := tb.Chat(ctx, alice, "are you thinking?"); err != nil {
+		if err := tb.Chat(ctx, alice, "", "are you thinking?"); err != nil {
 			t.Fatalf("chat while the bot thinks: %v", err)
 		}
 		bob := &client{}
@@ -159,7 +159,7 @@ func TestBotPanicFolds(t *testing.T) {
 		if n := b.numHands(); n != 1 {
 			t.Fatalf("%d hands recorded after the bot panicked, want 1 (folded for it)", n)
 		}
-		if err := tb.Chat(t.Context(), alice, "still here"); err != nil {
+		if err := tb.Chat(t.Context(), alice, "", "still here"); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(2 * time.Second)

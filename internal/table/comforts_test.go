@@ -145,7 +145,7 @@ func TestLockedTable(t *testing.T) {
 		if err := tb.Sit(t.Context(), alice, -1, 1000); !errors.Is(err, ErrLocked) {
 			t.Fatalf("sit without the password: %v", err)
 		}
-		if err := tb.Chat(t.Context(), alice, "hi"); !errors.Is(err, ErrLocked) {
+		if err := tb.Chat(t.Context(), alice, "", "hi"); !errors.Is(err, ErrLocked) {
 			t.Fatalf("chat without the password: %v", err)
 		}
 		if err := tb.Admit(t.Context(), bob, "open says me"); !errors.Is(err, ErrLocked) {

@@ -86,7 +86,7 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 	}
 	// The player's last cash-out here is booked first, so that the ledger (and
 	// its record of who sits where) sees the two in order.
-	if err := t.ledger.wait(ctx, p.ID); err != nil {
+	if err := t.ledger.wait(ctx, p.ID, true); err != nil {
 		release()
 		return err
 	}
@@ -242,9 +242,11 @@ func (t *Table) Act(ctx context.Context, p Player, kind engine.ActionKind, amoun
 	})
 }
 
-// Chat says text in the room, to everyone watching; only those who may watch
-// may chat.
-func (t *Table) Chat(ctx context.Context, p Player, text string) error {
+// Chat says text in the room, to everyone watching, for p connected from
+// address from (a key of the caller's: "" when not known); only those who may
+// watch may chat. At most roomChatLines lines a player and roomAddrChatLines
+// an address pass in any roomChatWindow.
+func (t *Table) Chat(ctx context.Context, p Player, from, text string) error {
 	return t.call(ctx, func() error {
 		if p.ID == 0 {
 			return ErrAnonymous
@@ -257,11 +259,12 @@ func (t *Table) Chat(ctx context.Context, p Player, text string) error {
 			return &house.FieldError{Field: "text", Message: err.Error(), Err: house.ErrInvalid}
 		}
 		now := time.Now()
-		if !t.limiter.Allow(p.ID, now) {
-			return fmt.Errorf("%w: at most %d lines in %s", chat.ErrRateLimited, roomChatLines, roomChatWindow)
+		if !t.limiter.Allow(p.ID, now) || from != "" && !t.addrs.Allow(from, now) {
+			return fmt.Errorf("%w: at most %d lines in %s, %d from one address", chat.ErrRateLimited, roomChatLines, roomChatWindow, roomAddrChatLines)
 		}
 		l := chat.NewLine(t.cfg.Name, p.Name, text, now)
 		t.chatLog.Add(l)
+		t.chatSaid++
 		t.broadcast(l)
 		return nil
 	})
@@ -382,7 +385,10 @@ func (t *Table) Admit(ctx context.Context, p Player, key string) error {
 		return ErrLocked
 	}
 	return t.call(ctx, func() error {
-		t.admitted[p.ID] = true
+		if !t.admitted[p.ID] {
+			t.admitted[p.ID] = true
+			t.admitOrder = append(t.admitOrder, p.ID)
+		}
 		return nil
 	})
 }

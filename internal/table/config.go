@@ -88,6 +88,10 @@ type Config struct {
 	ActionTime  time.Duration
 	TimeBank    time.Duration
 	MaxTimeouts int
+	// TakeoverGrace is the time a player to act is given on top of what was
+	// left of their clock when the table's node was lost and another took
+	// it over (docs/rules.md, "Clocks across a takeover").
+	TakeoverGrace time.Duration
 	// Grace is how long a seat whose player disconnected is kept. Until it ends,
 	// the seat keeps its clock and time bank at its turn, as if connected.
 	Grace time.Duration
@@ -115,6 +119,9 @@ type Config struct {
 	// BotTimes, when not nil, hears how long each bot decision took (the
 	// house's metrics); it is called from the bots' goroutines.
 	BotTimes bot.DecisionObserver
+	// Thinkers, when not nil, bounds the bots that think for long thinking at
+	// once, at this table and every other sharing it (the house's).
+	Thinkers *Thinkers
 	// NewBot makes the bots (nil: bot.New): tests seat bots of their own. The
 	// names in Bots are still checked against bot's registry.
 	NewBot func(name string, o bot.Options) (bot.Bot, error)
@@ -163,8 +170,11 @@ type Config struct {
 	Resume *Resume
 }
 
+// DefaultTakeoverGrace is Config.TakeoverGrace's default.
+const DefaultTakeoverGrace = 10 * time.Second
+
 // DefaultTimes fills the zero durations and counts of c with the defaults: 20 s to
-// act, a 30 s time bank, sat out after 2 timeouts in a row, stood up after 5
+// act, a 30 s time bank, 10 s more to act after a takeover, sat out after 2 timeouts in a row, stood up after 5
 // minutes sitting out, 2 minutes of grace,
 // 700 ms for a bot, 3 s between hands, closing after a minute with nobody in; and
 // the default Watchers.
@@ -177,6 +187,7 @@ func (c *Config) DefaultTimes() {
 	def(&c.ActionTime, 20*time.Second)
 	def(&c.TimeBank, 30*time.Second)
 	def(&c.Grace, 2*time.Minute)
+	def(&c.TakeoverGrace, DefaultTakeoverGrace)
 	def(&c.SitOutLimit, 5*time.Minute)
 	def(&c.BotDelay, 700*time.Millisecond)
 	def(&c.HandPause, 3*time.Second)
@@ -260,6 +271,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Schedule.EveryMinutes < 0 {
 		return invalid("schedule", "every_minutes must not be negative")
+	}
+	if c.TakeoverGrace < 0 || c.TakeoverGrace > MaxActionTime {
+		return invalid("takeover_grace", "must be 0 to %v", MaxActionTime)
 	}
 	if c.ActionTime < MinActionTime || c.ActionTime > MaxActionTime {
 		return invalid("action_seconds", "must be %d to %d", int(MinActionTime/time.Second), int(MaxActionTime/time.Second))

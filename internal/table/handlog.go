@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/felt-poker/felt/internal/chat"
 	"github.com/felt-poker/felt/internal/engine"
 	"github.com/felt-poker/felt/internal/history"
 	"github.com/felt-poker/felt/internal/store"
@@ -33,6 +35,10 @@ type HandLog interface {
 	StartHand(ctx context.Context, hand int64, cfg engine.Config, state any) error
 	Action(ctx context.Context, a engine.Action) error
 	EndHand(ctx context.Context, state any) error
+	// Note logs a change to what the table keeps of its own beside the hands
+	// (a LogNote: its seats' clocks and connections, its players' options,
+	// its waiting list...), to be read back after the table's last state.
+	Note(ctx context.Context, note any) error
 	// Closed logs that the table closes for good, before it pays anyone out:
 	// a node that takes it over then finds it closed, not to be opened again.
 	Closed(ctx context.Context) error
@@ -58,6 +64,19 @@ type LogState struct {
 	// state records it, in case the lost owner had not (the key keeps it from
 	// being recorded twice).
 	Last *store.Hand `json:"last,omitempty"`
+	// Waiting is the waiting list, Admitted the players who gave a locked
+	// table's key, Chat the room chat's last lines (notes.go).
+	Waiting  []LogPlayer `json:"waiting,omitempty"`
+	Admitted []int64     `json:"admitted,omitempty"`
+	Chat     []chat.Line `json:"chat,omitempty"`
+}
+
+// LogPlayer is a player of a LogState's waiting list, with the address
+// they joined it from (MaxWaitingFrom).
+type LogPlayer struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	From string `json:"from,omitempty"`
 }
 
 // LogSeat is one seat of a LogState.
@@ -71,6 +90,15 @@ type LogSeat struct {
 	Leaving    bool   `json:"leaving,omitempty"`
 	Left       bool   `json:"left,omitempty"`
 	BankMS     int64  `json:"bank_ms,omitempty"`
+	OwesBB     bool   `json:"owes_bb,omitempty"`
+	Timeouts   int    `json:"timeouts,omitempty"`
+	Straddle   bool   `json:"straddle,omitempty"`
+	RunTwice   bool   `json:"run_twice,omitempty"`
+	// Away is a player whose connection is gone, for AwayMS when the record
+	// was written; SitOutMS is how long the seat had sat out then.
+	Away     bool  `json:"away,omitempty"`
+	AwayMS   int64 `json:"away_ms,omitempty"`
+	SitOutMS int64 `json:"sit_out_ms,omitempty"`
 }
 
 // Resume is a table taken over from a node that was lost: its last logged
@@ -82,6 +110,18 @@ type Resume struct {
 	Hand    *engine.Hand
 	HandCfg engine.Config
 	Stacks  map[int64]int64
+	// Notes are the notes logged after State, in order (Fold applies them).
+	Notes []LoggedNote
+	// StateAt is when State was written and LastAt when the lost owner wrote
+	// its last record; TurnAt is when the turn of the seat to act began,
+	// after TurnActions of the hand's logged actions. Zero times leave the
+	// clocks as they were before notes: a fresh turn.
+	StateAt, LastAt, TurnAt time.Time
+	TurnActions             int
+
+	folded bool
+	asOf   []time.Time // when each seat of State was written
+	clock  *clockMark  // the last clock noted, if any
 }
 
 // Orphans returns the users with a seat in the store at the table whom the log
@@ -103,18 +143,47 @@ func (r *Resume) Orphans() []int64 {
 	return out
 }
 
-// logState returns the table's seats as its log keeps them.
-func (t *Table) logState() LogState {
-	s := LogState{Ref: t.ref, Hand: t.handNo, Button: t.button, Level: t.level, Seats: make([]LogSeat, len(t.seats))}
+// logState returns the table as its log keeps it at now, and counts it as
+// logged (the notes that follow say what changes after it).
+func (t *Table) logState(now time.Time) LogState {
+	s := LogState{Ref: t.ref, Hand: t.handNo, Button: t.button, Level: t.level, Seats: make([]LogSeat, len(t.seats)),
+		Admitted: slices.Clone(t.admitOrder)}
+	t.loggedSeats = make([]LogSeat, len(t.seats))
 	for i := range t.seats {
-		st := &t.seats[i]
-		if !st.occupied {
-			continue
-		}
-		s.Seats[i] = LogSeat{Occupied: true, ID: st.p.ID, Name: st.p.Name, Bot: st.bot != nil, Stack: st.stack,
-			SittingOut: st.sittingOut, Leaving: st.leaving, Left: st.left, BankMS: st.bank.Milliseconds()}
+		s.Seats[i] = t.logSeat(i, now)
+		t.loggedSeats[i] = s.Seats[i].key()
 	}
+	s.Waiting = t.logWaiting()
+	t.loggedWaiting, t.loggedAdmits = s.Waiting, len(t.admitOrder)
+	if t.chatSaid > 0 {
+		s.Chat = t.chatLog.Lines()
+	}
+	t.loggedChat, t.notes = t.chatSaid, 0
 	return s
+}
+
+// logSeat returns seat i as the log keeps it at now.
+func (t *Table) logSeat(i int, now time.Time) LogSeat {
+	st := &t.seats[i]
+	if !st.occupied {
+		return LogSeat{}
+	}
+	ls := LogSeat{Occupied: true, ID: st.p.ID, Name: st.p.Name, Bot: st.bot != nil, Stack: st.stack,
+		SittingOut: st.sittingOut, Leaving: st.leaving, Left: st.left, BankMS: st.bank.Milliseconds(), OwesBB: st.owesBB,
+		Timeouts: st.timeouts, Straddle: st.straddle, RunTwice: st.runTwice, Away: st.away && st.bot == nil}
+	if ls.Away {
+		ls.AwayMS = max(0, now.Sub(st.awaySince).Milliseconds())
+	}
+	if st.sittingOut && st.bot == nil {
+		ls.SitOutMS = max(0, now.Sub(st.sitOutSince).Milliseconds())
+	}
+	return ls
+}
+
+// key returns ls without what changes by itself as time passes.
+func (ls LogSeat) key() LogSeat {
+	ls.AwayMS, ls.SitOutMS = 0, 0
+	return ls
 }
 
 // logged runs one write to the HandLog, if the table has one; a refused write
@@ -169,7 +238,7 @@ func (t *Table) logOpened() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), logTimeout)
 	defer cancel()
-	return t.cfg.HandLog.Opened(ctx, t.logState())
+	return t.cfg.HandLog.Opened(ctx, t.logState(time.Now()))
 }
 
 // resume seats everyone of r again and takes up the hand in play, if any. A
@@ -178,6 +247,7 @@ func (t *Table) logOpened() error {
 // store's between hands, the logged one during a hand (the difference, a top-up
 // booked during the hand, waits beside it).
 func (t *Table) resume(r *Resume, now time.Time) error {
+	r.Fold()
 	st := r.State
 	if err := t.resumeCount(&st, now); err != nil {
 		return err
@@ -186,11 +256,12 @@ func (t *Table) resume(r *Resume, now time.Time) error {
 	for i, ls := range st.Seats {
 		s := &t.seats[i]
 		inHand := r.Hand != nil && i < len(r.HandCfg.Stacks) && r.HandCfg.Stacks[i] > 0
-		if err := t.resumeSeat(i, ls, r.Stacks, inHand, now); err != nil {
+		if err := t.resumeSeat(i, ls, r, inHand, now); err != nil {
 			return err
 		}
 		t.chipsIn += s.stack + s.topUp
 	}
+	t.resumeLocal(&st)
 	// A heads-up game is its player's: taken over without them (they left, or
 	// their buy-in was not logged and goes back), it is over.
 	t.hadHuman = t.hadHuman || t.cfg.HeadsUp
@@ -212,11 +283,13 @@ func (t *Table) resumeHand(r *Resume, now time.Time) {
 	t.handKey = fmt.Sprintf("%s/%d", t.ref, t.handNo)
 	t.seedHash = history.SeedCommitment(t.handKey, r.HandCfg.Seed)
 	t.clockSeat = -1
+	t.resumeClock(r, now)
 	t.seatNames() // the bots made again learn the hand in play of whom it is
 }
 
 // resumeSeat seats seat i of a resumed table as ls logged it.
-func (t *Table) resumeSeat(i int, ls LogSeat, stacks map[int64]int64, inHand bool, now time.Time) error {
+func (t *Table) resumeSeat(i int, ls LogSeat, r *Resume, inHand bool, now time.Time) error {
+	stacks := r.Stacks
 	s := &t.seats[i]
 	switch {
 	case !ls.Occupied:
@@ -237,11 +310,8 @@ func (t *Table) resumeSeat(i int, ls LogSeat, stacks map[int64]int64, inHand boo
 		return nil
 	}
 	*s = seat{occupied: true, p: Player{ID: ls.ID, Name: ls.Name}, stack: ls.Stack, inHand: inHand,
-		sittingOut: ls.SittingOut, leaving: ls.Leaving, left: ls.Left || !held, bank: time.Duration(ls.BankMS) * time.Millisecond,
-		away: true, awaySince: now}
-	if ls.SittingOut {
-		s.sitOutSince = now
-	}
+		sittingOut: ls.SittingOut, leaving: ls.Leaving, left: ls.Left || !held, owesBB: ls.OwesBB}
+	t.resumeSeatLocal(s, ls, r.lived(i), now)
 	switch {
 	case !held:
 		t.log.Error("resumed a player in the hand in play whose seat the store no longer holds: folded", "seat", i, "player", ls.Name)
@@ -262,6 +332,11 @@ func (t *Table) resumeSeat(i int, ls LogSeat, stacks map[int64]int64, inHand boo
 // the table has stopped, or with ctx's error.
 func (t *Table) HandOver(ctx context.Context, reason string) error {
 	err := t.call(ctx, func() error {
+		if !t.closed {
+			// The seats' clocks and connections as they are now, for the
+			// next owner (a refused note abandons the table already).
+			_ = t.logNote(t.note(time.Now(), true))
+		}
 		if !t.closed {
 			t.abandon(errors.New(reason))
 		}

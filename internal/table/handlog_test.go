@@ -25,14 +25,79 @@ type memLog struct {
 	opened *LogState
 	hands  []*loggedHand
 	refuse bool
+	// base is the last state logged (a hand's start or end, an open), at
+	// baseAt; notes are the notes logged since, lastAt the last write's time
+	// and inPlay whether base is a hand's start.
+	base   *LogState
+	baseAt time.Time
+	notes  []LoggedNote
+	lastAt time.Time
+	inPlay bool
 }
 
 type loggedHand struct {
-	no      int64
-	cfg     engine.Config
-	start   LogState
-	actions []engine.Action
-	end     *LogState
+	no       int64
+	cfg      engine.Config
+	start    LogState
+	actions  []engine.Action
+	actionAt []time.Time
+	end      *LogState
+}
+
+// setBase makes s the log's last state.
+func (m *memLog) setBase(s LogState, inPlay bool) {
+	m.base, m.baseAt, m.lastAt, m.notes, m.inPlay = &s, time.Now(), time.Now(), nil, inPlay
+}
+
+func (m *memLog) Note(_ context.Context, note any) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.refuse {
+		return errRefused
+	}
+	b, err := json.Marshal(note)
+	if err != nil {
+		return err
+	}
+	n := LoggedNote{At: time.Now(), Note: b}
+	if m.inPlay {
+		n.Actions = len(m.hands[len(m.hands)-1].actions)
+	}
+	m.notes, m.lastAt = append(m.notes, n), n.At
+	return nil
+}
+
+// resume returns what a node taking the table over reads from the log, the
+// store holding stacks at the table.
+func (m *memLog) resume(t *testing.T, stacks map[int64]int64) *Resume {
+	t.Helper()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, _ := json.Marshal(m.base)
+	r := &Resume{Stacks: stacks, StateAt: m.baseAt, LastAt: m.lastAt, Notes: append([]LoggedNote(nil), m.notes...)}
+	if err := json.Unmarshal(b, &r.State); err != nil {
+		t.Fatal(err)
+	}
+	if !m.inPlay {
+		return r
+	}
+	h := m.hands[len(m.hands)-1]
+	e, err := engine.New(h.cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.TurnAt = m.baseAt
+	for i, a := range h.actions { // as cluster.HandLog.Rebuild does
+		actor := e.ToAct()
+		if e.Apply(a) != nil {
+			continue
+		}
+		if a.Seat == actor || e.ToAct() != actor {
+			r.TurnActions, r.TurnAt = i+1, h.actionAt[i]
+		}
+	}
+	r.Hand, r.HandCfg = e, h.cfg
+	return r
 }
 
 var errRefused = errors.New("fenced")
@@ -45,6 +110,7 @@ func (m *memLog) Opened(_ context.Context, state any) error {
 	}
 	s := state.(LogState)
 	m.opened = &s
+	m.setBase(s, false)
 	return nil
 }
 
@@ -65,6 +131,7 @@ func (m *memLog) StartHand(_ context.Context, hand int64, cfg engine.Config, sta
 		return errRefused
 	}
 	m.hands = append(m.hands, &loggedHand{no: hand, cfg: cfg, start: state.(LogState)})
+	m.setBase(state.(LogState), true)
 	return nil
 }
 
@@ -76,6 +143,8 @@ func (m *memLog) Action(_ context.Context, a engine.Action) error {
 	}
 	h := m.hands[len(m.hands)-1]
 	h.actions = append(h.actions, a)
+	h.actionAt = append(h.actionAt, time.Now())
+	m.lastAt = time.Now()
 	return nil
 }
 
@@ -87,12 +156,17 @@ func (m *memLog) EndHand(_ context.Context, state any) error {
 	}
 	s := state.(LogState)
 	m.hands[len(m.hands)-1].end = &s
+	m.setBase(s, false)
 	return nil
 }
 
-func (m *memLog) setRefuse() {
+func (m *memLog) setRefuse() { m.setRefused(true) }
+
+// setRefused makes every later write fail (a fenced log) or pass again (the
+// log's new owner writes it).
+func (m *memLog) setRefused(refuse bool) {
 	m.mu.Lock()
-	m.refuse = true
+	m.refuse = refuse
 	m.mu.Unlock()
 }
 

@@ -1,9 +1,11 @@
 package table
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
 	"time"
 
@@ -18,6 +20,13 @@ import (
 // then gives up with an error in the log (the house returns such stacks at its
 // next start: house.Recover). A player's next buy-in at the table waits until
 // their cash-outs there are booked (Sit), so the ledger sees them in order.
+//
+// A top-up's buy-in is booked while the table plays on, so the player may
+// leave the seat (or bust, or see the table close) before its reply is back.
+// The seat's cash-out deletes the player's seat record, which holds the
+// top-up once booked, so it must carry the top-up's chips too: a cash-out of
+// a player with top-ups in flight (startTopUp) is held until the last of them
+// ends (endTopUp), which adds the chips it booked, and is booked then as one.
 
 const (
 	// ledgerRetryMin and ledgerRetryMax bound the wait between two attempts.
@@ -42,7 +51,9 @@ type ledger struct {
 	mu      sync.Mutex
 	queue   []cashOutOp
 	pending map[int64]int             // queued or being booked, by user
-	waiters map[int64][]chan struct{} // closed when the user has nothing pending
+	topUps  map[int64]int             // top-ups being booked, by user
+	held    map[int64]*cashOutOp      // a cash-out waiting for the user's top-ups
+	waiters map[int64][]chan struct{} // closed when the user's pending or held cash-outs change
 	closing bool
 	flushBy time.Time // once closing, when the retries stop
 	exited  bool      // the worker has ended
@@ -52,45 +63,114 @@ type ledger struct {
 }
 
 func newLedger(t *Table) *ledger {
-	l := &ledger{t: t, pending: map[int64]int{}, waiters: map[int64][]chan struct{}{},
+	l := &ledger{t: t, pending: map[int64]int{}, topUps: map[int64]int{}, held: map[int64]*cashOutOp{}, waiters: map[int64][]chan struct{}{},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go l.run()
 	return l
 }
 
-// add queues a cash-out. It never blocks, except once the worker has ended (a
-// refund of a Sit that lost its race with Close): it books op itself then.
+// add queues a cash-out, or holds it while its player has top-ups in flight.
+// It never blocks, except once the worker has ended (a refund of a Sit that
+// lost its race with Close): it books op itself then.
 func (l *ledger) add(op cashOutOp) {
 	l.mu.Lock()
+	if l.topUps[op.user] > 0 {
+		l.holdLocked(op)
+		l.mu.Unlock()
+		return
+	}
 	if l.exited {
 		l.mu.Unlock()
 		l.book(op)
 		return
 	}
+	l.queueLocked(op)
+	l.mu.Unlock()
+}
+
+// queueLocked queues op for the worker. l.mu must be held.
+func (l *ledger) queueLocked(op cashOutOp) {
 	l.queue = append(l.queue, op)
 	l.pending[op.user]++
-	l.mu.Unlock()
 	select {
 	case l.wake <- struct{}{}:
 	default:
 	}
 }
 
-// wait returns once user has no cash-out queued at the table, or ctx's error.
-func (l *ledger) wait(ctx context.Context, user int64) error {
-	l.mu.Lock()
-	if l.pending[user] == 0 {
-		l.mu.Unlock()
-		return nil
+// holdLocked adds op to its player's held cash-out. l.mu must be held.
+func (l *ledger) holdLocked(op cashOutOp) {
+	h := l.held[op.user]
+	if h == nil {
+		l.held[op.user] = &op
+		return
 	}
-	ch := make(chan struct{})
-	l.waiters[user] = append(l.waiters[user], ch)
-	l.mu.Unlock()
-	select {
-	case <-ch:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	h.amount += op.amount
+	h.code = cmp.Or(h.code, op.code)
+	if h.amount > 0 && h.code != "" {
+		h.code, h.text = "cashed_out", fmt.Sprintf("%d chips returned to your credits", h.amount)
+	}
+}
+
+// startTopUp counts a top-up of user in flight: their cash-outs are held
+// until it ends. Only the table's goroutine calls it.
+func (l *ledger) startTopUp(user int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.topUps[user]++
+}
+
+// endTopUp ends a top-up of user begun with startTopUp; back is what it booked
+// that their seat did not take (it was gone): it goes back with the seat's
+// cash-out, which is queued once no top-up of theirs is in flight.
+func (l *ledger) endTopUp(user, back int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if back > 0 {
+		l.holdLocked(cashOutOp{user: user, amount: back, code: "cashed_out",
+			text: fmt.Sprintf("%d chips of your top-up returned to your credits", back)})
+	}
+	if l.topUps[user]--; l.topUps[user] > 0 {
+		return
+	}
+	delete(l.topUps, user)
+	if h := l.held[user]; h != nil {
+		delete(l.held, user)
+		l.queueLocked(*h)
+	}
+	l.wakeLocked(user)
+	select { // a closing worker waits for the top-ups in flight
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// wakeLocked wakes user's waiters, to look again. l.mu must be held.
+func (l *ledger) wakeLocked(user int64) {
+	for _, ch := range l.waiters[user] {
+		close(ch)
+	}
+	delete(l.waiters, user)
+}
+
+// wait returns once user has no cash-out queued at the table (nor held, if
+// held), or ctx's error. A top-up waits for the queued ones only: a cash-out
+// held is waiting for it.
+func (l *ledger) wait(ctx context.Context, user int64, held bool) error {
+	for {
+		l.mu.Lock()
+		if l.pending[user] == 0 && (!held || l.held[user] == nil) {
+			l.mu.Unlock()
+			return nil
+		}
+		ch := make(chan struct{})
+		l.waiters[user] = append(l.waiters[user], ch)
+		l.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }
 
@@ -99,7 +179,7 @@ func (l *ledger) run() {
 	for {
 		l.mu.Lock()
 		if len(l.queue) == 0 {
-			closing := l.closing
+			closing := l.closing && len(l.topUps) == 0
 			l.exited = closing
 			l.mu.Unlock()
 			if closing {
@@ -115,10 +195,7 @@ func (l *ledger) run() {
 		l.queue = l.queue[1:]
 		if l.pending[op.user]--; l.pending[op.user] == 0 {
 			delete(l.pending, op.user)
-			for _, ch := range l.waiters[op.user] {
-				close(ch)
-			}
-			delete(l.waiters, op.user)
+			l.wakeLocked(op.user)
 		}
 		l.mu.Unlock()
 	}

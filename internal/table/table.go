@@ -58,7 +58,10 @@ const bankTimeout = 10 * time.Second
 const (
 	roomChatLines  = 5
 	roomChatWindow = 10 * time.Second
-	roomChatLog    = 30
+	// roomAddrChatLines bounds the lines said from one address in
+	// roomChatWindow, whoever says them: guests are cheap.
+	roomAddrChatLines = 10
+	roomChatLog       = 30
 )
 
 type seat struct {
@@ -83,6 +86,10 @@ type seat struct {
 	topUp, booking int64
 	// straddle and runTwice are the player's choices (Options).
 	straddle, runTwice bool
+	// owesBB: hands were dealt while the seat sat out, so it is dealt in
+	// again only at the big blind (dealtIn): a player could otherwise sit
+	// out whenever the blinds came to them and play every other hand free.
+	owesBB bool
 }
 
 type watcher struct {
@@ -109,10 +116,12 @@ type Table struct {
 	closed      bool
 	moved       bool // closed by abandon: the table goes on on another node
 	seats       []seat
-	reserved    map[int]int64  // seat -> the player buying in for it (Sit)
-	admitted    map[int64]bool // players who gave a locked table's key (Admit)
-	waiting     []Player       // the waiting list, first in line first (waitlist.go)
-	offer       *offer         // the seat held for the first in line, or nil
+	reserved    map[int]int64    // seat -> the player buying in for it (Sit)
+	admitted    map[int64]bool   // players who gave a locked table's key (Admit)
+	admitOrder  []int64          // the same, in the order they gave it
+	waiting     []Player         // the waiting list, first in line first (waitlist.go)
+	waitFrom    map[int64]string // by player on the waiting list: the address they joined from
+	offer       *offer           // the seat held for the first in line, or nil
 	watchers    map[int]*watcher
 	nextWatcher int
 
@@ -142,8 +151,26 @@ type Table struct {
 	// tSmall, tBig and tAnte are a tournament's blinds now (Config.Tourney).
 	tSmall, tBig, tAnte int64
 
-	limiter *chat.Limiter
+	limiter *chat.Limiter[int64]  // room chat, by player
+	addrs   *chat.Limiter[string] // room chat, by address
 	chatLog *chat.Log
+	// chatSaid counts the lines said at the table.
+	chatSaid int
+
+	// What the HandLog has of the table's own state (notes.go): the seats
+	// (LogSeat.key), the waiting list, how many admissions and chat lines,
+	// and the notes since its last state; clockNoted is when the clock of
+	// the seat to act was last noted. loggedSeats is nil until the log has
+	// the table's state.
+	// lastEnd is the hand the log's last end record carries (LogState.Last),
+	// until the next hand starts.
+	lastEnd       *store.Hand
+	loggedSeats   []LogSeat
+	loggedWaiting []LogPlayer
+	loggedAdmits  int
+	loggedChat    int
+	notes         int
+	clockNoted    time.Time
 
 	version, sent uint64
 	lastInfo      Info
@@ -180,11 +207,13 @@ func New(cfg Config) (*Table, error) {
 		done:      make(chan struct{}),
 		seats:     make([]seat, cfg.Seats),
 		reserved:  make(map[int]int64),
+		waitFrom:  make(map[int64]string),
 		admitted:  make(map[int64]bool),
 		watchers:  make(map[int]*watcher),
 		button:    -1,
 		clockSeat: -1,
-		limiter:   chat.NewLimiter(roomChatLines, roomChatWindow),
+		limiter:   chat.NewLimiter[int64](roomChatLines, roomChatWindow),
+		addrs:     chat.NewLimiter[string](roomAddrChatLines, roomChatWindow),
 		chatLog:   chat.NewLog(roomChatLog),
 		version:   1, // the first flush reports the listing
 	}
@@ -226,6 +255,12 @@ func New(cfg Config) (*Table, error) {
 			return nil, err
 		}
 		t.tourneyBlinds(time.Now())
+	}
+	if err := t.logResumed(); err != nil {
+		if t.models != nil {
+			t.models.close()
+		}
+		return nil, err
 	}
 	if err := t.logOpened(); err != nil {
 		if t.models != nil {
@@ -275,7 +310,7 @@ func (t *Table) Moved() bool {
 func (t *Table) call(ctx context.Context, f func() error) error {
 	reply := make(chan error, 1)
 	select {
-	case t.cmds <- func() { reply <- f() }:
+	case t.cmds <- func() { reply <- t.noted(f()) }:
 	case <-t.loopDone:
 		return ErrClosed
 	case <-ctx.Done():
@@ -295,7 +330,7 @@ func (t *Table) call(ctx context.Context, f func() error) error {
 func (t *Table) callSure(f func() error) error {
 	reply := make(chan error, 1)
 	select {
-	case t.cmds <- func() { reply <- f() }:
+	case t.cmds <- func() { reply <- t.noted(f()) }:
 		return <-reply
 	case <-t.loopDone:
 		return ErrClosed
@@ -324,6 +359,7 @@ func (t *Table) run() {
 		now := time.Now()
 		if !t.closed {
 			t.step(now)
+			_ = t.logChanges(now)
 		}
 		t.flush(now)
 		if t.closed {
@@ -358,7 +394,7 @@ func (t *Table) step(now time.Time) {
 		s := t.hand.ToAct()
 		if t.clockSeat != s {
 			t.endThought()
-			t.clockSeat, t.clockStart, t.botAt = s, now, now.Add(t.cfg.BotDelay)
+			t.clockSeat, t.clockStart, t.botAt, t.clockNoted = s, now, now.Add(t.cfg.BotDelay), now
 			t.version++
 		}
 		st := &t.seats[s]
@@ -410,6 +446,9 @@ func (t *Table) nextWake(now time.Time) time.Duration {
 			earlier(t.botAt)
 		}
 		earlier(t.deadline())
+		if t.seats[t.clockSeat].bot == nil && t.cfg.HandLog != nil {
+			earlier(t.clockNoted.Add(clockNoteEvery))
+		}
 	}
 	if !t.handLive {
 		earlier(t.nextHandAt)
@@ -516,12 +555,7 @@ func (t *Table) startHand(now time.Time) bool {
 	if n < 2 || (!t.present() && !t.tourney()) {
 		return false
 	}
-	for b := t.button + 1; ; b++ {
-		if t.activeSeat(b % len(t.seats)) {
-			t.button = b % len(t.seats)
-			break
-		}
-	}
+	dealt := t.dealtIn()
 	if t.firstHandAt.IsZero() {
 		t.firstHandAt = now
 	}
@@ -538,7 +572,12 @@ func (t *Table) startHand(now time.Time) bool {
 	t.handPlayers = make([]Player, len(t.seats))
 	for i := range t.seats {
 		st := &t.seats[i]
-		st.inHand = t.activeSeat(i)
+		st.inHand = dealt[i]
+		if st.inHand {
+			st.owesBB = false
+		} else if st.occupied && st.sittingOut && st.bot == nil && !t.tourney() {
+			st.owesBB = true
+		}
 		if st.inHand {
 			cfg.Stacks[i] = st.stack
 			t.handPlayers[i] = st.p
@@ -551,8 +590,9 @@ func (t *Table) startHand(now time.Time) bool {
 		}
 	}
 	if t.cfg.HandLog != nil && cfg.Validate() == nil {
-		state := t.logState()
+		state := t.logState(now)
 		state.Hand = t.handNo + 1
+		t.lastEnd = nil
 		if t.logged(func(ctx context.Context, l HandLog) error { return l.StartHand(ctx, state.Hand, cfg, state) }) != nil {
 			return false
 		}
@@ -583,6 +623,58 @@ func (t *Table) startHand(now time.Time) bool {
 	t.clockSeat = -1
 	t.version++
 	return true
+}
+
+// dealtIn moves the button on and returns the seats dealt into the next hand:
+// every active seat, but that a seat owing the big blind (owesBB) is dealt in
+// only when it sits where the big blind falls (the second seat after the
+// button, counting the seats owing it), or when fewer than two others are
+// active to deal without it. The button never goes to a seat
+// owing the big blind.
+func (t *Table) dealtIn() []bool {
+	n := len(t.seats)
+	dealt, owing := make([]bool, n), make([]bool, n)
+	ready := 0
+	for i := range t.seats {
+		if t.activeSeat(i) {
+			ready++
+			owing[i] = t.seats[i].owesBB && !t.tourney()
+			dealt[i] = !owing[i]
+		}
+	}
+	if ready-count(owing) < 2 { // too few to deal without them
+		for i := range owing {
+			dealt[i], owing[i] = dealt[i] || owing[i], false
+		}
+	}
+	for b := t.button + 1; ; b++ {
+		if dealt[b%n] {
+			t.button = b % n
+			break
+		}
+	}
+	// Three seats or more are ready here (two, and no seat owes): the big
+	// blind falls on the second after the button.
+	for k, seen := 1, 0; k < n && seen < 2; k++ {
+		i := (t.button + k) % n
+		if dealt[i] || owing[i] {
+			if seen++; seen == 2 && owing[i] {
+				dealt[i] = true
+			}
+		}
+	}
+	return dealt
+}
+
+// count returns how many of bs are true.
+func count(bs []bool) int {
+	c := 0
+	for _, b := range bs {
+		if b {
+			c++
+		}
+	}
+	return c
 }
 
 func (t *Table) levelAt(now time.Time) int {
@@ -618,8 +710,9 @@ func (t *Table) finishHand(now time.Time) {
 	hand := t.handRecord(r)
 	if t.cfg.HandLog != nil {
 		hand.Key = t.handKey
-		end := t.logState()
+		end := t.logState(now)
 		end.Last = &hand
+		t.lastEnd = &hand
 		if t.logged(func(ctx context.Context, l HandLog) error { return l.EndHand(ctx, end) }) != nil {
 			return
 		}

@@ -652,8 +652,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 				synctest.Wait()
 				return tb.Act(ctx, alice, engine.Leave, 0)
 			}},
-			{"chat anonymous", ErrAnonymous, func() error { return tb.Chat(ctx, Player{}, "hi") }},
-			{"chat empty", house.ErrInvalid, func() error { return tb.Chat(ctx, alice, "  ") }},
+			{"chat anonymous", ErrAnonymous, func() error { return tb.Chat(ctx, Player{}, "", "hi") }},
+			{"chat empty", house.ErrInvalid, func() error { return tb.Chat(ctx, alice, "", "  ") }},
 		} {
 			err := tc.f()
 			if (tc.err == nil) != (err == nil) || tc.err != nil && !errors.Is(err, tc.err) {
@@ -681,9 +681,9 @@ func TestBadInputChangesNothing(t *testing.T) {
 			t.Fatal("a refused action changed the hand")
 		}
 		for range 5 {
-			tb.Chat(ctx, alice, "hello")
+			tb.Chat(ctx, alice, "", "hello")
 		}
-		if err := tb.Chat(ctx, alice, "one too many"); !errors.Is(err, chat.ErrRateLimited) {
+		if err := tb.Chat(ctx, alice, "", "one too many"); !errors.Is(err, chat.ErrRateLimited) {
 			t.Fatalf("chat flood: %v", err)
 		}
 		tb.Close(ctx, "done")

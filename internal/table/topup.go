@@ -10,7 +10,8 @@ import (
 // stack at once; while p plays a hand they wait beside it and join it when the
 // hand ends (Chips counts them on the table meanwhile). The table keeps dealing
 // while the buy-in is booked; if p has left the seat by then, or the table has
-// closed, the chips go back to p's credits.
+// closed, the chips go back to p's credits with the seat's cash-out (ledger:
+// a cash-out waits for the top-ups in flight).
 func (t *Table) TopUp(ctx context.Context, p Player, amount int64) error {
 	err := t.call(ctx, func() error {
 		if t.tourney() {
@@ -29,13 +30,14 @@ func (t *Table) TopUp(ctx context.Context, p Player, amount int64) error {
 			return invalid("amount", "must be 1 to %d (your stack may hold %d chips at most)", max(room, 0), t.cfg.MaxBuyIn)
 		}
 		st.booking += amount
+		t.ledger.startTopUp(p.ID) // ended below, whatever happens
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	// The player's last cash-out here is booked first, as for Sit.
-	err = t.ledger.wait(ctx, p.ID)
+	err = t.ledger.wait(ctx, p.ID, false)
 	if err == nil {
 		bctx, cancel := context.WithTimeout(ctx, bankTimeout)
 		_, err = t.cfg.Bank.BuyIn(bctx, p.ID, t.ref, amount)
@@ -62,12 +64,13 @@ func (t *Table) TopUp(ctx context.Context, p Player, amount int64) error {
 		t.log.Info("topped up", "seat", i, "player", p.Name, "amount", amount)
 		return nil
 	})
+	var back int64
+	if booked && err2 != nil { // the seat or the table is gone: the chips go back with its cash-out
+		back = amount
+	}
+	t.ledger.endTopUp(p.ID, back)
 	if err != nil {
 		return err
 	}
-	if err2 != nil { // the seat or the table is gone: the chips go back
-		t.ledger.add(cashOutOp{user: p.ID, amount: amount, code: "cashed_out", text: fmt.Sprintf("%d chips of your top-up returned to your credits", amount)})
-		return err2
-	}
-	return nil
+	return err2
 }

@@ -123,6 +123,7 @@ func (t *Table) seatAll(cfg Config) error {
 // table with the stacks it dealt them (the director stores each step before the
 // next hand is dealt), so nobody is seated twice.
 func (t *Table) resumeTourney(r *Resume, seats []TourneySeat, now time.Time) error {
+	r.Fold()
 	st := r.State
 	if err := t.resumeCount(&st, now); err != nil {
 		return err
@@ -155,6 +156,9 @@ func (t *Table) resumeTourney(r *Resume, seats []TourneySeat, now time.Time) err
 				return err
 			}
 			t.seats[i].inHand = true
+			if s.Player.ID == ls.ID {
+				resumeSeatOwn(&t.seats[i], ls)
+			}
 		}
 		t.resumeHand(r, now)
 	}
@@ -163,6 +167,9 @@ func (t *Table) resumeTourney(r *Resume, seats []TourneySeat, now time.Time) err
 			if s, ok := take(ls.Name); ok {
 				if err := t.seatTourney(i, s); err != nil {
 					return err
+				}
+				if s.Player.ID == ls.ID {
+					resumeSeatOwn(&t.seats[i], ls)
 				}
 			}
 		}
@@ -176,6 +183,7 @@ func (t *Table) resumeTourney(r *Resume, seats []TourneySeat, now time.Time) err
 			return err
 		}
 	}
+	t.resumeLocal(&st)
 	return nil
 }
 

@@ -49,7 +49,7 @@ func TestTourneyTable(t *testing.T) {
 	if err := tb.TopUp(ctx, p, 100); !errors.Is(err, ErrTourneySeat) {
 		t.Errorf("top up: %v", err)
 	}
-	if _, err := tb.JoinWaitlist(ctx, Player{ID: 2, Name: "bob"}); !errors.Is(err, ErrTourneySeat) {
+	if _, err := tb.JoinWaitlist(ctx, Player{ID: 2, Name: "bob"}, ""); !errors.Is(err, ErrTourneySeat) {
 		t.Errorf("join the waiting list: %v", err)
 	}
 	if err := tb.Leave(ctx, p); err != nil {

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/felt-poker/felt/internal/chat"
+	"github.com/felt-poker/felt/internal/house"
 )
 
 // The waiting list of a full table (docs/house.md, "Waiting list"). Players
@@ -19,6 +22,12 @@ import (
 // MaxWaiting bounds a table's waiting list.
 const MaxWaiting = 50
 
+// MaxWaitingFrom bounds the players from one address on a table's waiting
+// list: accounts are cheap (20 guests at once from one address), and each
+// place ahead holds every freed seat for OfferTime, so a script's guests at
+// the head of the list kept the seats of a full table from everyone else.
+const MaxWaitingFrom = 2
+
 // ErrSeatFree refuses to put a player on the waiting list of a table with a
 // seat free for them: they sit down instead.
 var ErrSeatFree = errors.New("a seat is free: sit down")
@@ -30,9 +39,11 @@ type offer struct {
 	until time.Time
 }
 
-// JoinWaitlist puts p at the end of the full table's waiting list (where they
-// stay if they are on it already) and returns their place, from 1.
-func (t *Table) JoinWaitlist(ctx context.Context, p Player) (int, error) {
+// JoinWaitlist puts p, connected from address from (a key of the caller's:
+// "" when not known), at the end of the full table's waiting list (where they
+// stay if they are on it already) and returns their place, from 1. At most
+// MaxWaitingFrom players from one address wait at once.
+func (t *Table) JoinWaitlist(ctx context.Context, p Player, from string) (int, error) {
 	var place int
 	err := t.call(ctx, func() error {
 		if p.ID == 0 {
@@ -56,6 +67,12 @@ func (t *Table) JoinWaitlist(ctx context.Context, p Player) (int, error) {
 		}
 		if len(t.waiting) >= MaxWaiting {
 			return invalid("table", "the waiting list is full (%d players)", MaxWaiting)
+		}
+		if from != "" && t.waitingFrom(from) >= MaxWaitingFrom {
+			return &house.PlayerError{Message: fmt.Sprintf("%d players from your address are on this table's waiting list already", MaxWaitingFrom), Err: chat.ErrRateLimited}
+		}
+		if from != "" {
+			t.waitFrom[p.ID] = from
 		}
 		t.waiting = append(t.waiting, p)
 		place = len(t.waiting)
@@ -82,8 +99,21 @@ func (t *Table) waitingAt(id int64) int {
 	return slices.IndexFunc(t.waiting, func(w Player) bool { return id != 0 && w.ID == id })
 }
 
+// waitingFrom returns how many players on the waiting list joined it from
+// address from.
+func (t *Table) waitingFrom(from string) int {
+	n := 0
+	for _, w := range t.waiting {
+		if t.waitFrom[w.ID] == from {
+			n++
+		}
+	}
+	return n
+}
+
 // dropWaiter takes the player id off the waiting list, and their offer back.
 func (t *Table) dropWaiter(id int64) {
+	delete(t.waitFrom, id)
 	if i := t.waitingAt(id); i >= 0 {
 		t.waiting = slices.Delete(t.waiting, i, i+1)
 		t.version++

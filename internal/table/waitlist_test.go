@@ -5,6 +5,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/felt-poker/felt/internal/chat"
 )
 
 // TestWaitingList: players join a full table's waiting list in order; a free
@@ -25,20 +27,20 @@ func TestWaitingList(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, err := tb.JoinWaitlist(t.Context(), bob); !errors.Is(err, ErrSeatFree) {
+		if _, err := tb.JoinWaitlist(t.Context(), bob, ""); !errors.Is(err, ErrSeatFree) {
 			t.Fatalf("joining with a seat free: %v", err)
 		}
 		if err := tb.Sit(t.Context(), alice, -1, 1000); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tb.JoinWaitlist(t.Context(), alice); !errors.Is(err, ErrSeated) {
+		if _, err := tb.JoinWaitlist(t.Context(), alice, ""); !errors.Is(err, ErrSeated) {
 			t.Fatalf("a seated player joined: %v", err)
 		}
-		if _, err := tb.JoinWaitlist(t.Context(), Player{}); !errors.Is(err, ErrAnonymous) {
+		if _, err := tb.JoinWaitlist(t.Context(), Player{}, ""); !errors.Is(err, ErrAnonymous) {
 			t.Fatalf("an anonymous player joined: %v", err)
 		}
 		for want, p := range []Player{bob, carol, bob} {
-			place, err := tb.JoinWaitlist(t.Context(), p)
+			place, err := tb.JoinWaitlist(t.Context(), p, "")
 			if err != nil || place != []int{1, 2, 1}[want] {
 				t.Fatalf("%s joined at %d (%v)", p.Name, place, err)
 			}
@@ -82,5 +84,39 @@ func TestWaitingList(t *testing.T) {
 			t.Fatalf("after carol sat: list %v, offer %+v", s.Waitlist, s.Offer)
 		}
 		checkChips(t, tb)
+	})
+}
+
+// TestWaitingListPerAddress: a script's guests (20 at once from one address)
+// at the head of a full table's waiting list held every freed seat for
+// OfferTime each, one after another, and joined again at the end: at most
+// MaxWaitingFrom players from one address wait at once; other addresses are
+// not held back, and a place freed lets the address join again.
+func TestWaitingListPerAddress(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBank(1)
+		cfg := testConfig(b, "call")
+		cfg.Seats = 2
+		tb := mustNew(t, cfg)
+		if err := tb.Sit(t.Context(), Player{1, "alice"}, -1, 1000); err != nil {
+			t.Fatal(err)
+		}
+		for i := range MaxWaitingFrom {
+			if _, err := tb.JoinWaitlist(t.Context(), Player{int64(10 + i), "guest"}, "10.0.0.1"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := tb.JoinWaitlist(t.Context(), Player{20, "guest"}, "10.0.0.1"); !errors.Is(err, chat.ErrRateLimited) {
+			t.Fatalf("one more guest of the address: %v, want refused", err)
+		}
+		if _, err := tb.JoinWaitlist(t.Context(), Player{30, "bob"}, "10.0.0.2"); err != nil {
+			t.Fatalf("a player of another address: %v", err)
+		}
+		if err := tb.LeaveWaitlist(t.Context(), Player{10, "guest"}); err != nil {
+			t.Fatal(err)
+		}
+		if place, err := tb.JoinWaitlist(t.Context(), Player{20, "guest"}, "10.0.0.1"); err != nil || place != 3 {
+			t.Fatalf("the address's guest once a place freed: %d %v", place, err)
+		}
 	})
 }

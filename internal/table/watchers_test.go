@@ -41,7 +41,7 @@ func TestPrivateTableRefusesStrangers(t *testing.T) {
 						t.Fatalf("a refused stranger got %d messages", len(c.all()))
 					}
 				}
-				if err := tb.Chat(t.Context(), stranger, "hello"); tc.open != (err == nil) {
+				if err := tb.Chat(t.Context(), stranger, "", "hello"); tc.open != (err == nil) {
 					t.Fatalf("watchers %q: the stranger chats: %v", tc.watchers, err)
 				}
 			})

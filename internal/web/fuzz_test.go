@@ -78,7 +78,7 @@ func FuzzClientMessage(f *testing.F) {
 func fuzzConn(t *testing.T, th *testHouse, p table.Player) *conn {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &conn{s: th.srv, p: p, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel,
-		watches: map[string]watch{}, limiter: chat.NewLimiter(wsRateN, wsRateWindow)}
+		watches: map[string]watch{}, limiter: chat.NewLimiter[int64](wsRateN, wsRateWindow)}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

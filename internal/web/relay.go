@@ -104,7 +104,7 @@ func (s *Server) shadow(name string, p table.Player, sink table.Sink) *conn {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &conn{s: s, p: p, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel,
-		watches: map[string]watch{}, limiter: chat.NewLimiter(wsRateN, wsRateWindow)}
+		watches: map[string]watch{}, limiter: chat.NewLimiter[int64](wsRateN, wsRateWindow)}
 	if old, ok := s.shadows[name]; ok {
 		go s.dropShadow(old)
 	}

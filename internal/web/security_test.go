@@ -18,6 +18,7 @@ import (
 
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/store/storetest"
+	"github.com/felt-poker/felt/internal/table"
 )
 
 // serveReal serves th's server the way felt serve does: on a real listener,
@@ -69,6 +70,18 @@ func TestDefaultTimeouts(t *testing.T) {
 	}
 	if th.srv.cfg.MaxHTTPConnsPerIP != DefaultMaxHTTPConnsPerIP {
 		t.Fatalf("MaxHTTPConnsPerIP %d", th.srv.cfg.MaxHTTPConnsPerIP)
+	}
+}
+
+// TestTablesShareOneThinkersBound: every table the server opens (players',
+// heads-up games, the house's, tournaments') shares one bound on bots thinking
+// for long at once (table.Thinkers), so that guests opening many tables of
+// such bots cannot make the house think for all of them at once.
+func TestTablesShareOneThinkersBound(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t))
+	a, b := th.srv.TableDefaults(table.Config{}), th.srv.TableDefaults(table.Config{Name: "other"})
+	if a.Thinkers == nil || a.Thinkers != b.Thinkers {
+		t.Fatalf("the tables' bounds: %p and %p, want one shared", a.Thinkers, b.Thinkers)
 	}
 }
 

@@ -52,8 +52,10 @@ type Config struct {
 	House *house.House
 	Log   *slog.Logger
 	// Tables are the defaults for tables opened through the API: the durations
-	// (action time excepted, which each request sets), the ledger prefix and
-	// NewBot (tests seat bots of their own at every table the server opens).
+	// (action time excepted, which each request sets), the ledger prefix,
+	// NewBot (tests seat bots of their own at every table the server opens)
+	// and Thinkers (default: as many bots thinking for long at once as Go
+	// uses CPUs, shared by every table of the server).
 	Tables table.Config
 	// HeadsUpActionTime is the clock of a heads-up game (default 30 s).
 	HeadsUpActionTime time.Duration
@@ -157,6 +159,9 @@ func New(cfg Config) (*Server, error) {
 		cfg.Log = slog.Default()
 	}
 	cfg.setDefaults()
+	if cfg.Tables.Thinkers == nil { // one bound for every table of the server
+		cfg.Tables.Thinkers = table.NewThinkers(0)
+	}
 	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, perIP: map[string]int{}, kept: map[string]time.Time{},
 		shadows: map[string]*conn{}}
 	s.initMetrics()
@@ -213,6 +218,9 @@ func (s *Server) TableDefaults(c table.Config) table.Config {
 	}
 	if c.NewBot == nil {
 		c.NewBot = d.NewBot
+	}
+	if c.Thinkers == nil {
+		c.Thinkers = d.Thinkers
 	}
 	return c
 }

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -23,6 +24,7 @@ func (s *Server) studyRoutes(mux *http.ServeMux) {
 			s.writeError(w, err)
 			return
 		}
+		req.From = house.AddressKey(clientIP(r))
 		st, err := sv.Start(u.ID, req)
 		if err != nil {
 			s.writeError(w, studyError(err))
@@ -54,6 +56,7 @@ func (s *Server) studyRoutes(mux *http.ServeMux) {
 // spot or node path is described in the solver's words, which only quote what the
 // player sent.
 func studyError(err error) error {
+	var rest *study.RestError
 	switch {
 	case errors.Is(err, study.ErrBadSpot):
 		return &house.PlayerError{Message: strings.TrimPrefix(err.Error(), study.ErrBadSpot.Error()+": "), Err: house.ErrInvalid}
@@ -61,6 +64,9 @@ func studyError(err error) error {
 		return &house.PlayerError{Message: err.Error(), Err: house.ErrInvalid}
 	case errors.Is(err, study.ErrBusy):
 		return &house.PlayerError{Message: "the house's solver is busy with another spot: try again in a minute", RetryAfter: 30 * time.Second, Err: house.ErrBusy}
+	case errors.As(err, &rest):
+		return &house.PlayerError{Message: fmt.Sprintf("others waited for the house's solver while your last spot solved: your next may start in %d s", int(rest.Wait.Seconds())+1),
+			RetryAfter: rest.Wait, Err: chat.ErrRateLimited}
 	case errors.Is(err, study.ErrSolving):
 		return &house.PlayerError{Message: "your spot is still solving: wait for it, or stop it", Err: chat.ErrRateLimited}
 	case errors.Is(err, study.ErrNoSolve):

@@ -583,3 +583,23 @@ func TestTablesKeepBotModelsInTheStore(t *testing.T) {
 		t.Fatalf("the model did not reach the store: %+v, %v", got, err)
 	}
 }
+
+// TestLookalikeNamesRefused: a name that reads like a player's in the house's
+// font ("aIice", a capital I, for "alice"; "b0b" for "bob"; "rnary" for
+// "mary") would let its holder pass for them in chat and at tables: it is
+// refused as taken, naming whose it reads like; an unlike name is not.
+func TestLookalikeNamesRefused(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st store.Store) {
+		th := newHouse(t, st)
+		for _, name := range []string{"alice", "bob", "mary"} {
+			th.client(t).register(name)
+		}
+		for _, like := range []string{"aIice", "A1ice", "b0b", "rnary"} {
+			code, out := th.client(t).do("POST", "/api/register", map[string]any{"username": like, "password": "correct horse", "adult": true})
+			if c, f := errField(out); code != 409 || c != "taken" || f != "username" {
+				t.Errorf("%q: %d %v, want 409 taken", like, code, out)
+			}
+		}
+		th.client(t).register("alicia")
+	})
+}

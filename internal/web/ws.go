@@ -50,7 +50,7 @@ type conn struct {
 
 	// Owned by the reader goroutine.
 	watches map[string]watch
-	limiter *chat.Limiter
+	limiter *chat.Limiter[int64]
 }
 
 // Send queues msg for the client; a client too slow to take its messages is
@@ -103,7 +103,7 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	ws.SetReadLimit(maxWSMessage)
 	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
 	c := &conn{s: s, ws: ws, p: p, guest: guest, session: session, ip: ip, out: make(chan []byte, wsQueue), ctx: ctx, cancel: cancel,
-		watches: map[string]watch{}, limiter: chat.NewLimiter(wsRateN, wsRateWindow), id: rand.Text()}
+		watches: map[string]watch{}, limiter: chat.NewLimiter[int64](wsRateN, wsRateWindow), id: rand.Text()}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
 	s.wg.Add(1)
@@ -268,7 +268,7 @@ func (c *conn) handle(m *protocol.ClientMsg) error {
 		return nil
 	case "chat":
 		if m.Table == "" {
-			return c.s.lobby.Chat(c.p, m.Text)
+			return c.s.lobby.Chat(c.p, c.ip, m.Text)
 		}
 		t, err := c.table(ctx, m.Table)
 		if c.relayed(err) {
@@ -277,7 +277,7 @@ func (c *conn) handle(m *protocol.ClientMsg) error {
 		if err != nil {
 			return err
 		}
-		return t.Chat(ctx, c.p, m.Text)
+		return t.Chat(ctx, c.p, house.AddressKey(c.ip), m.Text)
 	}
 	if m.Table == "" {
 		switch m.Type {
@@ -337,7 +337,7 @@ func (c *conn) handle(m *protocol.ClientMsg) error {
 		if err := c.watch(ctx, t); err != nil {
 			return err
 		}
-		_, err := t.JoinWaitlist(ctx, c.p)
+		_, err := t.JoinWaitlist(ctx, c.p, house.AddressKey(c.ip))
 		return err
 	case "unwait":
 		return t.LeaveWaitlist(ctx, c.p)

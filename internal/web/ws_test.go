@@ -376,3 +376,55 @@ func TestShutdownReturnsEveryStack(t *testing.T) {
 		}
 	})
 }
+
+// TestGuestsFromOneAddressShareTheChatRate: a script making guests (20 at
+// once from one address) cannot multiply the chat's rate by them: three
+// guests of one address saying four lines each, in the lobby or in a table's
+// room, get ten through in all.
+func TestGuestsFromOneAddressShareTheChatRate(t *testing.T) {
+	for _, room := range []string{"", "Main"} {
+		t.Run("room="+room, func(t *testing.T) { guestsChat(t, room) })
+	}
+}
+
+// guestsChat has three guests say four lines each in room ("": the lobby).
+func guestsChat(t *testing.T, room string) {
+	th := newHouse(t, storetest.SQLite(t))
+	if room != "" {
+		if _, err := th.srv.Lobby().Open(th.srv.TableDefaults(table.Config{Name: room, Variant: table.NoLimit, Seats: 4,
+			SmallBlind: 10, BigBlind: 20, MinBuyIn: 200, MaxBuyIn: 2000, ActionTime: time.Minute})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	said, limited := 0, 0
+	for g := range 3 {
+		u := th.client(t)
+		u.must("POST", "/api/guest", nil, 201)
+		w := u.dial()
+		if room != "" {
+			i := 0
+			if r := w.request(&i, 1, map[string]any{"type": "watch", "table": room}); r["type"] != "ok" {
+				t.Fatal(r)
+			}
+		}
+		for k := range 4 {
+			i := 0
+			r := w.request(&i, float64(100*g+k+10), map[string]any{"type": "chat", "table": room, "text": "buy chips at example.com"})
+			switch e, _ := r["error"].(map[string]any); {
+			case e == nil:
+				said++
+			case e["code"] == "rate_limited":
+				limited++
+			default:
+				t.Fatal(r)
+			}
+		}
+	}
+	if time.Since(start) >= 10*time.Second {
+		t.Skip("the lines took more than the rate's window: the machine is too slow for this test")
+	}
+	if said != 10 || limited != 2 {
+		t.Fatalf("three guests of one address said %d lines in %q (%d refused), want 10 (2 refused)", said, room, limited)
+	}
+}

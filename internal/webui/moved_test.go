@@ -86,3 +86,37 @@ func TestBrowserRewatchesMovedTable(t *testing.T) {
 	wait(3, "watch again after the answer table_moved")
 	waitJS[bool](t, tab, "the note about the move gone", `!document.getElementById('seat-note')`, 10*time.Second)
 }
+
+// TestBrowserWatchesWhenTableBack: the table page of a moved table, answered
+// table_moved again and again (its next try 8 s away), watches the table as
+// soon as the house says a node has it again (notice table_back), not when
+// its timer comes.
+func TestBrowserWatchesWhenTableBack(t *testing.T) {
+	browsertest.Need(t)
+	moved := table.ErrMoved
+	relay := &movingRelay{watched: make(chan int, 8), answer: []error{nil, moved, moved, moved, moved, moved}}
+	base := startHouseWith(t, 100*time.Millisecond, 800*time.Millisecond, func(c *web.Config) { c.Relay = relay })
+	tab := profile(t, browsertest.New(t))
+	do(t, tab, "the table page", chromedp.Navigate(base+"/table/Far"))
+	wait := func(want int, what string, within time.Duration) {
+		t.Helper()
+		select {
+		case n := <-relay.watched:
+			if n != want {
+				t.Fatalf("watch %d relayed, want %d", n, want)
+			}
+		case <-time.After(within):
+			failShot(t, tab, what)
+			t.Fatalf("no %s within %v", what, within)
+		}
+	}
+	wait(1, "first watch", 40*time.Second)
+	relay.send(map[string]string{"type": "notice", "table": "Far", "code": "table_moved", "text": moved.Error()})
+	for n := 2; n <= 6; n++ { // tries after 0, 0.5, 1, 2 and 4 s, each answered table_moved
+		wait(n, "watch after table_moved", 40*time.Second)
+	}
+	time.Sleep(500 * time.Millisecond) // the answer in: the next try in 8 s
+	relay.send(map[string]string{"type": "notice", "table": "Far", "code": "table_back", "text": "back"})
+	wait(7, "watch after table_back", 5*time.Second)
+	waitJS[bool](t, tab, "the note about the move gone", `!document.getElementById('seat-note')`, 10*time.Second)
+}

@@ -3,6 +3,7 @@ package acpc
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -158,36 +159,59 @@ func ParseState(line string) (State, error) {
 	var err1, err2 error
 	s.Position, err1 = strconv.Atoi(f[1])
 	s.Hand, err2 = strconv.Atoi(f[2])
-	if err1 != nil || err2 != nil || s.Position < 0 || s.Position > 1 {
+	if err1 != nil || err2 != nil || s.Position < 0 || s.Position > 1 || s.Hand < 0 {
 		return s, fmt.Errorf("%w: %q", ErrState, line)
 	}
 	s.Betting = f[3]
-	rounds := strings.Split(f[4], "/")
+	if err := s.parseCards(f[4]); err != nil {
+		return s, err
+	}
+	if s.Hole[s.Position] == nil {
+		return s, fmt.Errorf("%w: no hole cards for my position", ErrState)
+	}
+	return s, nil
+}
+
+// boardSizes is the number of board cards each round deals: none before the flop,
+// then the flop, the turn and the river.
+var boardSizes = [...]int{0, 3, 1, 1}
+
+// parseCards reads the cards field: "<hole>|<hole>" then "/<board>" for each round
+// dealt, each board of its round's size and no card twice in the whole field.
+func (s *State) parseCards(field string) error {
+	rounds := strings.Split(field, "/")
+	if len(rounds) > len(boardSizes) {
+		return fmt.Errorf("%w: %d boards in %q", ErrState, len(rounds)-1, field)
+	}
 	holes := strings.Split(rounds[0], "|")
 	if len(holes) != 2 {
-		return s, fmt.Errorf("%w: hole cards %q", ErrState, rounds[0])
+		return fmt.Errorf("%w: hole cards %q", ErrState, rounds[0])
 	}
+	var seen cards.Set
 	for i, h := range holes {
 		if h == "" {
 			continue
 		}
 		cs, err := cards.ParseList(h)
 		if err != nil || len(cs) != 2 {
-			return s, fmt.Errorf("%w: hole cards %q", ErrState, h)
+			return fmt.Errorf("%w: hole cards %q", ErrState, h)
 		}
 		s.Hole[i] = cs
 	}
-	for _, r := range rounds[1:] {
+	for i, r := range rounds[1:] {
 		cs, err := cards.ParseList(r)
-		if err != nil {
-			return s, fmt.Errorf("%w: board %q", ErrState, r)
+		if err != nil || len(cs) != boardSizes[i+1] {
+			return fmt.Errorf("%w: board %q", ErrState, r)
 		}
 		s.Board = append(s.Board, cs...)
 	}
-	if s.Hole[s.Position] == nil {
-		return s, fmt.Errorf("%w: no hole cards for my position", ErrState)
+	for _, c := range slices.Concat(s.Hole[0], s.Hole[1], s.Board) {
+		if seen.Has(c) {
+			return fmt.Errorf("%w: %s dealt twice in %q", ErrState, c, field)
+		}
+		seen = seen.Add(c)
 	}
-	return s, nil
+	return nil
 }
 
 // Replay rebuilds the hand a state describes from the player's side: the deck is laid
@@ -232,24 +256,58 @@ func (s State) Replay(cfg engine.Config, limit bool) (*engine.Hand, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.replayBetting(h, limit); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// replayBetting applies the state's betting to h. Every '/' must stand for a round
+// the betting has dealt (so an action is refused until the rounds dealt before it
+// are all marked), and the state must end having marked every round dealt and
+// shown exactly the board they dealt: a state that skips or adds a '/' or a board
+// card would otherwise be played on board cards made up to fill the deck.
+func (s State) replayBetting(h *engine.Hand, limit bool) error {
+	rounds := 0 // the '/'s read
+	dealt := func() int { return roundsFor(len(h.Board())) }
 	for i := 0; i < len(s.Betting); {
-		c := s.Betting[i]
 		j := i + 1
-		if c == '/' {
+		if s.Betting[i] == '/' {
+			if rounds++; rounds > dealt() {
+				return fmt.Errorf("%w: %q: '/' at %d ends no round", ErrState, s.Betting, i)
+			}
 			i = j
 			continue
+		}
+		if rounds != dealt() {
+			return fmt.Errorf("%w: %q: no '/' before %d where a round ended", ErrState, s.Betting, i)
 		}
 		for j < len(s.Betting) && s.Betting[j] >= '0' && s.Betting[j] <= '9' {
 			j++
 		}
 		a, err := Action(h, limit, s.Betting[i:j])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if err := h.Apply(a); err != nil {
-			return nil, fmt.Errorf("%w: %q at %d: %w", ErrState, s.Betting, i, err)
+			return fmt.Errorf("%w: %q at %d: %w", ErrState, s.Betting, i, err)
 		}
 		i = j
 	}
-	return h, nil
+	if rounds != dealt() {
+		return fmt.Errorf("%w: %q ends %d rounds, not %d", ErrState, s.Betting, rounds, dealt())
+	}
+	if len(s.Board) != len(h.Board()) {
+		return fmt.Errorf("%w: %q deals %d board cards, the state shows %d", ErrState, s.Betting, len(h.Board()), len(s.Board))
+	}
+	return nil
+}
+
+// roundsFor returns the number of board rounds that deal n board cards (0 to 3).
+func roundsFor(n int) int {
+	r := 0
+	for sum := 0; r+1 < len(boardSizes) && sum+boardSizes[r+1] <= n; r++ {
+		sum += boardSizes[r+1]
+	}
+	return r
 }

@@ -772,6 +772,7 @@ conn.on("notice", (m) => {
     moved = true;
     watchTable();
   }
+  if (m.code === "table_back" && rewatchTimer) watchTable(); // its new node has it: now, not at the timer
 });
 conn.on("tables", (m) => {
   if (moved || !(m.closed || []).includes(tableName)) return; // a table moving leaves its node's listing
@@ -817,7 +818,8 @@ function showInvite() {
 
 // A table that moves to another node of the house (docs/scaling.md) has no
 // node for a moment, until one takes it over: its watch is answered
-// table_moved and sent again, after a growing delay.
+// table_moved and sent again, after a growing delay, or as soon as the house
+// says a node has it (notice table_back).
 let rewatchTimer = 0;
 let rewatchDelay = 500;
 // moved: told table_moved once. The node the table left then lists it closed
@@ -831,6 +833,7 @@ async function watchTable() {
     const key = tableKey();
     await conn.send(key ? { type: "watch", table: tableName, key } : { type: "watch", table: tableName });
     rewatchDelay = 500;
+    rewatchTimer = 0;
     if ($("seat-note")?.dataset.moving) clearNote();
     if ($("key-form")) { $("seat-controls").replaceChildren(); clearNote(); }
     showInvite();
