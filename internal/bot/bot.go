@@ -84,6 +84,9 @@ type Options struct {
 	// playing the blueprint there (the option flop=true; off by default: it did
 	// not measure better, docs/bots.md).
 	Flop bool
+	// FlopLeaves is how the resolve bot's flop re-solve values the hand going on
+	// to the turn (the option leaf=turn, the default, or leaf=equity).
+	FlopLeaves FlopLeaves
 	// Game is the game the bot is made to play; nil when the caller does not say.
 	// A bot that plays one game only (cfr) refuses, with ErrWrongGame, to be made
 	// for another game or for an unknown one, rather than play it as some other bot.
@@ -302,7 +305,7 @@ type param struct{ key, value string }
 // paramKeys are the options a bot's name may carry, each with whether its value
 // names a file.
 var paramKeys = map[string]bool{"samples": false, "bluff": false, "budget": false, "state": true, "weights": true, "strategy": true,
-	"draws": false, "update": false, "thresholds": false, "safe": false, "blueprint": false, "flop": false}
+	"draws": false, "update": false, "thresholds": false, "safe": false, "blueprint": false, "flop": false, "leaf": false}
 
 // file reports whether p's value names a file.
 func (p param) file() bool { return paramKeys[p.key] }
@@ -377,6 +380,12 @@ func (p param) apply(o *Options) error {
 			return fmt.Errorf("thresholds=%q: tight, normal or loose: %w", p.value, ErrBadOption)
 		}
 		o.Thresholds = p.value
+	case "leaf":
+		l, ok := ParseFlopLeaves(p.value)
+		if !ok {
+			return fmt.Errorf("leaf=%q: turn or equity: %w", p.value, ErrBadOption)
+		}
+		o.FlopLeaves = l
 	case "safe":
 		b, err := strconv.ParseBool(p.value)
 		if err != nil {

@@ -71,6 +71,7 @@ type resolveBot struct {
 	cut    uint64                   // counts the re-solves stopped before their iterations
 	noBlue bool                     // play the chart and the flop policy, not the blueprint
 	flop   bool                     // re-solve the flop (depth-limited, flop=true), not play the blueprint there
+	leaves FlopLeaves               // how the flop's re-solve ends (leaf=)
 	// beforeSolve, when set (by tests), is called with each re-solve as it begins
 	// to iterate.
 	beforeSolve func(*solver.Solver)
@@ -135,7 +136,7 @@ var (
 )
 
 func newResolve(o Options) *resolveBot {
-	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), safe: !o.NoSafe, noBlue: o.NoBlueprint, flop: o.Flop}
+	b := &resolveBot{r: o.Rand, budget: o.Budget, other: newChart(o), safe: !o.NoSafe, noBlue: o.NoBlueprint, flop: o.Flop, leaves: o.FlopLeaves}
 	if b.budget == 0 {
 		b.budget = DefaultResolveBudget
 	}
@@ -453,7 +454,7 @@ func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]bel
 	s := b.solves.find(key, bel, bound)
 	if s == nil {
 		var err error
-		if s, err = newRoundSolver(st, bel, tree, bound); err != nil {
+		if s, err = newRoundSolver(st, bel, tree, bound, b.leaves); err != nil {
 			return nil, err
 		}
 		if b.beforeSolve != nil {

@@ -78,7 +78,8 @@ func strategyDigest(t *testing.T, d hash.Hash, name, hole0, hole1, board string,
 // TestResolveStrategyUnchanged: Strategy, which has no deadline, gives the same
 // plans and beliefs as before the solver could stop inside an iteration (the
 // digest was taken on the code before that change): on a turn and river line with
-// the opponent's off-tree bets, and with flop re-solving.
+// the opponent's off-tree bets, and with flop re-solving on equity leaves
+// (leaf=equity: the leaves flop=true had when the digest was taken).
 func TestResolveStrategyUnchanged(t *testing.T) {
 	if testing.Short() {
 		t.Skip("several re-solves")
@@ -86,7 +87,7 @@ func TestResolveStrategyUnchanged(t *testing.T) {
 	d := sha256.New()
 	strategyDigest(t, d, "resolve:budget=50ms", "TcQh", "8s8c", "KdJs9h7d2c")
 	strategyDigest(t, d, "resolve:budget=50ms", "AhQd", "8s8c", "Kd7s2hTc3d", "c", "k", "r170", "r1300")
-	strategyDigest(t, d, "resolve:budget=50ms,flop=true", "AhQd", "8s8c", "Kd7s2hTc3d", "c", "r185")
+	strategyDigest(t, d, "resolve:budget=50ms,flop=true,leaf=equity", "AhQd", "8s8c", "Kd7s2hTc3d", "c", "r185")
 	const want = "adfac497180c1b9dc44d0169c0da76ab0ddd9cafc06c9a10127b480fcb65bded"
 	if got := hex.EncodeToString(d.Sum(nil)); got != want {
 		t.Errorf("digest %s, want %s", got, want)

@@ -46,9 +46,11 @@ func roundTree(st *pubStreet, me int) solver.Tree {
 		}
 	}
 	if root == solver.Flop {
-		// A depth-limited flop (leaves at the turn) costs little per size: two bets.
+		// A depth-limited flop costs little per size: two bets. Its continuation
+		// (leaf=turn) bets two thirds of the pot on the turn, as the turn's re-solve.
 		for p := range 2 {
 			t.Sizes[p][root] = solver.Sizes{Bet: []float64{33, 75}, Raise: []float64{100}, AllIn: spr <= 3}
+			t.Sizes[p][solver.Turn].Bet = []float64{66}
 		}
 	}
 	if root == solver.Turn {
@@ -97,16 +99,64 @@ func addSize(list []float64, v float64) []float64 {
 	return append(append([]float64(nil), list...), v)
 }
 
+// FlopLeaves are the values a flop re-solve gives the hand that goes on to the turn
+// (the option leaf=; docs/bots.md, "On the flop with flop=true"; docs/solver.md,
+// "Depth-limited solving", measures them).
+type FlopLeaves uint8
+
+const (
+	// LeavesTurn plays on past the flop in a coarse continuation: the turn one of
+	// flopTurns sampled cards, one bet size (two thirds of the pot; all-in too when
+	// the stack is at most 6 pots) and no raise but all-in, then the river one of
+	// flopRivers sampled cards, checked down. Position and the turn's betting count.
+	LeavesTurn FlopLeaves = iota
+	// LeavesEquity ends the flop at leaves worth each hand's equity against the
+	// other's range over flopLeafRunouts runouts, realized in full.
+	LeavesEquity
+)
+
+// The continuation of LeavesTurn: its turn and river samples, drawn from a seed
+// fixed by the board.
+const (
+	flopTurns  = 12
+	flopRivers = 3
+	flopSeed   = 2
+)
+
+// ParseFlopLeaves reads "turn" or "equity".
+func ParseFlopLeaves(s string) (FlopLeaves, bool) {
+	switch s {
+	case "turn":
+		return LeavesTurn, true
+	case "equity":
+		return LeavesEquity, true
+	}
+	return 0, false
+}
+
+// limit makes spot, a flop round, depth-limited as l says.
+func (l FlopLeaves) limit(spot *solver.Spot) {
+	if l == LeavesEquity {
+		spot.LeafRunouts = flopLeafRunouts
+		return
+	}
+	spot.Sample = solver.Sample{Turns: flopTurns, Rivers: flopRivers, Seed: flopSeed}
+	for p := range 2 {
+		spot.Tree.Sizes[p][solver.River] = solver.Sizes{}
+	}
+}
+
 // newRoundSolver builds the solver of round st with tree from the beliefs at its
-// start; with a bound (the opponent's values there), a safe re-solve.
-func newRoundSolver(st *pubStreet, b *[2]belief, tree solver.Tree, bound *solver.Bound) (*solver.Solver, error) {
+// start; with a bound (the opponent's values there), a safe re-solve. A flop
+// round ends as leaves say.
+func newRoundSolver(st *pubStreet, b *[2]belief, tree solver.Tree, bound *solver.Bound, leaves FlopLeaves) (*solver.Solver, error) {
 	var dead cards.Set
 	for _, c := range st.board {
 		dead = dead.Add(c)
 	}
 	spot := solver.Spot{Pot: float64(st.pot), Stack: float64(st.effective()), Board: st.board, Tree: tree, Bound: bound}
 	if st.street == engine.Flop {
-		spot.LeafRunouts = flopLeafRunouts // depth-limited: the flop round only
+		leaves.limit(&spot)
 	}
 	for r := range 2 {
 		rg, ok := b[r].rangeOf(dead)

@@ -272,7 +272,7 @@ func (s *Solver) chance(w *worker, n *node, depth int, m mode, trav int, self, o
 			}
 		}
 	}
-	scale := 1 / float64(cards.NumCards-s.boards[n.board].set.Len()-4)
+	scale := s.chanceScale(s.boards[n.board].set)
 	for h := range out {
 		out[h] *= scale
 	}
@@ -334,7 +334,12 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 		buf = w.r32[depth]
 	}
 	regret := s.regrets(n, buf) // decoded once, kept at this depth for the update
-	regretMatch(regret, na, nh, sigma, w.sum)
+	lock := s.lockOf(n)
+	if lock != nil {
+		copy(sigma, lock)
+	} else {
+		regretMatch(regret, na, nh, sigma, w.sum)
+	}
 	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
 	kids := s.children(n)
 	if p != trav {
@@ -368,7 +373,9 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 			out[h] += sigma[a*nh+h] * vals[a*H+h]
 		}
 	}
-	s.update(w, n, regret, vals, sigma, self, out)
+	if lock == nil {
+		s.update(w, n, regret, vals, sigma, self, out)
+	}
 }
 
 // update adds the instantaneous regrets to the discounted ones (positive regrets times
@@ -444,7 +451,8 @@ func (s *Solver) evalAction(w *worker, n *node, depth int, m mode, trav int, opp
 	p := int(n.player)
 	na, nh, nt := int(n.nkids), len(s.hands[p]), len(out)
 	sigma := w.sigma[depth][:na*nh]
-	normalize(s.sums(n, w.s32), na, nh, sigma, w.sum, false)
+	s.average(n, sigma, w.sum, w.s32)
+	locked := s.lockOf(n) != nil // the traverser cannot deviate from a locked strategy
 	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
 	kids := s.children(n)
 	if p != trav {
@@ -472,7 +480,7 @@ func (s *Solver) evalAction(w *worker, n *node, depth int, m mode, trav int, opp
 		best := 0.0
 		for a := range na {
 			v := vals[a*H+h]
-			if m == modeEV {
+			if m == modeEV || locked {
 				best += sigma[a*nh+h] * v
 			} else if a == 0 || v > best {
 				best = v

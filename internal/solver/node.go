@@ -80,7 +80,7 @@ func (s *Solver) step(n *node, tok string, wk *walk) (int32, error) {
 				p := int(n.player)
 				na, nh := len(acts), len(s.hands[p])
 				sigma := make([]float64, na*nh)
-				normalize(s.sums(n, make([]float32, na*nh)), na, nh, sigma, make([]float64, nh), false)
+				s.average(n, sigma, make([]float64, nh), make([]float32, na*nh))
 				for h := range nh {
 					wk.reach[p][h] *= sigma[a*nh+h]
 				}
@@ -178,7 +178,7 @@ func (s *Solver) describeDecision(n *node, wk walk, info *NodeInfo, values bool)
 		info.AllIn = append(info.AllIn, a.AllIn)
 	}
 	sigma := make([]float64, na*nh)
-	normalize(s.sums(n, make([]float32, na*nh)), na, nh, sigma, make([]float64, nh), false)
+	s.average(n, sigma, make([]float64, nh), make([]float32, na*nh))
 	compat := make([]float64, nh)
 	s.compatible(p, wk.reach[1-p], compat, &s.main.cs2)
 	ev, eq := make([]float64, nh), make([]float64, nh)

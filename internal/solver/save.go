@@ -36,10 +36,17 @@ type savedHeader struct {
 
 // Save writes the solve (the spot, the iterations begun, every regret and strategy
 // sum) so that Load can go on from it. Call it between iterations. A safe re-solve
-// (a spot with a Bound) is refused: its root gadget is not saved.
+// (a spot with a Bound) is refused: its root gadget is not saved; so are a
+// depth-limited or sampled spot (LeafRunouts, Sample) and a solve with locked
+// decisions, which the saved header does not describe.
 func (s *Solver) Save(w io.Writer) error {
-	if s.gadget != nil {
+	switch {
+	case s.gadget != nil:
 		return errors.New("a safe re-solve (a spot with a Bound) is not saved")
+	case s.spot.LeafRunouts > 0 || s.spot.Sample != Sample{}:
+		return errors.New("a depth-limited or sampled spot (LeafRunouts, Sample) is not saved")
+	case s.Locked() > 0:
+		return errors.New("a solve with locked decisions is not saved")
 	}
 	s.start()
 	h := savedHeader{Pot: s.spot.Pot, Stack: s.spot.Stack, Board: cards.Format(s.spot.Board), Tree: s.spot.Tree,

@@ -75,3 +75,23 @@ func TestLoadBadFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestSaveRefusesWhatItCannotDescribe: a depth-limited spot, a sampled spot and a
+// solve with locked decisions are refused (the saved header would reload another
+// game), and nothing is written.
+func TestSaveRefusesWhatItCannotDescribe(t *testing.T) {
+	limited, sampled := smallFlop(), smallFlop()
+	limited.LeafRunouts = 6
+	sampled.Sample = Sample{Turns: 3, Rivers: 2}
+	dl := mustSolver(t, limited, 1)
+	locked := mustSolver(t, smallFlop(), 1)
+	if err := locked.LockFirstStreet(dl, OOP); err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*Solver{"depth-limited": dl, "sampled": mustSolver(t, sampled, 1), "locked": locked} {
+		var buf bytes.Buffer
+		if err := s.Save(&buf); err == nil || buf.Len() > 0 {
+			t.Errorf("%s: Save gave %v and wrote %d bytes; want an error and nothing", name, err, buf.Len())
+		}
+	}
+}

@@ -74,7 +74,8 @@ type Solver struct {
 	iter         int       // iterations begun: DCFR's iteration number
 	cut          int       // of them, stopped inside by IterateContext
 
-	gadget *gadget // a safe re-solve's root (Spot.Bound), or nil
+	gadget *gadget     // a safe re-solve's root (Spot.Bound), or nil
+	locked [][]float64 // per decision: its locked strategy (lock.go), or nil
 
 	leafBoards []int32 // depth-limited (Spot.LeafRunouts): the sampled runouts' boards
 	leafScale  float64 // 1 / the leaf runouts a pair of hands meets on, in the mean

@@ -87,6 +87,9 @@ type Spot struct {
 	// runouts of the board. It makes a flop subgame about as cheap as a river one. 0
 	// solves to the river; on a river spot it changes nothing.
 	LeafRunouts int
+	// Sample, when set, deals a fixed sample of the turn and river cards instead of
+	// every card (sample.go).
+	Sample Sample
 }
 
 // rake returns the rake of a hand that ends with pot chips called.
@@ -123,6 +126,9 @@ func (s *Spot) Validate() error {
 		return bad("the raise cap must be from 1 to 20, not %d", s.Tree.RaiseCap)
 	case s.LeafRunouts < 0 || s.LeafRunouts > MaxLeafRunouts:
 		return bad("the leaf runouts must be from 0 (no depth limit) to %d, not %d", MaxLeafRunouts, s.LeafRunouts)
+	}
+	if err := s.Sample.check(); err != nil {
+		return bad("%v", err)
 	}
 	if s.Bound != nil {
 		if err := s.Bound.check(); err != nil {

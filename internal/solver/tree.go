@@ -184,7 +184,7 @@ func (b *builder) decision(st state) int32 {
 
 // endStreet builds what follows a street's last action: a showdown on the river, else
 // a chance node dealing the next card. Cards isomorphic to a smaller one share its
-// subtree.
+// subtree. A street with no bet in the tree is checked down without decisions.
 func (b *builder) endStreet(st state) int32 {
 	if st.street == River {
 		return b.add(node{kind: showdownNode, street: River, board: b.s.boardIndex(st.board), payoff: st.commit[0], pot: st.commit[0] + st.commit[1]}, st.depth)
@@ -193,7 +193,7 @@ func (b *builder) endStreet(st state) int32 {
 		return b.add(node{kind: leafNode, street: st.street, board: b.s.boardIndex(st.board), payoff: st.commit[0], pot: st.commit[0] + st.commit[1]}, st.depth)
 	}
 	idx := b.add(node{kind: chanceNode, street: st.street, board: b.s.boardIndex(st.board), pot: st.commit[0] + st.commit[1]}, st.depth)
-	deal, perm, from := b.s.dealClasses(st.board)
+	deal, perm, from := b.s.deals(st.board)
 	kids := make([]int32, len(deal))
 	for i, c := range deal {
 		if perm[i] != 0 {
@@ -206,7 +206,7 @@ func (b *builder) endStreet(st state) int32 {
 		next.depth++
 		next.start = st.commit[0]
 		next.bets, next.checked, next.toAct = 0, false, OOP
-		if st.allInRun {
+		if st.allInRun || b.checkedDown(next.street) {
 			kids[i] = b.endStreet(next)
 		} else {
 			kids[i] = b.decision(next)
@@ -214,6 +214,18 @@ func (b *builder) endStreet(st state) int32 {
 	}
 	b.setKids(idx, kids, deal, perm, from)
 	return idx
+}
+
+// checkedDown reports whether street has no bet for either player (no size, no
+// all-in): it is dealt and checked down, with no decision.
+func (b *builder) checkedDown(street Street) bool {
+	for p := range 2 {
+		z := b.s.spot.Tree.Sizes[p][street]
+		if len(z.Bet) > 0 || len(z.Donk) > 0 || z.AllIn {
+			return false
+		}
+	}
+	return true
 }
 
 // actions lists the choices of st.toAct.
