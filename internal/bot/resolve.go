@@ -62,9 +62,13 @@ type resolveBot struct {
 	other  *chartBot
 	cache  map[string]*plan
 	starts map[string]*[2]belief // beliefs at a round's start, by the history's key then
+	failed map[string]failure    // histories without a plan, by key (planAt)
 	kept   keptSolve
+	solves solveStore               // the last full re-solves of the hand, for reuse
 	safe   bool                     // re-solve safely (resolve_solve.go, boundFor)
 	bounds map[string]*solver.Bound // safe re-solving: the opponent's values at a round's start
+	gen    uint64                   // counts the changes to bounds
+	cut    uint64                   // counts the re-solves stopped before their iterations
 	noBlue bool                     // play the chart and the flop policy, not the blueprint
 	flop   bool                     // re-solve the flop (depth-limited, flop=true), not play the blueprint there
 	leaves FlopLeaves               // how the flop's re-solve ends (leaf=)
@@ -79,6 +83,7 @@ type keptSolve struct {
 	start string   // the history's key when the round began
 	acts  []pubAct // the round's actions it was solved for
 	s     *solver.Solver
+	gen   uint64 // counts the solves kept
 }
 
 // covers reports whether the kept solve has round st, begun at key start, in its
@@ -101,7 +106,7 @@ func (k *keptSolve) keep(start string, st *pubStreet, s *solver.Solver) {
 	if k.s != nil {
 		k.s.Close()
 	}
-	*k = keptSolve{start: start, acts: append([]pubAct(nil), st.acts...), s: s}
+	*k = keptSolve{start: start, acts: append([]pubAct(nil), st.acts...), s: s, gen: k.gen + 1}
 }
 
 // plan is what the bot does at one public decision: the actions and, for each hand,
@@ -282,18 +287,60 @@ func legalize(a engine.Action, l engine.Legal) engine.Action {
 // (a hand uses a few dozen at most).
 const maxCache = 512
 
+// failure is what the bot's state was just after it failed to make a plan (a
+// subgame too big to re-solve, an action its re-solved tree does not hold): the
+// kept solve and the count of changes to the bounds. While both are the same,
+// trying again would re-solve the same subgames from the same beliefs (cached in
+// starts, which the failure is dropped with) with the same bounds, fail the same
+// way and leave the state as it is, so planAt does not try again: without this,
+// every hand asked about at such a history (1,326 of them, by LBR) re-solved it.
+// A failure is noted only when the attempt changed no bound and ran every
+// re-solve to its iterations (a deadline did not cut it short), so that trying
+// again from the state it left would indeed do the same.
+type failure struct {
+	kept, bounds uint64 // b.kept.gen and b.gen
+}
+
 // planAt returns the plan at the end of h (cached by its key), or nil when there
 // is none (the deadline passed before it was made, or the subgame is too big).
 func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 	if b.cache == nil || len(b.cache)+len(b.starts) > maxCache {
-		b.cache, b.starts = map[string]*plan{}, map[string]*[2]belief{}
+		b.cache, b.starts, b.failed = map[string]*plan{}, map[string]*[2]belief{}, map[string]failure{}
 	}
 	if p, ok := b.cache[h.key]; ok {
 		return p
 	}
+	b.solves.keepHand(h.key)
+	if f, ok := b.failed[h.key]; ok && f == (failure{b.kept.gen, b.gen}) {
+		return nil
+	}
 	if ctx.Err() != nil {
 		return nil
 	}
+	gen, cut := b.gen, b.cut
+	p := b.makePlan(ctx, h)
+	switch {
+	case p != nil && !p.unsolved:
+		b.cache[h.key] = p
+	case p == nil && ctx.Err() == nil && b.gen == gen && b.cut == cut:
+		b.noteFailure(h.key)
+	}
+	return p
+}
+
+// maxFailed bounds the failures kept; they are dropped all at once past it.
+const maxFailed = 64
+
+// noteFailure records that the history of key has no plan in the bot's state now.
+func (b *resolveBot) noteFailure(key string) {
+	if b.failed == nil || len(b.failed) >= maxFailed {
+		b.failed = map[string]failure{}
+	}
+	b.failed[key] = failure{b.kept.gen, b.gen}
+}
+
+// makePlan makes the plan at the end of h, or returns nil (planAt).
+func (b *resolveBot) makePlan(ctx context.Context, h *pubHistory) *plan {
 	st := h.cur()
 	bel := b.beliefsAt(ctx, h, len(h.streets)-1)
 	if bel == nil {
@@ -306,9 +353,6 @@ func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 		p = b.roundPlan(h, len(h.streets)-1, len(st.acts), &now)
 	} else {
 		p = b.solvePlan(ctx, h, st, bel)
-	}
-	if p != nil && !p.unsolved {
-		b.cache[h.key] = p
 	}
 	return p
 }
@@ -402,26 +446,40 @@ func (p *plan) prob(x int, a pubAct) float64 {
 }
 
 // roundSolver builds and solves round st, begun at the history's key start, from
-// the beliefs at its start, with the bet sizes of its actions so far in the tree.
+// the beliefs at its start, with the bet sizes of its actions so far in the tree,
+// or takes the same re-solve from b.solves.
 func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]belief, me int, start string) (*solver.Solver, error) {
-	s, err := newRoundSolver(st, bel, me, b.boundFor(start), b.leaves)
-	if err != nil {
-		return nil, err
+	bound, tree := b.boundFor(start), roundTree(st, me)
+	key := solveKey(start, st.board, &tree)
+	s := b.solves.find(key, bel, bound)
+	if s == nil {
+		var err error
+		if s, err = newRoundSolver(st, bel, tree, bound, b.leaves); err != nil {
+			return nil, err
+		}
+		if b.beforeSolve != nil {
+			b.beforeSolve(s)
+		}
+		if n := b.iterations(st.street); iterate(ctx, s.IterateContext, n) < n {
+			b.cut++
+		} else {
+			b.solves.add(storedSolve{start: start, key: key, bel: *bel, bound: bound, s: s, bytes: s.Memory()})
+		}
 	}
+	b.noteRoot(ctx, start, s, me)
+	return s, nil
+}
+
+// iterations returns the iterations of a re-solve on street at the bot's budget.
+func (b *resolveBot) iterations(street engine.Street) int {
 	n, least := turnIterations, minTurnIterations
-	switch st.street {
+	switch street {
 	case engine.Flop:
 		n, least = flopIterations, minFlopIterations
 	case engine.River:
 		n, least = riverIterations, minRiverIterations
 	}
-	n = max(least, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
-	if b.beforeSolve != nil {
-		b.beforeSolve(s)
-	}
-	iterate(ctx, s.IterateContext, n)
-	b.noteRoot(ctx, start, s, me)
-	return s, nil
+	return max(least, int(float64(n)*min(1, float64(b.budget)/float64(DefaultResolveBudget))))
 }
 
 // solvePlan re-solves round st and reads the strategy at its current decision.

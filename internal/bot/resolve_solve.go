@@ -146,15 +146,15 @@ func (l FlopLeaves) limit(spot *solver.Spot) {
 	}
 }
 
-// newRoundSolver builds the solver of round st from the beliefs at its start; with
-// a bound (the opponent's values there), a safe re-solve. A flop round ends as
-// leaves say.
-func newRoundSolver(st *pubStreet, b *[2]belief, me int, bound *solver.Bound, leaves FlopLeaves) (*solver.Solver, error) {
+// newRoundSolver builds the solver of round st with tree from the beliefs at its
+// start; with a bound (the opponent's values there), a safe re-solve. A flop
+// round ends as leaves say.
+func newRoundSolver(st *pubStreet, b *[2]belief, tree solver.Tree, bound *solver.Bound, leaves FlopLeaves) (*solver.Solver, error) {
 	var dead cards.Set
 	for _, c := range st.board {
 		dead = dead.Add(c)
 	}
-	spot := solver.Spot{Pot: float64(st.pot), Stack: float64(st.effective()), Board: st.board, Tree: roundTree(st, me), Bound: bound}
+	spot := solver.Spot{Pot: float64(st.pot), Stack: float64(st.effective()), Board: st.board, Tree: tree, Bound: bound}
 	if st.street == engine.Flop {
 		leaves.limit(&spot)
 	}
@@ -331,9 +331,11 @@ const maxBounds = 64
 func (b *resolveBot) noteBound(start string, opp int, vals []float64) {
 	if b.bounds == nil || len(b.bounds) >= maxBounds {
 		b.bounds = map[string]*solver.Bound{}
+		b.gen++
 	}
 	if b.bounds[start] == nil {
 		b.bounds[start] = &solver.Bound{Player: opp, Values: vals, Belief: safeBelief}
+		b.gen++
 	}
 }
 
