@@ -98,14 +98,16 @@ func lbrDigest(t *testing.T, seed uint64, from, to int) (string, int) {
 
 // TestResolveAnswersToLBRAsBefore: every answer the bot gives LBR (and its
 // control variate) over two deals that reach the river, the bets LBR considers
-// included, is bit for bit what the bot gave before it kept re-solves for reuse
-// (the digest was computed at main 397fa56, where these deals took 18 re-solves;
-// they now take 17).
+// included, is bit for bit what the bot gave before it kept re-solves for reuse.
+// The digest was first computed at main 397fa56 (c7b903301ee14887 of 27,241
+// answers, 18 re-solves where these deals now take 17), then again at main
+// 5946419, after the flop defence (defend) changed the bot's flop answers and
+// before re-solves were kept: the kept re-solves give that digest exactly.
 func TestResolveAnswersToLBRAsBefore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays LBR against resolve")
 	}
-	if d, n := lbrDigest(t, 1606, 2, 4); d != "c7b903301ee14887" || n != 27241 {
-		t.Errorf("digest %s of %d answers, want c7b903301ee14887 of 27241", d, n)
+	if d, n := lbrDigest(t, 1606, 2, 4); d != "d656c4797dab34ec" || n != 27756 {
+		t.Errorf("digest %s of %d answers, want d656c4797dab34ec of 27756", d, n)
 	}
 }
