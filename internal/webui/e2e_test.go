@@ -625,9 +625,17 @@ func checkRankings(t *testing.T, ctx context.Context, base, name string) {
 	if len(cells) != 5 || cells[0] == "" || cells[3] == "0" {
 		t.Errorf("%s's row in the rankings: %q", name, cells)
 	}
+	// Each ranking is waited for until its table is filled (no longer aria-busy):
+	// the rows of the one before stay until then, and a click on one of them
+	// would find it replaced.
+	ranked := func(by string) string {
+		return fmt.Sprintf(`document.querySelector('[data-by=%q]').getAttribute('aria-pressed') === 'true' && !document.querySelector('#rankings-body').hasAttribute('aria-busy')`, by)
+	}
 	do(t, ctx, "rank by win rate", chromedp.Click(`[data-by="win_rate"]`))
-	waitJS[bool](t, ctx, "the ranking by win rate", `document.querySelector('[data-by="win_rate"]').getAttribute('aria-pressed') === 'true' && !document.querySelector('#rankings-body').textContent.includes('Loading')`, 5*time.Second)
-	do(t, ctx, "rank by net", chromedp.Click(`[data-by="net"]`), chromedp.WaitVisible(row), chromedp.Click(row), chromedp.WaitVisible("#stats .stat"))
+	waitJS[bool](t, ctx, "the ranking by win rate", ranked("win_rate"), 5*time.Second)
+	do(t, ctx, "rank by net", chromedp.Click(`[data-by="net"]`))
+	waitJS[bool](t, ctx, "the ranking by net", ranked("net"), 5*time.Second)
+	do(t, ctx, "open the profile from the ranking", chromedp.WaitVisible(row), chromedp.Click(row), chromedp.WaitVisible("#stats .stat"))
 	if h := eval[string](t, ctx, `document.getElementById('player-name').textContent`); h != name {
 		t.Errorf("the rankings' link led to the profile of %q", h)
 	}
