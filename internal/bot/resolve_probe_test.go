@@ -1,0 +1,173 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/engine"
+)
+
+// probeShares is what the bot's range does at one decision: the share of its
+// weight (its own beliefs there) that folds, checks or calls, bets or raises short
+// of all-in, and moves all-in; most is the most it may fold before a bluff of the
+// opponent's last bet or raise (its chips over the pot after it) profits.
+type probeShares struct {
+	fold, call, raise, allIn, most float64
+}
+
+// probeAt asks b about every hand of its range at the end of h (the bot in seat)
+// and returns the range's shares and the strategies of the hands listed.
+func probeAt(t *testing.T, b *resolveBot, h *engine.Hand, seat int, hands ...string) (probeShares, []string) {
+	t.Helper()
+	v := h.View(seat)
+	if h.ToAct() != seat {
+		t.Fatalf("seat %d to act, not the bot's %d", h.ToAct(), seat)
+	}
+	hist, ok := readHistory(&v)
+	if !ok {
+		t.Fatal("no history")
+	}
+	if _, ok := b.Strategy(&v, nil); !ok {
+		t.Fatal("no strategy")
+	}
+	now := ownRangeNow(b, &hist)
+	st := hist.cur()
+	var dead cards.Set
+	for _, c := range st.board {
+		dead = dead.Add(c)
+	}
+	var sh probeShares
+	total := 0.0
+	for x, c := range comboCards {
+		w := now[x]
+		if w <= 0 || cards.SetOf(c[0], c[1])&dead != 0 {
+			continue
+		}
+		wv := withHole(v, comboName(x))
+		probs, _ := b.Strategy(&wv, nil)
+		total += w
+		for _, p := range probs {
+			switch {
+			case p.Action.Kind == engine.Fold:
+				sh.fold += w * p.Prob
+			case p.Action.Kind == engine.Check || p.Action.Kind == engine.Call:
+				sh.call += w * p.Prob
+			case p.Action.Amount >= v.Legal.MaxTo:
+				sh.allIn += w * p.Prob
+			default:
+				sh.raise += w * p.Prob
+			}
+		}
+	}
+	if total > 0 {
+		sh.fold, sh.call, sh.raise, sh.allIn = sh.fold/total, sh.call/total, sh.raise/total, sh.allIn/total
+	}
+	if n := len(st.acts); n > 0 && v.Legal.CallAmount > 0 {
+		bet, _ := st.betsBefore(n)
+		prev, _ := st.betsBefore(n - 1)
+		opp := st.acts[n-1].role
+		sh.most = float64(bet[opp]-prev[opp]) / float64(v.Pot)
+	}
+	var out []string
+	for _, hole := range hands {
+		wv := withHole(v, hole)
+		probs, _ := b.Strategy(&wv, nil)
+		var s []string
+		for _, p := range probs {
+			a := map[engine.ActionKind]string{engine.Fold: "f", engine.Check: "k", engine.Call: "c", engine.Bet: "b", engine.Raise: "r"}[p.Action.Kind]
+			if p.Action.Kind == engine.Bet || p.Action.Kind == engine.Raise {
+				a += fmt.Sprint(p.Action.Amount)
+			}
+			s = append(s, fmt.Sprintf("%s:%.2f", a, p.Prob))
+		}
+		out = append(out, hole+" "+strings.Join(s, " "))
+	}
+	return sh, out
+}
+
+// ownRangeNow returns the bot's belief about its own range at the end of hist,
+// after b answered there (a re-solved round's kept re-solve moves it).
+func ownRangeNow(b *resolveBot, hist *pubHistory) belief {
+	i := len(hist.streets) - 1
+	st := hist.cur()
+	now := *b.beliefsAt(context.Background(), hist, i)
+	switch {
+	case !b.resolves(st.street):
+		b.playRound(context.Background(), hist, i, &now, len(st.acts))
+	case b.kept.s != nil && b.kept.s.Iterations() >= minPlanIterations:
+		advance(b.kept.s, st, &now, hist.me)
+	}
+	return now[hist.me]
+}
+
+// probe is one line of the probe report: a deal (the bot's cards are replaced by
+// each hand asked about), its stacks (blinds 50/100), the actions, and the bot's seat.
+type probe struct {
+	name         string
+	stacks       [2]int64
+	hole1, board string // the other seat's cards and the board
+	line         string
+	seat         int
+	hands        []string
+}
+
+// probes are the odd lines of docs/bots.md, "Probing resolve's odd lines".
+var probes = []probe{
+	{"100bb BB faces a min-raise", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r200", 1, []string{"AsAh", "7h2d", "KhQs"}},
+	{"100bb SB limps, BB min-raises", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "c r200", 0, []string{"AsAh", "7h2d", "KhQs"}},
+	{"100bb min-raise war, 5th raise", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r200 r300 r400 r500 r600", 1, []string{"AsAh", "7h2d", "KhQs", "QsQh"}},
+	{"100bb min-raise war, 6th raise", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r200 r300 r400 r500 r600 r700", 0, []string{"AsAh", "7h2d", "KhQs", "QsQh"}},
+	{"100bb 4-bet to 22bb", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 r800 r2200", 1, []string{"AsAh", "7h2d", "KhQs", "QsQh"}},
+	{"100bb 5-bet to 50bb", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 r800 r2200 r5000", 0, []string{"AsAh", "7h2d", "KhQs", "QsQh"}},
+	{"3bb SB shoves", [2]int64{300, 300}, "2c3d", "Kd7s2hTc3c", "r300", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"5bb SB shoves", [2]int64{500, 500}, "2c3d", "Kd7s2hTc3c", "r500", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"10bb SB shoves", [2]int64{1000, 1000}, "2c3d", "Kd7s2hTc3c", "r1000", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"20bb SB shoves", [2]int64{2000, 2000}, "2c3d", "Kd7s2hTc3c", "r2000", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"100bb SB shoves", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r10000", 1, []string{"AsAh", "KsKh", "AhKs", "7h2d"}},
+	{"200bb SB shoves", [2]int64{20000, 20000}, "2c3d", "Kd7s2hTc3c", "r20000", 1, []string{"AsAh", "KsKh", "AhKs", "7h2d"}},
+	{"400bb SB shoves", [2]int64{40000, 40000}, "2c3d", "Kd7s2hTc3c", "r40000", 1, []string{"AsAh", "KsKh", "AhKs", "7h2d"}},
+	{"SB 100bb vs BB 3bb, BB shoves over open", [2]int64{10000, 300}, "2c3d", "Kd7s2hTc3c", "r250 r300", 0, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"SB 2.5bb, shoves 250 (a raise short of min)", [2]int64{250, 10000}, "2c3d", "Kd7s2hTc3c", "r250", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"100bb SB opens to 10bb", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r1000", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"100bb SB opens to 20bb", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r2000", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"100bb SB opens to 40bb", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r4000", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"100bb BB 3-bets to 30bb", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 r3000", 0, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"200bb SB opens to 50bb", [2]int64{20000, 20000}, "2c3d", "Kd7s2hTc3c", "r5000", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"10bb BB faces a min-raise", [2]int64{1000, 1000}, "2c3d", "Kd7s2hTc3c", "r200", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"10bb SB opens, BB shoves", [2]int64{1000, 1000}, "2c3d", "Kd7s2hTc3c", "r200 r1000", 0, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"BB 200bb vs SB 10bb, SB limps", [2]int64{1000, 20000}, "2c3d", "Kd7s2hTc3c", "c", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"SB 200bb vs BB 4bb, first in", [2]int64{20000, 400}, "2c3d", "Kd7s2hTc3c", "", 0, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"100bb raise-call, flop min-bet (donk)", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c r100", 0, []string{"KhKs", "QhJh", "5h4d"}},
+	{"100bb raise-call, flop 5x overbet", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c k r2500", 1, []string{"KhKs", "QhJh", "5h4d"}},
+	{"100bb raise-call, flop 20x overbet", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c k r9750", 1, []string{"KhKs", "QhJh", "5h4d"}},
+	{"100bb flop check-raise min over 2/3", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c k r330 r660", 0, []string{"KhKs", "QhJh", "5h4d"}},
+	{"100bb flop raise war, 4th raise", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c r100 r200 r300 r400", 1, []string{"KhKs", "QhJh", "5h4d"}},
+	{"100bb turn min-bet", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c k k r100", 0, []string{"KhKs", "QhJh", "5h4d"}},
+	{"100bb turn 10x overbet", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c k k r5000", 0, []string{"KhKs", "QhJh", "5h4d"}},
+	{"100bb river min-bet", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c k k k k r100", 0, []string{"KhKs", "QhJh", "5h4d"}},
+	{"100bb river shove (19x)", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c k k k k r9750", 0, []string{"KhKs", "QhJh", "5h4d", "AhJh"}},
+}
+
+// TestResolveProbeReport prints, for each line of probes, what the bot's range does
+// (skipped unless FELT_PROBE is set; FELT_PROBE=name runs the lines whose name
+// holds it): go test ./internal/bot -run ProbeReport -v.
+func TestResolveProbeReport(t *testing.T) {
+	only := os.Getenv("FELT_PROBE")
+	if only == "" {
+		t.Skip("set FELT_PROBE=1 (or part of a line's name)")
+	}
+	for _, p := range probes {
+		if only != "1" && !strings.Contains(p.name, only) {
+			continue
+		}
+		hole0 := "4c5c"
+		h := dealt(t, hole0, p.hole1, p.board, engine.Config{Stacks: p.stacks[:], SmallBlind: 50, BigBlind: 100})
+		play(t, h, strings.Fields(p.line)...)
+		sh, hands := probeAt(t, newTestResolve(t, 1), h, p.seat, p.hands...)
+		t.Logf("%-44s fold %.2f (≤%.2f) call %.2f raise %.2f all-in %.2f\n    %s", p.name, sh.fold, sh.most, sh.call, sh.raise, sh.allIn, strings.Join(hands, "\n    "))
+	}
+}
