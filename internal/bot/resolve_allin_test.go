@@ -1,0 +1,106 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/felt-poker/felt/internal/engine"
+)
+
+// shoveExploitability returns how much a best-responding bettor and a
+// best-responding caller would gain, together, against the strategies call and
+// bet of sp's push-or-fold game, in units of the bet: 0 at an equilibrium.
+func shoveExploitability(t *preflopTable, sp shoveSpot, call, bet *[numClasses]float64) float64 {
+	total := 0.0
+	for i := range classCombos {
+		total += classCombos[i]
+	}
+	// The bettor's value (per pair of combos) with bet against call, and his best.
+	value, best := 0.0, 0.0
+	for i := range numClasses {
+		vBet := 0.0
+		for j := range numClasses {
+			vBet += classCombos[j] * (call[j]*(2*float64(t.eq[i][j])-1) + (1-call[j])*sp.mine)
+		}
+		vFold := -sp.before * total
+		value += classCombos[i] * (bet[i]*vBet + (1-bet[i])*vFold)
+		best += classCombos[i] * max(vBet, vFold)
+	}
+	// The caller's best against bet: the bettor's value then.
+	worst := 0.0
+	for j := range numClasses {
+		vCall, vFold := 0.0, 0.0
+		for i := range numClasses {
+			w := classCombos[i] * bet[i]
+			vCall += w * (1 - 2*float64(t.eq[i][j]))
+			vFold -= w * sp.mine
+		}
+		worst += classCombos[j] * max(vCall, vFold)
+	}
+	for i := range numClasses {
+		worst += classCombos[i] * (1 - bet[i]) * sp.before * total
+	}
+	// best − value: the bettor's gain; value − (−worst): the caller's.
+	return (best - value + value + worst) / (total * total)
+}
+
+// TestShoveEquilibrium: the push-or-fold equilibrium is one (its exploitability
+// is under half a thousandth of the bet at 3, 10 and 100 big blinds and after an open
+// shoved over), and its calls widen as the price falls.
+func TestShoveEquilibrium(t *testing.T) {
+	tb := preflopOnce()
+	var prev float64
+	for _, sp := range []shoveSpot{{0.5 / 100, 1.0 / 100}, {0.5 / 10, 1.0 / 10}, {0.5 / 3, 1.0 / 3}, {1.0 / 3, 2.5 / 3}} {
+		call, bet := solveShove(tb, sp, shoveIterations)
+		if x := shoveExploitability(tb, sp, call, bet); x > 5e-4 {
+			t.Errorf("%+v: exploitability %.4f of the bet", sp, x)
+		}
+		share := 0.0
+		for c := range call {
+			share += call[c] * classCombos[c] / numCombos
+		}
+		t.Logf("%+v: calls %.2f of hands", sp, share)
+		if share < prev {
+			t.Errorf("%+v: calls %.2f, less than at a worse price (%.2f)", sp, share, prev)
+		}
+		prev = share
+	}
+}
+
+// TestResolveCallsShortAllIns: facing an all-in before the flop with stacks far
+// shorter than the blueprint depth's, or a bet short of all-in that the tree maps
+// to its all-in, the bot calls as the real price asks. The old bot played the
+// 20-big-blind depth's answer to a 20-big-blind shove at 3 big blinds (folding
+// 0.73 of its range, more than any bluff needs, and king-queen half the time),
+// folded nine-four to an all-in it could call for 50 chips into 600, and folded
+// 0.89 of its range to an open to 10 big blinds at 100, more than a bluff
+// needs (0.86).
+func TestResolveCallsShortAllIns(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		stacks [2]int64
+		line   string
+		seat   int
+		fold   float64 // the most of its range the bot may fold
+		hand   string  // a hand that must call
+	}{
+		{"3bb SB shoves", [2]int64{300, 300}, "r300", 1, 0.2, "KhQs"},
+		{"BB all-in for 3bb over an open", [2]int64{10000, 300}, "r250 r300", 0, 0.01, "9h4s"},
+		{"100bb SB opens to 10bb", [2]int64{10000, 10000}, "r1000", 1, 0.7, "KhQs"},
+	} {
+		h := dealt(t, "4c5c", "2c3d", "Kd7s2hTc3c", engine.Config{Stacks: c.stacks[:], SmallBlind: 50, BigBlind: 100})
+		play(t, h, strings.Fields(c.line)...)
+		b := newTestResolve(t, 1)
+		sh, hands := probeAt(t, b, h, c.seat, c.hand)
+		if sh.fold > c.fold {
+			t.Errorf("%s: folds %.2f of its range, want at most %.2f", c.name, sh.fold, c.fold)
+		}
+		v := withHole(h.View(c.seat), c.hand)
+		probs, _ := b.Strategy(&v, nil)
+		for _, p := range probs {
+			if p.Action.Kind == engine.Fold && p.Prob > 0.01 {
+				t.Errorf("%s: %s, want a call", c.name, hands[0])
+			}
+		}
+	}
+}
