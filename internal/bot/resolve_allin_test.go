@@ -104,3 +104,19 @@ func TestResolveCallsShortAllIns(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveDefendsMinRaiseWars: facing a min-raise before the flop that the
+// blueprint's tree maps to its smallest raise (0.7 pots, far more), the bot
+// folds no more of its range than a bluff of the real raise needs: the old bot
+// folded 0.35 of it to a fourth min-raise (100 chips more into 900), where at
+// most 0.22 may, and 0.34 to a third, where 0.29 may.
+func TestResolveDefendsMinRaiseWars(t *testing.T) {
+	for _, line := range []string{"r200 r300 r400", "r200 r300 r400 r500"} {
+		h := dealt(t, "4c5c", "2c3d", "Kd7s2hTc3c", engine.Config{Stacks: []int64{10000, 10000}, SmallBlind: 50, BigBlind: 100})
+		play(t, h, strings.Fields(line)...)
+		sh, _ := probeAt(t, newTestResolve(t, 1), h, h.ToAct())
+		if sh.fold > sh.most+defendSlack {
+			t.Errorf("%s: folds %.2f of its range, want at most %.2f", line, sh.fold, sh.most)
+		}
+	}
+}

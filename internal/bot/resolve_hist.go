@@ -128,6 +128,12 @@ func (h *pubHistory) cur() *pubStreet { return &h.streets[len(h.streets)-1] }
 // effective returns the chips the smaller stack had behind when round st began.
 func (st *pubStreet) effective() int64 { return min(st.behind[0], st.behind[1]) }
 
+// potWith returns the chips in the pot with bet, each role's bet in round st
+// (before the flop the blinds are in bet and in st.pot alike).
+func (st *pubStreet) potWith(bet [2]int64) int64 {
+	return st.pot - st.blinds[0] - st.blinds[1] + bet[0] + bet[1]
+}
+
 // betsBefore returns each role's bet in round st before its k-th action, and the
 // number of bets and raises by then.
 func (st *pubStreet) betsBefore(k int) (bet [2]int64, raises int) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,6 +120,10 @@ type probe struct {
 var probes = []probe{
 	{"100bb BB faces a min-raise", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r200", 1, []string{"AsAh", "7h2d", "KhQs"}},
 	{"100bb SB limps, BB min-raises", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "c r200", 0, []string{"AsAh", "7h2d", "KhQs"}},
+	{"100bb min-raise war, 2nd raise", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r200 r300", 0, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"100bb min-raise war, 3rd raise", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r200 r300 r400", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"100bb min-raise war, 4th raise", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r200 r300 r400 r500", 0, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
+	{"20bb min-raise war, 3rd raise", [2]int64{2000, 2000}, "2c3d", "Kd7s2hTc3c", "r200 r300 r400", 1, []string{"AsAh", "7h2d", "KhQs", "9h4s"}},
 	{"100bb min-raise war, 5th raise", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r200 r300 r400 r500 r600", 1, []string{"AsAh", "7h2d", "KhQs", "QsQh"}},
 	{"100bb min-raise war, 6th raise", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r200 r300 r400 r500 r600 r700", 0, []string{"AsAh", "7h2d", "KhQs", "QsQh"}},
 	{"100bb 4-bet to 22bb", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 r800 r2200", 1, []string{"AsAh", "7h2d", "KhQs", "QsQh"}},
@@ -150,24 +155,53 @@ var probes = []probe{
 	{"100bb turn 10x overbet", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c k k r5000", 0, []string{"KhKs", "QhJh", "5h4d"}},
 	{"100bb river min-bet", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c k k k k r100", 0, []string{"KhKs", "QhJh", "5h4d"}},
 	{"100bb river shove (19x)", [2]int64{10000, 10000}, "2c3d", "Kd7s2hTc3c", "r250 c k k k k r9750", 0, []string{"KhKs", "QhJh", "5h4d", "AhJh"}},
+	{"100bb river dry, min-bet", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k r100", 0, []string{"AsAh", "KhJc"}},
+	{"100bb river dry, half pot", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k r250", 0, []string{"AsAh", "KhJc"}},
+	{"100bb river dry, 3x pot", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k r1500", 0, []string{"AsAh", "KhJc"}},
+	{"100bb river dry, shove 19x", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k r9750", 0, []string{"AsAh", "KhJc"}},
+	{"100bb river wet, min-bet", [2]int64{10000, 10000}, "4d3d", "9h8h2c5hJd", "r250 c k k k k r100", 0, []string{"AsAh", "KhJc"}},
+	{"100bb river wet, half pot", [2]int64{10000, 10000}, "4d3d", "9h8h2c5hJd", "r250 c k k k k r250", 0, []string{"AsAh", "KhJc"}},
+	{"100bb river wet, 3x pot", [2]int64{10000, 10000}, "4d3d", "9h8h2c5hJd", "r250 c k k k k r1500", 0, []string{"AsAh", "KhJc"}},
+	{"100bb river wet, shove 19x", [2]int64{10000, 10000}, "4d3d", "9h8h2c5hJd", "r250 c k k k k r9750", 0, []string{"AsAh", "KhJc"}},
+	{"100bb river paired, min-bet", [2]int64{10000, 10000}, "4d3d", "QsQd6c6h2s", "r250 c k k k k r100", 0, []string{"AsAh", "KhJc"}},
+	{"100bb river paired, half pot", [2]int64{10000, 10000}, "4d3d", "QsQd6c6h2s", "r250 c k k k k r250", 0, []string{"AsAh", "KhJc"}},
+	{"100bb river paired, 3x pot", [2]int64{10000, 10000}, "4d3d", "QsQd6c6h2s", "r250 c k k k k r1500", 0, []string{"AsAh", "KhJc"}},
+	{"100bb river paired, shove 19x", [2]int64{10000, 10000}, "4d3d", "QsQd6c6h2s", "r250 c k k k k r9750", 0, []string{"AsAh", "KhJc"}},
+	{"100bb min-raise war called, flop pot bet", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r200 r300 r400 r500 r600 c k r1200", 1, []string{"AsAh", "KhJc", "9h8h"}},
+	{"100bb min-raise war called, turn pot bet", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r200 r300 r400 r500 r600 c k k k r1200", 1, []string{"AsAh", "KhJc", "9h8h"}},
+	{"100bb 4-bet called, turn pot bet", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 r800 r2200 c k k k r4400", 1, []string{"AsAh", "KhJc", "QsQh"}},
+	{"100bb limp-reraise over BB's raise", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "c r400 r1200", 1, []string{"AsAh", "KhJc", "7h2d"}},
+	{"100bb raise-call, flop half-pot donk", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c r250", 0, []string{"KhKs", "QhJh", "5h4c"}},
+	{"100bb raise-call, flop 2x pot donk", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c r1000", 0, []string{"KhKs", "QhJh", "5h4c"}},
+	{"100bb flop check-raise to 6x over 2/3", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k r330 r3000", 0, []string{"KhKs", "QhJh", "5h4c"}},
+	{"20bb raise-call, flop shove", [2]int64{2000, 2000}, "4d3d", "Kd7s2hTc3c", "r200 c k r1800", 1, []string{"KhKs", "QhJh", "5h4c"}},
 }
 
 // TestResolveProbeReport prints, for each line of probes, what the bot's range does
-// (skipped unless FELT_PROBE is set; FELT_PROBE=name runs the lines whose name
-// holds it): go test ./internal/bot -run ProbeReport -v.
+// (skipped unless FELT_PROBE is set; FELT_PROBE=a|b runs the lines whose name
+// holds a or b; FELT_PROBE_BOT names another bot than resolve:budget=50ms): go test
+// ./internal/bot -run ProbeReport -v.
 func TestResolveProbeReport(t *testing.T) {
 	only := os.Getenv("FELT_PROBE")
 	if only == "" {
 		t.Skip("set FELT_PROBE=1 (or part of a line's name)")
 	}
 	for _, p := range probes {
-		if only != "1" && !strings.Contains(p.name, only) {
+		if only != "1" && !slices.ContainsFunc(strings.Split(only, "|"), func(s string) bool { return strings.Contains(p.name, s) }) {
 			continue
 		}
 		hole0 := "4c5c"
 		h := dealt(t, hole0, p.hole1, p.board, engine.Config{Stacks: p.stacks[:], SmallBlind: 50, BigBlind: 100})
 		play(t, h, strings.Fields(p.line)...)
-		sh, hands := probeAt(t, newTestResolve(t, 1), h, p.seat, p.hands...)
+		b := newTestResolve(t, 1)
+		if name := os.Getenv("FELT_PROBE_BOT"); name != "" {
+			x, err := New(name, Options{Rand: b.r})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = x.(*resolveBot)
+		}
+		sh, hands := probeAt(t, b, h, p.seat, p.hands...)
 		t.Logf("%-44s fold %.2f (≤%.2f) call %.2f raise %.2f all-in %.2f\n    %s", p.name, sh.fold, sh.most, sh.call, sh.raise, sh.allIn, strings.Join(hands, "\n    "))
 	}
 }
