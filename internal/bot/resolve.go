@@ -115,6 +115,12 @@ type plan struct {
 	opp   *belief
 	board []cards.Card
 	eq    *[numCombos]float64 // those hands' equity against opp, made at first need
+	// For a plan without a strategy (equityPlan): the bot's own range there, the
+	// most of it that may fold to the bet it faces (round.foldBound), and each
+	// hand's place in it by eq, made at first need.
+	own   *belief
+	most  float64
+	place *[numCombos]float64
 	// taken is 1 + the index of the action in acts that the round's action seen
 	// here maps to (a blueprint plan), or 0: prob matches by kind and amount.
 	taken int
@@ -235,10 +241,16 @@ func (b *resolveBot) decide(ctx context.Context, h *pubHistory, v *engine.View) 
 }
 
 // outside decides for a hand the plan does not cover, by its equity against the
-// opponent's range: a raise of the pot at 85%, a call when it beats the price,
-// otherwise a check or fold.
+// opponent's range: a raise of the pot at 85%, otherwise a check, or facing a bet
+// a call when the equity beats the price. In a plan without a strategy (a
+// deadline before two iterations, a subgame too big) the hands of the bot's range
+// call by their place in it instead, the best of it to the minimum defence
+// (plan.most): their equity is against the opponent's range before his bet, which
+// calls a big bet far too often (0.65 of the range facing three pots on the turn,
+// where 0.25 need).
 func (p *plan) outside(v *engine.View) engine.Action {
 	me := &v.Seats[v.Viewer]
+	x := comboIndex[me.Cards[0]][me.Cards[1]]
 	if p.eq == nil {
 		var outside belief
 		for h := range outside {
@@ -248,15 +260,34 @@ func (p *plan) outside(v *engine.View) engine.Action {
 		}
 		p.eq = rangeEquity(p.board, &outside, p.opp)
 	}
-	eq := p.eq[comboIndex[me.Cards[0]][me.Cards[1]]]
+	eq := p.eq[x]
 	l := v.Legal
 	switch {
 	case eq >= 0.85:
 		return raiseTo(l, potRaise(l, v.Pot, 1, 1))
-	case l.Can(engine.Check) || eq >= float64(l.CallAmount)/float64(v.Pot+l.CallAmount):
+	case l.Can(engine.Check):
+		return checkOrCall(l)
+	case p.own != nil && p.own[x] > 0:
+		if p.placeOf(x) <= 1-p.most {
+			return checkOrCall(l)
+		}
+	case eq >= float64(l.CallAmount)/float64(v.Pot+l.CallAmount):
 		return checkOrCall(l)
 	}
 	return checkOrFold(l)
+}
+
+// placeOf returns hand x's place in the bot's own range by its equity (0 the
+// best, 1 the worst; places).
+func (p *plan) placeOf(x int16) float64 {
+	if p.place == nil {
+		var dead cards.Set
+		for _, c := range p.board {
+			dead = dead.Add(c)
+		}
+		p.place = places(p.eq, p.own, dead)
+	}
+	return p.place[x]
 }
 
 // quickAction is the answer without a plan (no time to make one, or a re-solve
@@ -480,6 +511,12 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 			p.probs[int(comboIndex[c[0]][c[1]])] = probs
 		}
 	}
+	if st.street == engine.River {
+		// The last round: no later beliefs are learned from this plan.
+		now := *bel
+		advance(s, st, &now, me)
+		defend(p, st, len(st.acts), me, &now)
+	}
 	return p
 }
 
@@ -488,9 +525,10 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 // (plan.outside). It stands in for a re-solve the deadline stopped before
 // minPlanIterations (the range at the round's start; marked unsolved), for a
 // subgame too big to re-solve (the same), and for a line past the re-solved tree
-// (the range where the tree's line ends).
+// (the range where the tree's line ends). Facing a bet, its hands call to the
+// minimum defence (plan.outside).
 func equityPlan(st *pubStreet, bel *[2]belief, me int) *plan {
-	return &plan{probs: map[int][]float64{}, opp: &bel[1-me], board: st.board}
+	return &plan{probs: map[int][]float64{}, opp: &bel[1-me], board: st.board, own: &bel[me], most: st.foldBound(len(st.acts), me)}
 }
 
 // roundPlan returns the plan at the k-th action of round i, played without

@@ -120,3 +120,38 @@ func TestResolveDefendsMinRaiseWars(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveRiverDefendsToPotOdds: the big blind, checked to the river on every
+// street, facing a bet of three quarters of the pot, folds no more of its range
+// than a bluff needs (at most 0.43): the river's re-solve (60 iterations at this
+// budget) folded 0.52 of it.
+func TestResolveRiverDefendsToPotOdds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("re-solves the turn and the river")
+	}
+	h := dealt(t, "4c5c", "4d3d", "Kd7s2hTc3c", engine.Config{Stacks: []int64{10000, 10000}, SmallBlind: 50, BigBlind: 100})
+	play(t, h, strings.Fields("r250 c k k k k k r375")...)
+	sh, _ := probeAt(t, newTestResolve(t, 1), h, 1)
+	if sh.fold > sh.most+defendSlack {
+		t.Errorf("folds %.2f of its range, want at most %.2f", sh.fold, sh.most)
+	}
+}
+
+// TestResolveFallbackDefendsToPotOdds: answering without a strategy (a deadline
+// before two iterations of the turn's re-solve), the bot facing a bet calls with
+// the best of its range to the minimum defence, neither more nor less: by its
+// equity against the opponent's range before the bet, it called 0.65 of its range
+// facing three pots (where 0.25 need; a value bettor's gain), and 0.90 facing a
+// min-bet.
+func TestResolveFallbackDefendsToPotOdds(t *testing.T) {
+	for _, bet := range []string{"r100", "r1500"} {
+		h := dealt(t, "4c5c", "4d3d", "Kd7s2hTc3c", engine.Config{Stacks: []int64{10000, 10000}, SmallBlind: 50, BigBlind: 100})
+		play(t, h, "r250", "c", "k", "k", bet)
+		v := h.View(0)
+		hist, _ := readHistory(&v)
+		sh, _ := fallbackShares(t, newTestResolve(t, 1), &hist, &v)
+		if sh.fold < sh.most-0.03 || sh.fold > sh.most+defendSlack {
+			t.Errorf("facing %s: folds %.2f of its range, want %.2f", bet, sh.fold, sh.most)
+		}
+	}
+}

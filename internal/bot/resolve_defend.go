@@ -16,18 +16,20 @@ const defendSlack = 0.02
 // defendOn turns defend on (a test measures the blueprint without it).
 var defendOn = true
 
-// defend keeps the bot's range, facing a bet or raise before the flop or on it,
-// from folding more than the minimum defence frequency allows: when the
-// blueprint's plan p folds a larger share of the bot's range (bel[me], weighted)
-// than the opponent's chips of its last action over the pot after it, plus
-// defendSlack, the folds of the hands with the best equity against the
-// opponent's range turn into calls until it does not. The briefly trained
-// blueprint folds a third to a half more than that facing a bet on the flop,
-// which a bettor with any two cards (a local best response) wins from
-// (docs/bots.md, resolve); before the flop a raise smaller than the tree's
-// smallest is mapped to it (a min-raise war's third raise to a raise of 0.7 pots),
-// and the bot folded to it as to that raise. It changes p in place; the bot's
-// beliefs about its own range follow.
+// defend keeps the bot's range, facing a bet or raise, from folding more than the
+// minimum defence frequency allows: when plan p folds a larger share of the
+// bot's range (bel[me], weighted) than the opponent's chips of its last action
+// over the pot after it, plus defendSlack, the folds of the hands with the best
+// equity against the opponent's range turn into calls until it does not. The
+// bot applies it to the blueprint's plans (before the flop and on it) and to the
+// river's re-solved ones. The briefly trained blueprint folds a third to a half
+// more than that facing a bet on the flop, which a bettor with any two cards (a
+// local best response) wins from (docs/bots.md, resolve); before the flop a
+// raise smaller than the tree's smallest is mapped to it (a min-raise war's
+// third raise to a raise of 0.7 pots), and the bot folded to it as to that
+// raise; a river re-solve of 60 iterations folded up to 0.09 of the range more
+// than the bound. It changes p in place; the bot's beliefs about its own range
+// follow.
 func defend(p *plan, st *pubStreet, k, me int, bel *[2]belief) {
 	if !defendOn {
 		return
@@ -36,13 +38,10 @@ func defend(p *plan, st *pubStreet, k, me int, bel *[2]belief) {
 		slices.IndexFunc(p.acts, func(a engine.Action) bool { return a.Kind == engine.Call })
 	bet, _ := st.betsBefore(k)
 	owed := bet[1-me] - bet[me]
-	if st.street > engine.Flop || k == 0 || fold < 0 || call < 0 || owed <= 0 {
+	if k == 0 || fold < 0 || call < 0 || owed <= 0 {
 		return
 	}
-	// A bluff of the opponent's last action risks what it put in to win the pot
-	// before it: it profits when the bot folds more than risk / (pot after it).
-	prev, _ := st.betsBefore(k - 1)
-	most := float64(bet[1-me]-prev[1-me]) / float64(st.potWith(bet))
+	most := st.foldBound(k, me)
 	var dead cards.Set
 	for _, c := range st.board {
 		dead = dead.Add(c)

@@ -134,6 +134,20 @@ func (st *pubStreet) potWith(bet [2]int64) int64 {
 	return st.pot - st.blinds[0] - st.blinds[1] + bet[0] + bet[1]
 }
 
+// foldBound returns the most of its range that role me may fold at the k-th
+// action of round st facing the opponent's bet or raise, before a bluff of it
+// profits: a bluff risks the chips it put in to win the pot before it, so the
+// bound is those chips over the pot after it (the minimum defence's complement).
+// It is 0 when me faces no bet.
+func (st *pubStreet) foldBound(k, me int) float64 {
+	bet, _ := st.betsBefore(k)
+	if k == 0 || bet[1-me] <= bet[me] {
+		return 0
+	}
+	prev, _ := st.betsBefore(k - 1)
+	return float64(bet[1-me]-prev[1-me]) / float64(st.potWith(bet))
+}
+
 // betsBefore returns each role's bet in round st before its k-th action, and the
 // number of bets and raises by then.
 func (st *pubStreet) betsBefore(k int) (bet [2]int64, raises int) {

@@ -32,11 +32,14 @@ func probeAt(t *testing.T, b *resolveBot, h *engine.Hand, seat int, hands ...str
 	if !ok {
 		t.Fatal("no history")
 	}
+	st := hist.cur()
+	if fallback && b.resolves(st.street) {
+		return fallbackShares(t, b, &hist, &v, hands...)
+	}
 	if _, ok := b.Strategy(&v, nil); !ok {
 		t.Fatal("no strategy")
 	}
 	now := ownRangeNow(b, &hist)
-	st := hist.cur()
 	var dead cards.Set
 	for _, c := range st.board {
 		dead = dead.Add(c)
@@ -86,6 +89,57 @@ func probeAt(t *testing.T, b *resolveBot, h *engine.Hand, seat int, hands ...str
 			s = append(s, fmt.Sprintf("%s:%.2f", a, p.Prob))
 		}
 		out = append(out, hole+" "+strings.Join(s, " "))
+	}
+	return sh, out
+}
+
+// fallback makes probeAt answer a re-solved round as the bot does when its
+// deadline comes before two iterations (equityPlan; FELT_PROBE_FALLBACK=1).
+var fallback = os.Getenv("FELT_PROBE_FALLBACK") != ""
+
+// fallbackShares is probeAt's answer by equityPlan, the bot's range weighed at
+// the round's start (such a round teaches the beliefs nothing).
+func fallbackShares(t *testing.T, b *resolveBot, hist *pubHistory, v *engine.View, hands ...string) (probeShares, []string) {
+	t.Helper()
+	st := hist.cur()
+	b.cache, b.starts = map[string]*plan{}, map[string]*[2]belief{}
+	bel := b.beliefsAt(context.Background(), hist, len(hist.streets)-1)
+	p := equityPlan(st, bel, hist.me)
+	var dead cards.Set
+	for _, c := range st.board {
+		dead = dead.Add(c)
+	}
+	var sh probeShares
+	total := 0.0
+	for x, c := range comboCards {
+		w := bel[hist.me][x]
+		if w <= 0 || cards.SetOf(c[0], c[1])&dead != 0 {
+			continue
+		}
+		wv := withHole(*v, comboName(x))
+		a := p.outside(&wv)
+		total += w
+		switch {
+		case a.Kind == engine.Fold:
+			sh.fold += w
+		case a.Kind == engine.Check || a.Kind == engine.Call:
+			sh.call += w
+		case a.Amount >= v.Legal.MaxTo:
+			sh.allIn += w
+		default:
+			sh.raise += w
+		}
+	}
+	sh.fold, sh.call, sh.raise, sh.allIn = sh.fold/total, sh.call/total, sh.raise/total, sh.allIn/total
+	n := len(st.acts)
+	bet, _ := st.betsBefore(n)
+	prev, _ := st.betsBefore(n - 1)
+	opp := st.acts[n-1].role
+	sh.most = float64(bet[opp]-prev[opp]) / float64(v.Pot)
+	var out []string
+	for _, hole := range hands {
+		wv := withHole(*v, hole)
+		out = append(out, fmt.Sprintf("%s %v", hole, p.outside(&wv)))
 	}
 	return sh, out
 }
@@ -175,6 +229,19 @@ var probes = []probe{
 	{"100bb raise-call, flop 2x pot donk", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c r1000", 0, []string{"KhKs", "QhJh", "5h4c"}},
 	{"100bb flop check-raise to 6x over 2/3", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k r330 r3000", 0, []string{"KhKs", "QhJh", "5h4c"}},
 	{"20bb raise-call, flop shove", [2]int64{2000, 2000}, "4d3d", "Kd7s2hTc3c", "r200 c k r1800", 1, []string{"KhKs", "QhJh", "5h4c"}},
+	{"100bb turn dry, min-bet", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k r100", 0, []string{"AsAh", "KhJc"}},
+	{"100bb turn dry, half pot", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k r250", 0, []string{"AsAh", "KhJc"}},
+	{"100bb turn dry, pot", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k r500", 0, []string{"AsAh", "KhJc"}},
+	{"100bb turn dry, 3x pot", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k r1500", 0, []string{"AsAh", "KhJc"}},
+	{"100bb turn wet, min-bet", [2]int64{10000, 10000}, "4d3d", "9h8h2c5hJd", "r250 c k k r100", 0, []string{"AsAh", "KhJc"}},
+	{"100bb turn wet, half pot", [2]int64{10000, 10000}, "4d3d", "9h8h2c5hJd", "r250 c k k r250", 0, []string{"AsAh", "KhJc"}},
+	{"100bb turn wet, pot", [2]int64{10000, 10000}, "4d3d", "9h8h2c5hJd", "r250 c k k r500", 0, []string{"AsAh", "KhJc"}},
+	{"100bb turn wet, 3x pot", [2]int64{10000, 10000}, "4d3d", "9h8h2c5hJd", "r250 c k k r1500", 0, []string{"AsAh", "KhJc"}},
+	{"100bb turn check-raise min over 2/3", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k r330 r660", 0, []string{"AsAh", "KhJc", "QhJh"}},
+	{"100bb turn check-raise shove over 2/3", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k r330 r9750", 0, []string{"AsAh", "KhJc", "QhJh"}},
+	{"100bb river check-raise min over 3/4", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k k r375 r750", 0, []string{"AsAh", "KhJc", "QhJh"}},
+	{"100bb river check-raise shove over 3/4", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k k r375 r9750", 0, []string{"AsAh", "KhJc", "QhJh"}},
+	{"100bb BB river, bet into after check", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k k r375", 1, []string{"AsAh", "KhJc", "QhJh"}},
 }
 
 // TestResolveProbeReport prints, for each line of probes, what the bot's range does
