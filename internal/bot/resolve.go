@@ -245,9 +245,9 @@ func (b *resolveBot) decide(ctx context.Context, h *pubHistory, v *engine.View) 
 // a call when the equity beats the price. In a plan without a strategy (a
 // deadline before two iterations, a subgame too big) the hands of the bot's range
 // call by their place in it instead, the best of it to the minimum defence
-// (plan.most): their equity is against the opponent's range before his bet, which
-// calls a big bet far too often (0.65 of the range facing three pots on the turn,
-// where 0.25 need).
+// (plan.most), and any with priceCall times the price: their equity is against
+// the opponent's range before his bet, which called a big bet far too often
+// (0.65 of the range facing three pots on the turn, where 0.25 need).
 func (p *plan) outside(v *engine.View) engine.Action {
 	me := &v.Seats[v.Viewer]
 	x := comboIndex[me.Cards[0]][me.Cards[1]]
@@ -262,16 +262,17 @@ func (p *plan) outside(v *engine.View) engine.Action {
 	}
 	eq := p.eq[x]
 	l := v.Legal
+	price := float64(l.CallAmount) / float64(v.Pot+l.CallAmount)
 	switch {
 	case eq >= 0.85:
 		return raiseTo(l, potRaise(l, v.Pot, 1, 1))
 	case l.Can(engine.Check):
 		return checkOrCall(l)
 	case p.own != nil && p.own[x] > 0:
-		if p.placeOf(x) <= 1-p.most {
+		if p.placeOf(x) <= 1-p.most || eq >= priceCall*price {
 			return checkOrCall(l)
 		}
-	case eq >= float64(l.CallAmount)/float64(v.Pot+l.CallAmount):
+	case eq >= price:
 		return checkOrCall(l)
 	}
 	return checkOrFold(l)

@@ -155,3 +155,23 @@ func TestResolveFallbackDefendsToPotOdds(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveCallsAllInForLess: the opponent, short, raises all-in for 20 chips
+// more than the bot's bet (a call of 20 into 1,200 or more): the bot calls with
+// its whole range. Its flop (the blueprint's answer to its all-in, held to the
+// minimum defence) folded 0.30 of it, five-four among them; without a strategy
+// (the turn's raise is not in its re-solved tree, where its own bet was matched
+// to all-in), ranking its range for the minimum defence alone folded 0.35.
+func TestResolveCallsAllInForLess(t *testing.T) {
+	for _, c := range []struct {
+		stack int64
+		line  string
+	}{{600, "r250 c k r330 r350"}, {800, "r250 c k k k r530 r550"}} {
+		h := dealt(t, "4c5c", "4d3d", "Kd7s2hTc3c", engine.Config{Stacks: []int64{10000, c.stack}, SmallBlind: 50, BigBlind: 100})
+		play(t, h, strings.Fields(c.line)...)
+		sh, _ := probeAt(t, newTestResolve(t, 1), h, 0)
+		if sh.fold > 0.05 {
+			t.Errorf("%s: folds %.2f of its range to a call of 20 chips", c.line, sh.fold)
+		}
+	}
+}

@@ -28,7 +28,8 @@ var defendOn = true
 // raise smaller than the tree's smallest is mapped to it (a min-raise war's
 // third raise to a raise of 0.7 pots), and the bot folded to it as to that
 // raise; a river re-solve of 60 iterations folded up to 0.09 of the range more
-// than the bound. It changes p in place; the bot's beliefs about its own range
+// than the bound. Before that, every hand whose equity is priceCall times the
+// price calls. It changes p in place; the bot's beliefs about its own range
 // follow.
 func defend(p *plan, st *pubStreet, k, me int, bel *[2]belief) {
 	if !defendOn {
@@ -55,23 +56,47 @@ func defend(p *plan, st *pubStreet, k, me int, bel *[2]belief) {
 			folded += w * p.probs[x][fold]
 		}
 	}
-	if total <= 0 || folded <= (most+defendSlack)*total {
+	if total <= 0 || folded <= 0 {
 		return
 	}
 	eq := handEquity(st.board, bel, me)
+	price := float64(owed) / float64(st.potWith(bet)+owed)
+	for _, x := range hands {
+		if q := p.probs[x]; q[fold] > 0 && eq[x] >= priceCall*price {
+			folded -= bel[me][x] * q[fold]
+			p.probs[x] = foldToCall(q, fold, call, q[fold])
+		}
+	}
+	if folded <= (most+defendSlack)*total {
+		return
+	}
 	slices.SortFunc(hands, func(x, y int) int { return -cmp.Compare(eq[x], eq[y]) })
 	excess := folded - most*total
 	for _, x := range hands {
 		if excess <= 0 {
 			break
 		}
-		q := slices.Clone(p.probs[x])
-		move := min(q[fold], excess/bel[me][x])
-		q[fold] -= move
-		q[call] += move
+		move := min(p.probs[x][fold], excess/bel[me][x])
+		p.probs[x] = foldToCall(p.probs[x], fold, call, move)
 		excess -= move * bel[me][x]
-		p.probs[x] = q
 	}
+}
+
+// priceCall is how many times the price (the call over the pot after it) a
+// hand's equity against the opponent's range must be for defend and a plan
+// without a strategy to call whatever else they say: twice, as the range that
+// bets or raises is stronger than the one believed (the opponent's belief floor,
+// a range before his bet). It matters where the price is small: a bet the tree
+// maps to a larger one, an all-in for a few chips more, which the bot folded a
+// third of its range to (20 chips to call into 1,200 on the flop).
+const priceCall = 2
+
+// foldToCall returns q with move of its fold (index fold) moved to its call.
+func foldToCall(q []float64, fold, call int, move float64) []float64 {
+	q = slices.Clone(q)
+	q[fold] -= move
+	q[call] += move
+	return q
 }
 
 // handEquity returns each hand's equity against the opponent's range in bel

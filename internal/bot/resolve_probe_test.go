@@ -242,6 +242,10 @@ var probes = []probe{
 	{"100bb river check-raise min over 3/4", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k k r375 r750", 0, []string{"AsAh", "KhJc", "QhJh"}},
 	{"100bb river check-raise shove over 3/4", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k k r375 r9750", 0, []string{"AsAh", "KhJc", "QhJh"}},
 	{"100bb BB river, bet into after check", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k k r375", 1, []string{"AsAh", "KhJc", "QhJh"}},
+	{"BB has 6bb, flop all-in for 20 chips more over a bet", [2]int64{10000, 600}, "4d3d", "Kd7s2hTc3c", "r250 c k r330 r350", 0, []string{"AsAh", "KhJc", "QhJh", "5h4c"}},
+	{"BB has 6bb, flop check-raise all-in over a min-bet", [2]int64{10000, 600}, "4d3d", "Kd7s2hTc3c", "r250 c k r100 r350", 0, []string{"AsAh", "KhJc", "QhJh", "5h4c"}},
+	{"BB has 8bb, turn all-in for 20 chips more over a bet", [2]int64{10000, 800}, "4d3d", "Kd7s2hTc3c", "r250 c k k k r530 r550", 0, []string{"AsAh", "KhJc", "QhJh", "5h4c"}},
+	{"BB has 8bb, river all-in for 20 chips more over a bet", [2]int64{10000, 800}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k k r530 r550", 0, []string{"AsAh", "KhJc", "QhJh", "5h4c"}},
 }
 
 // TestResolveProbeReport prints, for each line of probes, what the bot's range does
