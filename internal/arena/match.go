@@ -28,6 +28,13 @@ type MatchConfig struct {
 	// derived from (Seed, i) and the bots' streams are reseeded from (Seed, i, hand,
 	// seat) before each hand, so the result does not depend on Workers.
 	Seed uint64
+	// FirstDeal is the first deal of the seed's sequence the match plays: it
+	// plays deals FirstDeal to FirstDeal+(Hands+1)/2−1. A deal's cards, button,
+	// blind level and streams depend only on Seed and its number, so matches of
+	// adjacent ranges give the same outcomes, deal by deal, as one match of
+	// their union (unless a bot learns: bot.Learner): a long match is played in
+	// pieces.
+	FirstDeal int
 	// Workers is the number of goroutines (0: GOMAXPROCS).
 	Workers int
 	// Progress, when not nil, is called with the number of hands just finished,
@@ -61,11 +68,21 @@ const MinHands = 4
 
 // Result is the outcome of a match, from bot A's side.
 type Result struct {
-	A, B  string
-	Game  string
-	Seed  uint64
-	Deals int
-	Hands int
+	A, B string
+	Game string
+	Seed uint64
+	// The match counted deals FirstDeal to FirstDeal+Deals−1 of the seed's
+	// sequence: Hands is 2×Deals.
+	FirstDeal int
+	Deals     int
+	Hands     int
+	// Partial is set when the match was stopped (its context ended) before it
+	// completed its deals: it counts the deals completed from FirstDeal up to
+	// the first one that was not, and Dropped is the number of deals completed
+	// after that one, left out so that the match is a range of deals (the next
+	// piece starts where it ends), not the deals that happened to be quick.
+	Partial bool
+	Dropped int
 	// Chips is A's net win in chips over the whole match.
 	Chips int64
 	// BBPer100 is A's win rate in big blinds per 100 hands, CI95 the half-width of
@@ -107,6 +124,9 @@ func (mc *MatchConfig) Prepare() (deals int, err error) {
 	if mc.NewBot == nil {
 		mc.NewBot = bot.New
 	}
+	if err := checkDeals(mc.FirstDeal, (mc.Hands+1)/2); err != nil {
+		return 0, err
+	}
 	if err := mc.Format.Check(mc.Game); err != nil {
 		return 0, fmt.Errorf("match format: %w", err)
 	}
@@ -124,6 +144,12 @@ func (mc *MatchConfig) Prepare() (deals int, err error) {
 }
 
 // Match plays a heads-up duplicate match on all cores.
+//
+// When ctx ends (felt match on SIGINT or SIGTERM), Match stops soon: no new
+// deal starts and the deals in flight are abandoned (their bots are handed
+// ctx, so that one thinking for long stops). It then returns the partial
+// result of the deals completed from the first up to the first one that was
+// not (Result.Partial, Result.Dropped), together with ctx's error.
 func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	deals, err := mc.Prepare()
 	if err != nil {
@@ -136,37 +162,74 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	if mc.Hand != nil {
 		workers = 1
 	}
-	workers = min(workers, (deals+chunk-1)/chunk)
+	workers = max(1, min(workers, deals))
+	// A chunk short enough that every worker gets several: a slow bot's few
+	// deals are shared out too.
+	chunk := max(1, min(maxChunk, deals/(8*workers)))
 	start := time.Now()
 	var next atomic.Int64
-	partial := make([]Totals, workers)
+	prefix := mc.NewPrefix()
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[w] = runWorker(ctx, &mc, deals, &next, &partial[w])
+			errs[w] = runWorker(ctx, &mc, deals, chunk, &next, prefix)
 		}()
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return Result{}, err
-	}
-	var total Totals
-	for w := range partial {
-		total.t.add(&partial[w].t)
-	}
-	return mc.Result(&total, workers, time.Since(start)), nil
+	return mc.Gather(ctx, prefix, workers, time.Since(start), errs...)
 }
 
-// Result returns the match's result from the totals of all its deals, played
-// on workers workers in elapsed.
+// NewPrefix returns the gathering of the match's deals: each deal handed in
+// (Prefix.Add, k counting from the match's first deal) is counted into the
+// totals Gather reads once it joins the completed prefix.
+func (mc *MatchConfig) NewPrefix() *MatchPrefix {
+	p := &MatchPrefix{}
+	p.p = NewPrefix(func(k int, o Outcome) { p.total.Add(mc, k, o) })
+	return p
+}
+
+// MatchPrefix gathers a match's deals, completed in any order, into the
+// totals of the deals from the first up to the first one not completed.
+type MatchPrefix struct {
+	p     *Prefix[Outcome]
+	total Totals
+}
+
+// Add hands in the outcomes of the match's deals k, k+1, ... (from 0).
+func (p *MatchPrefix) Add(k int, outs ...Outcome) { p.p.Add(k, outs) }
+
+// Gather returns the result of a match whose deals were handed in to prefix,
+// played on workers workers in elapsed, whose players stopped with errs. An
+// error of errs other than ctx's end fails the match. Otherwise, when a deal
+// was not handed in (ctx ended), the result is partial: it counts the deals
+// before the first one not handed in, and it comes with ctx's error.
+func (mc *MatchConfig) Gather(ctx context.Context, prefix *MatchPrefix, workers int, elapsed time.Duration, errs ...error) (Result, error) {
+	if err := Failed(ctx, errs...); err != nil {
+		return Result{}, err
+	}
+	_, dropped, err := prefix.p.Stopped(ctx, mc.FirstDeal, (mc.Hands+1)/2)
+	r := mc.Result(&prefix.total, workers, elapsed)
+	if err != nil {
+		r.Partial, r.Dropped = true, dropped
+	}
+	return r, err
+}
+
+// Result returns the match's result from the totals of its deals, the first
+// total.Deals() of the match, played on workers workers in elapsed. With
+// fewer than two deals (a match stopped early) it has no rates: no interval
+// can be made.
 func (mc *MatchConfig) Result(total *Totals, workers int, elapsed time.Duration) Result {
-	deals := (mc.Hands + 1) / 2
 	t := &total.t
-	r := Result{A: mc.A, B: mc.B, Game: mc.Game.Name, Seed: mc.Seed, Deals: deals, Hands: 2 * deals,
+	deals := total.Deals()
+	r := Result{A: mc.A, B: mc.B, Game: mc.Game.Name, Seed: mc.Seed, FirstDeal: mc.FirstDeal, Deals: deals, Hands: 2 * deals,
 		Chips: t.chips(), Format: mc.Format, Workers: workers, Elapsed: elapsed}
+	if deals < 2 {
+		return r
+	}
 	r.BBPer100, r.CI95 = t.rate(mc.Game.Unit, 100)
 	r.MBBPerGame, r.MBBCI95 = t.rate(mc.Game.Unit, 1000)
 	r.BBPerHand, r.BBSpread = t.spread(mc.Game.Unit)
@@ -191,9 +254,10 @@ type Outcome struct {
 // order deals are added in; the zero Totals is empty.
 type Totals struct{ t tally }
 
-// Add counts outcome o of deal d of mc.
-func (s *Totals) Add(mc *MatchConfig, d int, o Outcome) {
-	l := mc.Format.level(mc.Game, d)
+// Add counts outcome o of mc's k-th deal (deal mc.FirstDeal+k of the seed's
+// sequence).
+func (s *Totals) Add(mc *MatchConfig, k int, o Outcome) {
+	l := mc.Format.level(mc.Game, mc.FirstDeal+k)
 	x := o.Net[0] + o.Net[1]
 	s.t.pairs[l].add(sums{1, x, x * x})
 	if mc.ControlVariate {
@@ -202,6 +266,15 @@ func (s *Totals) Add(mc *MatchConfig, d int, o Outcome) {
 	for _, y := range o.Net {
 		s.t.hands[l].add(sums{1, y, y * y})
 	}
+}
+
+// Deals is the number of deals counted.
+func (s *Totals) Deals() int {
+	n := 0
+	for l := range s.t.pairs {
+		n += int(s.t.pairs[l].n)
+	}
+	return n
 }
 
 // DealPlayer plays the deals of one match, one at a time: a worker's bots,
@@ -227,11 +300,18 @@ func NewDealPlayer(mc *MatchConfig) (*DealPlayer, error) {
 	return p, nil
 }
 
-// Play plays deal d twice, A in seat 0 and then in seat 1. The outcome depends
-// only on the match and d, not on the deals played before (unless a bot learns:
-// bot.Learner).
-func (p *DealPlayer) Play(d int) (Outcome, error) {
-	hands, corr, err := p.w.deal(d, p.w.mc.Format.level(p.w.mc.Game, d))
+// Play plays the match's k-th deal (deal FirstDeal+k of the seed's sequence)
+// twice, A in seat 0 and then in seat 1. The outcome depends only on the
+// match's seed and the deal's number, not on the deals played before (unless a
+// bot learns: bot.Learner). When ctx ends during the deal, Play abandons it
+// soon (the bots' decisions get ctx) and returns ctx's error: a deal played in
+// part, or by a bot told to hurry, is never an outcome.
+func (p *DealPlayer) Play(ctx context.Context, k int) (Outcome, error) {
+	d := p.w.mc.FirstDeal + k
+	hands, corr, err := p.w.deal(ctx, d, p.w.mc.Format.level(p.w.mc.Game, d))
+	if ctx.Err() != nil {
+		return Outcome{}, ctx.Err()
+	}
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -242,8 +322,8 @@ func (p *DealPlayer) Play(d int) (Outcome, error) {
 	return o, nil
 }
 
-// chunk is the number of deals a worker takes at a time.
-const chunk = 16
+// maxChunk is the most deals a worker takes at a time.
+const maxChunk = 16
 
 // sums accumulates the deal pairs' results (A's net chips over both hands of a
 // deal). Integer sums make the total independent of the order deals finish in.
@@ -287,37 +367,43 @@ type worker struct {
 	cv       *ControlVariate
 }
 
-func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int64, out *Totals) error {
+// runWorker plays the match's deals chunk at a time, taken from next, until
+// none is left or ctx ends, handing each chunk's outcomes to prefix (a chunk
+// stopped part-way, those of its deals completed).
+func runWorker(ctx context.Context, mc *MatchConfig, deals, chunk int, next *atomic.Int64, prefix *MatchPrefix) error {
 	p, err := NewDealPlayer(mc)
 	if err != nil {
 		return err
 	}
+	outs := make([]Outcome, 0, chunk)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		lo := int(next.Add(chunk)) - chunk
+		lo := int(next.Add(int64(chunk))) - chunk
 		if lo >= deals {
 			return nil
 		}
-		hi := min(lo+chunk, deals)
-		for d := lo; d < hi; d++ {
-			o, err := p.Play(d)
+		outs = outs[:0]
+		for k := lo; k < min(lo+chunk, deals); k++ {
+			o, err := p.Play(ctx, k)
 			if err != nil {
+				prefix.Add(lo, outs...)
 				return err
 			}
-			out.Add(mc, d, o)
+			outs = append(outs, o)
+			if mc.Progress != nil {
+				mc.Progress(2)
+			}
 		}
-		if mc.Progress != nil {
-			mc.Progress(2 * (hi - lo))
-		}
+		prefix.Add(lo, outs...)
 	}
 }
 
 // deal plays deal d at blind level l twice, bot A in seat 0 and then in seat 1,
 // and returns A's net chips in each hand and the sum of the control variate's
 // corrections (0 without it).
-func (w *worker) deal(d, l int) ([2]int64, float64, error) {
+func (w *worker) deal(ctx context.Context, d, l int) ([2]int64, float64, error) {
 	var net [2]int64
 	var corr float64
 	seed := mix(w.mc.Seed, uint64(d))
@@ -334,7 +420,7 @@ func (w *worker) deal(d, l int) ([2]int64, float64, error) {
 		for k := range 2 {
 			w.srcs[k].Seed(mix(seed, uint64(2*swap+k)), uint64(d))
 		}
-		x, err := w.hand(seats)
+		x, err := w.hand(ctx, seats)
 		if err != nil {
 			return net, 0, fmt.Errorf("deal %d (seed %d), %s in seat %d: %w", d, w.mc.Seed, w.mc.A, seats[0], err)
 		}
@@ -347,7 +433,7 @@ func (w *worker) deal(d, l int) ([2]int64, float64, error) {
 }
 
 // hand plays one hand with bot k in seat seats[k] and returns A's net chips.
-func (w *worker) hand(seats [2]int) (int64, error) {
+func (w *worker) hand(ctx context.Context, seats [2]int) (int64, error) {
 	h := w.h
 	if err := h.Reset(w.cfg); err != nil {
 		return 0, err
@@ -368,7 +454,10 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 	for h.ToAct() != engine.NoSeat {
 		seat := h.ToAct()
 		h.ViewInto(seat, &w.view)
-		a := w.decide(bySeat[seat], seat)
+		a := w.decide(ctx, bySeat[seat], seat)
+		if err := ctx.Err(); err != nil {
+			return 0, err // before the control variate asks the bot's Strategy, which would not stop
+		}
 		if w.cv != nil {
 			w.cv.Decision(w.view.Legal, a, bySeat[seat], &w.view)
 		}
@@ -402,10 +491,10 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 	return a, nil
 }
 
-// decide asks b, in seat, for its action at w.view within the match's budget,
-// timing it when the match asks for timings.
-func (w *worker) decide(b bot.Bot, seat int) engine.Action {
-	ctx, cancel := bot.WithBudget(context.Background(), w.mc.Budget)
+// decide asks b, in seat, for its action at w.view within the match's budget
+// (and before ctx ends), timing it when the match asks for timings.
+func (w *worker) decide(ctx context.Context, b bot.Bot, seat int) engine.Action {
+	ctx, cancel := bot.WithBudget(ctx, w.mc.Budget)
 	defer cancel()
 	if w.mc.Timings == nil {
 		return bot.Decide(ctx, b, &w.view)
