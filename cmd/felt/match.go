@@ -123,11 +123,13 @@ tag before the flop) at the mean over its actions. The mean is unchanged; the
 interval is narrower, and the report says by how much.
 
 --json prints one object: "bots" ([A, B]), "a", "b", "variant", "format", "stack",
-"double_every", "hands", "deals", "seed", "chips" (A's net chips), "bb_per_100",
+"double_every", "hands", "deals", "first_deal", "seed", "chips" (A's net chips), "bb_per_100",
 "ci95" (half-width, bb/100), "mbb_per_game", "mbb_ci95", "bb_per_hand", "bb_spread",
 "workers", "elapsed_ns", "hands_per_second", "budget_ns"; with --cv "cv": {"bb_per_100", "ci95",
 "mbb_per_game", "mbb_ci95", "narrowing"} (the plain half-width over this one's); with
---timing "timing": [{"bot", "street", "decisions", "p50_ms", "p90_ms", "p99_ms", "max_ms"}].
+--timing "timing": [{"bot", "street", "decisions", "p50_ms", "p90_ms", "p99_ms", "max_ms"}];
+for a stopped match "stopped" and "dropped" (the deals completed after the first one that
+was not).
 
 --budget gives every decision a deadline (bots that think for long, resolve, answer by
 it: its own budget= option still bounds it too); --timing prints each bot's decision
