@@ -146,8 +146,8 @@ func (mc *MatchConfig) Prepare() (deals int, err error) {
 // Match plays a heads-up duplicate match on all cores.
 //
 // When ctx ends (felt match on SIGINT or SIGTERM), Match stops soon: no new
-// deal starts and the deals in flight are abandoned (their bots are handed
-// ctx, so that one thinking for long stops). It then returns the partial
+// deal starts and the deals in flight of bots that think for long are
+// abandoned (Play). It then returns the partial
 // result of the deals completed from the first up to the first one that was
 // not (Result.Partial, Result.Dropped), together with ctx's error.
 func Match(ctx context.Context, mc MatchConfig) (Result, error) {
@@ -163,9 +163,9 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 		workers = 1
 	}
 	workers = max(1, min(workers, deals))
-	// A chunk short enough that every worker gets several: a slow bot's few
+	// Stretches short enough that every worker gets several: a slow bot's few
 	// deals are shared out too.
-	chunk := max(1, min(maxChunk, deals/(8*workers)))
+	most := max(1, min(maxChunk, deals/(8*workers)))
 	start := time.Now()
 	var next atomic.Int64
 	prefix := mc.NewPrefix()
@@ -175,7 +175,7 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[w] = runWorker(ctx, &mc, deals, chunk, &next, prefix)
+			errs[w] = runWorker(ctx, &mc, deals, most, &next, prefix)
 		}()
 	}
 	wg.Wait()
@@ -296,6 +296,7 @@ func NewDealPlayer(mc *MatchConfig) (*DealPlayer, error) {
 		p.w.bots[k] = b
 		p.w.learners[k], _ = b.(bot.Learner)
 		p.w.seaters[k], _ = b.(bot.Seater)
+		_, p.w.stoppable[k] = b.(bot.ContextActor)
 	}
 	return p, nil
 }
@@ -303,13 +304,20 @@ func NewDealPlayer(mc *MatchConfig) (*DealPlayer, error) {
 // Play plays the match's k-th deal (deal FirstDeal+k of the seed's sequence)
 // twice, A in seat 0 and then in seat 1. The outcome depends only on the
 // match's seed and the deal's number, not on the deals played before (unless a
-// bot learns: bot.Learner). When ctx ends during the deal, Play abandons it
-// soon (the bots' decisions get ctx) and returns ctx's error: a deal played in
-// part, or by a bot told to hurry, is never an outcome.
+// bot learns: bot.Learner). The bots' decisions get ctx: when it ends during
+// the deal and a bot is a bot.ContextActor (told to hurry), Play abandons the
+// deal and returns ctx's error, so that a deal played in part, or by a bot cut
+// short, is never an outcome; the other bots' deals are quick and whole.
 func (p *DealPlayer) Play(ctx context.Context, k int) (Outcome, error) {
 	d := p.w.mc.FirstDeal + k
-	hands, corr, err := p.w.deal(ctx, d, p.w.mc.Format.level(p.w.mc.Game, d))
-	if ctx.Err() != nil {
+	// Only a bot.ContextActor is cut short when ctx ends: a deal of other
+	// bots is whole, and its outcome counts however late it ends.
+	var done <-chan struct{} // polled, not ctx.Err(), whose lock the workers would share
+	if p.w.stoppable[0] || p.w.stoppable[1] {
+		done = ctx.Done()
+	}
+	hands, corr, err := p.w.deal(ctx, done, d, p.w.mc.Format.level(p.w.mc.Game, d))
+	if done != nil && stopped(done) {
 		return Outcome{}, ctx.Err()
 	}
 	if err != nil {
@@ -322,7 +330,7 @@ func (p *DealPlayer) Play(ctx context.Context, k int) (Outcome, error) {
 	return o, nil
 }
 
-// maxChunk is the most deals a worker takes at a time.
+// maxChunk is the most deals a worker takes at a time (runWorker).
 const maxChunk = 16
 
 // sums accumulates the deal pairs' results (A's net chips over both hands of a
@@ -361,49 +369,67 @@ type worker struct {
 	srcs     [2]*rand.PCG
 	learners [2]bot.Learner
 	seaters  [2]bot.Seater
-	names    [2]string   // the players' names by seat, for the Seaters
-	view     engine.View // reused for every decision (engine.Hand.ViewInto)
-	level    int         // the blind level cfg is for
-	cv       *ControlVariate
+	// stoppable: the bot is a bot.ContextActor, which a match's end cuts short.
+	stoppable [2]bool
+	names     [2]string   // the players' names by seat, for the Seaters
+	view      engine.View // reused for every decision (engine.Hand.ViewInto)
+	level     int         // the blind level cfg is for
+	cv        *ControlVariate
 }
 
-// runWorker plays the match's deals chunk at a time, taken from next, until
-// none is left or ctx ends, handing each chunk's outcomes to prefix (a chunk
-// stopped part-way, those of its deals completed).
-func runWorker(ctx context.Context, mc *MatchConfig, deals, chunk int, next *atomic.Int64, prefix *MatchPrefix) error {
+// runWorker plays the match's deals a stretch at a time, taken from next,
+// until none is left or ctx ends, handing each stretch's outcomes to prefix (a
+// stretch stopped part-way, those of its deals completed) and its hands to
+// mc.Progress. A stretch is one deal at first, twice as many after one that
+// took less than quickStretch, up to most: a fast match does not contend on
+// next, prefix or the progress bar, and a slow one (resolve: seconds a deal)
+// is shared out, and its progress shown, deal by deal.
+func runWorker(ctx context.Context, mc *MatchConfig, deals, most int, next *atomic.Int64, prefix *MatchPrefix) error {
 	p, err := NewDealPlayer(mc)
 	if err != nil {
 		return err
 	}
-	outs := make([]Outcome, 0, chunk)
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		lo := int(next.Add(int64(chunk))) - chunk
+	outs := make([]Outcome, 0, most)
+	done := ctx.Done() // polled, not ctx.Err(), whose lock the workers would share
+	for size := 1; ; {
+		lo := int(next.Add(int64(size))) - size
 		if lo >= deals {
 			return nil
 		}
+		start := time.Now()
 		outs = outs[:0]
-		for k := lo; k < min(lo+chunk, deals); k++ {
-			o, err := p.Play(ctx, k)
-			if err != nil {
-				prefix.Add(lo, outs...)
-				return err
+		var err error
+		for k := lo; k < min(lo+size, deals) && err == nil; k++ {
+			if done != nil && stopped(done) {
+				err = ctx.Err() // no deal starts once ctx has ended
+				break
 			}
-			outs = append(outs, o)
-			if mc.Progress != nil {
-				mc.Progress(2)
+			var o Outcome
+			if o, err = p.Play(ctx, k); err == nil {
+				outs = append(outs, o)
 			}
 		}
 		prefix.Add(lo, outs...)
+		if mc.Progress != nil && len(outs) > 0 {
+			mc.Progress(2 * len(outs))
+		}
+		if err != nil {
+			return err
+		}
+		if time.Since(start) < quickStretch {
+			size = min(2*size, most)
+		}
 	}
 }
 
+// quickStretch is how quick a worker's stretch of deals must be for it to take
+// twice as many next time.
+const quickStretch = 10 * time.Millisecond
+
 // deal plays deal d at blind level l twice, bot A in seat 0 and then in seat 1,
 // and returns A's net chips in each hand and the sum of the control variate's
-// corrections (0 without it).
-func (w *worker) deal(ctx context.Context, d, l int) ([2]int64, float64, error) {
+// corrections (0 without it); ctx and done as for hand.
+func (w *worker) deal(ctx context.Context, done <-chan struct{}, d, l int) ([2]int64, float64, error) {
 	var net [2]int64
 	var corr float64
 	seed := mix(w.mc.Seed, uint64(d))
@@ -420,7 +446,7 @@ func (w *worker) deal(ctx context.Context, d, l int) ([2]int64, float64, error) 
 		for k := range 2 {
 			w.srcs[k].Seed(mix(seed, uint64(2*swap+k)), uint64(d))
 		}
-		x, err := w.hand(ctx, seats)
+		x, err := w.hand(ctx, done, seats)
 		if err != nil {
 			return net, 0, fmt.Errorf("deal %d (seed %d), %s in seat %d: %w", d, w.mc.Seed, w.mc.A, seats[0], err)
 		}
@@ -433,13 +459,18 @@ func (w *worker) deal(ctx context.Context, d, l int) ([2]int64, float64, error) 
 }
 
 // hand plays one hand with bot k in seat seats[k] and returns A's net chips.
-func (w *worker) hand(ctx context.Context, seats [2]int) (int64, error) {
+// Its bots decide within ctx; when done (ctx's, or nil: never) is closed
+// after the decision of a bot that ctx cut short, the hand stops with ctx's
+// error.
+func (w *worker) hand(ctx context.Context, done <-chan struct{}, seats [2]int) (int64, error) {
 	h := w.h
 	if err := h.Reset(w.cfg); err != nil {
 		return 0, err
 	}
 	var bySeat [2]bot.Bot
+	var stoppable [2]bool
 	bySeat[seats[0]], bySeat[seats[1]] = w.bots[0], w.bots[1]
+	stoppable[seats[0]], stoppable[seats[1]] = w.stoppable[0], w.stoppable[1]
 	w.names[seats[0]], w.names[seats[1]] = w.mc.A, w.mc.B
 	for _, s := range w.seaters {
 		if s != nil {
@@ -455,8 +486,8 @@ func (w *worker) hand(ctx context.Context, seats [2]int) (int64, error) {
 		seat := h.ToAct()
 		h.ViewInto(seat, &w.view)
 		a := w.decide(ctx, bySeat[seat], seat)
-		if err := ctx.Err(); err != nil {
-			return 0, err // before the control variate asks the bot's Strategy, which would not stop
+		if done != nil && stoppable[seat] && stopped(done) {
+			return 0, ctx.Err() // before the control variate asks the bot's Strategy, which would not stop
 		}
 		if w.cv != nil {
 			w.cv.Decision(w.view.Legal, a, bySeat[seat], &w.view)
@@ -503,6 +534,16 @@ func (w *worker) decide(ctx context.Context, b bot.Bot, seat int) engine.Action 
 	a := bot.Decide(ctx, b, &w.view)
 	w.mc.Timings.ObserveDecision(w.names[seat], w.view.Street, time.Since(start))
 	return a
+}
+
+// stopped reports whether done is closed.
+func stopped(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
 }
 
 // mix derives a well-spread 64-bit seed from two numbers: SplitMix64's finaliser

@@ -63,6 +63,7 @@ type Prefix[O any] struct {
 	mu      sync.Mutex
 	next    int         // deals 0..next−1 of the run are counted
 	pending map[int][]O // stretches beyond the prefix, by their first deal
+	free    [][]O       // the pending stretches' buffers, counted: reused
 	count   func(k int, o O)
 }
 
@@ -81,15 +82,25 @@ func (p *Prefix[O]) Add(k int, outs []O) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if k != p.next {
-		p.pending[k] = append([]O(nil), outs...)
+		var buf []O
+		if n := len(p.free); n > 0 {
+			buf, p.free = p.free[n-1], p.free[:n-1]
+		}
+		p.pending[k] = append(buf, outs...)
 		return
 	}
-	for ok := true; ok; outs, ok = p.pending[p.next] {
-		delete(p.pending, p.next)
+	for {
 		for _, o := range outs {
 			p.count(p.next, o)
 			p.next++
 		}
+		next, ok := p.pending[p.next]
+		if !ok {
+			return
+		}
+		delete(p.pending, p.next)
+		p.free = append(p.free, next[:0]) // read below, before anything is added to it
+		outs = next
 	}
 }
 
