@@ -84,3 +84,30 @@ func TestMatchRecordsRefuseBadFiles(t *testing.T) {
 		t.Errorf("felt lbr's file became %q", data)
 	}
 }
+
+// Lines of one match pool whether or not they have the control variate's
+// figure, which the pool then has only when every line has it; another budget
+// or stack is another measurement.
+func TestPoolMatchRecordsKeys(t *testing.T) {
+	key := MatchKey{"nl", "resolve", "hsppot", 20000, 0, 0}
+	other, deeper := key, key
+	other.Budget, deeper.Stack = time.Second, 40000
+	recs := []MatchRecord{
+		{MatchKey: key, Seed: 1, FirstDeal: 0, Hands: 20, MBBPerGame: 10, MBBSD: 5, CV: true, CVMBBPerGame: 9, CVMBBSD: 3},
+		{MatchKey: key, Seed: 2, FirstDeal: 0, Hands: 20, MBBPerGame: 30, MBBSD: 5},
+		{MatchKey: other, Seed: 1, FirstDeal: 0, Hands: 20, MBBPerGame: 50, MBBSD: 5, CV: true, CVMBBSD: 1},
+		{MatchKey: deeper, Seed: 1, FirstDeal: 0, Hands: 20, MBBPerGame: 70, MBBSD: 5, CV: true, CVMBBSD: 1},
+	}
+	pools, warnings := PoolMatchRecords(recs)
+	if len(pools) != 3 || len(warnings) != 0 {
+		t.Fatalf("pools %+v, warnings %q", pools, warnings)
+	}
+	p := pools[0]
+	if p.Key != key || p.Hands != 40 || p.Runs != 2 || p.MBBPerGame != 20 || p.HasCV || p.CVMBBPerGame != 0 ||
+		!reflect.DeepEqual(p.Seeds, []uint64{1, 2}) {
+		t.Errorf("resolve vs hsppot, one line without the control variate: %+v", p)
+	}
+	if !pools[1].HasCV || pools[1].Key != other || pools[2].Key != deeper {
+		t.Errorf("other measurements: %+v", pools[1:])
+	}
+}
