@@ -311,7 +311,7 @@ func (t *Table) resumeSeat(i int, ls LogSeat, r *Resume, inHand bool, now time.T
 	}
 	*s = seat{occupied: true, p: Player{ID: ls.ID, Name: ls.Name}, stack: ls.Stack, inHand: inHand,
 		sittingOut: ls.SittingOut, leaving: ls.Leaving, left: ls.Left || !held, owesBB: ls.OwesBB}
-	t.resumeSeatLocal(s, ls, r.lived(i), now)
+	resumeSeatLocal(s, ls, r.lived(i), now)
 	switch {
 	case !held:
 		t.log.Error("resumed a player in the hand in play whose seat the store no longer holds: folded", "seat", i, "player", ls.Name)

@@ -124,11 +124,11 @@ func resumeSeatOwn(s *seat, ls LogSeat) {
 	s.timeouts, s.straddle, s.runTwice = ls.Timeouts, ls.Straddle, ls.RunTwice
 }
 
-// resumeSeatLocal gives seat s of a cash table what ls logged of its own,
-// lived after the record (Resume.lived): every player is away until they
-// reconnect, those who were away already since then, and those sitting out
-// since then.
-func (t *Table) resumeSeatLocal(s *seat, ls LogSeat, lived time.Duration, now time.Time) {
+// resumeSeatLocal gives seat s of a person (at a cash table or a
+// tournament's) what ls logged of its own, lived after the record
+// (Resume.lived): every player is away until they reconnect, those who were
+// away already since then, and those sitting out since then.
+func resumeSeatLocal(s *seat, ls LogSeat, lived time.Duration, now time.Time) {
 	resumeSeatOwn(s, ls)
 	s.away, s.awaySince = true, now
 	if ls.Away {
