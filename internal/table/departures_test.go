@@ -154,7 +154,36 @@ func TestSittingDownAgainOwesOnlyWhatItDodged(t *testing.T) {
 		if n := c.notices(t, "wait_big_blind"); n != 3 {
 			t.Errorf("%d wait_big_blind notices, want 3", n)
 		}
+		checkChips(t, tb)
 	})
+}
+
+// TestDeparturesBounded: a table remembers one departure a player, for
+// Config.SitOutLimit, and at most maxDeparted of them (the oldest forgotten
+// first), however many players come and go.
+func TestDeparturesBounded(t *testing.T) {
+	tb := mustNew(t, testConfig(newBank()))
+	err := tb.call(t.Context(), func() error {
+		now := time.Now()
+		for id := int64(1); id <= maxDeparted+1; id++ {
+			tb.depart(0, &seat{occupied: true, p: Player{ID: id, Name: "p"}}, false, now.Add(time.Duration(id)*time.Millisecond))
+			tb.depart(1, &seat{occupied: true, p: Player{ID: id, Name: "p"}}, false, now.Add(time.Duration(id)*time.Millisecond))
+		}
+		if _, kept := tb.departed[1]; len(tb.departed) != maxDeparted || kept {
+			t.Errorf("%d departures remembered (the first kept: %v), want %d without the first", len(tb.departed), kept, maxDeparted)
+		}
+		if d := tb.departed[2]; d.seat != 1 {
+			t.Errorf("player 2's departure from seat %d, want the last (1)", d.seat)
+		}
+		tb.depart(2, &seat{occupied: true, p: Player{ID: 1, Name: "p"}}, false, now.Add(tb.cfg.SitOutLimit+2*time.Second))
+		if len(tb.departed) != 1 {
+			t.Errorf("%d departures remembered past the sit-out limit, want the last one", len(tb.departed))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestTakeoverKeepsTheBlindOwed: alice stands up, her table's node is lost
