@@ -178,6 +178,9 @@ func (t *Table) resumeTourney(r *Resume, seats []TourneySeat, now time.Time) err
 		if err := t.seatTourney(i, s); err != nil {
 			return err
 		}
+		if moved := &t.seats[i]; moved.bot == nil { // away too, until they reconnect
+			moved.away, moved.awaySince = true, now
+		}
 	}
 	t.resumeLocal(&st)
 	return nil

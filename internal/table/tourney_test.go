@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -103,7 +104,8 @@ func TestTourneyTable(t *testing.T) {
 // reconnect, alice with the grace she had left (she is sat out, blinded out,
 // some 20 s later, not a minute later), and carol still sits out. Before,
 // the table taken over had nobody away and nobody sitting out: alice's
-// grace was gone and carol was dealt in with a full clock again.
+// grace was gone and carol was dealt in with a full clock again. Dave, whom
+// the tournament moved to the table and its log does not seat, is away too.
 func TestTourneyTakeoverKeepsAwayAndGrace(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b, log := newBank(), &memLog{}
@@ -135,6 +137,10 @@ func TestTourneyTakeoverKeepsAwayAndGrace(t *testing.T) {
 		}
 		time.Sleep(40 * time.Second)
 		lose(t, a, log, false)
+		// Dave, moved to the table by the tournament, is not in its log.
+		dave, moved := Player{4, "dave"}, *cfg.Tourney
+		moved.Seats = append(slices.Clone(moved.Seats), TourneySeat{Player: dave, Stack: 5000})
+		cfg.Tourney = &moved
 		bt := takeOver(t, cfg, log, 5*time.Second, nil)
 
 		type seatNow struct {
@@ -163,6 +169,9 @@ func TestTourneyTakeoverKeepsAwayAndGrace(t *testing.T) {
 		}
 		if s := now[carol.ID]; !s.sittingOut {
 			t.Errorf("carol after the takeover: %+v, want sitting out", s)
+		}
+		if s := now[dave.ID]; !s.away || s.awayFor > time.Second {
+			t.Errorf("dave, seated at the takeover: %+v, want away since then", s)
 		}
 		if _, err := bt.Watch(ctx, bob, &client{}); err != nil {
 			t.Fatal(err)
