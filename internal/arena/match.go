@@ -129,14 +129,10 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	workers := mc.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := WorkerCount(mc.Workers, (deals+chunk-1)/chunk)
 	if mc.Hand != nil {
 		workers = 1
 	}
-	workers = min(workers, (deals+chunk-1)/chunk)
 	start := time.Now()
 	var next atomic.Int64
 	partial := make([]Totals, workers)
@@ -158,6 +154,16 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 		total.t.add(&partial[w].t)
 	}
 	return mc.Result(&total, workers, time.Since(start)), nil
+}
+
+// WorkerCount returns the goroutines to share jobs between: asked, or
+// runtime.GOMAXPROCS(0) when asked is 0 or less; never more than jobs, and at
+// least 1.
+func WorkerCount(asked, jobs int) int {
+	if asked <= 0 {
+		asked = runtime.GOMAXPROCS(0)
+	}
+	return max(1, min(asked, jobs))
 }
 
 // Result returns the match's result from the totals of all its deals, played
