@@ -5,8 +5,8 @@ import (
 	"net"
 	"slices"
 	"strings"
-	"testing"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
