@@ -232,3 +232,22 @@ func TestWorkerCount(t *testing.T) {
 		}
 	}
 }
+
+// TestParallel: f runs once for each worker number, and each error comes back
+// at its worker's place.
+func TestParallel(t *testing.T) {
+	var ran [5]atomic.Int32
+	boom := errors.New("boom")
+	errs := Parallel(len(ran), func(w int) error {
+		ran[w].Add(1)
+		if w == 3 {
+			return boom
+		}
+		return nil
+	})
+	for w := range ran {
+		if ran[w].Load() != 1 || (errs[w] == boom) != (w == 3) {
+			t.Errorf("worker %d ran %d times, error %v", w, ran[w].Load(), errs[w])
+		}
+	}
+}
