@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -124,8 +125,8 @@ func (g *Guard) late(v engine.View) engine.Action {
 
 // logPanic writes err to Log with its stack if it is the first panic.
 func (g *Guard) logPanic(err error) {
-	p, ok := err.(*PanicError)
-	if !ok || g.logged || g.Log == nil {
+	var p *PanicError
+	if !errors.As(err, &p) || g.logged || g.Log == nil {
 		return
 	}
 	g.logged = true
