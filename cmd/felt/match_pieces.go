@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/felt-poker/felt/internal/arena"
-	"github.com/felt-poker/felt/internal/arena/distrib"
+	"github.com/felt-poker/felt/internal/buildinfo"
 )
 
 // matchPiecesHelp is the part of felt match's help about matches in pieces.
@@ -28,8 +28,9 @@ several workers) are left out, so that a record is always a range of deals.
 --record FILE.csv appends the match as a line (variant, a, b, stack in chips,
 double_every, budget, seed, deals FROM:TO, hands, mbb_per_game, mbb_ci95, mbb_sd,
 cv_mbb_per_game, cv_mbb_ci95, cv_mbb_sd (empty without --cv), build: A's win in
-mbb/g, the standard deviation of one deal's result that pooling needs, and the felt
-build that played it). A file that is not a felt match record file, or has a bad
+mbb/g, the standard deviation of one deal's result that pooling needs, and the commit
+felt was built from, as felt lbr --record writes it); runs in several processes may
+record into one file (each takes its lock file, .FILE.csv.lock beside it, to write). A file that is not a felt match record file, or has a bad
 line, is refused before anything is played. Lines of one measurement (variant, the
 bots with their options, stack, --double-every, --budget) pool into one: their deals
 counted together, as one match of them all would count them, whether they are pieces
@@ -41,7 +42,7 @@ of it has one), and --chart FILE.svg draws each measurement in --variant as a ba
 with its 95% interval; without bots, felt match only prints or draws.
 
 --json with --pool prints a list: "variant", "a", "b", "stack", "double_every",
-"budget_ns", "hands", "runs", "seeds", "mbb_per_game", "mbb_ci95" and, when every
+"budget_ns", "hands", "runs", "seeds", "builds", "mbb_per_game", "mbb_ci95" and, when every
 line has it, "cv": {"mbb_per_game", "mbb_ci95"}.`
 
 // check refuses bad flags that need no bots.
@@ -79,7 +80,7 @@ func (c *matchCmd) record(stderr io.Writer, mc *arena.MatchConfig, r arena.Resul
 	if c.Record == "" {
 		return nil
 	}
-	if err := arena.AppendMatchRecord(c.Record, arena.NewMatchRecord(mc, r, distrib.Build())); err != nil {
+	if err := arena.AppendMatchRecord(c.Record, arena.NewMatchRecord(mc, r, buildinfo.Revision())); err != nil {
 		return fmt.Errorf("--record %s: %w", c.Record, err)
 	}
 	if c.Chart == "" {
@@ -105,6 +106,7 @@ type matchPoolOutput struct {
 	Hands       int      `json:"hands"`
 	Runs        int      `json:"runs"`
 	Seeds       []uint64 `json:"seeds"`
+	Builds      []string `json:"builds"`
 	MBBPerGame  float64  `json:"mbb_per_game"`
 	MBBCI95     float64  `json:"mbb_ci95"`
 	CV          *struct {
@@ -130,7 +132,8 @@ func printMatchPools(stdout, stderr io.Writer, path string, asJSON bool) error {
 	for i, p := range pools {
 		k := p.Key
 		out[i] = matchPoolOutput{Variant: k.Variant, A: k.A, B: k.B, Stack: k.Stack, DoubleEvery: k.DoubleEvery,
-			BudgetNS: k.Budget.Nanoseconds(), Hands: p.Hands, Runs: p.Runs, Seeds: p.Seeds, MBBPerGame: p.MBBPerGame, MBBCI95: p.MBBCI95}
+			BudgetNS: k.Budget.Nanoseconds(), Hands: p.Hands, Runs: p.Runs, Seeds: p.Seeds, Builds: append([]string{}, p.Builds...),
+			MBBPerGame: p.MBBPerGame, MBBCI95: p.MBBCI95}
 		if p.HasCV {
 			out[i].CV = &struct {
 				MBBPerGame float64 `json:"mbb_per_game"`
@@ -152,15 +155,16 @@ func writeMatchPools(w io.Writer, variant string, pools []arena.MatchPool) {
 		}
 		if !header {
 			fmt.Fprintf(w, "Duplicate matches in %s, each measurement pooled (A's win, mbb/g ± 95%%):\n", arenaGameName(variant))
-			fmt.Fprintln(tw, "a\tb\tstack\tdouble every\tbudget\thands\truns\tseeds\tA wins\twith the control variate\t")
+			fmt.Fprintln(tw, "a\tb\tstack\tdouble every\tbudget\thands\truns\tseeds\tA wins\twith the control variate\tbuilds\t")
 			header = true
 		}
 		cv := "–"
 		if p.HasCV {
 			cv = fmt.Sprintf("%+.0f ± %.0f", p.CVMBBPerGame, p.CVMBBCI95)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%d\t%s\t%+.0f ± %.0f\t%s\t\n", k.A, k.B, thousands(k.Stack), k.DoubleEvery,
-			budgetText(k.Budget), thousands(int64(p.Hands)), p.Runs, seedList(p.Seeds), p.MBBPerGame, p.MBBCI95, cv)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%d\t%s\t%+.0f ± %.0f\t%s\t%s\t\n", k.A, k.B, thousands(k.Stack), k.DoubleEvery,
+			budgetText(k.Budget), thousands(int64(p.Hands)), p.Runs, seedList(p.Seeds), p.MBBPerGame, p.MBBCI95, cv,
+			shortBuilds(p.Builds))
 	}
 	tw.Flush()
 }

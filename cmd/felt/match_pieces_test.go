@@ -10,11 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/felt-poker/felt/internal/arena"
+	"github.com/felt-poker/felt/internal/buildinfo"
 )
 
 // matchJSON runs felt match with args and --json and returns its output.
@@ -55,6 +57,9 @@ func TestMatchPiecesPool(t *testing.T) {
 	}
 	if len(pools) != 1 || pools[0].Hands != 80 || pools[0].Runs != 2 || pools[0].CV == nil || errOut.Len() != 0 {
 		t.Fatalf("pools %+v, stderr %q", pools, errOut.String())
+	}
+	if !slices.Equal(pools[0].Builds, []string{buildinfo.Revision()}) { // each line names the build that played it
+		t.Errorf("builds %q, want [%s]", pools[0].Builds, buildinfo.Revision())
 	}
 	p := pools[0]
 	for _, x := range [][2]float64{{p.MBBPerGame, one.MBBPerGame}, {p.MBBCI95, one.MBBCI95}, {p.CV.MBBPerGame, one.CV.MBBPerGame}, {p.CV.MBBCI95, one.CV.MBBCI95}} {

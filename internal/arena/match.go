@@ -155,30 +155,17 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	workers := mc.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := WorkerCount(mc.Workers, deals)
 	if mc.Hand != nil {
 		workers = 1
 	}
-	workers = max(1, min(workers, deals))
 	// Stretches short enough that every worker gets several: a slow bot's few
 	// deals are shared out too.
 	most := max(1, min(maxChunk, deals/(8*workers)))
 	start := time.Now()
 	var next atomic.Int64
 	prefix := mc.NewPrefix()
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[w] = runWorker(ctx, &mc, deals, most, &next, prefix)
-		}()
-	}
-	wg.Wait()
+	errs := Parallel(workers, func(int) error { return runWorker(ctx, &mc, deals, most, &next, prefix) })
 	return mc.Gather(ctx, prefix, workers, time.Since(start), errs...)
 }
 
@@ -216,6 +203,28 @@ func (mc *MatchConfig) Gather(ctx context.Context, prefix *MatchPrefix, workers 
 		r.Partial, r.Dropped = true, dropped
 	}
 	return r, err
+}
+
+// WorkerCount returns the goroutines to share jobs between: asked, or
+// runtime.GOMAXPROCS(0) when asked is 0 or less; never more than jobs, and at
+// least 1.
+func WorkerCount(asked, jobs int) int {
+	if asked <= 0 {
+		asked = runtime.GOMAXPROCS(0)
+	}
+	return max(1, min(asked, jobs))
+}
+
+// Parallel runs f(w) for each w from 0 to n−1, each on a goroutine of its
+// own, and returns their errors (errs[w] is f(w)'s) once all have returned.
+func Parallel(n int, f func(w int) error) []error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for w := range n {
+		wg.Go(func() { errs[w] = f(w) })
+	}
+	wg.Wait()
+	return errs
 }
 
 // Result returns the match's result from the totals of its deals, the first

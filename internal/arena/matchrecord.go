@@ -27,7 +27,8 @@ type MatchRecord struct {
 	// CVMBBPerGame ± CVMBBCI95, CVMBBSD as MBBSD.
 	CV                               bool
 	CVMBBPerGame, CVMBBCI95, CVMBBSD float64
-	// Build is the felt build that played the match (distrib.Build), or "".
+	// Build is the felt build that played the match (buildinfo.Revision), or
+	// "".
 	Build string
 }
 
@@ -80,9 +81,15 @@ func (r *MatchRecord) row() []string {
 }
 
 // AppendMatchRecord appends rec to the record file at path, created with the
-// header when missing or empty; a file that is not a match record file is
-// left alone, with an error (ErrOtherRecordFile).
-func AppendMatchRecord(path string, rec MatchRecord) error {
+// header when missing or empty, holding its lock (LockRecordFile); a file that
+// is not a match record file is left alone, with an error
+// (ErrOtherRecordFile).
+func AppendMatchRecord(path string, rec MatchRecord) (err error) {
+	unlock, err := LockRecordFile(path)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, unlock()) }()
 	return AppendRecordLine(path, matchHeader, rec.row())
 }
 
@@ -155,7 +162,7 @@ func PoolMatchRecords(records []MatchRecord) (pools []MatchPool, warnings []stri
 	pieces := make([]Piece[MatchKey], len(records))
 	for i, r := range records {
 		pieces[i] = Piece[MatchKey]{Key: r.MatchKey, Seed: r.Seed, From: r.FirstDeal, To: r.FirstDeal + r.Hands/2,
-			Mean: r.MBBPerGame, SD: r.MBBSD, HasCV: r.CV, CVMean: r.CVMBBPerGame, CVSD: r.CVMBBSD,
+			Mean: r.MBBPerGame, SD: r.MBBSD, HasCV: r.CV, CVMean: r.CVMBBPerGame, CVSD: r.CVMBBSD, Build: r.Build,
 			Label: r.Variant + " " + r.A + " vs " + r.B}
 	}
 	return PoolPieces(pieces)

@@ -20,6 +20,9 @@ type Piece[K comparable] struct {
 	// and CVSD.
 	HasCV        bool
 	CVMean, CVSD float64
+	// Build is the felt build that played the piece ("" when the line does
+	// not say).
+	Build string
 	// Label names the measurement in a warning ("nl random").
 	Label string
 }
@@ -34,6 +37,9 @@ type Pooled[K comparable] struct {
 	Runs  int
 	Seeds []uint64
 	Lines []int
+	// Builds are the builds that played the pieces (Piece.Build), each once,
+	// in increasing order; pieces that do not say are left out.
+	Builds []string
 	// MBBPerGame ± MBBCI95 is the mean over all the hands (the pieces' means
 	// weighted by their deals), the interval from the pieces' deviations and
 	// means; CVMBBPerGame ± CVMBBCI95 the same with the control variate, when
@@ -106,8 +112,9 @@ func PoolPieces[K comparable](pieces []Piece[K]) (pools []Pooled[K], warnings []
 		a.pool.Hands += 2 * (p.To - p.From)
 		a.pool.Runs++
 		a.pool.Lines = append(a.pool.Lines, i)
-		if k, found := slices.BinarySearch(a.pool.Seeds, p.Seed); !found {
-			a.pool.Seeds = slices.Insert(a.pool.Seeds, k, p.Seed)
+		a.pool.Seeds = insertOnce(a.pool.Seeds, p.Seed)
+		if p.Build != "" {
+			a.pool.Builds = insertOnce(a.pool.Builds, p.Build)
 		}
 	}
 	slices.Reverse(warnings)
@@ -121,4 +128,12 @@ func PoolPieces[K comparable](pieces []Piece[K]) (pools []Pooled[K], warnings []
 	}
 	slices.SortFunc(pools, func(a, b Pooled[K]) int { return cmp.Compare(a.Latest, b.Latest) })
 	return pools, warnings
+}
+
+// insertOnce inserts x into the sorted s unless it is there.
+func insertOnce[T cmp.Ordered](s []T, x T) []T {
+	if k, found := slices.BinarySearch(s, x); !found {
+		s = slices.Insert(s, k, x)
+	}
+	return s
 }

@@ -8,24 +8,52 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/felt-poker/felt/internal/filelock"
 )
 
 // A record file is a CSV file of runs, one a line after a header naming the
 // columns (felt match --record, felt lbr --record): runs made in pieces, in
-// several processes or sessions, append their lines to it, and its lines of
-// one measurement pool into one figure (PoolPieces).
+// several processes or sessions, append their lines to it (each holding the
+// file's lock, LockRecordFile), and its lines of one measurement pool into one
+// figure (PoolPieces).
 
 // ErrOtherRecordFile is returned for a file whose first line is not the header
 // expected: a record file of something else (felt lbr's given to felt match),
 // or not a record file.
 var ErrOtherRecordFile = errors.New("not a record file of this kind")
 
+// RecordLockPath is the lock file of the record file at path: a hidden file
+// beside it, empty, which LockRecordFile locks (it is left there; delete it
+// when nothing is recording).
+func RecordLockPath(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+}
+
+// LockRecordFile takes the lock file of the record file at path
+// (RecordLockPath), waiting while another open of it, in this process or
+// another, holds it; unlock releases it. Runs that record into one file take
+// it from their reading of the file to their write, so that an append never
+// lands in a file being rewritten (it would be lost with the file the rename
+// replaces) and two rewrites never race.
+func LockRecordFile(path string) (unlock func() error, err error) {
+	lock, err := os.OpenFile(RecordLockPath(path), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := filelock.Lock(lock); err != nil {
+		return nil, errors.Join(err, lock.Close())
+	}
+	return lock.Close, nil // closing releases the lock
+}
+
 // AppendRecordLine appends row to the record file at path, after header when
-// the file is missing or empty. A file whose first line is another header is
-// left alone, with an error wrapping ErrOtherRecordFile. Appending is one write
-// of one line, so runs in several processes may append to one file.
+// the file is missing or empty; the caller holds the file's lock
+// (LockRecordFile). A file whose first line is another header is left alone,
+// with an error wrapping ErrOtherRecordFile.
 func AppendRecordLine(path string, header, row []string) error {
 	first, err := firstLine(path)
 	switch {

@@ -41,6 +41,9 @@ type Pool struct {
 	// increasing order).
 	Runs  int
 	Seeds []uint64
+	// Builds are the builds of felt that made the lines pooled (Record.Build),
+	// each once, in increasing order; lines that do not say are left out.
+	Builds []string
 	// MBBPerGame ± MBBCI95 is LBR's win over all the hands (their mean, from
 	// the lines' means weighted by their hands), the interval from the lines'
 	// deviations and means; CVMBBPerGame ± CVMBBCI95 the same with the control
@@ -72,12 +75,12 @@ func PoolRecords(records []Record) (pools []Pool, warnings []string) {
 		n := r.Hands / 2
 		pieces[i] = arena.Piece[PoolKey]{Key: r.Key(), Seed: r.Seed, From: r.FirstDeal, To: r.FirstDeal + n,
 			Mean: r.MBBPerGame, SD: deviation(r.MBBSD, r.MBBCI95, n), HasCV: true,
-			CVMean: r.CVMBBPerGame, CVSD: deviation(r.CVMBBSD, r.CVMBBCI95, n), Label: r.Variant + " " + r.Bot}
+			CVMean: r.CVMBBPerGame, CVSD: deviation(r.CVMBBSD, r.CVMBBCI95, n), Build: r.Build, Label: r.Variant + " " + r.Bot}
 	}
 	pooled, warnings := arena.PoolPieces(pieces)
 	for _, p := range pooled {
-		pool := Pool{PoolKey: p.Key, Hands: p.Hands, Runs: p.Runs, Seeds: p.Seeds, MBBPerGame: p.MBBPerGame, MBBCI95: p.MBBCI95,
-			CVMBBPerGame: p.CVMBBPerGame, CVMBBCI95: p.CVMBBCI95, Latest: p.Latest}
+		pool := Pool{PoolKey: p.Key, Hands: p.Hands, Runs: p.Runs, Seeds: p.Seeds, Builds: p.Builds, MBBPerGame: p.MBBPerGame,
+			MBBCI95: p.MBBCI95, CVMBBPerGame: p.CVMBBPerGame, CVMBBCI95: p.CVMBBCI95, Latest: p.Latest}
 		for _, i := range p.Lines {
 			pool.Misses += records[i].Misses
 		}

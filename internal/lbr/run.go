@@ -2,8 +2,6 @@ package lbr
 
 import (
 	"context"
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,24 +19,11 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	workers := c.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, deals))
+	workers := arena.WorkerCount(c.Workers, deals)
 	start := time.Now()
 	var next atomic.Int64
 	prefix := c.NewPrefix()
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[w] = runWorker(ctx, &c, deals, &next, prefix)
-		}()
-	}
-	wg.Wait()
+	errs := arena.Parallel(workers, func(int) error { return runWorker(ctx, &c, deals, &next, prefix) })
 	return c.Gather(ctx, prefix, workers, time.Since(start), errs...)
 }
 
