@@ -9,9 +9,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/felt-poker/felt/internal/arena"
+	"github.com/felt-poker/felt/internal/buildinfo"
 	"github.com/felt-poker/felt/internal/lbr"
 )
 
@@ -149,6 +152,9 @@ func TestLBRPiecesPool(t *testing.T) {
 	if len(pools) != 1 || pools[0].Hands != 40 || pools[0].Runs != 2 || errOut.Len() != 0 {
 		t.Fatalf("pools %+v, stderr %q", pools, errOut.String())
 	}
+	if !slices.Equal(pools[0].Builds, []string{buildinfo.Revision()}) { // each line names the build that made it
+		t.Errorf("builds %q, want [%s]", pools[0].Builds, buildinfo.Revision())
+	}
 	p := pools[0]
 	for _, x := range [][2]float64{{p.MBBPerGame, one.MBBPerGame}, {p.MBBCI95, one.MBBCI95}, {p.CVMBBPerGame, one.CV.MBBPerGame}, {p.CVMBBCI95, one.CV.MBBCI95}} {
 		if math.Abs(x[0]-x[1]) > 0.1 {
@@ -166,7 +172,8 @@ func TestLBRPiecesPool(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
 		}
 	}
-	if !strings.Contains(out.String(), "random  true") || !strings.Contains(out.String(), "  10  ") {
+	if !strings.Contains(out.String(), "random  true") || !strings.Contains(out.String(), "  10  ") ||
+		!strings.Contains(out.String(), shortBuilds([]string{buildinfo.Revision()})) {
 		t.Errorf("--pool after the overlapping run:\n%s", out.String())
 	}
 }
@@ -212,8 +219,8 @@ func TestLBRStoppedRecordsPartial(t *testing.T) {
 	if err != nil || len(recs) != 1 || !got.Stopped || got.FirstDeal != 3 || got.Deals < 2 || recs[0].FirstDeal != 3 || recs[0].Hands != got.Hands {
 		t.Fatalf("stopped run %+v, records %+v, %v", got, recs, err)
 	}
-	if !strings.Contains(runErr.Error(), lbr.FormatDeals(3, 3+got.Deals)) {
-		t.Errorf("the error %q does not name deals %s", runErr, lbr.FormatDeals(3, 3+got.Deals))
+	if !strings.Contains(runErr.Error(), arena.FormatDeals(3, 3+got.Deals)) {
+		t.Errorf("the error %q does not name deals %s", runErr, arena.FormatDeals(3, 3+got.Deals))
 	}
 
 	stopped, stop := context.WithCancel(context.Background())
@@ -224,5 +231,17 @@ func TestLBRStoppedRecordsPartial(t *testing.T) {
 	}
 	if recs2, _ := os.ReadFile(rec); strings.Count(string(recs2), "\n") != 2 {
 		t.Errorf("stopped at once, the record file became:\n%s", recs2)
+	}
+}
+
+// TestShortBuilds: --pool's table shows each commit's first 12 hex digits,
+// "+dirty" kept, and "-" for lines that name no build.
+func TestShortBuilds(t *testing.T) {
+	rev := "e16fba9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a"
+	if got := shortBuilds([]string{rev, rev + "+dirty", "unknown"}); got != "e16fba9c0d1e e16fba9c0d1e+dirty unknown" {
+		t.Errorf("shortBuilds: %q", got)
+	}
+	if got := shortBuilds(nil); got != "-" {
+		t.Errorf("shortBuilds(nil): %q", got)
 	}
 }

@@ -3,30 +3,36 @@ package lbr
 import (
 	"bytes"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/felt-poker/felt/internal/arena"
 )
 
 // AppendRecord appends rec to the record file at path, created with the
-// header when missing or empty. A file written before the deals column
-// (legacyHeader) is first rewritten with the current header, its lines keeping
-// their values and leaving the new columns empty, through a new file renamed
-// over it; a file that is not a record file is left alone, with an error.
-// Appending is one write of one line, so runs in several processes may append
-// to one file.
-func AppendRecord(path string, rec Record) error {
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist) || err == nil && len(data) == 0:
-		return appendRecord(path, rec, true)
-	case err != nil:
+// header when missing or empty (arena.AppendRecordLine). A file written by an
+// earlier felt (olderHeaders) is first rewritten with the current header, its
+// lines keeping their values and leaving the new columns empty, through a new
+// file renamed over it; a file that is not a record file is left alone, with
+// an error. Runs in several processes may append to one file: AppendRecord
+// holds the file's lock (arena.LockRecordFile) from its reading of the file to
+// its write.
+func AppendRecord(path string, rec Record) (err error) {
+	unlock, err := arena.LockRecordFile(path)
+	if err != nil {
 		return err
 	}
-	first, _, _ := strings.Cut(string(data), "\n")
-	if strings.TrimSuffix(first, "\r") == strings.Join(recordHeader, ",") {
-		return appendRecord(path, rec, false)
+	defer func() { err = errors.Join(err, unlock()) }()
+	if underLock != nil {
+		underLock(path)
+	}
+	err = arena.AppendRecordLine(path, recordHeader, rec.row())
+	if !errors.Is(err, arena.ErrOtherRecordFile) {
+		return err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
 	}
 	recs, err := ReadRecords(bytes.NewReader(data))
 	if err != nil {
@@ -35,19 +41,9 @@ func AppendRecord(path string, rec Record) error {
 	return rewriteRecords(path, append(recs, rec))
 }
 
-// appendRecord appends rec's line to path, after the header when header.
-func appendRecord(path string, rec Record, header bool) error {
-	var buf bytes.Buffer
-	if err := WriteRecords(&buf, []Record{rec}, header); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(buf.Bytes())
-	return errors.Join(err, f.Close())
-}
+// underLock, when set (by tests), is called by AppendRecord once it holds the
+// lock of the file at path.
+var underLock func(path string)
 
 // rewriteRecords replaces the file at path by one of recs, keeping its mode.
 func rewriteRecords(path string, recs []Record) error {
