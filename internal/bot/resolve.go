@@ -116,7 +116,7 @@ type plan struct {
 	board []cards.Card
 	eq    *[numCombos]float64 // those hands' equity against opp, made at first need
 	// For a plan without a strategy (equityPlan): the bot's own range there, the
-	// most of it that may fold to the bet it faces (round.foldBound), and each
+	// most of it that may fold to the bet it faces (pubStreet.foldBound), and each
 	// hand's place in it by eq, made at first need.
 	own   *belief
 	most  float64
