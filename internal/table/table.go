@@ -1044,7 +1044,8 @@ func (t *Table) broadcast(v any) {
 }
 
 // flush sends the new state to every watcher (built once per seat and once for
-// all spectators) and the lobby listing if it changed.
+// all spectators but those back within the return window, who get their own)
+// and the lobby listing if it changed.
 func (t *Table) flush(now time.Time) {
 	if t.version == t.sent {
 		return
@@ -1055,13 +1056,18 @@ func (t *Table) flush(now time.Time) {
 		for _, w := range t.watchers {
 			vs := t.viewerSeat(w.p.ID)
 			b, ok := built[vs]
-			if !ok {
+			ret := t.returnInfo(vs, w.p.ID, now)
+			if !ok || ret != nil {
+				s := t.state(vs, now)
+				s.Return = ret
 				var err error
-				if b, err = json.Marshal(StateMsg{Type: "state", State: t.state(vs, now)}); err != nil {
+				if b, err = json.Marshal(StateMsg{Type: "state", State: s}); err != nil {
 					t.log.Error("marshal state", "err", err)
 					continue
 				}
-				built[vs] = b
+				if ret == nil {
+					built[vs] = b
+				}
 			}
 			w.sink.Send(b)
 		}
