@@ -535,14 +535,14 @@ function drawSeatControls() {
       box.append(el("label", { for: "buy-in" }, "Buy-in"),
         el("input", { id: "buy-in", type: "number", min: range.min, max: range.max, value }),
         el("button", { type: "button", class: "primary", id: "sit", onclick: () => sit() }, "Sit down"));
-      if (range.back) {
-        box.append(el("span", { class: "note", id: "return-note" },
-          `You left this table lately with ${chips(range.min)} chips: until ${new Date(returnUntil).toLocaleTimeString()} you sit down here again with at least as many.`));
-      }
     } else if (!user) {
       box.append(el("a", { class: "button primary", href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Log in to play"));
     }
     box.append(el("a", { class: "button", href: "/lobby" }, "Lobby"));
+    if (user && !noSeat && range.back) {
+      box.append(el("span", { class: "note", id: "return-note" },
+        `You left this table lately with ${chips(range.min)} chips: until ${new Date(returnUntil).toLocaleTimeString()} you sit down here again with at least as many.`));
+    }
     return;
   }
   $("waitlist-box")?.remove();
