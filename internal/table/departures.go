@@ -2,6 +2,7 @@ package table
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -113,9 +114,13 @@ func (t *Table) checkBuyIn(id, buyIn int64, now time.Time) error {
 	if until.IsZero() {
 		return invalid("buy_in", "must be %d to %d", lo, hi)
 	}
-	return invalid("buy_in", "must be %d to %d: you left this table less than %v ago with %d chips, "+
+	want := fmt.Sprintf("%d to %d", lo, hi)
+	if lo == hi {
+		want = fmt.Sprint(lo)
+	}
+	return invalid("buy_in", "must be %s: you left this table less than %v ago with %d chips, "+
 		"and may sit down here again only with at least as many until %s (%v from now)",
-		lo, hi, t.cfg.ReturnWindow, lo, until.UTC().Format("15:04:05 UTC"), until.Sub(now).Round(time.Second))
+		want, t.cfg.ReturnWindow, lo, until.UTC().Format("15:04:05 UTC"), until.Sub(now).Round(time.Second))
 }
 
 // returnInfo is the State.Return of player id watching from seat vs at
