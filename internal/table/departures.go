@@ -20,7 +20,7 @@ import (
 // a newcomer: dealt in at once.
 //
 // A player who sits down there again within Config.ReturnWindow of leaving
-// brings back at least the stack they left with (returnBuyIn: leaving
+// brings back at least the stack they left with (buyInRange: leaving
 // takes no chips off the table, "ratholing"), and finds the time bank and
 // the count of timeouts in a row they left (not a full bank, no clean slate).
 //
