@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"time"
 
@@ -402,6 +403,9 @@ func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[
 		return true // as after a solve with too few iterations: the beliefs stay (endRound)
 	}
 	s, err := b.roundSolver(ctx, st, bel, h.me, h.key[:st.keyAt])
+	if errors.Is(err, errCut) {
+		return true // as above
+	}
 	if err != nil {
 		return false
 	}
@@ -447,14 +451,18 @@ func (p *plan) prob(x int, a pubAct) float64 {
 
 // roundSolver builds and solves round st, begun at the history's key start, from
 // the beliefs at its start, with the bet sizes of its actions so far in the tree,
-// or takes the same re-solve from b.solves.
+// or takes the same re-solve from b.solves. When ctx ends before the tree is
+// built it returns errCut (the re-solve counts as cut short).
 func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]belief, me int, start string) (*solver.Solver, error) {
 	bound, tree := b.boundFor(start), roundTree(st, me)
 	key := solveKey(start, st.board, &tree)
 	s := b.solves.find(key, bel, bound)
 	if s == nil {
 		var err error
-		if s, err = newRoundSolver(st, bel, tree, bound, b.leaves); err != nil {
+		if s, err = newRoundSolver(ctx, st, bel, tree, bound, b.leaves); err != nil {
+			if errors.Is(err, errCut) {
+				b.cut++
+			}
 			return nil, err
 		}
 		if b.beforeSolve != nil {
@@ -489,6 +497,9 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 		return unsolvedPlan(st, bel, me)
 	}
 	s, err := b.roundSolver(ctx, st, bel, me, h.key[:st.keyAt])
+	if errors.Is(err, errCut) {
+		return unsolvedPlan(st, bel, me)
+	}
 	if err != nil {
 		return nil
 	}
