@@ -139,8 +139,15 @@ func (c *botCmd) Run(ctx context.Context) error {
 	if c.Budget < 0 || c.Timeout < 0 || c.HandTime < 0 || c.PerHand < 0 || c.Idle < 0 {
 		return usageError("--budget, --timeout, --hand-time, --per-hand and --idle must not be negative")
 	}
-	cl := acpc.Client{Game: g, Bot: b, Budget: c.Budget, Timeout: c.Timeout, HandTime: c.HandTime, PerHand: c.PerHand, Idle: c.Idle}
-	n, err := cl.Play(ctx, conn)
-	fmt.Printf("%s played %d hands\n", c.Bot, n)
+	cl := acpc.Client{Game: g, Bot: b, Budget: c.Budget, Timeout: c.Timeout, HandTime: c.HandTime, PerHand: c.PerHand, Idle: c.Idle,
+		Log: os.Stderr}
+	sum, err := cl.Play(ctx, conn)
+	fmt.Printf("%s played %d hands; %s\n", c.Bot, sum.Hands, answeredFor(sum.Panics, sum.Late))
 	return err
+}
+
+// answeredFor says how many decisions a client answered for its bot (a check or
+// fold) because the bot panicked and because it was late (bot.Guard).
+func answeredFor(panics, late int) string {
+	return fmt.Sprintf("answered for the bot: %d decisions after a panic, %d out of time", panics, late)
 }

@@ -57,7 +57,8 @@ cards and of a strategist bot's dice taken out): the same mean, a narrower inter
 not explain), "workers", "elapsed_ns", and for a stopped run "stopped" and "dropped"
 (the deals completed after the first one that was not). With --pool, a list of the
 measurements: "variant", "bot", "preflop", "sizes", "samples", "runouts", "hands",
-"runs", "seeds", "mbb_per_game", "mbb_ci95", "cv_mbb_per_game", "cv_mbb_ci95", "misses".
+"runs", "seeds", "builds", "mbb_per_game", "mbb_ci95", "cv_mbb_per_game", "cv_mbb_ci95",
+"misses".
 
 --deals FROM:TO plays deals FROM to TO-1 of the seed's sequence instead of the
 first --hands/2: a deal's cards and streams depend only on the seed and its number
@@ -75,9 +76,12 @@ not the quick deals of a stopped run without its slow ones.
 
 --record FILE.csv appends the run as a line (variant, bot, preflop, hands, seed,
 sizes, mbb_per_game, mbb_ci95, cv_mbb_per_game, cv_mbb_ci95, misses, deals,
-samples, runouts, mbb_sd, cv_mbb_sd: the deals FROM:TO and the standard deviation
-of one deal's result, in mbb/g, that pooling needs); a file of felt before the
-deals column is rewritten once with the new header, its lines kept. Lines of one
+samples, runouts, mbb_sd, cv_mbb_sd, build: the deals FROM:TO, the standard
+deviation of one deal's result, in mbb/g, that pooling needs, and the commit felt
+was built from, "+dirty" for a modified tree, or "unknown"); a file of felt before
+the deals or the build column is rewritten once with the new header, its lines
+kept (runs in several processes may record into one file: each takes the file's
+lock file, .FILE.csv.lock beside it, to write). Lines of one
 measurement (variant, bot with its options, --preflop, --sizes, --samples,
 --runouts; a line written before the samples and runouts columns counts as run with
 the defaults, as every run of docs/bots.md was) pool into one: their deals counted together, as one run of them all

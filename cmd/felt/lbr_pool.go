@@ -42,6 +42,7 @@ type lbrPoolOutput struct {
 	Hands        int      `json:"hands"`
 	Runs         int      `json:"runs"`
 	Seeds        []uint64 `json:"seeds"`
+	Builds       []string `json:"builds"`
 	MBBPerGame   float64  `json:"mbb_per_game"`
 	MBBCI95      float64  `json:"mbb_ci95"`
 	CVMBBPerGame float64  `json:"cv_mbb_per_game"`
@@ -60,7 +61,7 @@ func printLBRPools(stdout, stderr io.Writer, path string, asJSON bool) error {
 		out := make([]lbrPoolOutput, len(pools))
 		for i, p := range pools {
 			out[i] = lbrPoolOutput{p.Variant, p.Bot, p.Preflop, p.Sizes, p.Samples, p.Runouts, p.Hands, p.Runs, p.Seeds,
-				p.MBBPerGame, p.MBBCI95, p.CVMBBPerGame, p.CVMBBCI95, p.Misses}
+				append([]string{}, p.Builds...), p.MBBPerGame, p.MBBCI95, p.CVMBBPerGame, p.CVMBBCI95, p.Misses}
 		}
 		return writeArenaJSON(stdout, out)
 	}
@@ -80,18 +81,38 @@ func writeLBRPools(w io.Writer, variant string, pools []lbr.Pool) {
 		}
 		if !header {
 			fmt.Fprintf(w, "LBR in %s, each measurement pooled (mbb/g ± 95%%):\n", arenaGameName(variant))
-			fmt.Fprintln(tw, "bot\tpreflop\tsizes\tsamples\trunouts\thands\truns\tseeds\tLBR wins\twith the control variate\t")
+			fmt.Fprintln(tw, "bot\tpreflop\tsizes\tsamples\trunouts\thands\truns\tseeds\tLBR wins\twith the control variate\tbuilds\t")
 			header = true
 		}
 		seeds := make([]string, len(p.Seeds))
 		for i, s := range p.Seeds {
 			seeds[i] = strconv.FormatUint(s, 10)
 		}
-		fmt.Fprintf(tw, "%s\t%v\t%s\t%d\t%d\t%s\t%d\t%s\t%+.0f ± %.0f\t%+.0f ± %.0f\t\n", p.Bot, p.Preflop, p.Sizes,
+		fmt.Fprintf(tw, "%s\t%v\t%s\t%d\t%d\t%s\t%d\t%s\t%+.0f ± %.0f\t%+.0f ± %.0f\t%s\t\n", p.Bot, p.Preflop, p.Sizes,
 			p.Samples, p.Runouts, thousands(int64(p.Hands)), p.Runs, strings.Join(seeds, " "),
-			p.MBBPerGame, p.MBBCI95, p.CVMBBPerGame, p.CVMBBCI95)
+			p.MBBPerGame, p.MBBCI95, p.CVMBBPerGame, p.CVMBBCI95, shortBuilds(p.Builds))
 	}
 	tw.Flush()
+}
+
+// shortBuilds lists builds as a table shows them: each commit's first 12 hex
+// digits (with "+dirty" kept), or "-" when no line said.
+func shortBuilds(builds []string) string {
+	if len(builds) == 0 {
+		return "-"
+	}
+	out := make([]string, len(builds))
+	for i, b := range builds {
+		rev, dirty, _ := strings.Cut(b, "+")
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		if dirty != "" {
+			rev += "+" + dirty
+		}
+		out[i] = rev
+	}
+	return strings.Join(out, " ")
 }
 
 // drawLBRChart draws the leading measurement of each bot of variant in the

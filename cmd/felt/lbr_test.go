@@ -9,9 +9,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/felt-poker/felt/internal/buildinfo"
 	"github.com/felt-poker/felt/internal/lbr"
 )
 
@@ -149,6 +151,9 @@ func TestLBRPiecesPool(t *testing.T) {
 	if len(pools) != 1 || pools[0].Hands != 40 || pools[0].Runs != 2 || errOut.Len() != 0 {
 		t.Fatalf("pools %+v, stderr %q", pools, errOut.String())
 	}
+	if !slices.Equal(pools[0].Builds, []string{buildinfo.Revision()}) { // each line names the build that made it
+		t.Errorf("builds %q, want [%s]", pools[0].Builds, buildinfo.Revision())
+	}
 	p := pools[0]
 	for _, x := range [][2]float64{{p.MBBPerGame, one.MBBPerGame}, {p.MBBCI95, one.MBBCI95}, {p.CVMBBPerGame, one.CV.MBBPerGame}, {p.CVMBBCI95, one.CV.MBBCI95}} {
 		if math.Abs(x[0]-x[1]) > 0.1 {
@@ -166,7 +171,8 @@ func TestLBRPiecesPool(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
 		}
 	}
-	if !strings.Contains(out.String(), "random  true") || !strings.Contains(out.String(), "  10  ") {
+	if !strings.Contains(out.String(), "random  true") || !strings.Contains(out.String(), "  10  ") ||
+		!strings.Contains(out.String(), shortBuilds([]string{buildinfo.Revision()})) {
 		t.Errorf("--pool after the overlapping run:\n%s", out.String())
 	}
 }
@@ -224,5 +230,17 @@ func TestLBRStoppedRecordsPartial(t *testing.T) {
 	}
 	if recs2, _ := os.ReadFile(rec); strings.Count(string(recs2), "\n") != 2 {
 		t.Errorf("stopped at once, the record file became:\n%s", recs2)
+	}
+}
+
+// TestShortBuilds: --pool's table shows each commit's first 12 hex digits,
+// "+dirty" kept, and "-" for lines that name no build.
+func TestShortBuilds(t *testing.T) {
+	rev := "e16fba9c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a"
+	if got := shortBuilds([]string{rev, rev + "+dirty", "unknown"}); got != "e16fba9c0d1e e16fba9c0d1e+dirty unknown" {
+		t.Errorf("shortBuilds: %q", got)
+	}
+	if got := shortBuilds(nil); got != "-" {
+		t.Errorf("shortBuilds(nil): %q", got)
 	}
 }

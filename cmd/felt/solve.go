@@ -44,7 +44,7 @@ type solveCmd struct {
 	Hands          bool          `help:"Also list every hand's strategy and EV at the node."`
 	JSON           string        `name:"json" help:"Write the node and the decisions under it on its street as JSON to this file (- for stdout)." placeholder:"FILE"`
 	JSONDepth      int           `name:"json-depth" help:"Actions below the node in the JSON export." default:"4" placeholder:"N"`
-	Save           string        `help:"Save the solve to this file when it stops (at the limit or on Ctrl-C, at an iteration boundary)." placeholder:"FILE"`
+	Save           string        `help:"Save the solve to this file when it stops (at the limit, or on Ctrl-C inside the iteration under way)." placeholder:"FILE"`
 	Load           string        `help:"Load a solve saved by --save instead of a spot: show it, or go on solving with --accuracy, --iterations or --time." placeholder:"FILE"`
 	Curve          string        `help:"Record exploitability against CPU time: FILE.svg or .png draws this solve's curve, FILE.csv appends its points (see --chart)." placeholder:"FILE"`
 	Chart          string        `help:"With a .csv --curve: draw every run in it of the same spot (other solvers' too) to this .svg or .png." placeholder:"FILE"`
@@ -60,8 +60,9 @@ Discounted CFR, then prints the strategy at a node as a 13x13 grid (see docs/sol
 The spot comes from the flags (--pot --stack --board --oop --ip, sizes with --bet,
 --raise, --allin and --sizes) or from a TexasSolver command file. Solving stops at
 --accuracy (exploitability, % of the pot: the mean of both players' best-response
-gains), --iterations or --time, whichever comes first; Ctrl-C stops at an iteration
-boundary and still prints the result (and saves it with --save; --load goes on).
+gains), --iterations or --time, whichever comes first; Ctrl-C stops soon, inside the
+iteration under way (the decisions it finished keep their update; it is not counted),
+and still prints the result (and saves it with --save; --load goes on).
 
 Node paths name actions by their labels: x check, c call, f fold, b<chips> bet,
 r<chips> raise to (chips: the player's total on this street), and a card where one is
@@ -232,6 +233,9 @@ func (c *solveCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	ev := s.EV()
 	fmt.Fprintf(stdout, "solved: %d iterations, exploitability %.3f%% of the pot, %.2fs (CPU %.2fs)\n",
 		pr.Iterations, pr.Exploitability, pr.Elapsed.Seconds(), (processCPU() - cpu0).Seconds())
+	if pr.Interrupted {
+		fmt.Fprintf(stdout, "stopped inside iteration %d: the decisions it finished keep their update, it is not counted\n", pr.Iterations+1)
+	}
 	if c.Save != "" {
 		if err := writeFileAtomic(c.Save, s.Save); err != nil {
 			return fmt.Errorf("--save: %w", err)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -231,5 +232,62 @@ func TestSolveSaveLoad(t *testing.T) {
 	os.WriteFile(notSave, []byte("set_pot 10\n"), 0o644)
 	if err := runSolve(context.Background(), []string{"--load", notSave}, &out, &out); err == nil || !strings.Contains(err.Error(), "bad saved solve") {
 		t.Errorf("a command file loaded as a save: %v", err)
+	}
+}
+
+// ctrlCHook is a context cancelled by a hook: as Done is asked for the nth time.
+// Solve asks for it once per iteration, as IterateContext begins one (which then
+// polls it at every node), so the nth iteration is stopped inside, at its first
+// node: Ctrl-C pressed just as it began, without a timer.
+type ctrlCHook struct {
+	context.Context
+	mu    sync.Mutex
+	calls int
+	n     int
+	done  chan struct{}
+}
+
+func (c *ctrlCHook) Done() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.calls++; c.calls == c.n {
+		close(c.done)
+	}
+	return c.done
+}
+
+func (c *ctrlCHook) Err() error {
+	select {
+	case <-c.done:
+		return context.Canceled
+	default:
+		return nil
+	}
+}
+
+// TestSolveCtrlCInsideAnIteration: Ctrl-C stops felt solve inside the iteration
+// under way (not counted), which still prints and saves the solve; the save
+// loads with the iterations that were completed. The old felt solve ran on to
+// the end of the iteration, and to --iterations, since it looked at the context
+// only between iterations and this one is cancelled as an iteration begins.
+func TestSolveCtrlCInsideAnIteration(t *testing.T) {
+	save := filepath.Join(t.TempDir(), "stopped.solve")
+	ctx := &ctrlCHook{Context: context.Background(), n: 4, done: make(chan struct{})}
+	var out bytes.Buffer
+	args := append(append([]string{}, riverArgs...), "--iterations", "20", "--workers", "1", "--save", save)
+	if err := runSolve(ctx, args, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"solved: 3 iterations", "stopped inside iteration 4", "saved: " + save, "EV: OOP"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if err := runSolve(context.Background(), []string{"--load", save, "--no-progress", "--no-color"}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "solved: 3 iterations") {
+		t.Errorf("reloaded:\n%s", out.String())
 	}
 }

@@ -17,13 +17,14 @@ import (
 
 // studCmd is "felt stud-bot": the reference Casino Day client.
 type studCmd struct {
-	Host   string `default:"127.0.0.1" help:"Dealer host."`
-	Port   int    `default:"4000" help:"Dealer port."`
-	ID     string `name:"id" required:"" help:"GitHub id to log in with."`
-	Avatar string `default:"Robot" help:"Avatar name."`
-	Bot    string `default:"stud" help:"Strategy: stud (the reference strategy: up cards and the spade rule) or any felt bot name."`
-	Seed   uint64 `help:"Seed of the bot's random choices (bots that have them)."`
-	Debug  bool   `help:"Log every message and reply."`
+	Host    string        `default:"127.0.0.1" help:"Dealer host."`
+	Port    int           `default:"4000" help:"Dealer port."`
+	ID      string        `name:"id" required:"" help:"GitHub id to log in with."`
+	Avatar  string        `default:"Robot" help:"Avatar name."`
+	Bot     string        `default:"stud" help:"Strategy: stud (the reference strategy: up cards and the spade rule) or any felt bot name."`
+	Seed    uint64        `help:"Seed of the bot's random choices (bots that have them)."`
+	Debug   bool          `help:"Log every message and reply."`
+	Timeout time.Duration `default:"1s" help:"The dealer's time for an answer (felt dealer --timeout); the bot's deadline stays inside it, and a bot that has not answered is answered for (a check or fold). 0: none."`
 }
 
 // Run is called by kong.
@@ -31,6 +32,9 @@ func (c *studCmd) Run(ctx context.Context) error {
 	level := slog.LevelInfo
 	if c.Debug {
 		level = slog.LevelDebug
+	}
+	if c.Timeout < 0 {
+		return usageError("--timeout must not be negative")
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	// Casino Day deals three card stud; the client does not know the table's size.
@@ -43,8 +47,8 @@ func (c *studCmd) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("stud-bot: %w", err)
 	}
-	cl := casino.Client{ID: c.ID, Avatar: c.Avatar, Bot: b, Logger: log}
+	cl := casino.Client{ID: c.ID, Avatar: c.Avatar, Bot: b, Logger: log, PanicLog: os.Stderr, Timeout: c.Timeout}
 	sum, err := cl.Play(ctx, conn)
-	fmt.Printf("%s: %d hands, %d won; out: %s\n", c.ID, sum.Hands, sum.Wins, sum.Done)
+	fmt.Printf("%s: %d hands, %d won; out: %s; %s\n", c.ID, sum.Hands, sum.Wins, sum.Done, answeredFor(sum.Panics, sum.Late))
 	return err
 }

@@ -3,6 +3,7 @@ package arena
 import (
 	"context"
 	"errors"
+	"runtime"
 	"sync/atomic"
 	"testing"
 
@@ -215,6 +216,38 @@ func TestStudBotBeatsCallAndRandom(t *testing.T) {
 		t.Logf("stud vs %s: %+.1f ± %.1f bb/100", opp, r.BBPer100, r.CI95)
 		if r.BBPer100-r.CI95 <= 0 {
 			t.Errorf("stud vs %s: %+.1f ± %.1f bb/100 does not exclude zero", opp, r.BBPer100, r.CI95)
+		}
+	}
+}
+
+// TestWorkerCount: the workers asked, GOMAXPROCS for 0 or less, never more
+// than the jobs and never none (Match and lbr.Run share it).
+func TestWorkerCount(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	for _, c := range []struct{ asked, jobs, want int }{
+		{3, 10, 3}, {3, 2, 2}, {0, 1 << 20, procs}, {-1, 1 << 20, procs}, {0, 1, 1}, {5, 0, 1},
+	} {
+		if got := WorkerCount(c.asked, c.jobs); got != c.want {
+			t.Errorf("WorkerCount(%d, %d) = %d, want %d", c.asked, c.jobs, got, c.want)
+		}
+	}
+}
+
+// TestParallel: f runs once for each worker number, and each error comes back
+// at its worker's place.
+func TestParallel(t *testing.T) {
+	var ran [5]atomic.Int32
+	boom := errors.New("boom")
+	errs := Parallel(len(ran), func(w int) error {
+		ran[w].Add(1)
+		if w == 3 {
+			return boom
+		}
+		return nil
+	})
+	for w := range ran {
+		if ran[w].Load() != 1 || (errs[w] == boom) != (w == 3) {
+			t.Errorf("worker %d ran %d times, error %v", w, ran[w].Load(), errs[w])
 		}
 	}
 }

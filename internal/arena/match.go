@@ -129,27 +129,14 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	workers := mc.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := WorkerCount(mc.Workers, (deals+chunk-1)/chunk)
 	if mc.Hand != nil {
 		workers = 1
 	}
-	workers = min(workers, (deals+chunk-1)/chunk)
 	start := time.Now()
 	var next atomic.Int64
 	partial := make([]Totals, workers)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[w] = runWorker(ctx, &mc, deals, &next, &partial[w])
-		}()
-	}
-	wg.Wait()
+	errs := Parallel(workers, func(w int) error { return runWorker(ctx, &mc, deals, &next, &partial[w]) })
 	if err := errors.Join(errs...); err != nil {
 		return Result{}, err
 	}
@@ -158,6 +145,28 @@ func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 		total.t.add(&partial[w].t)
 	}
 	return mc.Result(&total, workers, time.Since(start)), nil
+}
+
+// WorkerCount returns the goroutines to share jobs between: asked, or
+// runtime.GOMAXPROCS(0) when asked is 0 or less; never more than jobs, and at
+// least 1.
+func WorkerCount(asked, jobs int) int {
+	if asked <= 0 {
+		asked = runtime.GOMAXPROCS(0)
+	}
+	return max(1, min(asked, jobs))
+}
+
+// Parallel runs f(w) for each w from 0 to n−1, each on a goroutine of its
+// own, and returns their errors (errs[w] is f(w)'s) once all have returned.
+func Parallel(n int, f func(w int) error) []error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for w := range n {
+		wg.Go(func() { errs[w] = f(w) })
+	}
+	wg.Wait()
+	return errs
 }
 
 // Result returns the match's result from the totals of all its deals, played

@@ -63,13 +63,10 @@ type resolveBot struct {
 	other  *chartBot
 	cache  map[string]*plan
 	starts map[string]*[2]belief // beliefs at a round's start, by the history's key then
-	failed map[string]failure    // histories without a plan, by key (planAt)
 	kept   keptSolve
 	solves solveStore               // the last full re-solves of the hand, for reuse
 	safe   bool                     // re-solve safely (resolve_solve.go, boundFor)
 	bounds map[string]*solver.Bound // safe re-solving: the opponent's values at a round's start
-	gen    uint64                   // counts the changes to bounds
-	cut    uint64                   // counts the re-solves stopped before their iterations
 	noBlue bool                     // play the chart and the flop policy, not the blueprint
 	flop   bool                     // re-solve the flop (depth-limited, flop=true), not play the blueprint there
 	leaves FlopLeaves               // how the flop's re-solve ends (leaf=)
@@ -84,7 +81,6 @@ type keptSolve struct {
 	start string   // the history's key when the round began
 	acts  []pubAct // the round's actions it was solved for
 	s     *solver.Solver
-	gen   uint64 // counts the solves kept
 }
 
 // covers reports whether the kept solve has round st, begun at key start, in its
@@ -107,7 +103,7 @@ func (k *keptSolve) keep(start string, st *pubStreet, s *solver.Solver) {
 	if k.s != nil {
 		k.s.Close()
 	}
-	*k = keptSolve{start: start, acts: append([]pubAct(nil), st.acts...), s: s, gen: k.gen + 1}
+	*k = keptSolve{start: start, acts: append([]pubAct(nil), st.acts...), s: s}
 }
 
 // plan is what the bot does at one public decision: the actions and, for each hand,
@@ -155,10 +151,10 @@ func (b *resolveBot) Act(v *engine.View) engine.Action { return b.ActContext(con
 // ActContext decides by the time ctx or the bot's budget ends, whichever comes
 // first. A re-solve cut short answers from the iterations it completed; when the
 // deadline came before the second ended (one iteration's strategy is uniform), the
-// hand is answered by its equity against the opponent's range (plan.outside). When ctx is already done on entry, or the
-// subgame cannot be solved, it answers at once with a check or, facing a bet, a
-// call when the price is below a quarter of the pot after calling and a fold
-// otherwise.
+// hand is answered by its equity against the opponent's range (plan.outside), as
+// it is when the subgame is too big to re-solve. When ctx is already done on
+// entry, it answers at once with a check or, facing a bet, a call when the price
+// is below a quarter of the pot after calling and a fold otherwise (quickAction).
 func (b *resolveBot) ActContext(ctx context.Context, v *engine.View) engine.Action {
 	h, ok := readHistory(v)
 	if !ok {
@@ -261,7 +257,8 @@ func (p *plan) outside(v *engine.View) engine.Action {
 	return checkOrFold(l)
 }
 
-// quickAction is the answer without a plan: check, call a small price, else fold.
+// quickAction is the answer without a plan (no time to make one, or a re-solve
+// with no decision to read): check, call a small price, else fold.
 func quickAction(v *engine.View) engine.Action {
 	l := v.Legal
 	if l.Can(engine.Check) {
@@ -288,65 +285,32 @@ func legalize(a engine.Action, l engine.Legal) engine.Action {
 // (a hand uses a few dozen at most).
 const maxCache = 512
 
-// failure is what the bot's state was just after it failed to make a plan (a
-// subgame too big to re-solve, an action its re-solved tree does not hold): the
-// kept solve and the count of changes to the bounds. While both are the same,
-// trying again would re-solve the same subgames from the same beliefs (cached in
-// starts, which the failure is dropped with) with the same bounds, fail the same
-// way and leave the state as it is, so planAt does not try again: without this,
-// every hand asked about at such a history (1,326 of them, by LBR) re-solved it.
-// A failure is noted only when the attempt changed no bound and ran every
-// re-solve to its iterations (a deadline did not cut it short), so that trying
-// again from the state it left would indeed do the same.
-type failure struct {
-	kept, bounds uint64 // b.kept.gen and b.gen
-}
-
-// planAt returns the plan at the end of h (cached by its key), or nil when there
-// is none (the deadline passed before it was made, or the subgame is too big).
+// planAt returns the plan at the end of h, or nil when ctx was done before it
+// began. Every plan is cached by the history's key but one a deadline cut short
+// (unsolved): a history asked about again (LBR asks about each of 1,326 hands)
+// costs nothing, whatever its plan came from.
 func (b *resolveBot) planAt(ctx context.Context, h *pubHistory) *plan {
 	if b.cache == nil || len(b.cache)+len(b.starts) > maxCache {
-		b.cache, b.starts, b.failed = map[string]*plan{}, map[string]*[2]belief{}, map[string]failure{}
+		b.cache, b.starts = map[string]*plan{}, map[string]*[2]belief{}
 	}
 	if p, ok := b.cache[h.key]; ok {
 		return p
 	}
 	b.solves.keepHand(h.key)
-	if f, ok := b.failed[h.key]; ok && f == (failure{b.kept.gen, b.gen}) {
-		return nil
-	}
 	if ctx.Err() != nil {
 		return nil
 	}
-	gen, cut := b.gen, b.cut
 	p := b.makePlan(ctx, h)
-	switch {
-	case p != nil && !p.unsolved:
+	if !p.unsolved {
 		b.cache[h.key] = p
-	case p == nil && ctx.Err() == nil && b.gen == gen && b.cut == cut:
-		b.noteFailure(h.key)
 	}
 	return p
 }
 
-// maxFailed bounds the failures kept; they are dropped all at once past it.
-const maxFailed = 64
-
-// noteFailure records that the history of key has no plan in the bot's state now.
-func (b *resolveBot) noteFailure(key string) {
-	if b.failed == nil || len(b.failed) >= maxFailed {
-		b.failed = map[string]failure{}
-	}
-	b.failed[key] = failure{b.kept.gen, b.gen}
-}
-
-// makePlan makes the plan at the end of h, or returns nil (planAt).
+// makePlan makes the plan at the end of h (planAt).
 func (b *resolveBot) makePlan(ctx context.Context, h *pubHistory) *plan {
 	st := h.cur()
 	bel := b.beliefsAt(ctx, h, len(h.streets)-1)
-	if bel == nil {
-		return nil
-	}
 	var p *plan
 	if !b.resolves(st.street) {
 		now := *bel
@@ -372,45 +336,39 @@ func (b *resolveBot) beliefsAt(ctx context.Context, h *pubHistory, i int) *[2]be
 	if i == 0 {
 		next = [2]belief{uniform(), uniform()}
 	} else {
-		prev := b.beliefsAt(ctx, h, i-1)
-		if prev == nil {
-			return nil
-		}
-		next = *prev
-		if !b.playRound(ctx, h, i-1, &next, len(h.streets[i-1].acts)) {
-			return nil
-		}
+		next = *b.beliefsAt(ctx, h, i-1)
+		b.playRound(ctx, h, i-1, &next, len(h.streets[i-1].acts))
 	}
 	b.starts[key] = &next
 	return &next
 }
 
 // playRound updates bel, the beliefs at round i's start, by its first n actions
-// (a re-solved round: all of them).
-func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[2]belief, n int) bool {
+// (a re-solved round: all of them). When the round's re-solve cannot be made (the
+// deadline passed, the subgame is too big), the beliefs stay as they were at its
+// start, as after a solve with too few iterations (endRound).
+func (b *resolveBot) playRound(ctx context.Context, h *pubHistory, i int, bel *[2]belief, n int) {
 	st := &h.streets[i]
 	if !b.resolves(st.street) {
 		for k, a := range st.acts[:n] {
 			p := b.roundPlan(h, i, k, bel)
 			bel[a.role].update(func(x int) float64 { return p.prob(x, a) }, floorFor(a.role, h.me))
 		}
-		return true
+		return
 	}
 	if start := h.key[:st.keyAt]; b.kept.covers(start, st, h.me) {
-		return b.endRound(ctx, b.kept.s, h, i, bel)
+		b.endRound(ctx, b.kept.s, h, i, bel)
+		return
 	}
 	if ctx.Err() != nil {
-		return true // as after a solve with too few iterations: the beliefs stay (endRound)
+		return
 	}
 	s, err := b.roundSolver(ctx, st, bel, h.me, h.key[:st.keyAt])
-	if errors.Is(err, errCut) {
-		return true // as above
-	}
 	if err != nil {
-		return false
+		return
 	}
 	defer s.Close()
-	return b.endRound(ctx, s, h, i, bel)
+	b.endRound(ctx, s, h, i, bel)
 }
 
 // resolves reports whether the bot re-solves the rounds of street: the turn and the
@@ -452,7 +410,7 @@ func (p *plan) prob(x int, a pubAct) float64 {
 // roundSolver builds and solves round st, begun at the history's key start, from
 // the beliefs at its start, with the bet sizes of its actions so far in the tree,
 // or takes the same re-solve from b.solves. When ctx ends before the tree is
-// built it returns errCut (the re-solve counts as cut short).
+// built it returns errCut.
 func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]belief, me int, start string) (*solver.Solver, error) {
 	bound, tree := b.boundFor(start), roundTree(st, me)
 	key := solveKey(start, st.board, &tree)
@@ -460,17 +418,12 @@ func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]bel
 	if s == nil {
 		var err error
 		if s, err = newRoundSolver(ctx, st, bel, tree, bound, b.leaves); err != nil {
-			if errors.Is(err, errCut) {
-				b.cut++
-			}
 			return nil, err
 		}
 		if b.beforeSolve != nil {
 			b.beforeSolve(s)
 		}
-		if n := b.iterations(st.street); iterate(ctx, s.IterateContext, n) < n {
-			b.cut++
-		} else {
+		if n := b.iterations(st.street); iterate(ctx, s.IterateContext, n) == n {
 			b.solves.add(storedSolve{start: start, key: key, bel: *bel, bound: bound, s: s, bytes: s.Memory()})
 		}
 	}
@@ -494,26 +447,31 @@ func (b *resolveBot) iterations(street engine.Street) int {
 func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet, bel *[2]belief) *plan {
 	me := h.me
 	if ctx.Err() != nil {
-		return unsolvedPlan(st, bel, me)
+		p := equityPlan(st, bel, me)
+		p.unsolved = true
+		return p
 	}
 	s, err := b.roundSolver(ctx, st, bel, me, h.key[:st.keyAt])
-	if errors.Is(err, errCut) {
-		return unsolvedPlan(st, bel, me)
-	}
 	if err != nil {
-		return nil
+		p := equityPlan(st, bel, me) // too big to re-solve, or the tree not built by the deadline
+		p.unsolved = errors.Is(err, errCut)
+		return p
 	}
 	b.kept.keep(h.key[:st.keyAt], st, s)
 	if s.Iterations() < minPlanIterations {
-		return unsolvedPlan(st, bel, me)
+		p := equityPlan(st, bel, me)
+		p.unsolved = true
+		return p
 	}
 	path, err := pathOf(s, st, len(st.acts))
-	if err != nil {
-		return nil
+	var info solver.NodeInfo
+	if err == nil {
+		info, err = s.Strategy(path)
 	}
-	info, err := s.Strategy(path)
 	if err != nil || info.Kind != "decision" {
-		return nil
+		now := *bel
+		advance(s, st, &now, me)
+		return equityPlan(st, &now, me) // a line the tree does not hold
 	}
 	l := engine.Legal{MaxTo: min(st.behind[0], st.behind[1])}
 	p := &plan{acts: solverActs(info, l), probs: map[int][]float64{}, opp: &bel[1-me], board: st.board}
@@ -526,12 +484,14 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 	return p
 }
 
-// unsolvedPlan is the plan of round st when the deadline came before its re-solve
-// completed minPlanIterations: no strategy, so every hand is answered as one the
-// plan does not cover, by its equity against the opponent's range at the round's
-// start (plan.outside).
-func unsolvedPlan(st *pubStreet, bel *[2]belief, me int) *plan {
-	return &plan{probs: map[int][]float64{}, opp: &bel[1-me], board: st.board, unsolved: true}
+// equityPlan is a plan of round st without a strategy: every hand is answered as
+// one the plan does not cover, by its equity against the opponent's range in bel
+// (plan.outside). It stands in for a re-solve the deadline stopped before
+// minPlanIterations (the range at the round's start; marked unsolved), for a
+// subgame too big to re-solve (the same), and for a line past the re-solved tree
+// (the range where the tree's line ends).
+func equityPlan(st *pubStreet, bel *[2]belief, me int) *plan {
+	return &plan{probs: map[int][]float64{}, opp: &bel[1-me], board: st.board}
 }
 
 // roundPlan returns the plan at the k-th action of round i, played without

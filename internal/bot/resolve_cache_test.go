@@ -40,31 +40,96 @@ func withHole(v engine.View, hole string) engine.View {
 	return v
 }
 
-// TestResolveNoPlanIsNotResolvedAgain: at a history the re-solved tree does not
-// hold, the bot has no plan and answers as quickAction does; asked again about
-// other hands (LBR asks about 1,326), it answers the same without re-solving the
-// turn for each: the kept solve stays the one it made.
-func TestResolveNoPlanIsNotResolvedAgain(t *testing.T) {
+// TestResolveThirdTurnRaiseIsSolved: facing a third bet or raise on the turn (past
+// the turn tree's cap of two), the bot re-solves with the raise in its tree and
+// plays its hands by that plan: the nut straight does not fold where the bot once
+// folded every hand (quickAction: the price is above a quarter of the pot), and
+// asked about other hands (LBR asks about 1,326) it answers from the same plan
+// without re-solving the turn again.
+func TestResolveThirdTurnRaiseIsSolved(t *testing.T) {
 	b := newTestResolve(t, 1)
 	v := thirdTurnRaise(t).View(0)
 	hist, _ := readHistory(&v)
-	want := quickAction(&v)
-	ask := func(hole string) {
+	foldOf := func(hole string) float64 {
 		t.Helper()
 		w := withHole(v, hole)
 		probs, ok := b.Strategy(&w, nil)
-		if !ok || len(probs) != 1 || probs[0].Action != want || b.cache[hist.key] != nil {
-			t.Fatalf("%s: %v, %v; want %v alone, without a plan", hole, probs, ok, want)
+		if !ok {
+			t.Fatalf("%s: no answer", hole)
 		}
+		fold := 0.0
+		for _, p := range probs {
+			if p.Action.Kind == engine.Fold {
+				fold += p.Prob
+			}
+		}
+		return fold
 	}
-	ask("AhKd")
-	ask("QsQh") // the first re-solve set the turn's bound: this one is bounded
+	if f := foldOf("6d4d"); f > 0.5 {
+		t.Errorf("the nut straight folds %.2f of the time facing a third raise", f)
+	}
+	p := b.cache[hist.key]
+	if p == nil || len(p.acts) == 0 || len(p.probs) == 0 {
+		t.Fatalf("plan %+v: want a re-solved plan at the third raise", p)
+	}
 	kept := b.kept.s
 	for _, hole := range []string{"7c6c", "AsAd", "KhTh"} {
-		ask(hole)
-		if b.kept.s != kept {
+		foldOf(hole)
+		if b.kept.s != kept || b.cache[hist.key] != p {
 			t.Fatalf("%s: the turn was re-solved again", hole)
 		}
+	}
+}
+
+// TestResolveRiverAfterThirdTurnRaise: on the river after a turn with three bets
+// and raises, the bot has the beliefs the turn's re-solve gives and a river plan
+// (it had neither, and checked or folded every hand there).
+func TestResolveRiverAfterThirdTurnRaise(t *testing.T) {
+	b := newTestResolve(t, 1)
+	h := thirdTurnRaise(t)
+	play(t, h, "c", "k")
+	v := h.View(0)
+	hist, _ := readHistory(&v)
+	if _, ok := b.Strategy(&v, nil); !ok {
+		t.Fatal("no answer")
+	}
+	if p := b.cache[hist.key]; p == nil || len(p.acts) == 0 || len(p.probs) == 0 {
+		t.Fatalf("plan %+v: want a re-solved river plan", p)
+	}
+	river := b.starts[hist.key[:hist.cur().keyAt]]
+	if river == nil || *river == [2]belief{uniform(), uniform()} {
+		t.Fatal("the river's beliefs are not the turn's outcome")
+	}
+}
+
+// TestAdvanceStopsWhereTheTreeEnds: a round's line past its re-solved tree (a
+// tree made for fewer raises) moves the beliefs along the actions the tree holds
+// and leaves them there, and the plan at its end answers by equity against the
+// opponent's range there (plan.outside).
+func TestAdvanceStopsWhereTheTreeEnds(t *testing.T) {
+	v := thirdTurnRaise(t).View(0)
+	hist, _ := readHistory(&v)
+	st := hist.cur()
+	short := *st
+	short.acts = st.acts[:2]
+	b := newTestResolve(t, 1)
+	b.starts = map[string]*[2]belief{}
+	bel := b.beliefsAt(context.Background(), &hist, len(hist.streets)-1)
+	s, err := newRoundSolver(context.Background(), st, bel, roundTree(&short, hist.me), nil, b.leaves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	iterate(context.Background(), s.IterateContext, 4)
+	all, two := *bel, *bel
+	if n := advance(s, st, &all, hist.me); n != 2 {
+		t.Fatalf("advance walked %d actions, want the tree's 2", n)
+	}
+	if n := advance(s, &short, &two, hist.me); n != 2 || all != two {
+		t.Fatalf("advance along the tree's line: %d actions, same beliefs %v", n, all == two)
+	}
+	if all == *bel {
+		t.Fatal("the beliefs did not move")
 	}
 }
 
@@ -82,24 +147,22 @@ func (c *blip) Err() error {
 	return nil
 }
 
-// TestResolveNoPlanAfterShortSolveIsTriedAgain: a failure whose re-solve was
-// stopped before its iterations is not remembered (a full re-solve could leave
-// the bot in another state), so the next question re-solves.
-func TestResolveNoPlanAfterShortSolveIsTriedAgain(t *testing.T) {
+// TestResolveShortSolveIsTriedAgain: a plan whose re-solve a deadline stopped
+// before its iterations is not kept (a full re-solve could answer otherwise), so
+// the next question at the same history re-solves; a full one is kept.
+func TestResolveShortSolveIsTriedAgain(t *testing.T) {
 	b := newTestResolve(t, 1)
 	v := thirdTurnRaise(t).View(0)
-	if _, ok := b.Strategy(&v, nil); !ok { // sets the turn's bound
-		t.Fatal("no answer")
-	}
+	hist, _ := readHistory(&v)
 	if _, ok := b.StrategyContext(&blip{context.Background(), 3}, &v, nil); !ok {
 		t.Fatal("no answer")
 	}
 	short := b.kept.s
-	if short.Iterations() >= minTurnIterations {
-		t.Fatalf("the re-solve ran %d iterations: not stopped short", short.Iterations())
+	if short == nil || short.Iterations() >= minTurnIterations || b.cache[hist.key] != nil {
+		t.Fatalf("re-solve %v: want one stopped short, its plan not kept", short)
 	}
-	if _, ok := b.Strategy(&v, nil); !ok || b.kept.s == short {
-		t.Fatalf("answered %v, re-solved %v: want a new re-solve after one stopped short", ok, b.kept.s != short)
+	if _, ok := b.Strategy(&v, nil); !ok || b.kept.s == short || b.cache[hist.key] == nil {
+		t.Fatalf("answered %v, re-solved %v: want a new re-solve, kept", ok, b.kept.s != short)
 	}
 }
 
@@ -129,8 +192,9 @@ var lbrLikeQuestions = []struct {
 
 // answersDigest asks b, in order, lbrLikeQuestions and returns the hash of its
 // answers (every action and probability, bit for bit) and the answers at "r700"
-// and "r710" for AhKd.
-func answersDigest(t *testing.T, b *resolveBot) (string, [2][]ActionProb) {
+// and "r710" for AhKd. With noReuse, b's kept re-solves are dropped before each
+// question (b re-solves what it would have taken from them).
+func answersDigest(t *testing.T, b *resolveBot, noReuse bool) (string, [2][]ActionProb) {
 	t.Helper()
 	d := fnv.New64a()
 	var sizes [2][]ActionProb
@@ -142,6 +206,9 @@ func answersDigest(t *testing.T, b *resolveBot) (string, [2][]ActionProb) {
 		}
 		for _, hole := range q.holes {
 			v := withHole(h.View(0), hole)
+			if noReuse {
+				b.solves = solveStore{}
+			}
 			probs, ok := b.Strategy(&v, nil)
 			if !ok {
 				t.Fatalf("%s, %s: no strategy", q.line, hole)
@@ -162,22 +229,27 @@ func answersDigest(t *testing.T, b *resolveBot) (string, [2][]ActionProb) {
 	return fmt.Sprintf("%016x", d.Sum64()), sizes
 }
 
-// lbrLikeDigest is answersDigest of a new bot (newTestResolve(t, 1)), computed
-// at main 397fa56, before the bot remembered its failures and kept its re-solves
-// for reuse (it re-solved the turn for every hand asked about at a third raise).
-const lbrLikeDigest = "ec6f9bb6e230afbb"
+// lbrLikeDigest is answersDigest of a new bot (newTestResolve(t, 1)). It was first
+// computed at main 397fa56 (ec6f9bb6e230afbb), before the bot remembered its
+// failures and kept its re-solves for reuse, and taken again when a third raise
+// on the turn came into the re-solved tree (the bot had answered it, and the
+// river after it, without a plan).
+const lbrLikeDigest = "8f26c5b310165ecf"
 
 // TestResolveAnswersAsBefore: asked LBR's kind of questions, the bot answers bit
-// for bit as it did before it remembered failures and reused re-solves, and its
-// answer to a bet is not the one to a bet 10 chips smaller (no plan or re-solve is
-// taken for another history's).
+// for bit as it does when it re-solves every time instead of reusing its kept
+// re-solves, and as when the digest was taken; its answer to a bet is not the one
+// to a bet 10 chips smaller (no plan or re-solve is taken for another history's).
 func TestResolveAnswersAsBefore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("re-solves the turn a dozen times")
 	}
-	got, sizes := answersDigest(t, newTestResolve(t, 1))
+	got, sizes := answersDigest(t, newTestResolve(t, 1), false)
 	if got != lbrLikeDigest {
 		t.Errorf("answers' digest %s, want %s", got, lbrLikeDigest)
+	}
+	if fresh, _ := answersDigest(t, newTestResolve(t, 1), true); fresh != got {
+		t.Errorf("answers' digest %s re-solving every time, %s reusing re-solves", fresh, got)
 	}
 	if sizes[0] == nil || fmt.Sprint(sizes[0]) == fmt.Sprint(sizes[1]) {
 		t.Errorf("AhKd facing 700: %v, facing 710: %v; want two answers", sizes[0], sizes[1])

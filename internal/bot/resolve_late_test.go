@@ -23,8 +23,8 @@ func (c lateTimer) Done() <-chan struct{}       { return c.done }
 // TestResolveNoWorkPastDeadline: asked past its deadline before the context says
 // so, the flop re-solving bot starts no re-solve (it builds no tree: the count of
 // re-solves begun is 0), neither for the decision (the flop, the turn) nor for
-// the beliefs (the turn's walks the flop), notes no failure, caches nothing and
-// answers legally by equity, as when the deadline comes before two iterations.
+// the beliefs (the turn's walks the flop), caches no plan and answers legally by
+// equity, as when the deadline comes before two iterations.
 // Before, it read only the context's Err: it built each tree, ran an iteration of
 // each, and a flop decision at 300 ms took up to 3.4 s under load.
 func TestResolveNoWorkPastDeadline(t *testing.T) {
@@ -49,8 +49,8 @@ func TestResolveNoWorkPastDeadline(t *testing.T) {
 		if solves != 0 || b.kept.s != nil {
 			t.Errorf("%s: %d re-solves begun past the deadline, one kept %v; want none", c.name, solves, b.kept.s != nil)
 		}
-		if len(b.cache) != 0 || len(b.failed) != 0 || b.cut == 0 {
-			t.Errorf("%s: %d plans cached, %d failures noted, %d re-solves counted cut; want none, none, some", c.name, len(b.cache), len(b.failed), b.cut)
+		if len(b.cache) != 0 {
+			t.Errorf("%s: %d plans cached; want none (an answer the deadline cut short)", c.name, len(b.cache))
 		}
 		a.Seat = 0
 		if err := h.Apply(a); err != nil {

@@ -164,8 +164,8 @@ func TestResolveFlopCancelledMidSolve(t *testing.T) {
 }
 
 // TestResolveFlopEmptyRange: beliefs that leave a player no hand to re-solve with
-// (every weight zero, or only on hands holding a board card) give no re-solve and
-// a legal action, without panicking.
+// (every weight zero, or only on hands holding a board card) give no re-solve, a
+// plan by equity and a legal action, without panicking.
 func TestResolveFlopEmptyRange(t *testing.T) {
 	var blocked belief
 	kk := cards.MustParseList("KdKs")
@@ -183,8 +183,8 @@ func TestResolveFlopEmptyRange(t *testing.T) {
 		if err := h.Apply(a); err != nil {
 			t.Errorf("%s: %v refused: %v", name, a, err)
 		}
-		if b.kept.s != nil || b.cache[hist.key] != nil {
-			t.Errorf("%s: a re-solve without a range", name)
+		if p := b.cache[hist.key]; b.kept.s != nil || p == nil || len(p.acts) > 0 {
+			t.Errorf("%s: a re-solve without a range, or no plan by equity (%+v)", name, p)
 		}
 	}
 }

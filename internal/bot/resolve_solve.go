@@ -60,6 +60,10 @@ func roundTree(st *pubStreet, me int) solver.Tree {
 	if root == solver.Turn {
 		t.RaiseCap = 2
 	}
+	// A line with more raises than the cap (an opponent who raised again) is put
+	// in the tree whole: the cap rises to the raises made so far, for this re-solve.
+	_, raises := st.betsBefore(len(st.acts))
+	t.RaiseCap = max(t.RaiseCap, raises)
 	insertSizes(&t, st, root, me)
 	return t
 }
@@ -256,27 +260,31 @@ func handProbs(info solver.NodeInfo) map[string][]float64 {
 }
 
 // advance multiplies the beliefs at round st's start by both players' strategies
-// along the round's actions, giving the beliefs when the next round begins.
-func advance(s *solver.Solver, st *pubStreet, b *[2]belief, me int) error {
-	path, err := pathOf(s, st, len(st.acts))
-	if err != nil {
-		return err
-	}
+// along the round's actions, giving the beliefs when the next round begins. It
+// returns how many of the actions the re-solved tree holds: past those (a line
+// the tree does not have) the beliefs stay as they were where the tree ends.
+func advance(s *solver.Solver, st *pubStreet, b *[2]belief, me int) int {
+	path := make([]string, 0, len(st.acts))
 	for k, a := range st.acts {
-		info, err := s.Strategy(path[:k])
+		info, err := s.Strategy(path)
 		if err != nil {
-			return err
+			return k
+		}
+		label, err := matchLabel(info, a)
+		if err != nil {
+			return k
 		}
 		probs := handProbs(info)
-		col := indexOf(info.Actions, path[k])
+		col := indexOf(info.Actions, label)
 		b[a.role].update(func(h int) float64 {
 			if p, ok := probs[comboName(h)]; ok && col >= 0 {
 				return p[col]
 			}
 			return 0
 		}, floorFor(a.role, me))
+		path = append(path, label)
 	}
-	return nil
+	return len(st.acts)
 }
 
 // comboName writes hand h as the solver names it, the higher card first.
@@ -339,11 +347,9 @@ const maxBounds = 64
 func (b *resolveBot) noteBound(start string, opp int, vals []float64) {
 	if b.bounds == nil || len(b.bounds) >= maxBounds {
 		b.bounds = map[string]*solver.Bound{}
-		b.gen++
 	}
 	if b.bounds[start] == nil {
 		b.bounds[start] = &solver.Bound{Player: opp, Values: vals, Belief: safeBelief}
-		b.gen++
 	}
 }
 
@@ -368,25 +374,24 @@ func (b *resolveBot) noteRoot(ctx context.Context, start string, s *solver.Solve
 // their traversal short. A solve with fewer than minPlanIterations (the deadline
 // came inside the first two) has no strategy to learn from: the beliefs stay as
 // they were at the round's start, and no bound is recorded.
-func (b *resolveBot) endRound(ctx context.Context, s *solver.Solver, h *pubHistory, i int, bel *[2]belief) bool {
+func (b *resolveBot) endRound(ctx context.Context, s *solver.Solver, h *pubHistory, i int, bel *[2]belief) {
 	st := &h.streets[i]
 	if s.Iterations() < minPlanIterations {
-		return true
+		return
 	}
-	if advance(s, st, bel, h.me) != nil {
-		return false
+	if advance(s, st, bel, h.me) < len(st.acts) {
+		return // a line past the tree: no bound for the next round
 	}
 	if !b.safe || i+1 >= len(h.streets) || len(h.streets[i+1].board) != len(st.board)+1 {
-		return true
+		return
 	}
 	next := &h.streets[i+1]
 	path, err := pathOf(s, st, len(st.acts))
 	if err != nil {
-		return true
+		return
 	}
 	opp := solverPlayer(1 - h.me)
 	if v, err := s.HandValuesContext(ctx, append(path, next.board[len(st.board)].String()), opp, true); err == nil {
 		b.noteBound(h.key[:next.keyAt], opp, v)
 	}
-	return true
 }

@@ -43,6 +43,9 @@ type Pool struct {
 	// increasing order).
 	Runs  int
 	Seeds []uint64
+	// Builds are the builds of felt that made the lines pooled (Record.Build),
+	// each once, in increasing order; lines that do not say are left out.
+	Builds []string
 	// MBBPerGame ± MBBCI95 is LBR's win over all the hands (their mean, from
 	// the lines' means weighted by their hands), the interval from the lines'
 	// deviations and means; CVMBBPerGame ± CVMBBCI95 the same with the control
@@ -123,8 +126,9 @@ func PoolRecords(records []Record) (pools []Pool, warnings []string) {
 		a.pool.Hands += r.Hands
 		a.pool.Runs++
 		a.pool.Misses += r.Misses
-		if k, found := slices.BinarySearch(a.pool.Seeds, r.Seed); !found {
-			a.pool.Seeds = slices.Insert(a.pool.Seeds, k, r.Seed)
+		a.pool.Seeds = insertOnce(a.pool.Seeds, r.Seed)
+		if r.Build != "" {
+			a.pool.Builds = insertOnce(a.pool.Builds, r.Build)
 		}
 	}
 	slices.Reverse(warnings)
@@ -136,6 +140,14 @@ func PoolRecords(records []Record) (pools []Pool, warnings []string) {
 	}
 	slices.SortFunc(pools, func(a, b Pool) int { return cmp.Compare(a.Latest, b.Latest) })
 	return pools, warnings
+}
+
+// insertOnce inserts x into the sorted s unless it is there.
+func insertOnce[T cmp.Ordered](s []T, x T) []T {
+	if k, found := slices.BinarySearch(s, x); !found {
+		s = slices.Insert(s, k, x)
+	}
+	return s
 }
 
 // Leading returns, for each bot with a pool in variant, the measurement a table

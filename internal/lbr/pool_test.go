@@ -6,8 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/felt-poker/felt/internal/filelock"
 )
 
 // piece runs c on deals from to to−1 of seed and returns its record read back
@@ -155,8 +158,9 @@ func TestPoolingContinuesALegacyLine(t *testing.T) {
 	}
 }
 
-// A record file written before the deals column is read (its lines start at
-// deal 0, their deviations taken from their intervals), pooled and drawn as
+// A record file written by an earlier felt (docs/bots-lbr.csv, before the
+// build column or the deals column) is read (lines without deals start at deal
+// 0, their deviations taken from their intervals), pooled and drawn as
 // before, and the first run appended to it rewrites it with the new header,
 // every old line kept as it was.
 func TestLegacyRecordFile(t *testing.T) {
@@ -164,8 +168,8 @@ func TestLegacyRecordFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.HasPrefix(old, []byte(strings.Join(legacyHeader, ",")+"\n")) {
-		t.Skip("docs/bots-lbr.csv has the new header: nothing old to read")
+	if bytes.HasPrefix(old, []byte(strings.Join(recordHeader, ",")+"\n")) {
+		t.Skip("docs/bots-lbr.csv has the current header: nothing old to read")
 	}
 	recs, err := ReadRecords(bytes.NewReader(old))
 	if err != nil {
@@ -173,11 +177,12 @@ func TestLegacyRecordFile(t *testing.T) {
 	}
 	pools, warnings := PoolRecords(recs)
 	t.Logf("%d lines, %d pools, warnings %q", len(recs), len(pools), warnings)
-	// Every old run started at deal 0 of seed 15: a bot measured again counts
-	// its latest line alone, as the chart did.
+	// In a file before the deals column every run started at deal 0 of seed
+	// 15: a bot measured again counts its latest line alone, as the chart did.
 	for _, p := range Leading(pools, "nl") {
 		last := recs[p.Latest]
-		if p.Runs != 1 || p.MBBPerGame != last.MBBPerGame || math.Abs(p.MBBCI95-last.MBBCI95) > 1e-9 || p.Hands != last.Hands {
+		legacy := bytes.HasPrefix(old, []byte(strings.Join(legacyHeader, ",")+"\n")) // else it pools pieces
+		if legacy && (p.Runs != 1 || p.MBBPerGame != last.MBBPerGame || math.Abs(p.MBBCI95-last.MBBCI95) > 1e-9 || p.Hands != last.Hands) {
 			t.Errorf("%s: pool %+v, its latest line %+v", p.Bot, p, last)
 		}
 	}
@@ -215,5 +220,105 @@ func TestLegacyRecordFile(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(bad); string(data) != "a,b\n" {
 		t.Errorf("the other file became %q", data)
+	}
+}
+
+// writeOldRecordFile writes a record file of felt before the build column
+// (dealsHeader) with n lines, and returns its path and records.
+func writeOldRecordFile(t *testing.T, n int) (string, []Record) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(strings.Join(dealsHeader, ",") + "\n")
+	var recs []Record
+	for i := range n {
+		b.WriteString("nl,chart,false,400," + strconv.Itoa(i) + ",1 allin,1.0,1.0,1.0,1.0,0,0:200,2,1000,5.000,5.000\n")
+		recs = append(recs, Record{Variant: "nl", Bot: "chart", Hands: 400, Seed: uint64(i), Sizes: "1 allin", MBBPerGame: 1,
+			MBBCI95: 1, CVMBBPerGame: 1, CVMBBCI95: 1, Samples: 2, Runouts: 1000, MBBSD: 5, CVMBBSD: 5})
+	}
+	path := filepath.Join(t.TempDir(), "lbr.csv")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, recs
+}
+
+// TestAppendRecordHoldsTheLock: AppendRecord holds the record file's lock
+// file while it reads, rewrites (an old file) or appends to it: another open of
+// the lock file cannot take it then, and can after. The old AppendRecord took
+// no lock, so a run appending while another rewrote the file lost its line.
+func TestAppendRecordHoldsTheLock(t *testing.T) {
+	path, _ := writeOldRecordFile(t, 2)
+	held := 0
+	underLock = func(p string) {
+		f, err := os.Open(LockPath(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if ok, err := filelock.TryLock(f); ok || err != nil {
+			t.Errorf("%s: another open took the lock during AppendRecord: %v, %v", p, ok, err)
+		} else {
+			held++
+		}
+	}
+	defer func() { underLock = nil }()
+	rec := Record{Variant: "nl", Bot: "call", Hands: 20, Seed: 3, Sizes: "1 allin", MBBSD: 1, CVMBBSD: 1, Build: "abc"}
+	for range 2 { // a rewrite, then an append
+		if err := AppendRecord(path, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if held != 2 {
+		t.Fatalf("the lock was held in %d of 2 appends", held)
+	}
+	f, err := os.Open(LockPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if ok, err := filelock.TryLock(f); !ok || err != nil {
+		t.Errorf("the lock is still held after AppendRecord: %v, %v", ok, err)
+	}
+}
+
+// TestConcurrentAppendsToAnOldFile: runs appending at once to a file of the
+// old format (one of them rewrites it, the others wait and then append) lose
+// no line: every old line and every new one is in the file once.
+func TestConcurrentAppendsToAnOldFile(t *testing.T) {
+	path, recs := writeOldRecordFile(t, 3)
+	const runs = 8
+	start := make(chan struct{})
+	errs := make(chan error, runs)
+	for i := range runs {
+		go func() {
+			<-start
+			errs <- AppendRecord(path, Record{Variant: "nl", Bot: "call", Hands: 20, Seed: uint64(100 + i), Sizes: "1 allin",
+				MBBSD: 1, CVMBBSD: 1, Build: "abc"})
+		}()
+	}
+	close(start)
+	for range runs {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := ReadRecords(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(recs)+runs || !slices.Equal(got[:len(recs)], recs) {
+		t.Fatalf("%d lines after %d appends to %d, the old ones %+v", len(got), runs, len(recs), got)
+	}
+	seeds := map[uint64]bool{}
+	for _, r := range got[len(recs):] {
+		seeds[r.Seed] = true
+	}
+	if len(seeds) != runs {
+		t.Errorf("the appended lines' seeds %v: want each of the %d runs once", seeds, runs)
 	}
 }

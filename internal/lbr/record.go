@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/felt-poker/felt/internal/arena"
+	"github.com/felt-poker/felt/internal/buildinfo"
 )
 
 // Record is one LBR run as a line of a record file (felt lbr --record), the
@@ -42,6 +43,10 @@ type Record struct {
 	// these columns: pooling then derives them from the intervals (to their
 	// rounding).
 	MBBSD, CVMBBSD float64
+	// Build is the build of felt that made the line (buildinfo.Revision: the
+	// commit, "+dirty" when built from a modified tree, or "unknown"); empty
+	// in a line written before the column.
+	Build string
 }
 
 // Deals returns the run's deals as felt lbr --deals takes them: "FROM:TO".
@@ -51,8 +56,17 @@ func (r *Record) Deals() string { return FormatDeals(r.FirstDeal, r.FirstDeal+r.
 // (still read: its lines have no deals, samples, runouts or deviations).
 var legacyHeader = []string{"variant", "bot", "preflop", "hands", "seed", "sizes", "mbb_per_game", "mbb_ci95", "cv_mbb_per_game", "cv_mbb_ci95", "misses"}
 
-// recordHeader names a record file's columns, in order.
-var recordHeader = append(slices.Clip(legacyHeader), "deals", "samples", "runouts", "mbb_sd", "cv_mbb_sd")
+// dealsHeader names the columns of a record file written before the build
+// column (still read: its lines do not say which build made them).
+var dealsHeader = append(slices.Clip(legacyHeader), "deals", "samples", "runouts", "mbb_sd", "cv_mbb_sd")
+
+// recordHeader names a record file's columns, in order: new columns are
+// appended, so that every older header is a prefix of it.
+var recordHeader = append(slices.Clip(dealsHeader), "build")
+
+// olderHeaders are the headers of files written by earlier versions of felt,
+// which ReadRecords still reads and AppendRecord rewrites once.
+var olderHeaders = [][]string{legacyHeader, dealsHeader}
 
 // NewRecord returns the record of r, a run with at least two deals.
 func NewRecord(r Result) Record {
@@ -63,7 +77,7 @@ func NewRecord(r Result) Record {
 	n := math.Sqrt(float64(r.Deals))
 	rec := Record{Variant: r.Variant, Bot: r.Bot, Preflop: r.Preflop, Hands: r.Hands, Seed: r.Seed, Sizes: strings.Join(names, " "),
 		MBBPerGame: r.MBBPerGame, MBBCI95: r.MBBCI95, Misses: r.Misses, FirstDeal: r.FirstDeal, Samples: r.Samples,
-		Runouts: r.Runouts, MBBSD: r.MBBCI95 * n / arena.Z95, CVMBBSD: -1}
+		Runouts: r.Runouts, MBBSD: r.MBBCI95 * n / arena.Z95, CVMBBSD: -1, Build: buildinfo.Revision()}
 	if r.CV != nil {
 		rec.CVMBBPerGame, rec.CVMBBCI95, rec.CVMBBSD = r.CV.MBBPerGame, r.CV.MBBCI95, r.CV.MBBCI95*n/arena.Z95
 	}
@@ -96,7 +110,8 @@ func WriteRecords(w io.Writer, records []Record, header bool) error {
 	for _, r := range records {
 		if err := cw.Write([]string{r.Variant, r.Bot, strconv.FormatBool(r.Preflop), strconv.Itoa(r.Hands),
 			strconv.FormatUint(r.Seed, 10), r.Sizes, f(r.MBBPerGame), f(r.MBBCI95), f(r.CVMBBPerGame), f(r.CVMBBCI95),
-			strconv.FormatInt(r.Misses, 10), r.Deals(), known(r.Samples), known(r.Runouts), sd(r.MBBSD), sd(r.CVMBBSD)}); err != nil {
+			strconv.FormatInt(r.Misses, 10), r.Deals(), known(r.Samples), known(r.Runouts), sd(r.MBBSD), sd(r.CVMBBSD),
+			r.Build}); err != nil {
 			return err
 		}
 	}
@@ -104,15 +119,15 @@ func WriteRecords(w io.Writer, records []Record, header bool) error {
 	return cw.Error()
 }
 
-// ReadRecords reads a record file written by WriteRecords, or by felt before
-// the deals column (legacyHeader).
+// ReadRecords reads a record file written by WriteRecords, or by an earlier
+// felt (olderHeaders: before the deals or the build column).
 func ReadRecords(r io.Reader) ([]Record, error) {
 	cr := csv.NewReader(r)
 	rows, err := cr.ReadAll() // every line has the header's fields
 	if err != nil {
 		return nil, fmt.Errorf("lbr record: %w", err)
 	}
-	if len(rows) == 0 || !slices.Equal(rows[0], recordHeader) && !slices.Equal(rows[0], legacyHeader) {
+	if len(rows) == 0 || !slices.Equal(rows[0], recordHeader) && !slices.ContainsFunc(olderHeaders, func(h []string) bool { return slices.Equal(rows[0], h) }) {
 		return nil, errors.New("lbr record: the first line is not the header " + strings.Join(recordHeader, ","))
 	}
 	out := make([]Record, 0, len(rows)-1)
@@ -158,7 +173,7 @@ func parseRecord(row []string) (Record, error) {
 }
 
 // parseNewColumns reads the columns after legacyHeader's into rec: empty ones
-// are not known.
+// are not known (and a line of a file before the build column has none).
 func parseNewColumns(row []string, rec *Record) error {
 	var errs []error
 	if d := row[11]; d != "" {
@@ -188,6 +203,9 @@ func parseNewColumns(row []string, rec *Record) error {
 			*p = x
 			errs = append(errs, err)
 		}
+	}
+	if len(row) > len(dealsHeader) {
+		rec.Build = row[len(dealsHeader)]
 	}
 	return errors.Join(errs...)
 }

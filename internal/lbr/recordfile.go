@@ -7,16 +7,32 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/felt-poker/felt/internal/filelock"
 )
 
 // AppendRecord appends rec to the record file at path, created with the
-// header when missing or empty. A file written before the deals column
-// (legacyHeader) is first rewritten with the current header, its lines keeping
+// header when missing or empty. A file written by an earlier felt
+// (olderHeaders) is first rewritten with the current header, its lines keeping
 // their values and leaving the new columns empty, through a new file renamed
 // over it; a file that is not a record file is left alone, with an error.
-// Appending is one write of one line, so runs in several processes may append
-// to one file.
-func AppendRecord(path string, rec Record) error {
+//
+// Runs in several processes may append to one file: AppendRecord holds the
+// file's lock file (LockPath) from its reading of the file to its write, so
+// that an append never lands in a file being rewritten (it would be lost with
+// the file the rename replaces) and two rewrites never race.
+func AppendRecord(path string, rec Record) (err error) {
+	lock, err := os.OpenFile(LockPath(path), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, lock.Close()) }() // closing releases the lock
+	if err := filelock.Lock(lock); err != nil {
+		return err
+	}
+	if underLock != nil {
+		underLock(path)
+	}
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) || err == nil && len(data) == 0:
@@ -34,6 +50,17 @@ func AppendRecord(path string, rec Record) error {
 	}
 	return rewriteRecords(path, append(recs, rec))
 }
+
+// LockPath is the lock file of the record file at path: a hidden file beside
+// it, empty, which AppendRecord locks (it is left there; delete it when no
+// felt lbr is recording).
+func LockPath(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+}
+
+// underLock, when set (by tests), is called by AppendRecord once it holds the
+// lock of the file at path.
+var underLock func(path string)
 
 // appendRecord appends rec's line to path, after the header when header.
 func appendRecord(path string, rec Record, header bool) error {

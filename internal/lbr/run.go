@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -23,25 +21,12 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	workers := c.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = max(1, min(workers, deals))
+	workers := arena.WorkerCount(c.Workers, deals)
 	start := time.Now()
 	var next atomic.Int64
 	outs := make([]Outcome, deals)
 	done := make([]bool, deals) // done[k]: outs[k] is deal k's outcome; each written by one worker
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[w] = runWorker(ctx, &c, &next, outs, done)
-		}()
-	}
-	wg.Wait()
+	errs := arena.Parallel(workers, func(int) error { return runWorker(ctx, &c, &next, outs, done) })
 	return c.Gather(ctx, outs, done, workers, time.Since(start), errs...)
 }
 

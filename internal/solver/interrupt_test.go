@@ -1,7 +1,9 @@
 package solver
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -195,6 +197,68 @@ func TestHandValuesContext(t *testing.T) {
 	}
 	if v, err := s.HandValuesContext(ctx, nil, IP, true); err != context.Canceled || v != nil || entered != 2 {
 		t.Fatalf("cancelled inside: %d values, error %v, %d chance nodes entered; want none, context.Canceled, 2", len(v), err, entered)
+	}
+}
+
+// TestSolveStopsInsideAnIteration: Solve (felt solve's Ctrl-C) cancelled by a hook
+// at a chance node a third of the way through its third iteration stops there, as
+// IterateContext does: it returns the context's error with two iterations counted
+// and the progress marked interrupted, every decision as before that iteration or
+// as the whole iteration leaves it. Saved and loaded, the solve counts the same
+// iterations and goes on exactly as the one in memory. The old Solve finished the
+// iteration (three counted) and the save counted the interrupted one.
+func TestSolveStopsInsideAnIteration(t *testing.T) {
+	sp := benchSpot("QsJh2h8d")
+	whole := mustSolver(t, sp, 1) // the same solve, run to the end of its third iteration
+	chances := 0
+	whole.onChance = func() { chances++ }
+	whole.Iterate()
+	whole.Iterate()
+	before, two := stateOf(whole), chances
+	whole.Iterate()
+	full, third := stateOf(whole), chances-two
+
+	s := mustSolver(t, sp, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	entered, stopAt := 0, two+third/3
+	s.onChance = func() {
+		if entered++; entered == stopAt {
+			cancel()
+		}
+	}
+	var reports []Progress
+	pr, err := s.Solve(ctx, Limits{MaxIterations: 100}, func(p Progress) { reports = append(reports, p) })
+	s.onChance = nil
+	if !errors.Is(err, context.Canceled) || pr.Iterations != 2 || !pr.Interrupted || !pr.Done || s.Iterations() != 2 {
+		t.Fatalf("Solve: %v, progress %+v, %d iterations; want context.Canceled, 2 iterations, interrupted and done", err, pr, s.Iterations())
+	}
+	if len(reports) != 1 || reports[0] != pr {
+		t.Errorf("reported %+v, want the final progress once", reports)
+	}
+	checkPartialState(t, "Solve", before, stateOf(s), full)
+
+	var buf bytes.Buffer
+	if err := s.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(bytes.NewReader(buf.Bytes()), Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(loaded.Close)
+	if loaded.Iterations() != 2 {
+		t.Fatalf("loaded %d iterations, want 2 (the interrupted one not counted)", loaded.Iterations())
+	}
+	for range 3 {
+		s.Iterate()
+		loaded.Iterate()
+	}
+	if a, b := stateOf(s), stateOf(loaded); !slices.EqualFunc(a.sums, b.sums, slices.Equal) || !slices.EqualFunc(a.regret, b.regret, slices.Equal) {
+		t.Error("the loaded solve did not go on as the one in memory")
+	}
+	if s.Iterations() != 5 || loaded.Iterations() != 5 {
+		t.Errorf("%d and %d iterations after 3 more, want 5", s.Iterations(), loaded.Iterations())
 	}
 }
 

@@ -30,14 +30,18 @@ type savedHeader struct {
 	Rake, RakeCap float64
 	Compress      bool
 	NoIsomorphism bool
-	Iterations    int
-	Values        int // regrets (and strategy sums): strategySize
-	Decisions     int
+	Iterations    int // begun, as DCFR's discounts count them
+	// Interrupted is how many of them IterateContext stopped inside (not
+	// counted by Solver.Iterations); absent in files saved before it.
+	Interrupted int `json:",omitempty"`
+	Values      int // regrets (and strategy sums): strategySize
+	Decisions   int
 }
 
-// Save writes the solve (the spot, the iterations begun, every regret and strategy
-// sum) so that Load can go on from it. Call it between iterations. A safe re-solve
-// (a spot with a Bound) is refused: its root gadget is not saved; so are a
+// Save writes the solve (the spot, the iterations begun and how many of them were
+// interrupted, every regret and strategy sum) so that Load can go on from it. Call
+// it between iterations (an interrupted one has ended). A safe re-solve (a spot
+// with a Bound) is refused: its root gadget is not saved; so are a
 // depth-limited or sampled spot (LeafRunouts, Sample) and a solve with locked
 // decisions, which the saved header does not describe.
 func (s *Solver) Save(w io.Writer) error {
@@ -52,7 +56,7 @@ func (s *Solver) Save(w io.Writer) error {
 	s.start()
 	h := savedHeader{Pot: s.spot.Pot, Stack: s.spot.Stack, Board: cards.Format(s.spot.Board), Tree: s.spot.Tree,
 		Rake: s.spot.Rake, RakeCap: s.spot.RakeCap, Compress: s.compress, NoIsomorphism: s.noIso,
-		Iterations: s.iter, Values: s.strategySize, Decisions: len(s.off)}
+		Iterations: s.iter, Interrupted: s.cut, Values: s.strategySize, Decisions: len(s.off)}
 	for p := range 2 {
 		h.Weights[p] = make([]float64, equity.NumCombos)
 		for _, c := range s.spot.Range[p].Combos() {
@@ -115,8 +119,11 @@ func Load(r io.Reader, opts Options) (*Solver, error) {
 	if err != nil {
 		return nil, bad("%v", err)
 	}
-	if s.strategySize != h.Values || len(s.off) != h.Decisions || h.Iterations < 0 {
+	if s.strategySize != h.Values || len(s.off) != h.Decisions {
 		return nil, bad("the tree has %d values in %d decisions, the file %d in %d: saved by another version?", s.strategySize, len(s.off), h.Values, h.Decisions)
+	}
+	if h.Iterations < 0 || h.Interrupted < 0 || h.Interrupted > h.Iterations {
+		return nil, bad("header: %d iterations, %d of them interrupted", h.Iterations, h.Interrupted)
 	}
 	if size, ok := sizeOf(r); ok && s.valueBytes() > size {
 		return nil, bad("values: the file is cut short (%d bytes, its tree's values alone take %d)", size, s.valueBytes())
@@ -138,7 +145,7 @@ func Load(r io.Reader, opts Options) (*Solver, error) {
 		s.Close()
 		return nil, bad("values: %v", err)
 	}
-	s.iter = h.Iterations
+	s.iter, s.cut = h.Iterations, h.Interrupted
 	return s, nil
 }
 

@@ -21,11 +21,17 @@ type Progress struct {
 	Elapsed        time.Duration // since Solve began
 	Left           time.Duration // estimated time to the first limit; -1 when unknown
 	Done           bool          // a limit is reached or ctx was cancelled
+	// Interrupted: ctx ended an iteration before its end (IterateContext); the
+	// decisions it had finished keep their update, Iterations does not count it.
+	Interrupted bool
 }
 
-// Solve iterates until a limit is reached or ctx is cancelled (then it stops at an
-// iteration boundary and returns ctx's error with the progress so far), calling report
-// after every check. Without any limit it stops after 1,000 iterations.
+// Solve iterates until a limit is reached or ctx is cancelled, calling report after
+// every check. Cancelled, it stops inside the iteration under way, soon after
+// (IterateContext: the decisions that iteration finished keep their update, the rest
+// of the tree is as before it), and returns ctx's error with the progress so far; the
+// solve can then be read, saved and gone on with. Without any limit it stops after
+// 1,000 iterations.
 func (s *Solver) Solve(ctx context.Context, lim Limits, report func(Progress)) (Progress, error) {
 	if lim.CheckEvery <= 0 {
 		lim.CheckEvery = 10
@@ -34,25 +40,29 @@ func (s *Solver) Solve(ctx context.Context, lim Limits, report func(Progress)) (
 		lim.MaxIterations = 1000
 	}
 	began := time.Now()
-	first := s.iter
+	first := s.Iterations()
 	var hist [2]Progress // the last two checks, for the estimate of the time left
 	for {
 		var err error
+		cut := false
 		for range lim.CheckEvery {
 			if err = ctx.Err(); err != nil {
 				break
 			}
-			if lim.MaxIterations > 0 && s.iter-first >= lim.MaxIterations {
+			if lim.MaxIterations > 0 && s.Iterations()-first >= lim.MaxIterations {
 				break
 			}
 			if lim.MaxTime > 0 && time.Since(began) >= lim.MaxTime {
 				break
 			}
-			s.Iterate()
+			if cut = !s.IterateContext(ctx); cut {
+				err = ctx.Err()
+				break
+			}
 		}
-		pr := Progress{Iterations: s.Iterations(), Exploitability: s.Exploitability(), Elapsed: time.Since(began)}
+		pr := Progress{Iterations: s.Iterations(), Exploitability: s.Exploitability(), Elapsed: time.Since(began), Interrupted: cut}
 		pr.Done = err != nil || (lim.Accuracy > 0 && pr.Exploitability <= lim.Accuracy) ||
-			(lim.MaxIterations > 0 && s.iter-first >= lim.MaxIterations) || (lim.MaxTime > 0 && pr.Elapsed >= lim.MaxTime)
+			(lim.MaxIterations > 0 && s.Iterations()-first >= lim.MaxIterations) || (lim.MaxTime > 0 && pr.Elapsed >= lim.MaxTime)
 		pr.Left = estimateLeft(lim, first, hist[1], pr)
 		if pr.Done {
 			pr.Left = 0

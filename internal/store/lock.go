@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/felt-poker/felt/internal/filelock"
 )
 
 // HouseKey is the key of the lock a house holds on its database for its whole
@@ -72,7 +74,7 @@ func holderInfo(now time.Time) string {
 	return s + " since " + now.UTC().Format(time.RFC3339)
 }
 
-// fileLock is a held lock file (lockfile_*.go take and release it).
+// fileLock is a held lock file.
 type fileLock struct {
 	once sync.Once
 	f    *os.File
@@ -82,7 +84,7 @@ type fileLock struct {
 func (l *fileLock) Release() error {
 	l.once.Do(func() {
 		if l.f != nil {
-			l.err = unlockFile(l.f)
+			l.err = errors.Join(filelock.Unlock(l.f), l.f.Close())
 		}
 	})
 	return l.err
@@ -97,7 +99,7 @@ func lockFile(path, key string) (Held, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: lock file: %w", err)
 	}
-	locked, err := tryLockFile(f)
+	locked, err := filelock.TryLock(f)
 	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("store: lock %s: %w", path, err)

@@ -13,6 +13,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/felt-poker/felt/internal/buildinfo"
 )
 
 // Config is how a coordinator or a worker reaches NATS.
@@ -111,23 +113,12 @@ func (c Config) Validate() error {
 // architecture (Go fuses multiply-adds on some, so that a float may round
 // differently there).
 func Build() string {
-	id, rev, dirty := "unknown", "", false
+	id := buildinfo.Unknown
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		id = bi.Main.Version
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				dirty = s.Value == "true"
-			}
-		}
 	}
-	if rev != "" {
+	if rev := buildinfo.Revision(); rev != buildinfo.Unknown {
 		id += " " + rev
-		if dirty {
-			id += "+dirty"
-		}
 	}
 	return id + " " + runtime.GOOS + "/" + runtime.GOARCH
 }

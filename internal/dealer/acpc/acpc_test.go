@@ -113,11 +113,11 @@ func TestRoundTrip(t *testing.T) {
 						return
 					}
 					c := Client{Game: g, Bot: b}
-					n, err := c.Play(context.Background(), conn)
+					sum, err := c.Play(context.Background(), conn)
 					if err != nil {
 						t.Error(err)
 					}
-					done <- n
+					done <- sum.Hands
 				}()
 			}
 			score, err := m.Run(context.Background(), lns)

@@ -33,6 +33,14 @@ type Client struct {
 	// Idle is the most time to wait on the dealer, for its next line or for it
 	// to take an answer (0: no limit); past it Play ends with an error.
 	Idle time.Duration
+	// Log gets the bot's first panic with its stack (nil: nowhere); see bot.Guard.
+	Log io.Writer
+}
+
+// Summary is what Play did: the hands it saw, and the decisions it answered
+// for the bot because the bot panicked (Panics) or ran out of time (Late).
+type Summary struct {
+	Hands, Panics, Late int
 }
 
 // Errors of Play about what the dealer sent.
@@ -44,33 +52,41 @@ var (
 
 // Play announces the protocol version and answers every MATCHSTATE in which its
 // position is to act, until the dealer closes the connection. It returns the
-// number of hands it saw. A line that is not a state that may follow the one
-// before (ParseState, State.Replay, State.follows) ends it with an error, as do a
-// line longer than maxLine, a connection closed mid-line and a dealer silent for
-// longer than Idle. Cancelling ctx closes conn.
-func (c *Client) Play(ctx context.Context, conn net.Conn) (int, error) {
+// summary of the hands it saw and the decisions it answered for the bot
+// (bot.Guard: the connection carries on past a bot that panics or is late). A
+// line that is not a state that may follow the one before (ParseState,
+// State.Replay, State.follows) ends it with an error, as do a line longer than
+// maxLine, a connection closed mid-line and a dealer silent for longer than
+// Idle. Cancelling ctx closes conn.
+func (c *Client) Play(ctx context.Context, conn net.Conn) (Summary, error) {
+	g := bot.Guard{Bot: c.Bot, Log: c.Log}
+	k := clocks{timeout: c.Timeout, hand: c.HandTime, perHand: c.PerHand}
+	err := c.play(ctx, conn, &g, &k)
+	return Summary{Hands: k.hands, Panics: g.Panics, Late: g.Late}, err
+}
+
+// play is Play, answering through g and keeping time on k.
+func (c *Client) play(ctx context.Context, conn net.Conn, g *bot.Guard, k *clocks) error {
 	cfg, err := c.Game.Config()
 	if err != nil {
-		return 0, err
+		return err
 	}
 	limit := cfg.Structure == engine.FixedLimit
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
 	defer conn.Close()
 	if err := c.send(conn, Version); err != nil {
-		return 0, err
+		return err
 	}
 	r := bufio.NewReaderSize(conn, maxLine)
-	k := clocks{timeout: c.Timeout, hand: c.HandTime, perHand: c.PerHand}
 	prev := State{Hand: -1}
-	var th thinker
 	for {
 		line, err := c.readLine(conn, r)
 		if err != nil {
 			if errors.Is(err, io.EOF) || ctx.Err() != nil {
-				return k.hands, nil
+				return nil
 			}
-			return k.hands, err
+			return err
 		}
 		start := time.Now()
 		if comment(line) {
@@ -81,7 +97,7 @@ func (c *Client) Play(ctx context.Context, conn net.Conn) (int, error) {
 			err = s.follows(prev)
 		}
 		if err != nil {
-			return k.hands, fmt.Errorf("acpc client: %w", err)
+			return fmt.Errorf("acpc client: %w", err)
 		}
 		if s.Hand != prev.Hand {
 			k.newHand()
@@ -89,71 +105,30 @@ func (c *Client) Play(ctx context.Context, conn net.Conn) (int, error) {
 		prev = s
 		h, err := s.Replay(cfg, limit)
 		if err != nil {
-			return k.hands, fmt.Errorf("acpc client: %q: %w", line, err)
+			return fmt.Errorf("acpc client: %q: %w", line, err)
 		}
 		if h.Over() || h.ToAct() != s.Position {
 			continue
 		}
-		a := c.decide(ctx, &th, h.View(s.Position), k, start)
+		a := c.decide(ctx, g, h.View(s.Position), k, start)
 		if err := c.send(conn, line+":"+ActionString(h, limit, a)); err != nil {
-			return k.hands, err
+			return err
 		}
 		k.spend(time.Since(start))
 	}
 }
 
-// cutMargin is how long before the dealer's clock runs out the client answers
-// for a bot that has overrun its deadline (bot.DeadlineMargin before it): the
-// time left for the answer's way to the dealer.
-const cutMargin = bot.DeadlineMargin / 2
-
-// thinker is the bot's decision still running after the client answered for
-// it, if any: the bot is never asked again before it has answered, as a bot is
-// used by one goroutine at a time.
-type thinker struct {
-	busy <-chan engine.Action
-}
-
-// decide asks the bot for its action by the earlier of its budget and the
-// dealer's clocks, counted from start. When the clocks are set and the bot has
-// not answered cutMargin before they run out (or is still on an earlier
-// decision), the client answers for it, and its late answer is dropped.
-func (c *Client) decide(ctx context.Context, th *thinker, v engine.View, k clocks, start time.Time) engine.Action {
+// decide asks the bot for its action through g, with c.Budget and by the
+// dealer's clocks counted from start (bot.Guard: a bot that panics, or has not
+// answered bot.CutMargin before the clocks run out, is answered for).
+func (c *Client) decide(ctx context.Context, g *bot.Guard, v engine.View, k *clocks, start time.Time) engine.Action {
 	ctx, cancel := bot.WithBudget(ctx, c.Budget)
-	defer cancel() // a bot answered for is told to stop
-	var cut <-chan time.Time
+	defer cancel()
+	var deadline time.Time
 	if left, ok := k.left(); ok {
-		ctx, cancel = bot.WithDeadline(ctx, start.Add(left))
-		defer cancel()
-		t := time.NewTimer(time.Until(start.Add(left - cutMargin)))
-		defer t.Stop()
-		cut = t.C
+		deadline = start.Add(left)
 	}
-	if th.busy != nil {
-		select {
-		case <-th.busy:
-			th.busy = nil
-		case <-cut:
-			return checkOrFold(v.Legal)
-		}
-	}
-	answer := make(chan engine.Action, 1)
-	go func() { answer <- bot.Decide(ctx, c.Bot, &v) }()
-	select {
-	case a := <-answer:
-		return a
-	case <-cut:
-		th.busy = answer
-		return checkOrFold(v.Legal)
-	}
-}
-
-// checkOrFold is the action the client takes for a bot out of time.
-func checkOrFold(l engine.Legal) engine.Action {
-	if l.Can(engine.Check) {
-		return engine.Action{Seat: l.Seat, Kind: engine.Check}
-	}
-	return engine.Action{Seat: l.Seat, Kind: engine.Fold}
+	return g.Decide(ctx, v, deadline)
 }
 
 // readLine reads one line without its line end, waiting at most c.Idle.

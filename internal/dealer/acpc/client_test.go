@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"slices"
@@ -75,9 +76,9 @@ func (b *deadlineBot) ActContext(ctx context.Context, v *engine.View) engine.Act
 // playScript runs c.Play against a dealer that sends script and then closes its
 // side of the connection if hangUp, or else stays connected and silent. The
 // dealer reads what the client writes unless deaf. It returns the lines the
-// client wrote and Play's error, and fails the test if Play has not returned
-// after a minute (it hangs).
-func playScript(t *testing.T, c Client, script string, hangUp, deaf bool) ([]string, error) {
+// client wrote, Play's summary and its error, and fails the test if Play has
+// not returned after a minute (it hangs).
+func playScript(t *testing.T, c Client, script string, hangUp, deaf bool) ([]string, Summary, error) {
 	t.Helper()
 	mine, dealer := connPair(t, deaf)
 	defer dealer.Close()
@@ -98,17 +99,21 @@ func playScript(t *testing.T, c Client, script string, hangUp, deaf bool) ([]str
 			dealer.(*net.TCPConn).CloseWrite() // the client's answers still go through
 		}
 	}()
-	done := make(chan error, 1)
+	type played struct {
+		sum Summary
+		err error
+	}
+	done := make(chan played, 1)
 	go func() {
-		_, err := c.Play(context.Background(), mine)
-		done <- err
+		sum, err := c.Play(context.Background(), mine)
+		done <- played{sum, err}
 	}()
 	select {
-	case err := <-done:
-		return <-written, err // Play closed its end: the dealer has read it all
+	case p := <-done:
+		return <-written, p.sum, p.err // Play closed its end: the dealer has read it all
 	case <-time.After(time.Minute):
 		t.Fatalf("Play still waiting a minute after the dealer sent %.80q", script)
-		return nil, nil
+		return nil, Summary{}, nil
 	}
 }
 
@@ -168,7 +173,7 @@ func TestClientAgainstAbusiveDealer(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := Client{Game: g, Bot: &deadlineBot{}, Idle: 100 * time.Millisecond}
-			if _, err := playScript(t, c, tc.script, tc.hangUp, tc.deaf); !errors.Is(err, tc.want) {
+			if _, _, err := playScript(t, c, tc.script, tc.hangUp, tc.deaf); !errors.Is(err, tc.want) {
 				t.Errorf("Play: %v, want %v", err, tc.want)
 			}
 		})
@@ -187,7 +192,7 @@ func TestClientDeadlineWithinDealerClocks(t *testing.T) {
 	b := &deadlineBot{}
 	c := Client{Game: g, Bot: b, Timeout: time.Second, HandTime: 30 * time.Second, PerHand: time.Minute}
 	script := "MATCHSTATE:0:0:c:AsKs|\r\n" + "MATCHSTATE:0:0:cc/:AsKs|/2c3c4c\r\n" + "MATCHSTATE:1:1::|AsKs\r\n"
-	if _, err := playScript(t, c, script, true, false); err != nil {
+	if _, _, err := playScript(t, c, script, true, false); err != nil {
 		t.Fatal(err)
 	}
 	if len(b.asked) != 3 {
@@ -251,8 +256,9 @@ func (b *stuckBot) Act(v *engine.View) engine.Action {
 // TestClientAnswersForALateBot plays a bot that does not answer until the match
 // is over, with the dealer's clock at 300 ms an action: the client answers for
 // it, a fold facing a raise, and, the bot still busy at the next decision,
-// answers again without asking it. The old client waited for the bot, past the
-// dealer's clock (the ACPC dealer then ends the match).
+// answers again without asking it, and counts both. The old client waited for
+// the bot, past the dealer's clock (the ACPC dealer then ends the match), and
+// counted nothing.
 func TestClientAnswersForALateBot(t *testing.T) {
 	g, err := Builtin("holdem.nolimit.2p.reverse_blinds")
 	if err != nil {
@@ -262,7 +268,7 @@ func TestClientAnswersForALateBot(t *testing.T) {
 	defer close(b.release)
 	c := Client{Game: g, Bot: b, Timeout: 300 * time.Millisecond}
 	script := "MATCHSTATE:0:0:r300:AsKs|\r\n" + "MATCHSTATE:0:0:r300f:AsKs|\r\n" + "MATCHSTATE:1:1::|7c2d\r\n"
-	got, err := playScript(t, c, script, true, false)
+	got, sum, err := playScript(t, c, script, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +276,59 @@ func TestClientAnswersForALateBot(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("the client wrote %q, want %q", got, want)
 	}
+	if sum != (Summary{Hands: 2, Late: 2}) {
+		t.Errorf("summary %+v, want 2 hands and 2 decisions answered for a late bot", sum)
+	}
 	if n := b.asked.Load(); n != 1 {
 		t.Errorf("the bot was asked %d times, want 1 (the second decision came while it was busy)", n)
+	}
+}
+
+// panicBot checks or calls, but panics at every decision on the flop.
+type panicBot struct{ asked int }
+
+func (b *panicBot) Act(v *engine.View) engine.Action {
+	b.asked++
+	if v.Street == engine.Flop {
+		panic(fmt.Sprintf("flop decision %d", b.asked))
+	}
+	if v.Legal.Can(engine.Check) {
+		return engine.Action{Seat: v.Legal.Seat, Kind: engine.Check}
+	}
+	return engine.Action{Seat: v.Legal.Seat, Kind: engine.Call, Amount: v.Legal.CallAmount}
+}
+
+// TestClientAnswersForAPanickingBot plays a bot that panics on the flop: each
+// panic costs that decision a check (a fold facing a bet), the match carries on
+// with the bot asked again, the panics are counted and the first one is logged
+// with its stack, once. The old client let the panic end the process.
+func TestClientAnswersForAPanickingBot(t *testing.T) {
+	g, err := Builtin("holdem.nolimit.2p.reverse_blinds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log strings.Builder
+	b := &panicBot{}
+	c := Client{Game: g, Bot: b, Timeout: time.Minute, Log: &log}
+	script := "MATCHSTATE:0:0:c:AsKs|\r\n" + // preflop: calls
+		"MATCHSTATE:0:0:cc/:AsKs|/2c3c4c\r\n" + // flop: panics, checked for it
+		"MATCHSTATE:0:0:cc/cr400:AsKs|/2c3c4c\r\n" + // flop, facing a bet: panics, folded for it
+		"MATCHSTATE:1:1::|7c2d\r\n" // the next hand: the bot is asked again
+	got, sum, err := playScript(t, c, script, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{Version, "MATCHSTATE:0:0:c:AsKs|:c", "MATCHSTATE:0:0:cc/:AsKs|/2c3c4c:c",
+		"MATCHSTATE:0:0:cc/cr400:AsKs|/2c3c4c:f", "MATCHSTATE:1:1::|7c2d:c"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the client wrote %q, want %q", got, want)
+	}
+	if sum != (Summary{Hands: 2, Panics: 2}) || b.asked != 4 {
+		t.Errorf("summary %+v, bot asked %d times; want 2 hands, 2 panics, 4 questions", sum, b.asked)
+	}
+	text := log.String()
+	if strings.Count(text, "bot panicked") != 1 || !strings.Contains(text, "flop decision 2") ||
+		!strings.Contains(text, "(*panicBot).Act") {
+		t.Errorf("want the first panic logged once, with its stack; logged:\n%s", text)
 	}
 }

@@ -16,14 +16,22 @@ import (
 
 // Client is a player speaking the protocol: the reference client, or a felt bot
 // sent to a Casino Day dealer. It answers login with ID:Avatar and asks Bot for
-// every bet, through the seat's view that the question describes (ViewOf).
+// every bet, through the seat's view that the question describes (ViewOf), by
+// way of a bot.Guard: a bot that panics, or that has not answered
+// bot.CutMargin before Timeout, is answered for with a check or fold.
 type Client struct {
 	ID, Avatar string
 	Bot        bot.Bot
 	Logger     *slog.Logger // nil discards the log
-	// Budget is the time the bot may take per bet (0: no deadline of its own;
-	// keep it under the dealer's timeout); it reaches the bot through bot.Decide.
+	// PanicLog gets the bot's first panic with its stack (nil: nowhere).
+	PanicLog io.Writer
+	// Budget is the time the bot may take per bet (0: no deadline of its own);
+	// it reaches the bot through bot.Decide.
 	Budget time.Duration
+	// Timeout is the dealer's time for an answer (its Config.Timeout; 0: none),
+	// counted from when the question is read: the bot's deadline is
+	// bot.DeadlineMargin inside it.
+	Timeout time.Duration
 }
 
 // Summary is what a client saw of a game.
@@ -32,11 +40,23 @@ type Summary struct {
 	Hands, Wins int
 	// Done is the reason the dealer gave when it put the client out.
 	Done string
+	// Panics and Late count the bets answered for the bot (a check or fold):
+	// because it panicked, and because it had not answered in time.
+	Panics, Late int
 }
 
-// Play plays on conn until the dealer sends done, which it returns in the summary;
-// it closes conn. Cancelling ctx closes conn and ends Play.
+// Play plays on conn until the dealer sends done, which it returns in the
+// summary with the bets answered for the bot; it closes conn. Cancelling ctx
+// closes conn and ends Play.
 func (c *Client) Play(ctx context.Context, conn net.Conn) (Summary, error) {
+	g := bot.Guard{Bot: c.Bot, Log: c.PanicLog}
+	sum, err := c.play(ctx, conn, &g)
+	sum.Panics, sum.Late = g.Panics, g.Late
+	return sum, err
+}
+
+// play is Play, asking the bot through g.
+func (c *Client) play(ctx context.Context, conn net.Conn, g *bot.Guard) (Summary, error) {
 	log := c.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -56,6 +76,7 @@ func (c *Client) Play(ctx context.Context, conn net.Conn) (Summary, error) {
 			}
 			return sum, fmt.Errorf("read from dealer: %w", err)
 		}
+		start := time.Now()
 		m, err := ParseMessage(text)
 		if err != nil {
 			return sum, err
@@ -69,9 +90,7 @@ func (c *Client) Play(ctx context.Context, conn net.Conn) (Summary, error) {
 			if err != nil {
 				return sum, err
 			}
-			actx, cancel := bot.WithBudget(ctx, c.Budget)
-			reply = ChipsReply(v.Legal, bot.Decide(actx, c.Bot, &v))
-			cancel()
+			reply = ChipsReply(v.Legal, c.decide(ctx, g, v, start))
 		case MsgStatus:
 			sum.Hands++
 			if m.Status.Win {
@@ -81,7 +100,7 @@ func (c *Client) Play(ctx context.Context, conn net.Conn) (Summary, error) {
 			continue
 		case MsgDone:
 			sum.Done = m.Reason
-			log.Info("done", "reason", m.Reason, "hands", sum.Hands, "wins", sum.Wins)
+			log.Info("done", "reason", m.Reason, "hands", sum.Hands, "wins", sum.Wins, "panics", g.Panics, "late", g.Late)
 			return sum, nil
 		}
 		log.Debug("reply", "msg", text, "reply", reply)
@@ -89,6 +108,18 @@ func (c *Client) Play(ctx context.Context, conn net.Conn) (Summary, error) {
 			return sum, fmt.Errorf("write to dealer: %w", err)
 		}
 	}
+}
+
+// decide asks the bot for its action at v through g, with c.Budget and by
+// c.Timeout counted from start.
+func (c *Client) decide(ctx context.Context, g *bot.Guard, v engine.View, start time.Time) engine.Action {
+	ctx, cancel := bot.WithBudget(ctx, c.Budget)
+	defer cancel()
+	var deadline time.Time
+	if c.Timeout > 0 {
+		deadline = start.Add(c.Timeout)
+	}
+	return g.Decide(ctx, v, deadline)
 }
 
 // ChipsReply writes an action of a view made by ViewOf as the protocol's reply:

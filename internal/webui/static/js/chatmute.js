@@ -1,8 +1,28 @@
 // Muting players in the chat: the browser keeps the list (localStorage
 // "felt.muted"), so it holds on every page and every table of this browser, and
 // the house is not involved. A muted player's lines are not shown; a line under
-// the chat lists who is muted, each with a button to hear them again.
-import { el } from "./app.js";
+// the chat lists who is muted, each with a button to hear them again. The chat
+// form of the lobby and of a table is set up here too.
+import { el, $ } from "./app.js";
+
+/** setupChatForm sends what is typed in #chat-form as a chat message over conn,
+ * with fields added (a table's name: { table }), and shows a refusal in
+ * #chat-error. */
+export function setupChatForm(conn, fields = {}) {
+  $("chat-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const input = $("chat-text");
+    const text = input.value.trim();
+    if (!text) return;
+    $("chat-error").textContent = "";
+    try {
+      await conn.send({ type: "chat", ...fields, text });
+      input.value = "";
+    } catch (e) {
+      $("chat-error").textContent = e.code === "unauthorized" ? "Log in to chat." : e.message;
+    }
+  });
+}
 
 const KEY = "felt.muted";
 

@@ -2,7 +2,7 @@
 // credits and refill, and the heads-up game against the computer.
 import { api, $, el, chips, clock, me, Conn, connStatus, showFieldError, playAsGuest, setCredits } from "./app.js";
 import { VARIANTS, stakes } from "./format.js";
-import { ChatView } from "./chatmute.js";
+import { ChatView, setupChatForm } from "./chatmute.js";
 
 
 const tables = new Map();
@@ -285,22 +285,6 @@ function setupHeadsUp() {
   });
 }
 
-function setupChat(conn) {
-  $("chat-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const input = $("chat-text");
-    const text = input.value.trim();
-    if (!text) return;
-    $("chat-error").textContent = "";
-    try {
-      await conn.send({ type: "chat", text });
-      input.value = "";
-    } catch (e) {
-      $("chat-error").textContent = e.code === "unauthorized" ? "Log in to chat." : e.message;
-    }
-  });
-}
-
 const conn = new Conn();
 connStatus(conn, $("conn-status"));
 // The players online, kept as a set: the snapshot gives the whole list, then
@@ -350,5 +334,5 @@ setInterval(drawHouses, 10_000);
 setupBots();
 drawLevels();
 setupHeadsUp();
-setupChat(conn);
+setupChatForm(conn);
 drawMe(false);

@@ -5,7 +5,7 @@ import { $, el, chips, clock, param, me, Conn, connStatus, setCredits } from "./
 import { card, cardName } from "./cards.js";
 import { VARIANTS, stakes } from "./format.js";
 import { toCall, canPreAct, stillHolds, resolve } from "./preact.js";
-import { ChatView } from "./chatmute.js";
+import { ChatView, setupChatForm } from "./chatmute.js";
 import { play, soundOn, setSound } from "./sounds.js";
 import { startLevelClock } from "./tourneyclock.js";
 
@@ -740,22 +740,6 @@ function setupSound() {
   show();
 }
 
-function setupChat() {
-  $("chat-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const input = $("chat-text");
-    const text = input.value.trim();
-    if (!text) return;
-    $("chat-error").textContent = "";
-    try {
-      await conn.send({ type: "chat", table: tableName, text });
-      input.value = "";
-    } catch (e) {
-      $("chat-error").textContent = e.code === "unauthorized" ? "Log in to chat." : e.message;
-    }
-  });
-}
-
 conn.on("state", (m) => {
   if (m.state?.table !== tableName) return;
   state = m.state;
@@ -861,7 +845,7 @@ async function watchTable() {
 conn.onOpen(watchTable);
 
 setupActions();
-setupChat();
+setupChatForm(conn, { table: tableName });
 setupSound();
 let resizeTimer = 0;
 window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(draw, 100); });
