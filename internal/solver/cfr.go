@@ -178,13 +178,25 @@ func (s *Solver) watch(ctx context.Context) error {
 // unwatch ends watch.
 func (s *Solver) unwatch() { s.done, s.timed = nil, false }
 
-// ctxErr returns ctx's error, or context.DeadlineExceeded once its deadline has
-// passed before its timer has told it.
+// ctxErr returns the error of ctx, which has ended (stopped said so): its own, or
+// context.DeadlineExceeded when its deadline has passed before its timer has told it.
 func ctxErr(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
+	if err := ended(ctx); err != nil {
 		return err
 	}
 	return context.DeadlineExceeded
+}
+
+// ended returns ctx's error, context.DeadlineExceeded once its deadline has passed
+// before its timer has told it, or nil while it runs.
+func ended(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // rootOut is a buffer for the root's values, outside the depth scratch.

@@ -279,8 +279,8 @@ func (c lateTimer) Done() <-chan struct{}       { return c.done }
 
 // TestStopsAtDeadlineBeforeItsTimer: past its context's deadline, before the
 // context says so, IterateContext enters no node and counts no iteration,
-// HandValuesContext gives no values and NewContext builds no tree, each with
-// context.DeadlineExceeded; a context that is done only by its Done channel
+// HandValuesContext gives no values, NewContext builds no tree and Solve returns,
+// each with context.DeadlineExceeded; a context that is done only by its Done channel
 // stops them too. Before, they read only Done: under load the turn's iteration
 // ran on for hundreds of milliseconds past the bot's deadline.
 func TestStopsAtDeadlineBeforeItsTimer(t *testing.T) {
@@ -310,6 +310,11 @@ func TestStopsAtDeadlineBeforeItsTimer(t *testing.T) {
 	}
 	if got, err := NewContext(context.Background(), benchSpot("QsJh2h8d"), Options{Workers: 1}); err != nil || got.Memory() != s.Memory() {
 		t.Fatalf("a build without a deadline: %v, or not New's tree", err)
+	}
+	n := s.Iterations()
+	if pr, err := s.Solve(newLateTimer(), Limits{MaxIterations: 5}, nil); err != context.DeadlineExceeded || !pr.Done || s.Iterations() != n {
+		t.Fatalf("Solve past the deadline: %v, progress %+v, %d iterations run; want context.DeadlineExceeded at once, none",
+			err, pr, s.Iterations()-n)
 	}
 }
 
