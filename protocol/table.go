@@ -111,6 +111,10 @@ type You struct {
 	// message), where the table allows them.
 	Straddle bool `json:"straddle,omitempty"`
 	RunTwice bool `json:"run_twice,omitempty"`
+	// WaitBigBlind: the player is dealt in only when the big blind reaches
+	// their seat (back from sitting out, or at the table again soon after
+	// leaving it: docs/rules.md, "Live tables").
+	WaitBigBlind bool `json:"wait_big_blind,omitempty"`
 }
 
 // Seat statuses.

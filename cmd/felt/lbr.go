@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -22,10 +19,7 @@ type lbrCmd struct {
 	Samples int    `default:"2" help:"For a bot that cannot state its strategy: calls of its Act per hand of its range at each of its decisions (1-100)."`
 	Runouts int    `default:"1000" help:"Runouts sampled for an equity on the flop (and before it with --preflop); turn and river are exact."`
 	Preflop bool   `help:"Let LBR bet and fold before the flop too (default: it checks or calls there, as in the paper)."`
-	Deals   string `placeholder:"FROM:TO" help:"Play deals FROM to TO-1 of the seed's sequence (2×(TO−FROM) hands; instead of --hands): pieces of one measurement, to pool with --record."`
-	Record  string `placeholder:"FILE.csv" help:"Append the result to this CSV file (created with a header if missing), a stopped run's too."`
-	Chart   string `placeholder:"FILE.svg" help:"Draw --record's LBR win per bot in this --variant (.svg or .png), pooled, after the run if a bot is given."`
-	Pool    bool   `help:"Print --record's measurements pooled (each bot's runs on disjoint deals as one), without playing."`
+	pieceFlags
 	arenaFlags
 	farmFlags
 }
@@ -149,6 +143,11 @@ func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if c.Record != "" {
+		if _, err := checkRecordFile(c.Record, lbr.ReadRecords); err != nil {
+			return err
+		}
+	}
 	conn, err := c.farm(ctx, stderr)
 	if err != nil {
 		return err
@@ -162,21 +161,8 @@ func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	lc.Progress, lc.Deal = bar.add, runningMean(&lc, bar)
 	r, err := run(ctx, lc)
 	bar.finish()
-	if err != nil && (!r.Partial || ctx.Err() == nil) {
-		return err
-	}
-	if r.Partial && r.Deals < 2 {
-		return fmt.Errorf("stopped before two deals were completed from deal %d: nothing to report or record (%w)", r.FirstDeal, err)
-	}
-	if err := c.report(stdout, stderr, r); err != nil {
-		return err
-	}
-	if r.Partial {
-		return fmt.Errorf("stopped: counted deals %s (%s hands) of %s; the next run can go on with --deals %s",
-			lbr.FormatDeals(r.FirstDeal, r.FirstDeal+r.Deals), thousands(int64(r.Hands)),
-			lbr.FormatDeals(lc.FirstDeal, lc.FirstDeal+(lc.Hands+1)/2), lbr.FormatDeals(r.FirstDeal+r.Deals, lc.FirstDeal+(lc.Hands+1)/2))
-	}
-	return nil
+	return endPiece(ctx, err, r.Partial, r.FirstDeal, r.Deals, lc.FirstDeal+(lc.Hands+1)/2,
+		func() error { return c.report(stdout, stderr, r) })
 }
 
 // check refuses bad flags that need no bot.
@@ -186,32 +172,15 @@ func (c *lbrCmd) check() error {
 		return usageError("felt lbr has no --trace or --history")
 	case c.Variant == "stud":
 		return usageError("felt lbr plays Hold'em (--variant nl, pl or limit), not stud")
-	case c.Chart != "" && c.Record == "":
-		return usageError("--chart draws the runs of a --record file: give one")
-	case c.Pool && (c.Record == "" || c.Bot != "" || c.Chart != ""):
-		return usageError("--pool prints the runs of a --record file pooled: give one, and no bot or --chart")
-	case c.Chart != "" && !slices.Contains([]string{".svg", ".png"}, strings.ToLower(filepath.Ext(c.Chart))):
-		return usageError("--chart %s: want a .svg or .png file", c.Chart)
-	case c.Bot == "" && c.Chart == "" && !c.Pool:
-		return usageError("felt lbr needs a bot (or --record and --chart to redraw a chart, or --pool)")
 	}
-	return nil
+	return c.pieceFlags.check(c.Bot != "", "felt lbr: a bot is")
 }
 
 // config returns the run the flags ask for, c.Hands set from --deals.
 func (c *lbrCmd) config() (lbr.Config, error) {
-	first := 0
-	if c.Deals != "" {
-		from, to, err := lbr.ParseDeals(c.Deals)
-		switch {
-		case err != nil:
-			return lbr.Config{}, usageError("--deals: %v", err)
-		case to-from < arena.MinHands/2:
-			return lbr.Config{}, usageError("--deals %s: at least %d deals", c.Deals, arena.MinHands/2)
-		case c.Hands != 10000: // not the default: given
-			return lbr.Config{}, usageError("--deals %s and --hands %d: give one", c.Deals, c.Hands)
-		}
-		first, c.Hands = from, 2*(to-from)
+	first, err := c.firstDeal(&c.arenaFlags)
+	if err != nil {
+		return lbr.Config{}, err
 	}
 	s, err := c.settle([]string{c.Bot})
 	if err != nil {
@@ -281,7 +250,7 @@ func writeLBR(w io.Writer, out lbrOutput, cv *arena.CVRate) error {
 	fmt.Fprintf(w, "LBR vs %s: %s, %s hands (%s deals, LBR in each seat), seed %d",
 		out.Bot, arenaGameName(out.Variant), thousands(int64(out.Hands)), thousands(int64(out.Deals)), out.Seed)
 	if out.FirstDeal != 0 || out.Stopped {
-		fmt.Fprintf(w, ", deals %s", lbr.FormatDeals(out.FirstDeal, out.FirstDeal+out.Deals))
+		fmt.Fprintf(w, ", deals %s", arena.FormatDeals(out.FirstDeal, out.FirstDeal+out.Deals))
 	}
 	fmt.Fprintln(w)
 	if out.Stopped {

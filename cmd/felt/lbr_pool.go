@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -15,20 +13,7 @@ import (
 // readLBRPools reads the record file at path and pools its lines, writing the
 // lines left out (overlapping deals) to stderr.
 func readLBRPools(stderr io.Writer, path string) ([]lbr.Pool, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--record: %w", err)
-	}
-	recs, err := lbr.ReadRecords(f)
-	f.Close()
-	if err != nil {
-		return nil, fmt.Errorf("--record %s: %w", path, err)
-	}
-	pools, warnings := lbr.PoolRecords(recs)
-	for _, w := range warnings {
-		fmt.Fprintf(stderr, "felt lbr: %s: %s\n", path, w)
-	}
-	return pools, nil
+	return readPools(stderr, "felt lbr", path, lbr.ReadRecords, lbr.PoolRecords)
 }
 
 // lbrPoolOutput is one measurement of felt lbr --pool --json.
@@ -84,12 +69,8 @@ func writeLBRPools(w io.Writer, variant string, pools []lbr.Pool) {
 			fmt.Fprintln(tw, "bot\tpreflop\tsizes\tsamples\trunouts\thands\truns\tseeds\tLBR wins\twith the control variate\tbuilds\t")
 			header = true
 		}
-		seeds := make([]string, len(p.Seeds))
-		for i, s := range p.Seeds {
-			seeds[i] = strconv.FormatUint(s, 10)
-		}
 		fmt.Fprintf(tw, "%s\t%v\t%s\t%d\t%d\t%s\t%d\t%s\t%+.0f ± %.0f\t%+.0f ± %.0f\t%s\t\n", p.Bot, p.Preflop, p.Sizes,
-			p.Samples, p.Runouts, thousands(int64(p.Hands)), p.Runs, strings.Join(seeds, " "),
+			p.Samples, p.Runouts, thousands(int64(p.Hands)), p.Runs, seedList(p.Seeds),
 			p.MBBPerGame, p.MBBCI95, p.CVMBBPerGame, p.CVMBBCI95, shortBuilds(p.Builds))
 	}
 	tw.Flush()
@@ -129,9 +110,7 @@ func drawLBRChart(stderr io.Writer, record, chart, variant string) error {
 	names := make([]string, len(lead))
 	ys, ci := make([]float64, len(lead)), make([]float64, len(lead))
 	for i, r := range lead {
-		// A bot's options go on a line of their own, so that long names do not overlap.
-		label := strings.ReplaceAll(r.Bot, ":", "\n") + "\n" + thousands(int64(r.Hands)) + " hands"
-		names[i], ys[i], ci[i] = label, r.MBBPerGame, r.MBBCI95
+		names[i], ys[i], ci[i] = barLabel(r.Hands, r.Bot), r.MBBPerGame, r.MBBCI95
 	}
 	title := "What Local Best Response wins, " + arenaGameName(variant)
 	ch, err := arena.BarChart(title, "mbb/g (± 95%)", names, ys, ci)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/felt-poker/felt/internal/arena"
 	"github.com/felt-poker/felt/internal/buildinfo"
 	"github.com/felt-poker/felt/internal/lbr"
 )
@@ -218,8 +219,8 @@ func TestLBRStoppedRecordsPartial(t *testing.T) {
 	if err != nil || len(recs) != 1 || !got.Stopped || got.FirstDeal != 3 || got.Deals < 2 || recs[0].FirstDeal != 3 || recs[0].Hands != got.Hands {
 		t.Fatalf("stopped run %+v, records %+v, %v", got, recs, err)
 	}
-	if !strings.Contains(runErr.Error(), lbr.FormatDeals(3, 3+got.Deals)) {
-		t.Errorf("the error %q does not name deals %s", runErr, lbr.FormatDeals(3, 3+got.Deals))
+	if !strings.Contains(runErr.Error(), arena.FormatDeals(3, 3+got.Deals)) {
+		t.Errorf("the error %q does not name deals %s", runErr, arena.FormatDeals(3, 3+got.Deals))
 	}
 
 	stopped, stop := context.WithCancel(context.Background())

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,11 +25,12 @@ import (
 
 // matchCmd is "felt match": two bots heads-up in duplicate.
 type matchCmd struct {
-	A           string `arg:"" name:"a" help:"Bot A, whose result is reported (a bot listed above; options after a colon: montecarlo:samples=200,bluff=false)."`
-	B           string `arg:"" name:"b" help:"Bot B."`
+	A           string `arg:"" optional:"" name:"a" help:"Bot A, whose result is reported (a bot listed above; options after a colon: montecarlo:samples=200,bluff=false). Without bots, --chart redraws --record's chart and --pool prints it."`
+	B           string `arg:"" optional:"" name:"b" help:"Bot B."`
 	Stack       int64  `help:"Chips each seat starts every hand with (default: 200 big blinds). Seed 001's validation format: --stack 10000 --double-every N."`
 	DoubleEvery int    `help:"Double the blinds every N hands (stopping once the big blind passes a quarter of the stack); 0 never does."`
 	CV          bool   `name:"cv" help:"Also estimate A's win rate with the control variate (Hold'em): the luck of the cards and of strategists' dice taken out, the interval narrower."`
+	pieceFlags
 	arenaFlags
 	decisionFlags
 	farmFlags
@@ -123,15 +123,19 @@ tag before the flop) at the mean over its actions. The mean is unchanged; the
 interval is narrower, and the report says by how much.
 
 --json prints one object: "bots" ([A, B]), "a", "b", "variant", "format", "stack",
-"double_every", "hands", "deals", "seed", "chips" (A's net chips), "bb_per_100",
+"double_every", "hands", "deals", "first_deal", "seed", "chips" (A's net chips), "bb_per_100",
 "ci95" (half-width, bb/100), "mbb_per_game", "mbb_ci95", "bb_per_hand", "bb_spread",
 "workers", "elapsed_ns", "hands_per_second", "budget_ns"; with --cv "cv": {"bb_per_100", "ci95",
 "mbb_per_game", "mbb_ci95", "narrowing"} (the plain half-width over this one's); with
---timing "timing": [{"bot", "street", "decisions", "p50_ms", "p90_ms", "p99_ms", "max_ms"}].
+--timing "timing": [{"bot", "street", "decisions", "p50_ms", "p90_ms", "p99_ms", "max_ms"}];
+for a stopped match "stopped" and "dropped" (the deals completed after the first one that
+was not).
 
 --budget gives every decision a deadline (bots that think for long, resolve, answer by
 it: its own budget= option still bounds it too); --timing prints each bot's decision
-times by street (wall clock, so other jobs on the machine lengthen them).`
+times by street (wall clock, so other jobs on the machine lengthen them).
+
+` + matchPiecesHelp
 }
 
 // arenaHelp describes the games and lists the bots, for the help of match and league.
@@ -188,6 +192,7 @@ type matchOutput struct {
 	DoubleEvery    int       `json:"double_every"`
 	Hands          int       `json:"hands"`
 	Deals          int       `json:"deals"`
+	FirstDeal      int       `json:"first_deal"`
 	Seed           uint64    `json:"seed"`
 	Chips          int64     `json:"chips"`
 	BBPer100       float64   `json:"bb_per_100"`
@@ -203,6 +208,10 @@ type matchOutput struct {
 	// BudgetNS is --budget (0: none); Timing the decision times, with --timing.
 	BudgetNS int64              `json:"budget_ns"`
 	Timing   []arena.TimingJSON `json:"timing,omitempty"`
+	// Stopped is set for a match stopped (SIGINT, SIGTERM) before its last
+	// deal, Dropped the deals completed after the first one that was not.
+	Stopped bool `json:"stopped,omitempty"`
+	Dropped int  `json:"dropped,omitempty"`
 }
 
 // cvOutput is the control variate's estimate in --json.
@@ -233,6 +242,19 @@ func cvLine(w io.Writer, who string, plainMBBCI float64, r *arena.CVRate) {
 }
 
 func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
+	if err := c.check(); err != nil {
+		return err
+	}
+	switch {
+	case c.Pool:
+		return printMatchPools(stdout, stderr, c.Record, c.JSON)
+	case c.A == "":
+		return drawMatchChart(stderr, c.Record, c.Chart, c.Variant)
+	}
+	first, err := c.firstDeal(&c.arenaFlags)
+	if err != nil {
+		return err
+	}
 	s, err := c.settle([]string{c.A, c.B})
 	if err != nil {
 		return err
@@ -257,8 +279,11 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	tm := c.timings()
-	mc := arena.MatchConfig{A: c.A, B: c.B, Game: s.game, Hands: c.Hands, Seed: s.seed, Workers: c.Workers, Format: format, ControlVariate: c.CV,
-		Budget: c.Budget, Timings: observer(tm)}
+	mc := arena.MatchConfig{A: c.A, B: c.B, Game: s.game, Hands: c.Hands, Seed: s.seed, FirstDeal: first, Workers: c.Workers,
+		Format: format, ControlVariate: c.CV, Budget: c.Budget, Timings: observer(tm)}
+	if err := c.checkRecord(stderr, &mc); err != nil {
+		return err
+	}
 	if log != nil {
 		file, table := pairingFile(c.A, c.B), "felt match "+c.A+" vs "+c.B
 		mc.Hand = func(cfg engine.Config, h *engine.Hand, players []string) error {
@@ -274,26 +299,44 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	mc.Progress = bar.add
 	r, err := matchFunc(conn)(ctx, mc)
 	bar.finish()
-	if err := errors.Join(err, log.close()); err != nil {
+	if err := log.close(); err != nil {
+		return err
+	}
+	return endPiece(ctx, err, r.Partial, r.FirstDeal, r.Deals, mc.FirstDeal+(mc.Hands+1)/2,
+		func() error { return c.report(stdout, stderr, &mc, r, tm) })
+}
+
+// report records r, the result of mc (with --record, then draws --chart), and
+// prints it, with the decision times tm.
+func (c *matchCmd) report(stdout, stderr io.Writer, mc *arena.MatchConfig, r arena.Result, tm *bot.Timings) error {
+	if err := c.record(stderr, mc, r); err != nil {
 		return err
 	}
 	out := matchOutput{Bots: [2]string{r.A, r.B}, A: r.A, B: r.B, Variant: r.Game, Format: r.Format.String(),
-		Stack: r.Format.Stack, DoubleEvery: r.Format.DoubleEvery, Hands: r.Hands, Deals: r.Deals,
+		Stack: r.Format.Stack, DoubleEvery: r.Format.DoubleEvery, Hands: r.Hands, Deals: r.Deals, FirstDeal: r.FirstDeal,
 		Seed: r.Seed, Chips: r.Chips, BBPer100: r.BBPer100, CI95: r.CI95, MBBPerGame: r.MBBPerGame, MBBCI95: r.MBBCI95,
 		BBPerHand: r.BBPerHand, BBSpread: r.BBSpread, CV: newCVOutput(r.CV),
 		Workers: r.Workers, ElapsedNS: r.Elapsed.Nanoseconds(), HandsPerSecond: float64(r.Hands) / r.Elapsed.Seconds(),
-		BudgetNS: c.Budget.Nanoseconds(), Timing: arena.TimingsJSON(timingRows(tm))}
+		BudgetNS: c.Budget.Nanoseconds(), Timing: arena.TimingsJSON(timingRows(tm)), Stopped: r.Partial, Dropped: r.Dropped}
 	if c.JSON {
 		return writeArenaJSON(stdout, out)
 	}
-	fmt.Fprintf(stdout, "%s vs %s: %s, %s hands (%s duplicate deals), seed %d\n",
+	fmt.Fprintf(stdout, "%s vs %s: %s, %s hands (%s duplicate deals), seed %d",
 		r.A, r.B, arenaGameName(r.Game), thousands(int64(r.Hands)), thousands(int64(r.Deals)), r.Seed)
+	if r.FirstDeal != 0 || r.Partial {
+		fmt.Fprintf(stdout, ", deals %s", arena.FormatDeals(r.FirstDeal, r.FirstDeal+r.Deals))
+	}
+	fmt.Fprintln(stdout)
+	if r.Partial {
+		fmt.Fprintf(stdout, "Stopped: the deals completed from deal %d up to the first one that was not (%d completed after it left out)\n",
+			r.FirstDeal, r.Dropped)
+	}
 	fmt.Fprintf(stdout, "format: %s\n", r.Format)
 	fmt.Fprintf(stdout, "%s: %+.2f bb/100 ± %.2f (95%%), %+.1f mbb/g ± %.1f, %s chips\n",
 		r.A, r.BBPer100, r.CI95, r.MBBPerGame, r.MBBCI95, signedThousands(r.Chips))
 	fmt.Fprintf(stdout, "%s: %+.3f bb/hand, spread %.2f bb (standard deviation of a hand)\n", r.A, r.BBPerHand, r.BBSpread)
 	cvLine(stdout, r.A, r.MBBCI95, r.CV)
-	_, err = fmt.Fprintf(stdout, "%v on %d workers, %s hands/s\n",
+	_, err := fmt.Fprintf(stdout, "%v on %d workers, %s hands/s\n",
 		r.Elapsed.Round(time.Millisecond), r.Workers, thousands(int64(out.HandsPerSecond)))
 	if err != nil || tm == nil {
 		return err

@@ -98,14 +98,6 @@ type tally struct {
 	pairs, hands, cv [maxLevels]sums
 }
 
-func (t *tally) add(o *tally) {
-	for l := range t.pairs {
-		t.pairs[l].add(o.pairs[l])
-		t.hands[l].add(o.hands[l])
-		t.cv[l].add(o.cv[l])
-	}
-}
-
 // chips returns A's net chips over the match.
 func (t *tally) chips() int64 {
 	var c int64

@@ -28,6 +28,13 @@ type MatchConfig struct {
 	// derived from (Seed, i) and the bots' streams are reseeded from (Seed, i, hand,
 	// seat) before each hand, so the result does not depend on Workers.
 	Seed uint64
+	// FirstDeal is the first deal of the seed's sequence the match plays: it
+	// plays deals FirstDeal to FirstDeal+(Hands+1)/2−1. A deal's cards, button,
+	// blind level and streams depend only on Seed and its number, so matches of
+	// adjacent ranges give the same outcomes, deal by deal, as one match of
+	// their union (unless a bot learns: bot.Learner): a long match is played in
+	// pieces.
+	FirstDeal int
 	// Workers is the number of goroutines (0: GOMAXPROCS).
 	Workers int
 	// Progress, when not nil, is called with the number of hands just finished,
@@ -61,11 +68,21 @@ const MinHands = 4
 
 // Result is the outcome of a match, from bot A's side.
 type Result struct {
-	A, B  string
-	Game  string
-	Seed  uint64
-	Deals int
-	Hands int
+	A, B string
+	Game string
+	Seed uint64
+	// The match counted deals FirstDeal to FirstDeal+Deals−1 of the seed's
+	// sequence: Hands is 2×Deals.
+	FirstDeal int
+	Deals     int
+	Hands     int
+	// Partial is set when the match was stopped (its context ended) before it
+	// completed its deals: it counts the deals completed from FirstDeal up to
+	// the first one that was not, and Dropped is the number of deals completed
+	// after that one, left out so that the match is a range of deals (the next
+	// piece starts where it ends), not the deals that happened to be quick.
+	Partial bool
+	Dropped int
 	// Chips is A's net win in chips over the whole match.
 	Chips int64
 	// BBPer100 is A's win rate in big blinds per 100 hands, CI95 the half-width of
@@ -107,6 +124,9 @@ func (mc *MatchConfig) Prepare() (deals int, err error) {
 	if mc.NewBot == nil {
 		mc.NewBot = bot.New
 	}
+	if err := checkDeals(mc.FirstDeal, (mc.Hands+1)/2); err != nil {
+		return 0, err
+	}
 	if err := mc.Format.Check(mc.Game); err != nil {
 		return 0, fmt.Errorf("match format: %w", err)
 	}
@@ -124,27 +144,65 @@ func (mc *MatchConfig) Prepare() (deals int, err error) {
 }
 
 // Match plays a heads-up duplicate match on all cores.
+//
+// When ctx ends (felt match on SIGINT or SIGTERM), Match stops soon: no new
+// deal starts and the deals in flight of bots that think for long are
+// abandoned (Play). It then returns the partial
+// result of the deals completed from the first up to the first one that was
+// not (Result.Partial, Result.Dropped), together with ctx's error.
 func Match(ctx context.Context, mc MatchConfig) (Result, error) {
 	deals, err := mc.Prepare()
 	if err != nil {
 		return Result{}, err
 	}
-	workers := WorkerCount(mc.Workers, (deals+chunk-1)/chunk)
+	workers := WorkerCount(mc.Workers, deals)
 	if mc.Hand != nil {
 		workers = 1
 	}
+	// Stretches short enough that every worker gets several: a slow bot's few
+	// deals are shared out too.
+	most := max(1, min(maxChunk, deals/(8*workers)))
 	start := time.Now()
 	var next atomic.Int64
-	partial := make([]Totals, workers)
-	errs := Parallel(workers, func(w int) error { return runWorker(ctx, &mc, deals, &next, &partial[w]) })
-	if err := errors.Join(errs...); err != nil {
+	prefix := mc.NewPrefix()
+	errs := Parallel(workers, func(int) error { return runWorker(ctx, &mc, deals, most, &next, prefix) })
+	return mc.Gather(ctx, prefix, workers, time.Since(start), errs...)
+}
+
+// NewPrefix returns the gathering of the match's deals: each deal handed in
+// (Prefix.Add, k counting from the match's first deal) is counted into the
+// totals Gather reads once it joins the completed prefix.
+func (mc *MatchConfig) NewPrefix() *MatchPrefix {
+	p := &MatchPrefix{}
+	p.p = NewPrefix(func(k int, o Outcome) { p.total.Add(mc, k, o) })
+	return p
+}
+
+// MatchPrefix gathers a match's deals, completed in any order, into the
+// totals of the deals from the first up to the first one not completed.
+type MatchPrefix struct {
+	p     *Prefix[Outcome]
+	total Totals
+}
+
+// Add hands in the outcomes of the match's deals k, k+1, ... (from 0).
+func (p *MatchPrefix) Add(k int, outs ...Outcome) { p.p.Add(k, outs) }
+
+// Gather returns the result of a match whose deals were handed in to prefix,
+// played on workers workers in elapsed, whose players stopped with errs. An
+// error of errs other than ctx's end fails the match. Otherwise, when a deal
+// was not handed in (ctx ended), the result is partial: it counts the deals
+// before the first one not handed in, and it comes with ctx's error.
+func (mc *MatchConfig) Gather(ctx context.Context, prefix *MatchPrefix, workers int, elapsed time.Duration, errs ...error) (Result, error) {
+	if err := Failed(ctx, errs...); err != nil {
 		return Result{}, err
 	}
-	var total Totals
-	for w := range partial {
-		total.t.add(&partial[w].t)
+	_, dropped, err := prefix.p.Stopped(ctx, mc.FirstDeal, (mc.Hands+1)/2)
+	r := mc.Result(&prefix.total, workers, elapsed)
+	if err != nil {
+		r.Partial, r.Dropped = true, dropped
 	}
-	return mc.Result(&total, workers, time.Since(start)), nil
+	return r, err
 }
 
 // WorkerCount returns the goroutines to share jobs between: asked, or
@@ -169,13 +227,18 @@ func Parallel(n int, f func(w int) error) []error {
 	return errs
 }
 
-// Result returns the match's result from the totals of all its deals, played
-// on workers workers in elapsed.
+// Result returns the match's result from the totals of its deals, the first
+// total.Deals() of the match, played on workers workers in elapsed. With
+// fewer than two deals (a match stopped early) it has no rates: no interval
+// can be made.
 func (mc *MatchConfig) Result(total *Totals, workers int, elapsed time.Duration) Result {
-	deals := (mc.Hands + 1) / 2
 	t := &total.t
-	r := Result{A: mc.A, B: mc.B, Game: mc.Game.Name, Seed: mc.Seed, Deals: deals, Hands: 2 * deals,
+	deals := total.Deals()
+	r := Result{A: mc.A, B: mc.B, Game: mc.Game.Name, Seed: mc.Seed, FirstDeal: mc.FirstDeal, Deals: deals, Hands: 2 * deals,
 		Chips: t.chips(), Format: mc.Format, Workers: workers, Elapsed: elapsed}
+	if deals < 2 {
+		return r
+	}
 	r.BBPer100, r.CI95 = t.rate(mc.Game.Unit, 100)
 	r.MBBPerGame, r.MBBCI95 = t.rate(mc.Game.Unit, 1000)
 	r.BBPerHand, r.BBSpread = t.spread(mc.Game.Unit)
@@ -200,9 +263,10 @@ type Outcome struct {
 // order deals are added in; the zero Totals is empty.
 type Totals struct{ t tally }
 
-// Add counts outcome o of deal d of mc.
-func (s *Totals) Add(mc *MatchConfig, d int, o Outcome) {
-	l := mc.Format.level(mc.Game, d)
+// Add counts outcome o of mc's k-th deal (deal mc.FirstDeal+k of the seed's
+// sequence).
+func (s *Totals) Add(mc *MatchConfig, k int, o Outcome) {
+	l := mc.Format.level(mc.Game, mc.FirstDeal+k)
 	x := o.Net[0] + o.Net[1]
 	s.t.pairs[l].add(sums{1, x, x * x})
 	if mc.ControlVariate {
@@ -211,6 +275,15 @@ func (s *Totals) Add(mc *MatchConfig, d int, o Outcome) {
 	for _, y := range o.Net {
 		s.t.hands[l].add(sums{1, y, y * y})
 	}
+}
+
+// Deals is the number of deals counted.
+func (s *Totals) Deals() int {
+	n := 0
+	for l := range s.t.pairs {
+		n += int(s.t.pairs[l].n)
+	}
+	return n
 }
 
 // DealPlayer plays the deals of one match, one at a time: a worker's bots,
@@ -232,15 +305,30 @@ func NewDealPlayer(mc *MatchConfig) (*DealPlayer, error) {
 		p.w.bots[k] = b
 		p.w.learners[k], _ = b.(bot.Learner)
 		p.w.seaters[k], _ = b.(bot.Seater)
+		_, p.w.stoppable[k] = b.(bot.ContextActor)
 	}
 	return p, nil
 }
 
-// Play plays deal d twice, A in seat 0 and then in seat 1. The outcome depends
-// only on the match and d, not on the deals played before (unless a bot learns:
-// bot.Learner).
-func (p *DealPlayer) Play(d int) (Outcome, error) {
-	hands, corr, err := p.w.deal(d, p.w.mc.Format.level(p.w.mc.Game, d))
+// Play plays the match's k-th deal (deal FirstDeal+k of the seed's sequence)
+// twice, A in seat 0 and then in seat 1. The outcome depends only on the
+// match's seed and the deal's number, not on the deals played before (unless a
+// bot learns: bot.Learner). The bots' decisions get ctx: when it ends during
+// the deal and a bot is a bot.ContextActor (told to hurry), Play abandons the
+// deal and returns ctx's error, so that a deal played in part, or by a bot cut
+// short, is never an outcome; the other bots' deals are quick and whole.
+func (p *DealPlayer) Play(ctx context.Context, k int) (Outcome, error) {
+	d := p.w.mc.FirstDeal + k
+	// Only a bot.ContextActor is cut short when ctx ends: a deal of other
+	// bots is whole, and its outcome counts however late it ends.
+	var done <-chan struct{} // polled, not ctx.Err(), whose lock the workers would share
+	if p.w.stoppable[0] || p.w.stoppable[1] {
+		done = ctx.Done()
+	}
+	hands, corr, err := p.w.deal(ctx, done, d, p.w.mc.Format.level(p.w.mc.Game, d))
+	if done != nil && stopped(done) {
+		return Outcome{}, ctx.Err()
+	}
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -251,8 +339,8 @@ func (p *DealPlayer) Play(d int) (Outcome, error) {
 	return o, nil
 }
 
-// chunk is the number of deals a worker takes at a time.
-const chunk = 16
+// maxChunk is the most deals a worker takes at a time (runWorker).
+const maxChunk = 16
 
 // sums accumulates the deal pairs' results (A's net chips over both hands of a
 // deal). Integer sums make the total independent of the order deals finish in.
@@ -290,43 +378,67 @@ type worker struct {
 	srcs     [2]*rand.PCG
 	learners [2]bot.Learner
 	seaters  [2]bot.Seater
-	names    [2]string   // the players' names by seat, for the Seaters
-	view     engine.View // reused for every decision (engine.Hand.ViewInto)
-	level    int         // the blind level cfg is for
-	cv       *ControlVariate
+	// stoppable: the bot is a bot.ContextActor, which a match's end cuts short.
+	stoppable [2]bool
+	names     [2]string   // the players' names by seat, for the Seaters
+	view      engine.View // reused for every decision (engine.Hand.ViewInto)
+	level     int         // the blind level cfg is for
+	cv        *ControlVariate
 }
 
-func runWorker(ctx context.Context, mc *MatchConfig, deals int, next *atomic.Int64, out *Totals) error {
+// runWorker plays the match's deals a stretch at a time, taken from next,
+// until none is left or ctx ends, handing each stretch's outcomes to prefix (a
+// stretch stopped part-way, those of its deals completed) and its hands to
+// mc.Progress. A stretch is one deal at first, twice as many after one that
+// took less than quickStretch, up to most: a fast match does not contend on
+// next, prefix or the progress bar, and a slow one (resolve: seconds a deal)
+// is shared out, and its progress shown, deal by deal.
+func runWorker(ctx context.Context, mc *MatchConfig, deals, most int, next *atomic.Int64, prefix *MatchPrefix) error {
 	p, err := NewDealPlayer(mc)
 	if err != nil {
 		return err
 	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		lo := int(next.Add(chunk)) - chunk
+	outs := make([]Outcome, 0, most)
+	done := ctx.Done() // polled, not ctx.Err(), whose lock the workers would share
+	for size := 1; ; {
+		lo := int(next.Add(int64(size))) - size
 		if lo >= deals {
 			return nil
 		}
-		hi := min(lo+chunk, deals)
-		for d := lo; d < hi; d++ {
-			o, err := p.Play(d)
-			if err != nil {
-				return err
+		start := time.Now()
+		outs = outs[:0]
+		var err error
+		for k := lo; k < min(lo+size, deals) && err == nil; k++ {
+			if done != nil && stopped(done) {
+				err = ctx.Err() // no deal starts once ctx has ended
+				break
 			}
-			out.Add(mc, d, o)
+			var o Outcome
+			if o, err = p.Play(ctx, k); err == nil {
+				outs = append(outs, o)
+			}
 		}
-		if mc.Progress != nil {
-			mc.Progress(2 * (hi - lo))
+		prefix.Add(lo, outs...)
+		if mc.Progress != nil && len(outs) > 0 {
+			mc.Progress(2 * len(outs))
+		}
+		if err != nil {
+			return err
+		}
+		if time.Since(start) < quickStretch {
+			size = min(2*size, most)
 		}
 	}
 }
 
+// quickStretch is how quick a worker's stretch of deals must be for it to take
+// twice as many next time.
+const quickStretch = 10 * time.Millisecond
+
 // deal plays deal d at blind level l twice, bot A in seat 0 and then in seat 1,
 // and returns A's net chips in each hand and the sum of the control variate's
-// corrections (0 without it).
-func (w *worker) deal(d, l int) ([2]int64, float64, error) {
+// corrections (0 without it); ctx and done as for hand.
+func (w *worker) deal(ctx context.Context, done <-chan struct{}, d, l int) ([2]int64, float64, error) {
 	var net [2]int64
 	var corr float64
 	seed := mix(w.mc.Seed, uint64(d))
@@ -343,7 +455,7 @@ func (w *worker) deal(d, l int) ([2]int64, float64, error) {
 		for k := range 2 {
 			w.srcs[k].Seed(mix(seed, uint64(2*swap+k)), uint64(d))
 		}
-		x, err := w.hand(seats)
+		x, err := w.hand(ctx, done, seats)
 		if err != nil {
 			return net, 0, fmt.Errorf("deal %d (seed %d), %s in seat %d: %w", d, w.mc.Seed, w.mc.A, seats[0], err)
 		}
@@ -356,13 +468,18 @@ func (w *worker) deal(d, l int) ([2]int64, float64, error) {
 }
 
 // hand plays one hand with bot k in seat seats[k] and returns A's net chips.
-func (w *worker) hand(seats [2]int) (int64, error) {
+// Its bots decide within ctx; when done (ctx's, or nil: never) is closed
+// after the decision of a bot that ctx cut short, the hand stops with ctx's
+// error.
+func (w *worker) hand(ctx context.Context, done <-chan struct{}, seats [2]int) (int64, error) {
 	h := w.h
 	if err := h.Reset(w.cfg); err != nil {
 		return 0, err
 	}
 	var bySeat [2]bot.Bot
+	var stoppable [2]bool
 	bySeat[seats[0]], bySeat[seats[1]] = w.bots[0], w.bots[1]
+	stoppable[seats[0]], stoppable[seats[1]] = w.stoppable[0], w.stoppable[1]
 	w.names[seats[0]], w.names[seats[1]] = w.mc.A, w.mc.B
 	for _, s := range w.seaters {
 		if s != nil {
@@ -377,7 +494,10 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 	for h.ToAct() != engine.NoSeat {
 		seat := h.ToAct()
 		h.ViewInto(seat, &w.view)
-		a := w.decide(bySeat[seat], seat)
+		a := w.decide(ctx, bySeat[seat], seat)
+		if done != nil && stoppable[seat] && stopped(done) {
+			return 0, ctx.Err() // before the control variate asks the bot's Strategy, which would not stop
+		}
 		if w.cv != nil {
 			w.cv.Decision(w.view.Legal, a, bySeat[seat], &w.view)
 		}
@@ -411,10 +531,10 @@ func (w *worker) hand(seats [2]int) (int64, error) {
 	return a, nil
 }
 
-// decide asks b, in seat, for its action at w.view within the match's budget,
-// timing it when the match asks for timings.
-func (w *worker) decide(b bot.Bot, seat int) engine.Action {
-	ctx, cancel := bot.WithBudget(context.Background(), w.mc.Budget)
+// decide asks b, in seat, for its action at w.view within the match's budget
+// (and before ctx ends), timing it when the match asks for timings.
+func (w *worker) decide(ctx context.Context, b bot.Bot, seat int) engine.Action {
+	ctx, cancel := bot.WithBudget(ctx, w.mc.Budget)
 	defer cancel()
 	if w.mc.Timings == nil {
 		return bot.Decide(ctx, b, &w.view)
@@ -423,6 +543,16 @@ func (w *worker) decide(b bot.Bot, seat int) engine.Action {
 	a := bot.Decide(ctx, b, &w.view)
 	w.mc.Timings.ObserveDecision(w.names[seat], w.view.Street, time.Since(start))
 	return a
+}
+
+// stopped reports whether done is closed.
+func stopped(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
 }
 
 // mix derives a well-spread 64-bit seed from two numbers: SplitMix64's finaliser

@@ -127,7 +127,7 @@ const (
 	MaxRunouts     = 100_000
 	// MaxDeal bounds the deals a run may play (FirstDeal plus the deals):
 	// far beyond any run, and it keeps every deal's number and hands in range.
-	MaxDeal = 1 << 40
+	MaxDeal = arena.MaxDeal
 )
 
 // DefaultSizes are a pot-size bet and all-in.
@@ -144,11 +144,9 @@ type Result struct {
 	FirstDeal int
 	Deals     int
 	Hands     int
-	// Partial is set when the run was stopped (its context ended) before it
-	// completed its deals: it counts the deals completed from FirstDeal up to
-	// the first one that was not, and Dropped is the number of deals completed
-	// after that one, left out so that the run is a range of deals (the next
-	// run can start where it ends), not the deals that happened to be quick.
+	// Partial and Dropped are as in arena.Result: a run stopped before its
+	// last deal counts the deals from FirstDeal up to the first one not
+	// completed, Dropped those completed after it.
 	Partial bool
 	Dropped int
 	// Sizes, Samples, Runouts and Preflop are the run's Config's.

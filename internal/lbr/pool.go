@@ -2,8 +2,6 @@ package lbr
 
 import (
 	"cmp"
-	"fmt"
-	"math"
 	"slices"
 
 	"github.com/felt-poker/felt/internal/arena"
@@ -56,98 +54,39 @@ type Pool struct {
 	Latest int
 }
 
-// moments accumulates deal results given as groups (count, mean, standard
-// deviation): their count, mean and sum of squared deviations from the mean,
-// as one group of them all would have (Chan, Golub and LeVeque's pairwise
-// update).
-type moments struct{ n, mean, ss float64 }
-
-func (m *moments) add(n, mean, sd float64) {
-	if n == 0 {
-		return
-	}
-	total := m.n + n
-	d := mean - m.mean
-	m.ss += (n-1)*sd*sd + d*d*m.n*n/total
-	m.mean += d * n / total
-	m.n = total
-}
-
-// ci95 returns the half-width of the mean's 95% interval.
-func (m *moments) ci95() float64 {
-	if m.n < 2 {
-		return 0
-	}
-	return arena.Z95 * math.Sqrt(m.ss/(m.n-1)/m.n)
-}
-
 // deviation returns a line's standard deviation of one deal's result: sd when
 // recorded, else derived from its interval ci over deals.
 func deviation(sd, ci float64, deals int) float64 {
 	if sd >= 0 {
 		return sd
 	}
-	return ci * math.Sqrt(float64(deals)) / arena.Z95
+	return arena.DealSD(ci, deals)
 }
 
-// PoolRecords pools the records of each measurement (PoolKey): a line whose
-// deals overlap those of a later line of its measurement and seed is left
-// out, with a warning (a run repeated counts once: the later one, as when a
-// bot was measured again after a change). The warnings number lines as in the
-// file ReadRecords read records from (the header is line 1). Pools come in the
-// order of their latest lines.
+// PoolRecords pools the records of each measurement (PoolKey), as
+// arena.PoolPieces pools pieces: a line whose deals overlap those of a later
+// line of its measurement and seed is left out, with a warning. The warnings
+// number lines as in the file ReadRecords read records from (the header is
+// line 1). Pools come in the order of their latest lines.
 func PoolRecords(records []Record) (pools []Pool, warnings []string) {
-	type span struct{ line, from, to int }
-	type acc struct {
-		pool      Pool
-		plain, cv moments
-	}
-	byKey := map[PoolKey]*acc{}
-	kept := map[PoolKey]map[uint64][]span{}
-	for i := len(records) - 1; i >= 0; i-- {
+	pieces := make([]arena.Piece[PoolKey], len(records))
+	for i := range records {
 		r := &records[i]
-		k := r.Key()
-		if kept[k] == nil {
-			kept[k] = map[uint64][]span{}
-			byKey[k] = &acc{pool: Pool{PoolKey: k, Latest: i}}
-		}
-		s := span{i + 2, r.FirstDeal, r.FirstDeal + r.Hands/2}
-		if j := slices.IndexFunc(kept[k][r.Seed], func(o span) bool { return s.from < o.to && o.from < s.to }); j >= 0 {
-			o := kept[k][r.Seed][j]
-			warnings = append(warnings, fmt.Sprintf("line %d (%s %s, seed %d, deals %s) overlaps the later line %d (deals %s): left out",
-				s.line, r.Variant, r.Bot, r.Seed, r.Deals(), o.line, FormatDeals(o.from, o.to)))
-			continue
-		}
-		kept[k][r.Seed] = append(kept[k][r.Seed], s)
-		a := byKey[k]
 		n := r.Hands / 2
-		a.plain.add(float64(n), r.MBBPerGame, deviation(r.MBBSD, r.MBBCI95, n))
-		a.cv.add(float64(n), r.CVMBBPerGame, deviation(r.CVMBBSD, r.CVMBBCI95, n))
-		a.pool.Hands += r.Hands
-		a.pool.Runs++
-		a.pool.Misses += r.Misses
-		a.pool.Seeds = insertOnce(a.pool.Seeds, r.Seed)
-		if r.Build != "" {
-			a.pool.Builds = insertOnce(a.pool.Builds, r.Build)
+		pieces[i] = arena.Piece[PoolKey]{Key: r.Key(), Seed: r.Seed, From: r.FirstDeal, To: r.FirstDeal + n,
+			Mean: r.MBBPerGame, SD: deviation(r.MBBSD, r.MBBCI95, n), HasCV: true,
+			CVMean: r.CVMBBPerGame, CVSD: deviation(r.CVMBBSD, r.CVMBBCI95, n), Build: r.Build, Label: r.Variant + " " + r.Bot}
+	}
+	pooled, warnings := arena.PoolPieces(pieces)
+	for _, p := range pooled {
+		pool := Pool{PoolKey: p.Key, Hands: p.Hands, Runs: p.Runs, Seeds: p.Seeds, Builds: p.Builds, MBBPerGame: p.MBBPerGame,
+			MBBCI95: p.MBBCI95, CVMBBPerGame: p.CVMBBPerGame, CVMBBCI95: p.CVMBBCI95, Latest: p.Latest}
+		for _, i := range p.Lines {
+			pool.Misses += records[i].Misses
 		}
+		pools = append(pools, pool)
 	}
-	slices.Reverse(warnings)
-	for _, a := range byKey {
-		p := a.pool
-		p.MBBPerGame, p.MBBCI95 = a.plain.mean, a.plain.ci95()
-		p.CVMBBPerGame, p.CVMBBCI95 = a.cv.mean, a.cv.ci95()
-		pools = append(pools, p)
-	}
-	slices.SortFunc(pools, func(a, b Pool) int { return cmp.Compare(a.Latest, b.Latest) })
 	return pools, warnings
-}
-
-// insertOnce inserts x into the sorted s unless it is there.
-func insertOnce[T cmp.Ordered](s []T, x T) []T {
-	if k, found := slices.BinarySearch(s, x); !found {
-		s = slices.Insert(s, k, x)
-	}
-	return s
 }
 
 // Leading returns, for each bot with a pool in variant, the measurement a table

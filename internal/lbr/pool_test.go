@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/felt-poker/felt/internal/arena"
 	"github.com/felt-poker/felt/internal/filelock"
 )
 
@@ -250,7 +251,7 @@ func TestAppendRecordHoldsTheLock(t *testing.T) {
 	path, _ := writeOldRecordFile(t, 2)
 	held := 0
 	underLock = func(p string) {
-		f, err := os.Open(LockPath(p))
+		f, err := os.Open(arena.RecordLockPath(p))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -271,7 +272,7 @@ func TestAppendRecordHoldsTheLock(t *testing.T) {
 	if held != 2 {
 		t.Fatalf("the lock was held in %d of 2 appends", held)
 	}
-	f, err := os.Open(LockPath(path))
+	f, err := os.Open(arena.RecordLockPath(path))
 	if err != nil {
 		t.Fatal(err)
 	}

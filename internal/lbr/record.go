@@ -50,7 +50,7 @@ type Record struct {
 }
 
 // Deals returns the run's deals as felt lbr --deals takes them: "FROM:TO".
-func (r *Record) Deals() string { return FormatDeals(r.FirstDeal, r.FirstDeal+r.Hands/2) }
+func (r *Record) Deals() string { return arena.FormatDeals(r.FirstDeal, r.FirstDeal+r.Hands/2) }
 
 // legacyHeader names the columns of a record file written before --deals
 // (still read: its lines have no deals, samples, runouts or deviations).
@@ -74,12 +74,11 @@ func NewRecord(r Result) Record {
 	for i, s := range r.Sizes {
 		names[i] = s.String()
 	}
-	n := math.Sqrt(float64(r.Deals))
 	rec := Record{Variant: r.Variant, Bot: r.Bot, Preflop: r.Preflop, Hands: r.Hands, Seed: r.Seed, Sizes: strings.Join(names, " "),
 		MBBPerGame: r.MBBPerGame, MBBCI95: r.MBBCI95, Misses: r.Misses, FirstDeal: r.FirstDeal, Samples: r.Samples,
-		Runouts: r.Runouts, MBBSD: r.MBBCI95 * n / arena.Z95, CVMBBSD: -1, Build: buildinfo.Revision()}
+		Runouts: r.Runouts, MBBSD: arena.DealSD(r.MBBCI95, r.Deals), CVMBBSD: -1, Build: buildinfo.Revision()}
 	if r.CV != nil {
-		rec.CVMBBPerGame, rec.CVMBBCI95, rec.CVMBBSD = r.CV.MBBPerGame, r.CV.MBBCI95, r.CV.MBBCI95*n/arena.Z95
+		rec.CVMBBPerGame, rec.CVMBBCI95, rec.CVMBBSD = r.CV.MBBPerGame, r.CV.MBBCI95, arena.DealSD(r.CV.MBBCI95, r.Deals)
 	}
 	return rec
 }
@@ -94,6 +93,17 @@ func WriteRecords(w io.Writer, records []Record, header bool) error {
 			return err
 		}
 	}
+	for _, r := range records {
+		if err := cw.Write(r.row()); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// row returns r as a line of recordHeader's columns.
+func (r *Record) row() []string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'f', 1, 64) }
 	known := func(x int) string {
 		if x == 0 {
@@ -107,38 +117,16 @@ func WriteRecords(w io.Writer, records []Record, header bool) error {
 		}
 		return strconv.FormatFloat(x, 'f', 3, 64)
 	}
-	for _, r := range records {
-		if err := cw.Write([]string{r.Variant, r.Bot, strconv.FormatBool(r.Preflop), strconv.Itoa(r.Hands),
-			strconv.FormatUint(r.Seed, 10), r.Sizes, f(r.MBBPerGame), f(r.MBBCI95), f(r.CVMBBPerGame), f(r.CVMBBCI95),
-			strconv.FormatInt(r.Misses, 10), r.Deals(), known(r.Samples), known(r.Runouts), sd(r.MBBSD), sd(r.CVMBBSD),
-			r.Build}); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
+	return []string{r.Variant, r.Bot, strconv.FormatBool(r.Preflop), strconv.Itoa(r.Hands),
+		strconv.FormatUint(r.Seed, 10), r.Sizes, f(r.MBBPerGame), f(r.MBBCI95), f(r.CVMBBPerGame), f(r.CVMBBCI95),
+		strconv.FormatInt(r.Misses, 10), r.Deals(), known(r.Samples), known(r.Runouts), sd(r.MBBSD), sd(r.CVMBBSD),
+		r.Build}
 }
 
 // ReadRecords reads a record file written by WriteRecords, or by an earlier
 // felt (olderHeaders: before the deals or the build column).
 func ReadRecords(r io.Reader) ([]Record, error) {
-	cr := csv.NewReader(r)
-	rows, err := cr.ReadAll() // every line has the header's fields
-	if err != nil {
-		return nil, fmt.Errorf("lbr record: %w", err)
-	}
-	if len(rows) == 0 || !slices.Equal(rows[0], recordHeader) && !slices.ContainsFunc(olderHeaders, func(h []string) bool { return slices.Equal(rows[0], h) }) {
-		return nil, errors.New("lbr record: the first line is not the header " + strings.Join(recordHeader, ","))
-	}
-	out := make([]Record, 0, len(rows)-1)
-	for n, row := range rows[1:] {
-		rec, err := parseRecord(row)
-		if err != nil {
-			return nil, fmt.Errorf("lbr record, line %d: %w", n+2, err)
-		}
-		out = append(out, rec)
-	}
-	return out, nil
+	return arena.ReadRecordLines(r, "lbr record", parseRecord, append([][]string{recordHeader}, olderHeaders...)...)
 }
 
 // parseRecord reads one line of a record file (the header's columns).
@@ -177,7 +165,7 @@ func parseRecord(row []string) (Record, error) {
 func parseNewColumns(row []string, rec *Record) error {
 	var errs []error
 	if d := row[11]; d != "" {
-		from, to, err := ParseDeals(d)
+		from, to, err := arena.ParseDeals(d)
 		if err == nil && 2*(to-from) != rec.Hands {
 			err = fmt.Errorf("deals %s are not %d hands", d, rec.Hands)
 		}
@@ -208,27 +196,4 @@ func parseNewColumns(row []string, rec *Record) error {
 		rec.Build = row[len(dealsHeader)]
 	}
 	return errors.Join(errs...)
-}
-
-// FormatDeals writes deals from to to−1 as ParseDeals reads them.
-func FormatDeals(from, to int) string { return strconv.Itoa(from) + ":" + strconv.Itoa(to) }
-
-// ParseDeals reads "FROM:TO", the deals FROM to TO−1 of a seed's sequence
-// (felt lbr --deals): 0 ≤ FROM < TO ≤ MaxDeal.
-func ParseDeals(text string) (from, to int, err error) {
-	a, b, ok := strings.Cut(text, ":")
-	if !ok {
-		return 0, 0, fmt.Errorf("deals %q: want FROM:TO, the deals FROM to TO−1 (0:100 are the first 100)", text)
-	}
-	from, err1 := strconv.Atoi(a)
-	to, err2 := strconv.Atoi(b)
-	switch {
-	case err1 != nil || err2 != nil:
-		return 0, 0, fmt.Errorf("deals %q: FROM and TO are whole numbers", text)
-	case from < 0 || to > MaxDeal:
-		return 0, 0, fmt.Errorf("deals %q: want deals from 0 to %d", text, MaxDeal)
-	case to <= from:
-		return 0, 0, fmt.Errorf("deals %q: TO must be above FROM", text)
-	}
-	return from, to, nil
 }

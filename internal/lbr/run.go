@@ -2,8 +2,6 @@ package lbr
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -24,52 +22,50 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	workers := arena.WorkerCount(c.Workers, deals)
 	start := time.Now()
 	var next atomic.Int64
-	outs := make([]Outcome, deals)
-	done := make([]bool, deals) // done[k]: outs[k] is deal k's outcome; each written by one worker
-	errs := arena.Parallel(workers, func(int) error { return runWorker(ctx, &c, &next, outs, done) })
-	return c.Gather(ctx, outs, done, workers, time.Since(start), errs...)
+	prefix := c.NewPrefix()
+	errs := arena.Parallel(workers, func(int) error { return runWorker(ctx, &c, deals, &next, prefix) })
+	return c.Gather(ctx, prefix, workers, time.Since(start), errs...)
 }
 
-// Gather returns the result of a run whose k-th deal's outcome is outs[k] when
-// done[k], played on workers workers in elapsed, whose players stopped with
-// errs. An error of errs other than ctx's end fails the run. Otherwise, when a
-// deal was not done (ctx ended), the result is partial: it counts the deals
-// before the first one not done, and it comes with ctx's error.
-func (c *Config) Gather(ctx context.Context, outs []Outcome, done []bool, workers int, elapsed time.Duration, errs ...error) (Result, error) {
-	var real []error
-	for _, err := range errs {
-		if err != nil && (ctx.Err() == nil || !errors.Is(err, ctx.Err())) {
-			real = append(real, err)
-		}
-	}
-	if err := errors.Join(real...); err != nil {
+// NewPrefix returns the gathering of the run's deals: each deal handed in
+// (arena.Prefix.Add, k counting from the run's first deal) is counted into the
+// totals Gather reads once it joins the completed prefix.
+func (c *Config) NewPrefix() *Prefix {
+	p := &Prefix{}
+	p.p = arena.NewPrefix(func(_ int, o Outcome) { p.total.Add(o) })
+	return p
+}
+
+// Prefix gathers a run's deals, completed in any order, into the totals of
+// the deals from the first up to the first one not completed (arena.Prefix).
+type Prefix struct {
+	p     *arena.Prefix[Outcome]
+	total Totals
+}
+
+// Add hands in the outcome of the run's k-th deal (from 0).
+func (p *Prefix) Add(k int, outs ...Outcome) { p.p.Add(k, outs) }
+
+// Gather returns the result of a run whose deals were handed in to prefix,
+// played on workers workers in elapsed, whose players stopped with errs. An
+// error of errs other than ctx's end fails the run. Otherwise, when a deal was
+// not handed in (ctx ended), the result is partial: it counts the deals before
+// the first one not handed in, and it comes with ctx's error.
+func (c *Config) Gather(ctx context.Context, prefix *Prefix, workers int, elapsed time.Duration, errs ...error) (Result, error) {
+	if err := arena.Failed(ctx, errs...); err != nil {
 		return Result{}, err
 	}
-	var total Totals
-	k := 0
-	for k < len(outs) && done[k] {
-		total.Add(outs[k])
-		k++
-	}
-	r := c.Result(&total, workers, elapsed)
-	if k == len(outs) {
-		return r, nil
-	}
-	for _, d := range done[k:] {
-		if d {
-			r.Dropped++
-		}
-	}
-	err := ctx.Err()
-	if err == nil {
-		err = fmt.Errorf("lbr: deal %d was not played", c.FirstDeal+k)
+	_, dropped, err := prefix.p.Stopped(ctx, c.FirstDeal, (c.Hands+1)/2)
+	r := c.Result(&prefix.total, workers, elapsed)
+	if err != nil {
+		r.Dropped = dropped
 	}
 	return r, err
 }
 
 // runWorker plays the run's deals one at a time, in order of the deal taken
 // from next, until none is left or ctx ends.
-func runWorker(ctx context.Context, c *Config, next *atomic.Int64, outs []Outcome, done []bool) error {
+func runWorker(ctx context.Context, c *Config, deals int, next *atomic.Int64, prefix *Prefix) error {
 	p, err := NewDealPlayer(c)
 	if err != nil {
 		return err
@@ -79,14 +75,14 @@ func runWorker(ctx context.Context, c *Config, next *atomic.Int64, outs []Outcom
 			return err
 		}
 		k := int(next.Add(1)) - 1
-		if k >= len(outs) {
+		if k >= deals {
 			return nil
 		}
 		o, err := p.Play(ctx, k)
 		if err != nil {
 			return err
 		}
-		outs[k], done[k] = o, true
+		prefix.Add(k, o)
 		if c.Deal != nil {
 			c.Deal(c.FirstDeal+k, o)
 		}

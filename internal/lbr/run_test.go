@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/felt-poker/felt/internal/bot"
-	"github.com/felt-poker/felt/internal/engine"
+	"github.com/felt-poker/felt/internal/bot/bottest"
 )
 
 // outcomes runs c and returns its result and every deal's outcome by number.
@@ -126,56 +126,6 @@ func TestStopReportsCompletedDeals(t *testing.T) {
 
 func hasDeal(m map[int]Outcome, d int) bool { _, ok := m[d]; return ok }
 
-// stallBot checks or calls; once stall is set it blocks in StrategyContext and
-// ActContext until their context ends (a re-solve that would take minutes),
-// having said so on stalled. Act and Strategy, which cannot be stopped, fail
-// the test when stalling: LBR must pass its context, and not ask them (the
-// control variate asks Strategy) once it is done.
-type stallBot struct {
-	t       *testing.T
-	stall   *atomic.Bool
-	stalled chan<- struct{}
-	once    *sync.Once
-}
-
-func (b stallBot) Act(v *engine.View) engine.Action {
-	if b.stall.Load() {
-		b.t.Error("Act called without a context while stalling")
-	}
-	return call(v)
-}
-
-func (b stallBot) ActContext(ctx context.Context, v *engine.View) engine.Action {
-	b.wait(ctx)
-	return call(v)
-}
-
-func (b stallBot) Strategy(v *engine.View, out []bot.ActionProb) ([]bot.ActionProb, bool) {
-	if b.stall.Load() {
-		b.t.Error("Strategy called without a context while stalling")
-	}
-	return append(out[:0], bot.ActionProb{Action: call(v), Prob: 1}), true
-}
-
-func (b stallBot) StrategyContext(ctx context.Context, v *engine.View, out []bot.ActionProb) ([]bot.ActionProb, bool) {
-	b.wait(ctx)
-	return append(out[:0], bot.ActionProb{Action: call(v), Prob: 1}), true
-}
-
-func (b stallBot) wait(ctx context.Context) {
-	if b.stall.Load() {
-		b.once.Do(func() { close(b.stalled) })
-		<-ctx.Done()
-	}
-}
-
-func call(v *engine.View) engine.Action {
-	if v.Legal.Can(engine.Call) {
-		return engine.Action{Seat: v.Viewer, Kind: engine.Call, Amount: v.Legal.CallAmount}
-	}
-	return engine.Action{Seat: v.Viewer, Kind: engine.Check}
-}
-
 // Stopping abandons the deal in flight: a bot thinking for long is handed the
 // run's context and told to hurry, and the deal is not counted. The run stops
 // (the test would hang if it waited for the bot) with the deals before it.
@@ -183,17 +133,15 @@ func TestStopAbandonsTheDealInFlight(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stall atomic.Bool
-	stalled := make(chan struct{})
-	newBot := func(string, bot.Options) (bot.Bot, error) {
-		return stallBot{t: t, stall: &stall, stalled: stalled, once: new(sync.Once)}, nil
-	}
+	stalling := bottest.NewStall(t, &stall)
+	newBot := func(string, bot.Options) (bot.Bot, error) { return stalling, nil }
 	c := Config{Bot: "stall", Hands: 2 * 10, Seed: 9, Workers: 1, Runouts: 10, NewBot: newBot,
 		Deal: func(d int, _ Outcome) {
 			if d == 2 {
 				stall.Store(true)
 			}
 		}}
-	go func() { <-stalled; cancel() }()
+	go func() { <-stalling.Stalled; cancel() }()
 	r, err := Run(ctx, c)
 	if !errors.Is(err, context.Canceled) || !r.Partial || r.Deals != 3 || r.Dropped != 0 {
 		t.Fatalf("stopped in deal 3: %+v, %v; want deals 0 to 2", r, err)

@@ -103,11 +103,15 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 		}
 		delete(t.reserved, seatNo)
 		t.chipsIn += buyIn
-		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank}
+		owes := t.owedOnReturn(p.ID, seatNo, time.Now())
+		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank, owesBB: owes}
 		t.dropWaiter(p.ID) // seated: off the waiting list
 		t.hadHuman = true
 		t.version++
-		t.log.Info("seated", "seat", seatNo, "player", p.Name, "buy_in", buyIn)
+		t.log.Info("seated", "seat", seatNo, "player", p.Name, "buy_in", buyIn, "owes_bb", owes)
+		if owes {
+			t.noticeWaitBB(seatNo, fmt.Sprintf("you left this table less than %v ago, and sit down again in another seat or after a hand dealt without you", t.cfg.SitOutLimit))
+		}
 		return nil
 	})
 	if err != nil { // the table closed meanwhile: the buy-in goes back
@@ -174,9 +178,13 @@ func (t *Table) SitOut(ctx context.Context, p Player) error {
 	return t.seated(ctx, p, func(_ int, st *seat) error { st.sitOut(time.Now()); return nil })
 }
 
-// SitIn deals p in again from the next hand.
+// SitIn deals p in again from the next hand, or, at a cash table where
+// hands were dealt while they sat out, when the big blind reaches their seat.
 func (t *Table) SitIn(ctx context.Context, p Player) error {
-	return t.seated(ctx, p, func(_ int, st *seat) error {
+	return t.seated(ctx, p, func(i int, st *seat) error {
+		if st.sittingOut && st.owesBB && !t.tourney() {
+			t.noticeWaitBB(i, "hands were dealt while you sat out")
+		}
 		st.sittingOut, st.timeouts = false, 0
 		return nil
 	})

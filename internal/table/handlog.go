@@ -69,6 +69,9 @@ type LogState struct {
 	Waiting  []LogPlayer `json:"waiting,omitempty"`
 	Admitted []int64     `json:"admitted,omitempty"`
 	Chat     []chat.Line `json:"chat,omitempty"`
+	// Departed are the players' last departures from a seat still
+	// remembered (departures.go).
+	Departed []LogDeparture `json:"departed,omitempty"`
 }
 
 // LogPlayer is a player of a LogState's waiting list, with the address
@@ -122,6 +125,8 @@ type Resume struct {
 	folded bool
 	asOf   []time.Time // when each seat of State was written
 	clock  *clockMark  // the last clock noted, if any
+	// departed are the players' last departures, by player, as logged.
+	departed map[int64]loggedDeparture
 }
 
 // Orphans returns the users with a seat in the store at the table whom the log
@@ -159,6 +164,7 @@ func (t *Table) logState(now time.Time) LogState {
 		s.Chat = t.chatLog.Lines()
 	}
 	t.loggedChat, t.notes = t.chatSaid, 0
+	s.Departed, t.loggedDepartSeq = t.logDeparted(now, 0), t.departSeq
 	return s
 }
 
@@ -262,6 +268,7 @@ func (t *Table) resume(r *Resume, now time.Time) error {
 		t.chipsIn += s.stack + s.topUp
 	}
 	t.resumeLocal(&st)
+	t.resumeDeparted(r, now)
 	// A heads-up game is its player's: taken over without them (they left, or
 	// their buy-in was not logged and goes back), it is over.
 	t.hadHuman = t.hadHuman || t.cfg.HeadsUp
@@ -311,7 +318,7 @@ func (t *Table) resumeSeat(i int, ls LogSeat, r *Resume, inHand bool, now time.T
 	}
 	*s = seat{occupied: true, p: Player{ID: ls.ID, Name: ls.Name}, stack: ls.Stack, inHand: inHand,
 		sittingOut: ls.SittingOut, leaving: ls.Leaving, left: ls.Left || !held, owesBB: ls.OwesBB}
-	t.resumeSeatLocal(s, ls, r.lived(i), now)
+	resumeSeatLocal(s, ls, r.lived(i), now)
 	switch {
 	case !held:
 		t.log.Error("resumed a player in the hand in play whose seat the store no longer holds: folded", "seat", i, "player", ls.Name)

@@ -42,6 +42,9 @@ type LogNote struct {
 	Admitted []int64 `json:"admitted,omitempty"`
 	// Chat are the room chat's lines said since.
 	Chat []chat.Line `json:"chat,omitempty"`
+	// Departed are the players' departures from a seat since (a later one
+	// of a player replaces theirs).
+	Departed []LogDeparture `json:"departed,omitempty"`
 	// Clock is the clock of the player to act.
 	Clock *LogClock `json:"clock,omitempty"`
 }
@@ -83,6 +86,7 @@ func (r *Resume) Fold() (skipped int) {
 	for i := range r.asOf {
 		r.asOf[i] = r.StateAt
 	}
+	r.foldDeparted(st.Departed, r.StateAt)
 	for _, n := range r.Notes {
 		var ln LogNote
 		if err := json.Unmarshal(n.Note, &ln); err != nil {
@@ -98,6 +102,7 @@ func (r *Resume) Fold() (skipped int) {
 			st.Waiting = ln.Waiting
 		}
 		st.Admitted = append(st.Admitted, ln.Admitted...)
+		r.foldDeparted(ln.Departed, n.At)
 		if st.Chat = append(st.Chat, ln.Chat...); len(st.Chat) > roomChatLog {
 			st.Chat = st.Chat[len(st.Chat)-roomChatLog:]
 		}
@@ -124,11 +129,11 @@ func resumeSeatOwn(s *seat, ls LogSeat) {
 	s.timeouts, s.straddle, s.runTwice = ls.Timeouts, ls.Straddle, ls.RunTwice
 }
 
-// resumeSeatLocal gives seat s of a cash table what ls logged of its own,
-// lived after the record (Resume.lived): every player is away until they
-// reconnect, those who were away already since then, and those sitting out
-// since then.
-func (t *Table) resumeSeatLocal(s *seat, ls LogSeat, lived time.Duration, now time.Time) {
+// resumeSeatLocal gives seat s of a person (at a cash table or a
+// tournament's) what ls logged of its own, lived after the record
+// (Resume.lived): every player is away until they reconnect, those who were
+// away already since then, and those sitting out since then.
+func resumeSeatLocal(s *seat, ls LogSeat, lived time.Duration, now time.Time) {
 	resumeSeatOwn(s, ls)
 	s.away, s.awaySince = true, now
 	if ls.Away {
@@ -218,6 +223,14 @@ func (t *Table) note(now time.Time, all bool) *LogNote {
 	}
 	if len(t.admitOrder) > t.loggedAdmits {
 		n.Admitted, t.loggedAdmits, some = slices.Clone(t.admitOrder[t.loggedAdmits:]), len(t.admitOrder), true
+	}
+	if all || t.departSeq > t.loggedDepartSeq {
+		after := t.loggedDepartSeq
+		if all {
+			after = 0
+		}
+		n.Departed, t.loggedDepartSeq = t.logDeparted(now, after), t.departSeq
+		some = some || len(n.Departed) > 0
 	}
 	if t.chatSaid > t.loggedChat {
 		lines := t.chatLog.Lines()

@@ -125,6 +125,11 @@ type Table struct {
 	watchers    map[int]*watcher
 	nextWatcher int
 
+	// departed are the players' last departures from a seat, by player
+	// (departures.go); departSeq counts them.
+	departed  map[int64]departure
+	departSeq uint64
+
 	hand        *engine.Hand
 	handCfg     engine.Config
 	handPlayers []Player
@@ -171,6 +176,8 @@ type Table struct {
 	loggedChat    int
 	notes         int
 	clockNoted    time.Time
+	// loggedDepartSeq is the last departure the log has (departure.seq).
+	loggedDepartSeq uint64
 
 	version, sent uint64
 	lastInfo      Info
@@ -868,6 +875,7 @@ func firstRound(events []engine.Event) (vpip, pfr engine.SeatSet) {
 func (t *Table) cashOut(i int, code string) {
 	st := t.seats[i]
 	st.stack += st.topUp // a top-up waiting for the hand's end goes back too
+	t.depart(i, &st, code == "busted", time.Now())
 	t.seats[i] = seat{}
 	t.version++
 	t.chipsOut += st.stack
@@ -1133,7 +1141,7 @@ func (t *Table) state(vs int, now time.Time) *State {
 	if vs >= 0 {
 		st := &t.seats[vs]
 		s.You = &You{Seat: vs, Status: t.status(vs), TimeBankMS: st.bank.Milliseconds(), SittingOut: st.sittingOut, Leaving: st.leaving || st.left,
-			Straddle: st.straddle, RunTwice: st.runTwice}
+			Straddle: st.straddle, RunTwice: st.runTwice, WaitBigBlind: st.owesBB && !t.tourney()}
 	}
 	// The hand shown (in play, or the last one) is seen from vs only if the
 	// player in seat vs was dealt that hand; a newcomer to the seat sees it as a

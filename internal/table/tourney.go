@@ -156,9 +156,7 @@ func (t *Table) resumeTourney(r *Resume, seats []TourneySeat, now time.Time) err
 				return err
 			}
 			t.seats[i].inHand = true
-			if s.Player.ID == ls.ID {
-				resumeSeatOwn(&t.seats[i], ls)
-			}
+			t.resumeTourneySeat(i, s, ls, r, now)
 		}
 		t.resumeHand(r, now)
 	}
@@ -168,9 +166,7 @@ func (t *Table) resumeTourney(r *Resume, seats []TourneySeat, now time.Time) err
 				if err := t.seatTourney(i, s); err != nil {
 					return err
 				}
-				if s.Player.ID == ls.ID {
-					resumeSeatOwn(&t.seats[i], ls)
-				}
+				t.resumeTourneySeat(i, s, ls, r, now)
 			}
 		}
 	}
@@ -182,9 +178,30 @@ func (t *Table) resumeTourney(r *Resume, seats []TourneySeat, now time.Time) err
 		if err := t.seatTourney(i, s); err != nil {
 			return err
 		}
+		if moved := &t.seats[i]; moved.bot == nil { // away too, until they reconnect
+			moved.away, moved.awaySince = true, now
+		}
 	}
 	t.resumeLocal(&st)
 	return nil
+}
+
+// resumeTourneySeat gives seat i, where s was seated again, what ls logged of
+// its own if ls is the same player: time bank, timeouts and options; for a
+// person, sitting out (blinded out) and the away mark and its grace as at a
+// cash table (resumeSeatLocal): every player is away until they reconnect, and
+// one away already is sat out when what was left of their grace ends.
+func (t *Table) resumeTourneySeat(i int, s TourneySeat, ls LogSeat, r *Resume, now time.Time) {
+	st := &t.seats[i]
+	if s.Player.ID != ls.ID || s.Player.Name != ls.Name {
+		return
+	}
+	if st.bot != nil {
+		resumeSeatOwn(st, ls)
+		return
+	}
+	st.sittingOut = ls.SittingOut
+	resumeSeatLocal(st, ls, r.lived(i), now)
 }
 
 // SeatTourney seats s at a tournament's table, in its first free seat, from the

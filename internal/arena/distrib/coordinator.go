@@ -36,8 +36,8 @@ type job struct {
 }
 
 // Match plays mc on the farm's workers and returns what arena.Match would:
-// the same figures, Workers the number of worker processes that played deals.
-// It is an arena.MatchFunc. mc.Hand must be nil, and no bot may learn.
+// the same figures, Workers the number of worker processes that played deals;
+// stopped by ctx, a partial result with ctx's error. It is an arena.MatchFunc. mc.Hand must be nil, and no bot may learn.
 func (c *Conn) Match(ctx context.Context, mc arena.MatchConfig) (arena.Result, error) {
 	deals, err := mc.Prepare()
 	if err != nil {
@@ -50,23 +50,20 @@ func (c *Conn) Match(ctx context.Context, mc arena.MatchConfig) (arena.Result, e
 	if err := checkNoLearner(mc.NewBot, mc.Game.Bot(2), mc.A, mc.B); err != nil {
 		return arena.Result{}, err
 	}
-	var total arena.Totals
+	prefix := mc.NewPrefix()
 	j := &job{what: mc.A + " vs " + mc.B, deals: deals, chunk: c.chunk(matchChunk), match: spec, progress: mc.Progress,
 		add: func(lo int, r *result) error {
 			if len(r.Match) != r.Hi-r.Lo || r.LBR != nil {
 				return fmt.Errorf("%d match outcomes and %d LBR ones for deals %d to %d", len(r.Match), len(r.LBR), r.Lo, r.Hi-1)
 			}
-			for k, o := range r.Match {
-				total.Add(&mc, lo+k, o)
-			}
+			prefix.Add(lo, r.Match...)
 			return nil
 		}}
 	start := time.Now()
 	workers, err := c.share(ctx, j)
-	if err != nil {
-		return arena.Result{}, err
-	}
-	return mc.Result(&total, workers, time.Since(start)), nil
+	// Stopped (ctx ended), the match is partial, as arena.Match's: the deals of
+	// the items counted before the first item that was not.
+	return mc.Gather(ctx, prefix, workers, time.Since(start), err)
 }
 
 // LBR plays lc on the farm's workers and returns what lbr.Run would: the same
@@ -84,14 +81,14 @@ func (c *Conn) LBR(ctx context.Context, lc lbr.Config) (lbr.Result, error) {
 	if err != nil {
 		return lbr.Result{}, err
 	}
-	outs, done := make([]lbr.Outcome, deals), make([]bool, deals)
+	prefix := lc.NewPrefix()
 	j := &job{what: "LBR vs " + lc.Bot, deals: deals, chunk: c.chunk(lbrChunk), lbr: spec, progress: lc.Progress,
 		add: func(lo int, r *result) error {
 			if len(r.LBR) != r.Hi-r.Lo || r.Match != nil {
 				return fmt.Errorf("%d LBR outcomes and %d match ones for deals %d to %d", len(r.LBR), len(r.Match), r.Lo, r.Hi-1)
 			}
+			prefix.Add(lo, r.LBR...)
 			for k, o := range r.LBR {
-				outs[lo+k], done[lo+k] = o, true
 				if lc.Deal != nil {
 					lc.Deal(lc.FirstDeal+lo+k, o)
 				}
@@ -102,7 +99,7 @@ func (c *Conn) LBR(ctx context.Context, lc lbr.Config) (lbr.Result, error) {
 	workers, err := c.share(ctx, j)
 	// Stopped (ctx ended), the run is partial, as lbr.Run's: the deals of the
 	// items counted before the first item that was not.
-	return lc.Gather(ctx, outs, done, workers, time.Since(start), err)
+	return lc.Gather(ctx, prefix, workers, time.Since(start), err)
 }
 
 // chunk returns the deals per item: Config.Chunk, or def.

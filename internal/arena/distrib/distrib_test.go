@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,6 +46,9 @@ func testMatches(t *testing.T) []arena.MatchConfig {
 		{A: "montecarlo:samples=20", B: "random", Game: game(t, "nl"), Hands: 60, Seed: 7, ControlVariate: true},
 		{A: "tag", B: "maniac", Game: game(t, "nl"), Hands: 90, Seed: 8, Format: arena.Seed001(10)},
 		{A: "random", B: "call", Game: game(t, "stud"), Hands: 41, Seed: 9},
+		// Deals 23 to 67 travel as such: a worker that started at deal 0, or
+		// at the first level of blinds, would differ.
+		{A: "random", B: "maniac", Game: game(t, "nl"), Hands: 90, Seed: 8, Format: arena.Seed001(10), FirstDeal: 23, ControlVariate: true},
 	}
 }
 
@@ -555,6 +559,39 @@ func TestStoppedLBRIsPartial(t *testing.T) {
 	}
 	c.Deal, c.Hands = nil, 2*got.Deals
 	want, err := lbr.Run(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Elapsed, got.Workers, want.Elapsed, want.Workers = 0, 0, 0, 0
+	got.Partial, got.Dropped = false, 0
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("stopped on the farm:\n%+v\nthose deals on one machine:\n%+v", got, want)
+	}
+}
+
+// TestStoppedMatchIsPartial: a match on the farm stopped by its context
+// returns, as on one machine, the deals of the items counted up to the first
+// one that was not, with the context's error: the one machine's figures for
+// those deals.
+func TestStoppedMatchIsPartial(t *testing.T) {
+	url := farm(t)
+	coord := dial(t, url, "coordinator", newLogSink(), func(c *Config) { c.Chunk = 2 })
+	startWorker(t, dial(t, url, "w1", newLogSink()), WorkerConfig{Workers: 1})
+	mc := arena.MatchConfig{A: "random", B: "maniac", Game: game(t, "nl"), Hands: 2 * 4000, Seed: 6, FirstDeal: 3, ControlVariate: true}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var hands atomic.Int64
+	mc.Progress = func(n int) {
+		if hands.Add(int64(n)) >= 8 {
+			cancel()
+		}
+	}
+	got, err := coord.Match(ctx, mc)
+	if !errors.Is(err, context.Canceled) || !got.Partial || got.FirstDeal != 3 || got.Deals < 4 || got.Deals == 4000 {
+		t.Fatalf("match stopped after 4 deals: %+v, %v; want a partial result from deal 3 and context.Canceled", got, err)
+	}
+	mc.Progress, mc.Hands = nil, 2*got.Deals
+	want, err := arena.Match(context.Background(), mc)
 	if err != nil {
 		t.Fatal(err)
 	}

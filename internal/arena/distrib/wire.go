@@ -43,15 +43,18 @@ type result struct {
 
 // matchSpec is an arena.MatchConfig on the wire.
 type matchSpec struct {
-	A           string `json:"a"`
-	B           string `json:"b"`
-	Game        string `json:"game"`
-	Hands       int    `json:"hands"`
-	Seed        uint64 `json:"seed"`
-	Stack       int64  `json:"stack,omitempty"`
-	DoubleEvery int    `json:"double_every,omitempty"`
-	CV          bool   `json:"cv,omitempty"`
-	BudgetNS    int64  `json:"budget_ns,omitempty"`
+	A     string `json:"a"`
+	B     string `json:"b"`
+	Game  string `json:"game"`
+	Hands int    `json:"hands"`
+	Seed  uint64 `json:"seed"`
+	// First is the match's first deal (arena.MatchConfig.FirstDeal); items
+	// number the match's deals from 0.
+	First       int   `json:"first,omitempty"`
+	Stack       int64 `json:"stack,omitempty"`
+	DoubleEvery int   `json:"double_every,omitempty"`
+	CV          bool  `json:"cv,omitempty"`
+	BudgetNS    int64 `json:"budget_ns,omitempty"`
 }
 
 // lbrSpec is an lbr.Config on the wire.
@@ -78,7 +81,7 @@ func newMatchSpec(mc *arena.MatchConfig) (*matchSpec, error) {
 	if g, err := arena.ParseGame(mc.Game.Name); err != nil || !reflect.DeepEqual(g, mc.Game) {
 		return nil, fmt.Errorf("distrib: game %q is not one of the arena's", mc.Game.Name)
 	}
-	return &matchSpec{A: mc.A, B: mc.B, Game: mc.Game.Name, Hands: mc.Hands, Seed: mc.Seed, Stack: mc.Format.Stack,
+	return &matchSpec{A: mc.A, B: mc.B, Game: mc.Game.Name, Hands: mc.Hands, Seed: mc.Seed, First: mc.FirstDeal, Stack: mc.Format.Stack,
 		DoubleEvery: mc.Format.DoubleEvery, CV: mc.ControlVariate, BudgetNS: mc.Budget.Nanoseconds()}, nil
 }
 
@@ -88,7 +91,7 @@ func (s *matchSpec) config(newBot func(string, bot.Options) (bot.Bot, error)) (a
 	if err != nil {
 		return arena.MatchConfig{}, err
 	}
-	return arena.MatchConfig{A: s.A, B: s.B, Game: g, Hands: s.Hands, Seed: s.Seed, NewBot: newBot,
+	return arena.MatchConfig{A: s.A, B: s.B, Game: g, Hands: s.Hands, Seed: s.Seed, FirstDeal: s.First, NewBot: newBot,
 		Format: arena.Format{Stack: s.Stack, DoubleEvery: s.DoubleEvery}, ControlVariate: s.CV,
 		Budget: time.Duration(s.BudgetNS)}, nil
 }

@@ -302,8 +302,8 @@ func newMatchDealer(s *matchSpec, newBot func(string, bot.Options) (bot.Bot, err
 
 func (d *matchDealer) deals() int { return d.n }
 
-func (d *matchDealer) play(_ context.Context, k int, r *result) error {
-	o, err := d.p.Play(k)
+func (d *matchDealer) play(ctx context.Context, k int, r *result) error {
+	o, err := d.p.Play(ctx, k)
 	r.Match = append(r.Match, o)
 	return err
 }

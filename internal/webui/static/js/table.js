@@ -83,7 +83,7 @@ function draw() {
     if (hand && hand.small_blind_seat === s.seat && info.variant !== "stud3") tags.push(el("span", { class: "blind sb", title: "Small blind" }, "SB"));
     if (hand && hand.big_blind_seat === s.seat && info.variant !== "stud3") tags.push(el("span", { class: "blind bb", title: "Big blind" }, "BB"));
     if (hand && (hand.events || []).some((e) => e.kind === "straddle" && e.seat === s.seat)) tags.push(el("span", { class: "blind str", title: "Straddle" }, "STR"));
-    const status = s.status === "away" ? "disconnected" : s.status === "sitting_out" ? "sitting out" : s.status === "waiting" ? "next hand" : s.status === "leaving" ? "leaving" : s.all_in ? "all-in" : s.folded ? "folded" : "";
+    const status = s.status === "away" ? "disconnected" : s.status === "sitting_out" ? "sitting out" : s.status === "waiting" ? (you?.seat === s.seat && you.wait_big_blind ? "waits for the BB" : "next hand") : s.status === "leaving" ? "leaving" : s.all_in ? "all-in" : s.folded ? "folded" : "";
     const hole = el("div", { class: "hole" });
     if (s.cards?.length && (!s.folded || (you && you.seat === s.seat))) for (const c of s.cards) hole.append(card(c, "sm"));
     const sh = shown.get(s.seat);
@@ -196,6 +196,8 @@ function legal() {
 }
 
 let lastPrompt = "";
+// What a player owing the big blind is told (docs/rules.md, "Live tables").
+const waitBigBlind = "You are dealt in when the big blind reaches your seat.";
 function prompt(text) {
   if (text === lastPrompt) return;
   lastPrompt = text;
@@ -225,6 +227,7 @@ function drawActions() {
     const full = state && !state.seats.some((s) => s.status === "empty");
     if (!state?.you) prompt(!user ? "You are watching. Log in to play." : full ? ((state.waitlist || []).includes(user.name) ? "You are watching, on the waiting list for a seat." : "You are watching. The table is full: join the waiting list for a seat.") : "You are watching. Take an empty seat to play.");
     else if (state.you.sitting_out) prompt("You are sitting out.");
+    else if (state.you.wait_big_blind) prompt(waitBigBlind);
     else if (h && !h.over && h.to_act >= 0 && h.to_act !== state.you.seat) prompt(`Waiting for ${nameOf(h.to_act)}…`);
     else if (h?.over) prompt("Hand over. The next one starts in a moment.");
     else prompt("");
@@ -466,7 +469,7 @@ async function sit(seat) {
   try {
     await conn.send(msg);
     // Until the player has cards (or has left the seat).
-    note("You are seated: you are dealt in from the next hand.", "info",
+    note(state?.you?.wait_big_blind ? waitBigBlind : "You are seated: you are dealt in from the next hand.", "info",
       () => !state?.you || (state.hand && !state.hand.over && state.seats[state.you.seat]?.cards?.length > 0));
     me(true).then((m) => m && setCredits(m.credits));
   } catch (e) {
@@ -523,7 +526,7 @@ function drawSeatControls() {
   $("waitlist-box")?.remove();
   box.append(
     you.sitting_out
-      ? el("button", { type: "button", id: "sit-in", onclick: () => command("sit_in", () => note("You are dealt in from the next hand.")) }, "Sit in")
+      ? el("button", { type: "button", id: "sit-in", onclick: () => command("sit_in", () => note(state?.you?.wait_big_blind ? waitBigBlind : "You are dealt in from the next hand.")) }, "Sit in")
       : el("button", { type: "button", id: "sit-out", onclick: () => command("sit_out", () => note("You sit out from the next hand.")) }, "Sit out"),
     you.leaving ? el("span", { class: "note" }, "You stand up after this hand.")
       : el("button", { type: "button", id: "stand", onclick: () => command("stand", () => note("You stand up after this hand; your chips go back to your credits.")) }, "Stand up"),
@@ -742,9 +745,13 @@ function setupSound() {
 
 conn.on("state", (m) => {
   if (m.state?.table !== tableName) return;
+  const waited = !!state?.you?.wait_big_blind;
   state = m.state;
   busy = false;
   draw();
+  // Seated again owing the big blind: said whichever came first, the state
+  // or the answer to the seat asked for.
+  if (!waited && state.you?.wait_big_blind && !state.you.sitting_out) note(waitBigBlind);
 });
 conn.on("chat", (m) => { if (m.table === tableName) addChat(m); });
 conn.on("notice", (m) => {
