@@ -73,6 +73,20 @@ type State struct {
 	// Offer is the seat held for the first of them, if any.
 	Waitlist []string `json:"waitlist,omitempty"`
 	Offer    *Offer   `json:"offer,omitempty"`
+	// Return, sent to a recipient without a seat who left one at this cash
+	// table with more than its minimum buy-in less than its return window
+	// ago, is the buy-in they may sit down with until then (docs/rules.md,
+	// "Coming back with the stack you left with").
+	Return *Return `json:"return,omitempty"`
+}
+
+// Return is the buy-in of a player back at a table within its return
+// window: from MinBuyIn (the stack they left with) to MaxBuyIn (the
+// table's maximum, or that stack if larger), for RemainingMS more.
+type Return struct {
+	MinBuyIn    int64 `json:"min_buy_in"`
+	MaxBuyIn    int64 `json:"max_buy_in"`
+	RemainingMS int64 `json:"remaining_ms"`
 }
 
 // MyTurn reports whether the recipient is to act in s.

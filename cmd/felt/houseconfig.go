@@ -45,6 +45,8 @@ type houseConfig struct {
 	HandsPublicAfter duration `toml:"hands_public_after"`
 	// SitOutLimit is table.Config.SitOutLimit for every table of the house.
 	SitOutLimit duration `toml:"sit_out_limit"`
+	// ReturnWindow is table.Config.ReturnWindow for every table of the house.
+	ReturnWindow duration `toml:"return_window"`
 	// Tournaments are the house's sit-and-goes and scheduled tournaments.
 	Tournaments tournamentsConfig `toml:"tournaments"`
 }
@@ -139,7 +141,8 @@ func defaultHouseConfig() houseConfig {
 			{Name: "Stud", Variant: table.StudThree, Seats: 5, Ante: 1, MinBuyIn: 20, MaxBuyIn: 200, Bots: []string{"chart", "random"}},
 		},
 		HandsPublicAfter: duration(h.HandsPublicAfter), SitOutLimit: duration(5 * time.Minute),
-		Tournaments: defaultTournaments(),
+		ReturnWindow: duration(table.DefaultReturnWindow),
+		Tournaments:  defaultTournaments(),
 	}
 }
 
@@ -213,6 +216,8 @@ func (c *houseConfig) check() error {
 		return fieldErr("rank_min_hands", "must not be negative")
 	case c.SitOutLimit < duration(time.Minute):
 		return fieldErr("sit_out_limit", "must be at least 1m")
+	case c.ReturnWindow < duration(time.Minute) || c.ReturnWindow > duration(24*time.Hour):
+		return fieldErr("return_window", "must be 1m to 24h")
 	case c.HandsPublicAfter < 0:
 		return fieldErr("hands_public_after", "must not be negative (\"0s\": never)")
 	case c.MaxConnsPerIP < 0:

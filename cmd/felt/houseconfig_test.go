@@ -115,6 +115,8 @@ func TestHouseConfig(t *testing.T) {
 		{`metrics = "everyone"`, "metrics:"},
 		{`session_idle = "10s"`, "session_idle:"},
 		{`sit_out_limit = "0s"`, "sit_out_limit:"},
+		{`return_window = "10s"`, "return_window: must be 1m to 24h"},
+		{`return_window = "48h"`, "return_window:"},
 		{"max_http_conns_per_ip = -1", "max_http_conns_per_ip:"},
 		{"max_http_conns_per_ip = 10", "max_http_conns_per_ip: must be at least max_conns_per_ip (64)"},
 		{"announce = \"nowhere\"", "announce:"},

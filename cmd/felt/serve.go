@@ -136,7 +136,7 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	}
 	srv, err := web.New(hn.webConfig(web.Config{House: h, Log: log, MaxConnsPerIP: hc.MaxConnsPerIP, Tournaments: tourneys,
 		MaxHTTPConnsPerIP: httpConns, TrustedProxies: proxies, MaxTablesPerPlayer: hc.MaxTables, PublicMetrics: hc.Metrics == "public",
-		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit)}, Houses: neighbours(ctx, log, &hc, ln.Addr().String())}))
+		Tables: table.Config{SitOutLimit: time.Duration(hc.SitOutLimit), ReturnWindow: time.Duration(hc.ReturnWindow)}, Houses: neighbours(ctx, log, &hc, ln.Addr().String())}))
 	if err != nil {
 		return err
 	}

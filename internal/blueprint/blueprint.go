@@ -4,7 +4,6 @@ import (
 	"bytes"
 	_ "embed"
 	"math"
-	"slices"
 	"sync"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -18,8 +17,10 @@ type Blueprint struct {
 	abs    *cfr.Abstraction
 	depths []*Depth
 
-	mu      sync.Mutex
-	buckets map[string][]uint8 // by board: every hand's bucket (BoardBuckets)
+	mu       sync.Mutex
+	buckets  map[string][]uint8    // by board as asked: every hand's bucket (Buckets)
+	bySuits  map[cards.Set][]uint8 // by board up to the suits (canonical): BoardBuckets'
+	computed int                   // the BoardBuckets computed (for tests)
 }
 
 // Depth is the blueprint at one stack depth: a betting tree and, for each of its
@@ -114,33 +115,6 @@ func (bp *Blueprint) Nearest(bb float64) *Depth {
 		}
 	}
 	return best
-}
-
-// maxBoardCache bounds the boards whose buckets are kept; past it all are dropped.
-const maxBoardCache = 256
-
-// Buckets returns the bucket of every two-card hand (by cfr.HandIndex) with the
-// board dealt so far, computed once per board (tens of milliseconds on the flop).
-// The slice is shared: do not change it.
-func (bp *Blueprint) Buckets(board []cards.Card) ([]uint8, error) {
-	key := cards.Format(board)
-	bp.mu.Lock()
-	b, ok := bp.buckets[key]
-	bp.mu.Unlock()
-	if ok {
-		return b, nil
-	}
-	b, err := bp.abs.BoardBuckets(slices.Clone(board))
-	if err != nil {
-		return nil, err
-	}
-	bp.mu.Lock()
-	if bp.buckets == nil || len(bp.buckets) >= maxBoardCache {
-		bp.buckets = map[string][]uint8{}
-	}
-	bp.buckets[key] = b
-	bp.mu.Unlock()
-	return b, nil
 }
 
 //go:embed blueprint.bin

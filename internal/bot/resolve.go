@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"time"
 
@@ -443,14 +444,15 @@ func (p *plan) prob(x int, a pubAct) float64 {
 
 // roundSolver builds and solves round st, begun at the history's key start, from
 // the beliefs at its start, with the bet sizes of its actions so far in the tree,
-// or takes the same re-solve from b.solves.
+// or takes the same re-solve from b.solves. When ctx ends before the tree is
+// built it returns errCut.
 func (b *resolveBot) roundSolver(ctx context.Context, st *pubStreet, bel *[2]belief, me int, start string) (*solver.Solver, error) {
 	bound, tree := b.boundFor(start), roundTree(st, me)
 	key := solveKey(start, st.board, &tree)
 	s := b.solves.find(key, bel, bound)
 	if s == nil {
 		var err error
-		if s, err = newRoundSolver(st, bel, tree, bound, b.leaves); err != nil {
+		if s, err = newRoundSolver(ctx, st, bel, tree, bound, b.leaves); err != nil {
 			return nil, err
 		}
 		if b.beforeSolve != nil {
@@ -486,7 +488,9 @@ func (b *resolveBot) solvePlan(ctx context.Context, h *pubHistory, st *pubStreet
 	}
 	s, err := b.roundSolver(ctx, st, bel, me, h.key[:st.keyAt])
 	if err != nil {
-		return equityPlan(st, bel, me) // too big to re-solve
+		p := equityPlan(st, bel, me) // too big to re-solve, or the tree not built by the deadline
+		p.unsolved = errors.Is(err, errCut)
+		return p
 	}
 	b.kept.keep(h.key[:st.keyAt], st, s)
 	if s.Iterations() < minPlanIterations {

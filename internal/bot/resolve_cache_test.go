@@ -115,7 +115,7 @@ func TestAdvanceStopsWhereTheTreeEnds(t *testing.T) {
 	b := newTestResolve(t, 1)
 	b.starts = map[string]*[2]belief{}
 	bel := b.beliefsAt(context.Background(), &hist, len(hist.streets)-1)
-	s, err := newRoundSolver(st, bel, roundTree(&short, hist.me), nil, b.leaves)
+	s, err := newRoundSolver(context.Background(), st, bel, roundTree(&short, hist.me), nil, b.leaves)
 	if err != nil {
 		t.Fatal(err)
 	}

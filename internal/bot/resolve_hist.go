@@ -33,7 +33,13 @@ type pubStreet struct {
 	behind [2]int64 // each role's chips not yet in the pot when the round began
 	blinds [2]int64 // before the flop: each role's blind (its bet in the round)
 	acts   []pubAct
-	keyAt  int // length of the history's key when the round began
+	// keyAt is the length of the history's key when the round began, its board
+	// dealt: the key's first keyAt bytes name the round's start (the stacks, the
+	// pot, the viewer and the board), which the bot's beliefs, bounds and kept
+	// re-solves there are keyed by. Without the round's new cards two turns (or
+	// flops) after the same actions shared them: a re-solve or a bound of one turn
+	// card was taken for another's.
+	keyAt int
 }
 
 // pubHistory is the public part of a heads-up Hold'em hand: everything but the
@@ -111,6 +117,7 @@ func readHistory(v *engine.View) (h pubHistory, ok bool) {
 				cur.board = append(cur.board, c)
 				key.WriteString(c.String())
 			}
+			cur.keyAt = key.Len()
 		case engine.EvFold, engine.EvCheck, engine.EvCall, engine.EvBet, engine.EvRaise:
 			r := role(e.Seat)
 			total[r] += e.Amount

@@ -26,6 +26,10 @@ const maxSolveBytes = 768 << 20
 // errTooBig is returned for a subgame the bot will not solve.
 var errTooBig = errors.New("subgame too big to re-solve")
 
+// errCut is returned for a re-solve the deadline stopped before its tree was
+// built: like one stopped before minPlanIterations, it has no strategy.
+var errCut = errors.New("the deadline came before the re-solve's tree was built")
+
 // roundTree is the bet tree of a re-solve that starts on street: a few sizes per
 // street (fewer after the root street, where most of the tree is), all-in only once
 // the stacks are small against the pot (deep all-ins are rare in good play and,
@@ -152,8 +156,9 @@ func (l FlopLeaves) limit(spot *solver.Spot) {
 
 // newRoundSolver builds the solver of round st with tree from the beliefs at its
 // start; with a bound (the opponent's values there), a safe re-solve. A flop
-// round ends as leaves say.
-func newRoundSolver(st *pubStreet, b *[2]belief, tree solver.Tree, bound *solver.Bound, leaves FlopLeaves) (*solver.Solver, error) {
+// round ends as leaves say. When ctx ends first (its deadline read from the
+// clock: solver.NewContext) the build stops and it returns errCut.
+func newRoundSolver(ctx context.Context, st *pubStreet, b *[2]belief, tree solver.Tree, bound *solver.Bound, leaves FlopLeaves) (*solver.Solver, error) {
 	var dead cards.Set
 	for _, c := range st.board {
 		dead = dead.Add(c)
@@ -169,7 +174,10 @@ func newRoundSolver(st *pubStreet, b *[2]belief, tree solver.Tree, bound *solver
 		}
 		spot.Range[solverPlayer(r)] = rg
 	}
-	s, err := solver.New(spot, solver.Options{Workers: 1})
+	s, err := solver.NewContext(ctx, spot, solver.Options{Workers: 1})
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		return nil, errCut
+	}
 	if err != nil {
 		return nil, err
 	}

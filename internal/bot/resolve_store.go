@@ -21,8 +21,8 @@ const (
 // histories that share a round's start and tree (its bet that it then makes, the
 // round ended by a call and walked again for the next round's beliefs, a history
 // tried again after the kept solve changed). A re-solve is a function of its
-// round's start (the history's key then, which fixes the stacks, the pot and the
-// viewer), its board, its tree, the beliefs and the bound it starts from, and its
+// round's start (the history's key then, which fixes the stacks, the pot, the
+// viewer and the board), its tree, the beliefs and the bound it starts from, and its
 // iterations (the bot's budget's, all of them: one cut short by a deadline is not
 // kept); the solver is deterministic, so a kept solve with all of these equal is
 // the one a new re-solve would give, bit for bit, and the bot's answers do not
@@ -34,7 +34,7 @@ type solveStore struct {
 
 // storedSolve is a kept re-solve and what it was made from.
 type storedSolve struct {
-	start string // the history's key when its round began
+	start string // the history's key when its round began, its board dealt
 	key   string // start, board and tree (solveKey)
 	bel   [2]belief
 	bound *solver.Bound

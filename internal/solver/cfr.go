@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"math"
+	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
 )
@@ -90,8 +91,10 @@ func (s *Solver) start() {
 func (s *Solver) Iterate() { s.iterate() }
 
 // IterateContext runs one iteration as Iterate does, but stops inside it soon after
-// ctx is done (at the next node the traversal enters) and reports whether the
-// iteration was completed. When ctx is done on entry it does nothing. An
+// ctx is done or its deadline has passed (at the next node the traversal enters;
+// the deadline is read from the clock, stopped says why) and reports whether the
+// iteration was completed. When ctx is done or past its deadline on entry it does
+// nothing. An
 // interrupted iteration keeps the updates of the decision nodes it finished (every
 // node whose subtree it traversed in full, each updated exactly as the whole
 // iteration would have); the nodes above the point where it stopped and the
@@ -100,11 +103,10 @@ func (s *Solver) Iterate() { s.iterate() }
 // Every decision's average strategy stays a strategy (docs/solver.md, "Stopping
 // inside an iteration").
 func (s *Solver) IterateContext(ctx context.Context) bool {
-	if ctx.Err() != nil {
+	if s.watch(ctx) != nil {
 		return false
 	}
-	s.done = ctx.Done()
-	defer func() { s.done = nil }()
+	defer s.unwatch()
 	if !s.iterate() {
 		s.cut++
 		return false
@@ -136,10 +138,20 @@ func (s *Solver) iterate() bool {
 	return true
 }
 
-// stopped reports whether the traversal under way was told to stop (IterateContext's
-// context is done). It is monotonic: once true, true until the traversal returns, so
-// a node that finds it false after visiting its children knows they all finished.
+// stopped reports whether the traversal under way was told to stop (the watched
+// context is done or its deadline has passed). It is monotonic: once true, true
+// until the traversal returns, so a node that finds it false after visiting its
+// children knows they all finished.
+//
+// The deadline is read from the clock, not only from ctx.Done(): the runtime
+// closes Done from a timer, and a timer is run late when no P is free to run it
+// (the traversal holds one, the garbage collector's worker the other, and on a
+// loaded machine the threads wait to be scheduled): past its deadline by 15 ms
+// on an idle machine, by hundreds under load, the traversal went on meanwhile.
 func (s *Solver) stopped() bool {
+	if s.timed && !time.Now().Before(s.deadline) {
+		return true
+	}
 	if s.done == nil {
 		return false
 	}
@@ -149,6 +161,42 @@ func (s *Solver) stopped() bool {
 	default:
 		return false
 	}
+}
+
+// watch makes stopped report ctx's end (until unwatch), or returns ctx's error
+// (ctxErr) when it has ended already.
+func (s *Solver) watch(ctx context.Context) error {
+	s.done = ctx.Done()
+	s.deadline, s.timed = ctx.Deadline()
+	if s.stopped() {
+		s.unwatch()
+		return ctxErr(ctx)
+	}
+	return nil
+}
+
+// unwatch ends watch.
+func (s *Solver) unwatch() { s.done, s.timed = nil, false }
+
+// ctxErr returns the error of ctx, which has ended (stopped said so): its own, or
+// context.DeadlineExceeded when its deadline has passed before its timer has told it.
+func ctxErr(ctx context.Context) error {
+	if err := ended(ctx); err != nil {
+		return err
+	}
+	return context.DeadlineExceeded
+}
+
+// ended returns ctx's error, context.DeadlineExceeded once its deadline has passed
+// before its timer has told it, or nil while it runs.
+func ended(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // rootOut is a buffer for the root's values, outside the depth scratch.

@@ -17,9 +17,11 @@
 // against the average strategy, in percent of the starting pot, as TexasSolver and
 // PioSOLVER report it.
 //
-// IterateContext stops inside an iteration once its context is done (the traversals
-// poll it at every node), keeping the updates of the decisions it finished: every
-// average strategy stays a strategy (docs/solver.md, "Stopping inside an iteration").
+// IterateContext stops inside an iteration once its context is done or its deadline
+// has passed (the traversals poll both at every node, the deadline on the clock),
+// keeping the updates of the decisions it finished: every average strategy stays a
+// strategy (docs/solver.md, "Stopping inside an iteration"). NewContext's build and
+// HandValuesContext stop alike.
 //
 // A spot with a Bound is a safe re-solve: the bounded player may take, with each
 // hand, its value from an earlier solve instead of entering the subgame (the

@@ -234,12 +234,14 @@ func (s *Solver) HandValues(path []string, p int, best bool) ([]float64, error) 
 	return s.HandValuesContext(context.Background(), path, p, best)
 }
 
-// HandValuesContext is HandValues that gives up soon after ctx is done (at the next
-// node its traversal enters), returning ctx's error and no values.
+// HandValuesContext is HandValues that gives up soon after ctx is done or its
+// deadline has passed (at the next node its traversal enters), returning ctx's
+// error (context.DeadlineExceeded when only the deadline has passed) and no values.
 func (s *Solver) HandValuesContext(ctx context.Context, path []string, p int, best bool) ([]float64, error) {
-	if err := ctx.Err(); err != nil {
+	if err := s.watch(ctx); err != nil {
 		return nil, err
 	}
+	defer s.unwatch()
 	if p != OOP && p != IP {
 		return nil, fmt.Errorf("no player %d", p)
 	}
@@ -253,12 +255,9 @@ func (s *Solver) HandValuesContext(ctx context.Context, path []string, p int, be
 	}
 	nh := len(s.hands[p])
 	vals, compat := make([]float64, nh), make([]float64, nh)
-	s.done = ctx.Done()
 	s.visit(s.main, wk.ni, wk.depth, m, p, nil, wk.reach[1-p], vals, true)
-	stopped := s.stopped()
-	s.done = nil
-	if stopped {
-		return nil, ctx.Err()
+	if s.stopped() {
+		return nil, ctxErr(ctx)
 	}
 	s.compatible(p, wk.reach[1-p], compat, &s.main.cs2)
 	out := nanCombos()

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/felt-poker/felt/internal/equity"
 )
@@ -257,5 +259,88 @@ func TestSolveStopsInsideAnIteration(t *testing.T) {
 	}
 	if s.Iterations() != 5 || loaded.Iterations() != 5 {
 		t.Errorf("%d and %d iterations after 3 more, want 5", s.Iterations(), loaded.Iterations())
+	}
+}
+
+// lateTimer is a context past its deadline whose timer has not run yet: Done is
+// open and Err nil, as they stay for a while when the runtime is slow to run the
+// timer (no P free for it, a loaded machine).
+type lateTimer struct {
+	context.Context
+	done chan struct{}
+}
+
+func newLateTimer() lateTimer {
+	return lateTimer{Context: context.Background(), done: make(chan struct{})}
+}
+
+func (c lateTimer) Deadline() (time.Time, bool) { return time.Now().Add(-time.Hour), true }
+func (c lateTimer) Done() <-chan struct{}       { return c.done }
+
+// TestStopsAtDeadlineBeforeItsTimer: past its context's deadline, before the
+// context says so, IterateContext enters no node and counts no iteration,
+// HandValuesContext gives no values, NewContext builds no tree and Solve returns,
+// each with context.DeadlineExceeded; a context that is done only by its Done channel
+// stops them too. Before, they read only Done: under load the turn's iteration
+// ran on for hundreds of milliseconds past the bot's deadline.
+func TestStopsAtDeadlineBeforeItsTimer(t *testing.T) {
+	s := mustSolver(t, benchSpot("QsJh2h8d"), 1)
+	entered := 0
+	s.onChance = func() { entered++ }
+	if s.IterateContext(newLateTimer()) || s.Iterations() != 0 || entered != 0 || s.main != nil {
+		t.Fatalf("past the deadline: iteration completed %v, %d counted, %d chance nodes entered, arrays allocated %v; want nothing done",
+			s.Iterations() > 0, s.Iterations(), entered, s.main != nil)
+	}
+	s.onChance = nil
+	s.Iterate()
+	s.onChance = func() { entered++ }
+	if v, err := s.HandValuesContext(newLateTimer(), nil, IP, true); v != nil || err != context.DeadlineExceeded || entered != 0 {
+		t.Fatalf("values past the deadline: %d values, error %v, %d chance nodes entered", len(v), err, entered)
+	}
+	if _, err := s.HandValuesContext(context.Background(), nil, IP, true); err != nil {
+		t.Fatalf("after a stop: %v", err)
+	}
+	if got, err := NewContext(newLateTimer(), benchSpot("QsJh2h8d"), Options{Workers: 1}); got != nil || err != context.DeadlineExceeded {
+		t.Fatalf("a build past the deadline: solver %v, error %v; want none, context.DeadlineExceeded", got != nil, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got, err := NewContext(ctx, benchSpot("QsJh2h8d"), Options{Workers: 1}); got != nil || err != context.Canceled {
+		t.Fatalf("a build with its context cancelled: solver %v, error %v", got != nil, err)
+	}
+	if got, err := NewContext(context.Background(), benchSpot("QsJh2h8d"), Options{Workers: 1}); err != nil || got.Memory() != s.Memory() {
+		t.Fatalf("a build without a deadline: %v, or not New's tree", err)
+	}
+	n := s.Iterations()
+	if pr, err := s.Solve(newLateTimer(), Limits{MaxIterations: 5}, nil); err != context.DeadlineExceeded || !pr.Done || s.Iterations() != n {
+		t.Fatalf("Solve past the deadline: %v, progress %+v, %d iterations run; want context.DeadlineExceeded at once, none",
+			err, pr, s.Iterations()-n)
+	}
+}
+
+// TestSortByRankIsStable: sortByRank orders hands by rank, those of equal rank
+// as they came (the showdown's order, and so every solve, as before it sorted
+// packed keys instead of a stable sort).
+func TestSortByRankIsStable(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		n := r.IntN(1200)
+		order, rank := make([]int32, n), make([]uint16, n)
+		for i := range order {
+			order[i], rank[i] = int32(r.IntN(1326)), uint16(r.IntN(1+r.IntN(7462)))
+		}
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return int(rank[a]) - int(rank[b]) })
+		wantO, wantR := make([]int32, n), make([]uint16, n)
+		for i, j := range idx {
+			wantO[i], wantR[i] = order[j], rank[j]
+		}
+		sortByRank(order, rank)
+		if !slices.Equal(order, wantO) || !slices.Equal(rank, wantR) {
+			t.Fatalf("%d hands: not a stable sort by rank", n)
+		}
 	}
 }

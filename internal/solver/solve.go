@@ -26,8 +26,8 @@ type Progress struct {
 	Interrupted bool
 }
 
-// Solve iterates until a limit is reached or ctx is cancelled, calling report after
-// every check. Cancelled, it stops inside the iteration under way, soon after
+// Solve iterates until a limit is reached or ctx is cancelled or past its deadline,
+// calling report after every check. Cancelled, it stops inside the iteration under way, soon after
 // (IterateContext: the decisions that iteration finished keep their update, the rest
 // of the tree is as before it), and returns ctx's error with the progress so far; the
 // solve can then be read, saved and gone on with. Without any limit it stops after
@@ -46,7 +46,7 @@ func (s *Solver) Solve(ctx context.Context, lim Limits, report func(Progress)) (
 		var err error
 		cut := false
 		for range lim.CheckEvery {
-			if err = ctx.Err(); err != nil {
+			if err = ended(ctx); err != nil {
 				break
 			}
 			if lim.MaxIterations > 0 && s.Iterations()-first >= lim.MaxIterations {
@@ -56,7 +56,7 @@ func (s *Solver) Solve(ctx context.Context, lim Limits, report func(Progress)) (
 				break
 			}
 			if cut = !s.IterateContext(ctx); cut {
-				err = ctx.Err()
+				err = ctxErr(ctx)
 				break
 			}
 		}

@@ -1,11 +1,13 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/eval"
@@ -94,10 +96,13 @@ type Solver struct {
 	pool    *pool
 	main    *worker
 
-	// done is IterateContext's ctx.Done() while it iterates, nil otherwise: the
-	// traversals poll it (stopped) at every node. Workers read it after receiving
-	// a job, so the job channel orders the write before their reads.
-	done <-chan struct{}
+	// done is IterateContext's ctx.Done() while it iterates, nil otherwise, and
+	// deadline its ctx's deadline when timed: the traversals poll both (stopped)
+	// at every node, and so does NewContext's build. Workers read them after
+	// receiving a job, so the job channel orders the writes before their reads.
+	done     <-chan struct{}
+	deadline time.Time
+	timed    bool
 	// onChance, when set (by tests, with one worker), is called at every chance
 	// node a traversal enters.
 	onChance func()
@@ -106,6 +111,14 @@ type Solver struct {
 // New checks the spot, lists both players' live hands and builds the tree. The large
 // arrays are allocated by the first iteration, so Memory can be reported first.
 func New(spot Spot, opts Options) (*Solver, error) {
+	return NewContext(context.Background(), spot, opts)
+}
+
+// NewContext is New that gives up soon after ctx is done or its deadline has
+// passed (the build polls both at every node and river board it makes),
+// returning ctx's error (context.DeadlineExceeded when only the deadline has
+// passed) and no solver. With ctx already past either on entry it builds nothing.
+func NewContext(ctx context.Context, spot Spot, opts Options) (*Solver, error) {
 	if err := spot.Validate(); err != nil {
 		return nil, err
 	}
@@ -114,6 +127,10 @@ func New(spot Spot, opts Options) (*Solver, error) {
 	if s.workers <= 0 {
 		s.workers = runtime.GOMAXPROCS(0)
 	}
+	if err := s.watch(ctx); err != nil {
+		return nil, err
+	}
+	defer s.unwatch()
 	s.listHands()
 	if spot.LeafRunouts > 0 && len(spot.Board) < 5 {
 		s.leafRunouts()
@@ -125,7 +142,11 @@ func New(spot Spot, opts Options) (*Solver, error) {
 		s.newGadget(s.spot.Bound)
 	}
 	s.findSymmetries(opts.NoIsomorphism)
-	if !s.buildTree(opts.MaxMemory) {
+	built := s.buildTree(opts.MaxMemory)
+	if s.stopped() {
+		return nil, ctxErr(ctx)
+	}
+	if !built {
 		return nil, fmt.Errorf("%w: over %d MiB before it was built", ErrTooBig, opts.MaxMemory>>20)
 	}
 	for _, n := range s.nodes {
@@ -194,13 +215,15 @@ func (s *Solver) compatible(p int, opp, out []float64, cs *[cards.NumCards]float
 }
 
 // boardIndex returns the index of the board with the cards of set, adding it (and its
-// showdown order, on the river) the first time.
+// showdown order, on the river) the first time. Once NewContext's context has
+// ended (stopped), a river board is added without its order: the solver is not
+// returned.
 func (s *Solver) boardIndex(set cards.Set) int32 {
 	if i, ok := s.boardIdx[set]; ok {
 		return i
 	}
 	b := board{set: set}
-	if set.Len() == 5 {
+	if set.Len() == 5 && !s.stopped() {
 		base := eval.HandOf(set.Cards()...)
 		for p := range 2 {
 			for h, hd := range s.hands[p] {
@@ -222,16 +245,19 @@ func (s *Solver) boardIndex(set cards.Set) int32 {
 	return int32(len(s.boards) - 1)
 }
 
-// sortByRank sorts order and rank together, weakest first.
+// sortByRank sorts order and rank together, weakest first, hands of equal rank
+// in the order they were in (as a stable sort: each key is the rank over the
+// position, all distinct, so an unstable sort of the keys gives that order and
+// runs several times faster).
 func sortByRank(order []int32, rank []uint16) {
-	idx := make([]int, len(order))
-	for i := range idx {
-		idx[i] = i
+	keys := make([]uint64, len(order))
+	for i, r := range rank {
+		keys[i] = uint64(r)<<32 | uint64(i)
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return int(rank[a]) - int(rank[b]) })
-	o, r := slices.Clone(order), slices.Clone(rank)
-	for i, j := range idx {
-		order[i], rank[i] = o[j], r[j]
+	slices.Sort(keys)
+	o := slices.Clone(order)
+	for i, k := range keys {
+		order[i], rank[i] = o[uint32(k)], uint16(k>>32)
 	}
 }
 

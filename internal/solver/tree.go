@@ -123,11 +123,19 @@ func (s *Solver) buildTree(budget int64) bool {
 	return !b.over
 }
 
-// add appends n to the tree and returns its index.
+// stopEvery is how many nodes the builder adds between two looks at NewContext's
+// context (the clock read costs about as much as adding a node).
+const stopEvery = 64
+
+// add appends n to the tree and returns its index. Past the budget, or once
+// NewContext's context has ended, nothing more is built.
 func (b *builder) add(n node, depth int) int32 {
 	b.s.nodes = append(b.s.nodes, n)
 	b.s.maxDepth = max(b.s.maxDepth, depth+1)
 	if b.budget > 0 && int64(len(b.s.nodes))*nodeSize+int64(b.s.strategySize)*8 > b.budget {
+		b.over = true
+	}
+	if len(b.s.nodes)%stopEvery == 0 && b.s.stopped() {
 		b.over = true
 	}
 	return int32(len(b.s.nodes) - 1)

@@ -103,8 +103,10 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 		}
 		delete(t.reserved, seatNo)
 		t.chipsIn += buyIn
-		owes := t.owedOnReturn(p.ID, seatNo, time.Now())
+		now := time.Now()
+		owes := t.owedOnReturn(p.ID, seatNo, now)
 		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank, owesBB: owes}
+		t.restoreClock(p.ID, &t.seats[seatNo], now)
 		t.dropWaiter(p.ID) // seated: off the waiting list
 		t.hadHuman = true
 		t.version++
@@ -141,8 +143,8 @@ func (t *Table) reserve(ctx context.Context, p Player, seatNo int, buyIn int64) 
 				return ErrSeated
 			}
 		}
-		if buyIn < t.cfg.MinBuyIn || buyIn > t.cfg.MaxBuyIn {
-			return invalid("buy_in", "must be %d to %d", t.cfg.MinBuyIn, t.cfg.MaxBuyIn)
+		if err := t.checkBuyIn(p.ID, buyIn, time.Now()); err != nil {
+			return err
 		}
 		free := func(i int) bool { return t.seatFree(i, p.ID) }
 		if seatNo == -1 {

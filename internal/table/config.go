@@ -99,6 +99,11 @@ type Config struct {
 	// MaxTimeouts) before the table stands them up, their stack returned to
 	// their credits.
 	SitOutLimit time.Duration
+	// ReturnWindow is how long after leaving a seat a player sitting down at
+	// the table again brings back at least the stack they left with, and
+	// finds the time bank and timeouts in a row they left (departures.go;
+	// docs/rules.md, "Coming back with the stack you left with").
+	ReturnWindow time.Duration
 	// BotDelay is how long a bot seems to think; HandPause the pause between hands.
 	BotDelay  time.Duration
 	HandPause time.Duration
@@ -170,12 +175,17 @@ type Config struct {
 	Resume *Resume
 }
 
+// DefaultReturnWindow is Config.ReturnWindow's default: card rooms ask a
+// player back at the same table within half an hour to an hour for the
+// stack they left with.
+const DefaultReturnWindow = 30 * time.Minute
+
 // DefaultTakeoverGrace is Config.TakeoverGrace's default.
 const DefaultTakeoverGrace = 10 * time.Second
 
 // DefaultTimes fills the zero durations and counts of c with the defaults: 20 s to
 // act, a 30 s time bank, 10 s more to act after a takeover, sat out after 2 timeouts in a row, stood up after 5
-// minutes sitting out, 2 minutes of grace,
+// minutes sitting out, the stack left with brought back for 30 minutes, 2 minutes of grace,
 // 700 ms for a bot, 3 s between hands, closing after a minute with nobody in; and
 // the default Watchers.
 func (c *Config) DefaultTimes() {
@@ -189,6 +199,7 @@ func (c *Config) DefaultTimes() {
 	def(&c.Grace, 2*time.Minute)
 	def(&c.TakeoverGrace, DefaultTakeoverGrace)
 	def(&c.SitOutLimit, 5*time.Minute)
+	def(&c.ReturnWindow, DefaultReturnWindow)
 	def(&c.BotDelay, 700*time.Millisecond)
 	def(&c.HandPause, 3*time.Second)
 	def(&c.IdleClose, time.Minute)

@@ -2,6 +2,7 @@ package table
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -16,9 +17,16 @@ import (
 // player standing up whenever the blinds came to them and sitting down again
 // once they had passed played every other orbit free (docs/rules.md, "Live
 // tables"). A player who left busted, or comes back later than that, sits as
-// a newcomer: dealt in at once. The table remembers each player's last
-// departure for that long, in its log too (LogState.Departed, LogNote), so
-// that a node taking the table over keeps it.
+// a newcomer: dealt in at once.
+//
+// A player who sits down there again within Config.ReturnWindow of leaving
+// brings back at least the stack they left with (buyInRange: leaving
+// takes no chips off the table, "ratholing"), and finds the time bank and
+// the count of timeouts in a row they left (not a full bank, no clean slate).
+//
+// The table remembers each player's last departure for the longer of the
+// two windows (keepDeparted), in its log too (LogState.Departed, LogNote),
+// so that a node taking the table over keeps it.
 
 // maxDeparted bounds the departures a table remembers: past it the oldest is
 // forgotten (its player would sit again as a newcomer).
@@ -34,12 +42,24 @@ type departure struct {
 	// owes: they owed the big blind already (they sat out while hands were
 	// dealt); busted: they left without chips, and come back as newcomers.
 	owes, busted bool
+	// stack is the chips they left with (top-up included); bank and
+	// timeouts their time bank and timeouts in a row then.
+	stack    int64
+	bank     time.Duration
+	timeouts int
 	// seq orders the departures as recorded, for the log's notes.
 	seq uint64
 }
 
+// keepDeparted is how long the table remembers a departure: the longer of
+// Config.SitOutLimit (the big blind owed) and Config.ReturnWindow (the stack
+// and clock brought back).
+func (t *Table) keepDeparted() time.Duration {
+	return max(t.cfg.SitOutLimit, t.cfg.ReturnWindow)
+}
+
 // depart remembers that st's player left seat i at now (busted: without
-// chips), forgetting the departures older than Config.SitOutLimit.
+// chips) with st.stack, forgetting the departures older than keepDeparted.
 func (t *Table) depart(i int, st *seat, busted bool, now time.Time) {
 	if st.bot != nil || t.tourney() || st.p.ID == 0 {
 		return
@@ -49,7 +69,7 @@ func (t *Table) depart(i int, st *seat, busted bool, now time.Time) {
 	}
 	oldest, first := int64(0), time.Time{}
 	for id, d := range t.departed {
-		if now.Sub(d.at) >= t.cfg.SitOutLimit {
+		if now.Sub(d.at) >= t.keepDeparted() {
 			delete(t.departed, id)
 		} else if first.IsZero() || d.at.Before(first) {
 			oldest, first = id, d.at
@@ -59,7 +79,69 @@ func (t *Table) depart(i int, st *seat, busted bool, now time.Time) {
 		delete(t.departed, oldest)
 	}
 	t.departSeq++
-	t.departed[st.p.ID] = departure{at: now, seat: i, hand: t.handNo, owes: st.owesBB, busted: busted, seq: t.departSeq}
+	t.departed[st.p.ID] = departure{at: now, seat: i, hand: t.handNo, owes: st.owesBB, busted: busted, seq: t.departSeq,
+		stack: st.stack, bank: st.bank, timeouts: st.timeouts}
+}
+
+// returning returns player id's departure if they left within
+// Config.ReturnWindow of now with chips.
+func (t *Table) returning(id int64, now time.Time) (departure, bool) {
+	d, ok := t.departed[id]
+	if !ok || d.busted || t.tourney() || now.Sub(d.at) >= t.cfg.ReturnWindow {
+		return departure{}, false
+	}
+	return d, true
+}
+
+// buyInRange returns the buy-ins player id may sit down with at now: the
+// table's, or, back within Config.ReturnWindow, from the stack they left
+// with (at least the table's minimum) to the larger of it and the table's
+// maximum; until is then when the window ends (zero otherwise).
+func (t *Table) buyInRange(id int64, now time.Time) (lo, hi int64, until time.Time) {
+	lo, hi = t.cfg.MinBuyIn, t.cfg.MaxBuyIn
+	if d, ok := t.returning(id, now); ok && d.stack > lo {
+		lo, hi, until = d.stack, max(hi, d.stack), d.at.Add(t.cfg.ReturnWindow)
+	}
+	return lo, hi, until
+}
+
+// checkBuyIn refuses a buy-in of player id at now outside buyInRange.
+func (t *Table) checkBuyIn(id, buyIn int64, now time.Time) error {
+	lo, hi, until := t.buyInRange(id, now)
+	if buyIn >= lo && buyIn <= hi {
+		return nil
+	}
+	if until.IsZero() {
+		return invalid("buy_in", "must be %d to %d", lo, hi)
+	}
+	want := fmt.Sprintf("%d to %d", lo, hi)
+	if lo == hi {
+		want = fmt.Sprint(lo)
+	}
+	return invalid("buy_in", "must be %s: you left this table less than %v ago with %d chips, "+
+		"and may sit down here again only with at least as many until %s (%v from now)",
+		want, t.cfg.ReturnWindow, lo, until.UTC().Format("15:04:05 UTC"), until.Sub(now).Round(time.Second))
+}
+
+// returnInfo is the State.Return of player id watching from seat vs at
+// now: nil but for a player without a seat whose buy-in range is their own.
+func (t *Table) returnInfo(vs int, id int64, now time.Time) *Return {
+	if vs >= 0 || id == 0 {
+		return nil
+	}
+	lo, hi, until := t.buyInRange(id, now)
+	if until.IsZero() {
+		return nil
+	}
+	return &Return{MinBuyIn: lo, MaxBuyIn: hi, RemainingMS: until.Sub(now).Milliseconds()}
+}
+
+// restoreClock gives st, player id sitting down again at now within
+// Config.ReturnWindow, the time bank and timeouts in a row they left with.
+func (t *Table) restoreClock(id int64, st *seat, now time.Time) {
+	if d, ok := t.returning(id, now); ok {
+		st.bank, st.timeouts = d.bank, d.timeouts
+	}
 }
 
 // owedOnReturn reports whether player id, sitting down in seat i at now, is
@@ -88,6 +170,13 @@ type LogDeparture struct {
 	AgoMS  int64 `json:"ago_ms"`
 	Owes   bool  `json:"owes,omitempty"`
 	Busted bool  `json:"busted,omitempty"`
+	// Stack is the chips they left with; BankMS and Timeouts their time
+	// bank and timeouts in a row then (records written before these were
+	// kept read as 0: such a player may come back with the minimum and an
+	// empty bank until the record expires).
+	Stack    int64 `json:"stack,omitempty"`
+	BankMS   int64 `json:"bank_ms,omitempty"`
+	Timeouts int   `json:"timeouts,omitempty"`
 }
 
 // logDeparted returns the departures recorded after seq after, as the log
@@ -105,7 +194,7 @@ func (t *Table) logDeparted(now time.Time, after uint64) []LogDeparture {
 	var out []LogDeparture
 	for _, d := range ds {
 		out = append(out, LogDeparture{ID: ids[d.seq], Seat: d.seat, Hand: d.hand, AgoMS: max(0, now.Sub(d.at).Milliseconds()),
-			Owes: d.owes, Busted: d.busted})
+			Owes: d.owes, Busted: d.busted, Stack: d.stack, BankMS: d.bank.Milliseconds(), Timeouts: d.timeouts})
 	}
 	return out
 }
@@ -128,7 +217,7 @@ func (r *Resume) foldDeparted(ds []LogDeparture, written time.Time) {
 }
 
 // resumeDeparted takes up the departures of r's log still within
-// Config.SitOutLimit at the lost owner's last record (the time the table was
+// keepDeparted at the lost owner's last record (the time the table was
 // down is not counted).
 func (t *Table) resumeDeparted(r *Resume, now time.Time) {
 	for _, id := range slices.Sorted(maps.Keys(r.departed)) {
@@ -137,14 +226,15 @@ func (t *Table) resumeDeparted(r *Resume, now time.Time) {
 		if !d.written.IsZero() && !r.LastAt.IsZero() {
 			age += max(0, r.LastAt.Sub(d.written))
 		}
-		if age >= t.cfg.SitOutLimit || t.seatOf(id) >= 0 {
+		if age >= t.keepDeparted() || t.seatOf(id) >= 0 {
 			continue
 		}
 		if t.departed == nil {
 			t.departed = map[int64]departure{}
 		}
 		t.departSeq++
-		t.departed[id] = departure{at: now.Add(-age), seat: d.Seat, hand: d.Hand, owes: d.Owes, busted: d.Busted, seq: t.departSeq}
+		t.departed[id] = departure{at: now.Add(-age), seat: d.Seat, hand: d.Hand, owes: d.Owes, busted: d.Busted, seq: t.departSeq,
+			stack: d.Stack, bank: time.Duration(d.BankMS) * time.Millisecond, timeouts: d.Timeouts}
 	}
 	t.loggedDepartSeq = t.departSeq
 }

@@ -43,6 +43,22 @@ func firstDealt(t *testing.T, tb *Table, p Player, c *client, seat int, after in
 	})
 }
 
+// backWith returns the buy-in p sits down with again at tb: want, or the
+// stack they left with if more (Config.ReturnWindow).
+func backWith(t *testing.T, tb *Table, p Player, want int64) int64 {
+	t.Helper()
+	err := tb.call(t.Context(), func() error {
+		if d, ok := tb.returning(p.ID, time.Now()); ok {
+			want = max(want, d.stack)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
+}
+
 // handOver reports whether s shows a hand the table has finished.
 func handOver(s *State) bool { return s.Hand != nil && s.Hand.Over }
 
@@ -70,7 +86,7 @@ func TestStandingUpDodgesNoBlind(t *testing.T) {
 				t.Fatal(err)
 			}
 			tickUntil(t, tb, alice, c, "a hand without alice", func(s *State) bool { return s.Hand.Number > stood })
-			if err := tb.Sit(t.Context(), alice, 3, 1000); err != nil {
+			if err := tb.Sit(t.Context(), alice, 3, backWith(t, tb, alice, 1000)); err != nil {
 				t.Fatal(err)
 			}
 			synctest.Wait()
@@ -159,7 +175,7 @@ func TestSittingDownAgainOwesOnlyWhatItDodged(t *testing.T) {
 }
 
 // TestDeparturesBounded: a table remembers one departure a player, for
-// Config.SitOutLimit, and at most maxDeparted of them (the oldest forgotten
+// keepDeparted (the longer of Config.SitOutLimit and Config.ReturnWindow), and at most maxDeparted of them (the oldest forgotten
 // first), however many players come and go.
 func TestDeparturesBounded(t *testing.T) {
 	tb := mustNew(t, testConfig(newBank()))
@@ -175,9 +191,9 @@ func TestDeparturesBounded(t *testing.T) {
 		if d := tb.departed[2]; d.seat != 1 {
 			t.Errorf("player 2's departure from seat %d, want the last (1)", d.seat)
 		}
-		tb.depart(2, &seat{occupied: true, p: Player{ID: 1, Name: "p"}}, false, now.Add(tb.cfg.SitOutLimit+2*time.Second))
+		tb.depart(2, &seat{occupied: true, p: Player{ID: 1, Name: "p"}}, false, now.Add(tb.keepDeparted()+2*time.Second))
 		if len(tb.departed) != 1 {
-			t.Errorf("%d departures remembered past the sit-out limit, want the last one", len(tb.departed))
+			t.Errorf("%d departures remembered past the return window, want the last one", len(tb.departed))
 		}
 		return nil
 	})
@@ -222,7 +238,7 @@ func TestTakeoverKeepsTheBlindOwed(t *testing.T) {
 					t.Fatal(err)
 				}
 				tickUntil(t, bt, alice, cb, "a hand without alice", func(s *State) bool { return s.Hand != nil && s.Hand.Number > stood })
-				if err := bt.Sit(t.Context(), alice, 3, 1000); err != nil {
+				if err := bt.Sit(t.Context(), alice, 3, backWith(t, bt, alice, 1000)); err != nil {
 					t.Fatal(err)
 				}
 				synctest.Wait()

@@ -15,6 +15,7 @@ type (
 	NoticeMsg  = protocol.NoticeMsg
 	State      = protocol.State
 	Offer      = protocol.Offer
+	Return     = protocol.Return
 	You        = protocol.You
 	SeatInfo   = protocol.SeatInfo
 	HandState  = protocol.HandState

@@ -634,9 +634,9 @@ func (t *Table) startHand(now time.Time) bool {
 
 // dealtIn moves the button on and returns the seats dealt into the next hand:
 // every active seat, but that a seat owing the big blind (owesBB) is dealt in
-// only when it sits where the big blind falls (the second seat after the
-// button, counting the seats owing it), or when fewer than two others are
-// active to deal without it. The button never goes to a seat
+// only when it sits where the big blind falls (right after the first seat
+// dealt after the button, which posts the small blind), or when fewer than
+// two others are active to deal without it. The button never goes to a seat
 // owing the big blind.
 func (t *Table) dealtIn() []bool {
 	n := len(t.seats)
@@ -660,14 +660,22 @@ func (t *Table) dealtIn() []bool {
 			break
 		}
 	}
-	// Three seats or more are ready here (two, and no seat owes): the big
-	// blind falls on the second after the button.
-	for k, seen := 1, 0; k < n && seen < 2; k++ {
+	// Three seats or more are ready here (two, and no seat owes): the engine
+	// puts the small blind on the first seat dealt after the button and the
+	// big blind on the second. A seat owing the big blind is dealt in when it
+	// comes right after the small blind, before any other seat dealt; seats
+	// owing it between the button and the small blind wait (a seat owing it
+	// counted as the small blind's place would have the next one dealt in
+	// posting only the small blind, then given the button).
+	for k, seen := 1, 0; k < n; k++ {
 		i := (t.button + k) % n
-		if dealt[i] || owing[i] {
-			if seen++; seen == 2 && owing[i] {
-				dealt[i] = true
+		if dealt[i] {
+			if seen++; seen == 2 {
+				break
 			}
+		} else if owing[i] && seen == 1 {
+			dealt[i] = true
+			break
 		}
 	}
 	return dealt
@@ -1044,7 +1052,8 @@ func (t *Table) broadcast(v any) {
 }
 
 // flush sends the new state to every watcher (built once per seat and once for
-// all spectators) and the lobby listing if it changed.
+// all spectators but those back within the return window, who get their own)
+// and the lobby listing if it changed.
 func (t *Table) flush(now time.Time) {
 	if t.version == t.sent {
 		return
@@ -1055,13 +1064,18 @@ func (t *Table) flush(now time.Time) {
 		for _, w := range t.watchers {
 			vs := t.viewerSeat(w.p.ID)
 			b, ok := built[vs]
-			if !ok {
+			ret := t.returnInfo(vs, w.p.ID, now)
+			if !ok || ret != nil {
+				s := t.state(vs, now)
+				s.Return = ret
 				var err error
-				if b, err = json.Marshal(StateMsg{Type: "state", State: t.state(vs, now)}); err != nil {
+				if b, err = json.Marshal(StateMsg{Type: "state", State: s}); err != nil {
 					t.log.Error("marshal state", "err", err)
 					continue
 				}
-				built[vs] = b
+				if ret == nil {
+					built[vs] = b
+				}
 			}
 			w.sink.Send(b)
 		}

@@ -207,6 +207,7 @@ func (s *Server) TableDefaults(c table.Config) table.Config {
 	pick(&c.TimeBank, d.TimeBank)
 	pick(&c.Grace, d.Grace)
 	pick(&c.SitOutLimit, d.SitOutLimit)
+	pick(&c.ReturnWindow, d.ReturnWindow)
 	pick(&c.BotDelay, d.BotDelay)
 	pick(&c.HandPause, d.HandPause)
 	pick(&c.IdleClose, d.IdleClose)

@@ -454,12 +454,27 @@ function clearNote() {
   $("seat-note")?.remove();
 }
 
+/** returnUntil is when state.return (the buy-in of a player back at the
+ * table soon after leaving it) no longer holds, by this browser's clock. */
+let returnUntil = 0;
+
+/** buyInRange returns the buy-ins the player may sit down with: the table's,
+ * or, back within its return window, from the stack they left with
+ * (docs/rules.md, "Coming back with the stack you left with"). */
+function buyInRange() {
+  const r = state.return;
+  if (r && Date.now() < returnUntil) return { min: r.min_buy_in, max: r.max_buy_in, back: true };
+  return { min: state.info.min_buy_in, max: state.info.max_buy_in, back: false };
+}
+
 async function sit(seat) {
-  const info = state.info;
+  const range = buyInRange();
   const input = $("buy-in");
-  const buyIn = Number(input?.value || info.max_buy_in);
-  if (!Number.isInteger(buyIn) || buyIn < info.min_buy_in || buyIn > info.max_buy_in) {
-    note(`The buy-in is from ${chips(info.min_buy_in)} to ${chips(info.max_buy_in)}.`, "error");
+  const buyIn = Number(input?.value || range.max);
+  if (!Number.isInteger(buyIn) || buyIn < range.min || buyIn > range.max) {
+    note(range.back
+      ? `You left this table lately with ${chips(range.min)} chips: you may sit down here again only with at least as many until ${new Date(returnUntil).toLocaleTimeString()}${range.max > range.min ? ` (at most ${chips(range.max)})` : ""}.`
+      : `The buy-in is from ${chips(range.min)} to ${chips(range.max)}.`, "error");
     input?.focus();
     return;
   }
@@ -497,7 +512,8 @@ function drawSeatControls() {
   const { you, info } = state;
   const stack = you ? state.seats[you.seat]?.stack ?? 0 : 0;
   const room = you ? Math.max(0, info.max_buy_in - stack) : 0;
-  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, info.min_buy_in, info.max_buy_in, room > 0, you?.straddle, you?.run_twice,
+  const range = buyInRange();
+  const key = JSON.stringify([!!user, you?.seat, you?.sitting_out, you?.leaving, you?.status, range, room > 0, you?.straddle, you?.run_twice,
     state.waitlist, state.offer?.name, state.seats.filter((s) => s.status === "empty").length]);
   const up = $("top-up-amount");
   if (up) up.max = room;
@@ -513,14 +529,20 @@ function drawSeatControls() {
     const empty = state.seats.filter((s) => s.status === "empty").length;
     const noSeat = empty === 0 || (empty === 1 && state.offer && state.offer.name !== user?.name);
     if (user && !noSeat) {
-      const credits = user.credits ?? info.max_buy_in;
+      const credits = user.credits ?? range.max;
+      // Back soon after leaving: the stack left with, at least.
+      const value = range.back ? range.min : Math.max(range.min, Math.min(range.max, credits));
       box.append(el("label", { for: "buy-in" }, "Buy-in"),
-        el("input", { id: "buy-in", type: "number", min: info.min_buy_in, max: info.max_buy_in, value: Math.max(info.min_buy_in, Math.min(info.max_buy_in, credits)) }),
+        el("input", { id: "buy-in", type: "number", min: range.min, max: range.max, value }),
         el("button", { type: "button", class: "primary", id: "sit", onclick: () => sit() }, "Sit down"));
     } else if (!user) {
       box.append(el("a", { class: "button primary", href: `/login?next=${encodeURIComponent(location.pathname)}` }, "Log in to play"));
     }
     box.append(el("a", { class: "button", href: "/lobby" }, "Lobby"));
+    if (user && !noSeat && range.back) {
+      box.append(el("span", { class: "note", id: "return-note" },
+        `You left this table lately with ${chips(range.min)} chips: until ${new Date(returnUntil).toLocaleTimeString()} you sit down here again with at least as many.`));
+    }
     return;
   }
   $("waitlist-box")?.remove();
@@ -747,6 +769,7 @@ conn.on("state", (m) => {
   if (m.state?.table !== tableName) return;
   const waited = !!state?.you?.wait_big_blind;
   state = m.state;
+  returnUntil = state.return ? Date.now() + state.return.remaining_ms : 0;
   busy = false;
   draw();
   // Seated again owing the big blind: said whichever came first, the state
