@@ -28,8 +28,10 @@ import (
 // two windows (keepDeparted), in its log too (LogState.Departed, LogNote),
 // so that a node taking the table over keeps it.
 
-// maxDeparted bounds the departures a table remembers: past it the oldest is
-// forgotten (its player would sit again as a newcomer).
+// maxDeparted bounds the departures a table remembers. Past it the table
+// first forgets those no rule reads any more (used), then the one worth
+// least (worth): a player who left with a big stack stays remembered however
+// many others come and go with less.
 const maxDeparted = 1000
 
 // departure is a player's last departure from a seat of the table.
@@ -59,7 +61,8 @@ func (t *Table) keepDeparted() time.Duration {
 }
 
 // depart remembers that st's player left seat i at now (busted: without
-// chips) with st.stack, forgetting the departures older than keepDeparted.
+// chips) with st.stack, forgetting what no rule reads any more and, at
+// maxDeparted, what is worth least (forget).
 func (t *Table) depart(i int, st *seat, busted bool, now time.Time) {
 	if st.bot != nil || t.tourney() || st.p.ID == 0 {
 		return
@@ -67,20 +70,55 @@ func (t *Table) depart(i int, st *seat, busted bool, now time.Time) {
 	if t.departed == nil {
 		t.departed = map[int64]departure{}
 	}
-	oldest, first := int64(0), time.Time{}
-	for id, d := range t.departed {
-		if now.Sub(d.at) >= t.keepDeparted() {
-			delete(t.departed, id)
-		} else if first.IsZero() || d.at.Before(first) {
-			oldest, first = id, d.at
-		}
-	}
-	if _, again := t.departed[st.p.ID]; !again && len(t.departed) >= maxDeparted {
-		delete(t.departed, oldest)
-	}
+	delete(t.departed, st.p.ID) // replaced below
+	t.forget(now, maxDeparted-1)
 	t.departSeq++
 	t.departed[st.p.ID] = departure{at: now, seat: i, hand: t.handNo, owes: st.owesBB, busted: busted, seq: t.departSeq,
 		stack: st.stack, bank: st.bank, timeouts: st.timeouts}
+}
+
+// used reports whether a rule still reads d at now: within
+// Config.SitOutLimit, the big blind owed (in any other seat); within
+// Config.ReturnWindow, a stack above the table's minimum or a clock short
+// of a full one. A busted player's departure makes them a newcomer, as no
+// departure does.
+func (t *Table) used(d departure, now time.Time) bool {
+	age := now.Sub(d.at)
+	if d.busted || age >= t.keepDeparted() {
+		return false
+	}
+	return age < t.cfg.SitOutLimit ||
+		age < t.cfg.ReturnWindow && (d.stack > t.cfg.MinBuyIn || d.bank < t.cfg.TimeBank || d.timeouts > 0)
+}
+
+// worth is what forgetting d would let its player take off the table at
+// now: the chips above the table's minimum they must bring back.
+func (t *Table) worth(d departure, now time.Time) int64 {
+	if d.busted || now.Sub(d.at) >= t.cfg.ReturnWindow {
+		return 0
+	}
+	return max(0, d.stack-t.cfg.MinBuyIn)
+}
+
+// forget drops the departures no rule reads at now (used), then, while more
+// than limit are left, the one worth least, the newest of equals: a flood
+// of departures (many accounts sitting down and standing up) pushes out no
+// stack larger than theirs, nor one as large left before them.
+func (t *Table) forget(now time.Time, limit int) {
+	for id, d := range t.departed {
+		if !t.used(d, now) {
+			delete(t.departed, id)
+		}
+	}
+	for len(t.departed) > limit {
+		least, lw, lseq := int64(0), int64(-1), uint64(0)
+		for id, d := range t.departed {
+			if w := t.worth(d, now); lw < 0 || w < lw || w == lw && d.seq > lseq {
+				least, lw, lseq = id, w, d.seq
+			}
+		}
+		delete(t.departed, least)
+	}
 }
 
 // returning returns player id's departure if they left within
@@ -124,16 +162,17 @@ func (t *Table) checkBuyIn(id, buyIn int64, now time.Time) error {
 }
 
 // returnInfo is the State.Return of player id watching from seat vs at
-// now: nil but for a player without a seat whose buy-in range is their own.
-func (t *Table) returnInfo(vs int, id int64, now time.Time) *Return {
+// now, and when it ends: nil but for a player without a seat whose buy-in
+// range is their own.
+func (t *Table) returnInfo(vs int, id int64, now time.Time) (*Return, time.Time) {
 	if vs >= 0 || id == 0 {
-		return nil
+		return nil, time.Time{}
 	}
 	lo, hi, until := t.buyInRange(id, now)
 	if until.IsZero() {
-		return nil
+		return nil, until
 	}
-	return &Return{MinBuyIn: lo, MaxBuyIn: hi, RemainingMS: until.Sub(now).Milliseconds()}
+	return &Return{MinBuyIn: lo, MaxBuyIn: hi, RemainingMS: until.Sub(now).Milliseconds()}, until
 }
 
 // restoreClock gives st, player id sitting down again at now within
@@ -222,7 +261,7 @@ func (r *Resume) foldDeparted(ds []LogDeparture, written time.Time) {
 func (t *Table) resumeDeparted(r *Resume, now time.Time) {
 	for _, id := range slices.Sorted(maps.Keys(r.departed)) {
 		d := r.departed[id]
-		age := time.Duration(d.AgoMS) * time.Millisecond
+		age := time.Duration(max(0, d.AgoMS)) * time.Millisecond
 		if !d.written.IsZero() && !r.LastAt.IsZero() {
 			age += max(0, r.LastAt.Sub(d.written))
 		}
@@ -234,7 +273,8 @@ func (t *Table) resumeDeparted(r *Resume, now time.Time) {
 		}
 		t.departSeq++
 		t.departed[id] = departure{at: now.Add(-age), seat: d.Seat, hand: d.Hand, owes: d.Owes, busted: d.Busted, seq: t.departSeq,
-			stack: d.Stack, bank: time.Duration(d.BankMS) * time.Millisecond, timeouts: d.Timeouts}
+			stack: max(0, d.Stack), bank: min(max(0, time.Duration(d.BankMS)*time.Millisecond), t.cfg.TimeBank), timeouts: max(0, d.Timeouts)}
 	}
+	t.forget(now, maxDeparted)
 	t.loggedDepartSeq = t.departSeq
 }

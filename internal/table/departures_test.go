@@ -175,7 +175,8 @@ func TestSittingDownAgainOwesOnlyWhatItDodged(t *testing.T) {
 }
 
 // TestDeparturesBounded: a table remembers one departure a player, for
-// keepDeparted (the longer of Config.SitOutLimit and Config.ReturnWindow), and at most maxDeparted of them (the oldest forgotten
+// keepDeparted (the longer of Config.SitOutLimit and Config.ReturnWindow),
+// and at most maxDeparted of them (of equal worth, the newest forgotten
 // first), however many players come and go.
 func TestDeparturesBounded(t *testing.T) {
 	tb := mustNew(t, testConfig(newBank()))
@@ -185,8 +186,11 @@ func TestDeparturesBounded(t *testing.T) {
 			tb.depart(0, &seat{occupied: true, p: Player{ID: id, Name: "p"}}, false, now.Add(time.Duration(id)*time.Millisecond))
 			tb.depart(1, &seat{occupied: true, p: Player{ID: id, Name: "p"}}, false, now.Add(time.Duration(id)*time.Millisecond))
 		}
-		if _, kept := tb.departed[1]; len(tb.departed) != maxDeparted || kept {
-			t.Errorf("%d departures remembered (the first kept: %v), want %d without the first", len(tb.departed), kept, maxDeparted)
+		_, first := tb.departed[1]
+		_, last := tb.departed[maxDeparted+1]
+		if _, gone := tb.departed[maxDeparted]; len(tb.departed) != maxDeparted || !first || !last || gone {
+			t.Errorf("%d departures remembered (the first kept: %v, the last: %v, the one before: %v), want %d without the one before the last",
+				len(tb.departed), first, last, !gone, maxDeparted)
 		}
 		if d := tb.departed[2]; d.seat != 1 {
 			t.Errorf("player 2's departure from seat %d, want the last (1)", d.seat)
@@ -194,6 +198,39 @@ func TestDeparturesBounded(t *testing.T) {
 		tb.depart(2, &seat{occupied: true, p: Player{ID: 1, Name: "p"}}, false, now.Add(tb.keepDeparted()+2*time.Second))
 		if len(tb.departed) != 1 {
 			t.Errorf("%d departures remembered past the return window, want the last one", len(tb.departed))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUnusedDeparturesForgotten: departures no rule reads any more are
+// forgotten at the next departure, before the return window ends: past
+// Config.SitOutLimit, a player who left with the table's minimum or less
+// and a full clock, and a player who left busted, come back as newcomers
+// whether the table remembers them or not. The departures the table keeps
+// (and logs with each hand) are the ones that matter. Before, each was
+// kept for the whole return window.
+func TestUnusedDeparturesForgotten(t *testing.T) {
+	tb := mustNew(t, testConfig(newBank()))
+	err := tb.call(t.Context(), func() error {
+		now, cfg := time.Now(), tb.cfg
+		leave := func(id, stack int64, bank time.Duration, timeouts int, busted bool, at time.Time) {
+			tb.depart(0, &seat{occupied: true, p: Player{ID: id, Name: "p"}, stack: stack, bank: bank, timeouts: timeouts}, busted, at)
+		}
+		leave(1, cfg.MinBuyIn, cfg.TimeBank, 0, false, now)                  // forgotten
+		leave(2, 0, cfg.TimeBank, 0, true, now)                              // busted: forgotten
+		leave(3, cfg.MinBuyIn+1, cfg.TimeBank, 0, false, now)                // a stack to bring back
+		leave(4, cfg.MinBuyIn, cfg.TimeBank-time.Second, 0, false, now)      // a clock to find again
+		leave(5, cfg.MinBuyIn, cfg.TimeBank, 1, false, now)                  // a timeout in a row
+		leave(6, cfg.MinBuyIn, cfg.TimeBank, 0, false, now.Add(time.Second)) // the big blind owed still
+		leave(7, cfg.MinBuyIn, cfg.TimeBank, 0, false, now.Add(cfg.SitOutLimit))
+		for id := int64(1); id <= 7; id++ {
+			if _, kept := tb.departed[id]; kept != (id > 2) {
+				t.Errorf("player %d's departure kept: %v, want %v", id, kept, id > 2)
+			}
 		}
 		return nil
 	})
@@ -253,5 +290,40 @@ func TestTakeoverKeepsTheBlindOwed(t *testing.T) {
 				checkChips(t, bt)
 			})
 		})
+	}
+}
+
+// TestResumedDeparturesBounded: a table taking up a log that holds more
+// departures than maxDeparted (a state's and the notes after it) keeps at
+// most maxDeparted, and reads a departure's clock as at most a full time
+// bank and its age and counts as never negative, whatever the log says.
+// Before, it kept them all and gave a player back the bank the log named.
+func TestResumedDeparturesBounded(t *testing.T) {
+	tb := mustNew(t, testConfig(newBank()))
+	err := tb.call(t.Context(), func() error {
+		now := time.Now()
+		var ds []LogDeparture
+		for id := int64(1); id <= maxDeparted+5; id++ {
+			ds = append(ds, LogDeparture{ID: id, Seat: 1, AgoMS: id, Stack: 1000})
+		}
+		ds = append(ds, LogDeparture{ID: 9999, Seat: 1, AgoMS: -3_600_000, Stack: 5000, BankMS: 1 << 40, Timeouts: -2})
+		r := &Resume{}
+		r.foldDeparted(ds, now)
+		tb.departed = nil
+		tb.resumeDeparted(r, now)
+		if len(tb.departed) > maxDeparted {
+			t.Errorf("%d departures taken up, want at most %d", len(tb.departed), maxDeparted)
+		}
+		d, ok := tb.departed[9999]
+		if !ok {
+			t.Error("the departure with the largest stack forgotten")
+		}
+		if d.at.After(now) || d.bank > tb.cfg.TimeBank || d.timeouts < 0 {
+			t.Errorf("a departure taken up as %+v, want it left now at the latest, no negative count, at most a full bank (%v)", d, tb.cfg.TimeBank)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -269,3 +269,106 @@ func TestTakeoverKeepsTheStackLeft(t *testing.T) {
 		checkChips(t, bt)
 	})
 }
+
+// TestDepartureFloodKeepsTheStackLeft: alice leaves with 3000 won (over the
+// table's 2000 maximum) and carol with 2000; then maxDeparted other players
+// (one griefer's accounts) each sit down with the table's maximum and stand
+// up again. Alice and carol must still bring back what they left with: the
+// table forgets the flood's own departures first (worth no more than
+// carol's, and newer). Before, it forgot the oldest: alice and carol sat
+// down again with the minimum.
+func TestDepartureFloodKeepsTheStackLeft(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const flood = maxDeparted
+		users := []int64{1, 2, 3}
+		for id := int64(100); id < 100+flood; id++ {
+			users = append(users, id)
+		}
+		b := newBank(users...)
+		tb := mustNew(t, testConfig(b))
+		alice, bob, carol := Player{1, "alice"}, Player{2, "bob"}, Player{3, "carol"}
+		if err := tb.Sit(t.Context(), bob, 3, 2000); err != nil { // sits out: no hand is dealt
+			t.Fatal(err)
+		}
+		if err := tb.SitOut(t.Context(), bob); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []Player{alice, carol} { // each sits out: no hand is dealt
+			if err := tb.Sit(t.Context(), p, -1, 2000); err != nil {
+				t.Fatal(err)
+			}
+			if err := tb.SitOut(t.Context(), p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		winFrom(t, tb, alice, bob, 1000)
+		for _, p := range []Player{alice, carol} {
+			if err := tb.Stand(t.Context(), p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for id := int64(100); id < 100+flood; id++ {
+			time.Sleep(time.Second) // 17 minutes in all: within the return window
+			p := Player{id, "sock"}
+			if err := tb.Sit(t.Context(), p, 0, 2000); err != nil {
+				t.Fatal(err)
+			}
+			if err := tb.Stand(t.Context(), p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		synctest.Wait()
+		for _, p := range []Player{alice, carol} {
+			if err := tb.Sit(t.Context(), p, -1, 200); !errors.Is(err, house.ErrInvalid) {
+				t.Errorf("%s, after %d others came and went, sits down again with the minimum: %v, want a buy_in error", p.Name, flood, err)
+			}
+		}
+		err := tb.call(t.Context(), func() error {
+			if len(tb.departed) > maxDeparted {
+				t.Errorf("%d departures remembered, want at most %d", len(tb.departed), maxDeparted)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkChips(t, tb)
+	})
+}
+
+// TestReturnEndsInTheState: alice stands up with 1500 and stays to watch;
+// nothing else happens at the table. When her return window ends she is
+// sent a state without state.return (her buy-in is the table's again), not
+// one a millisecond before. Before, the table sent nothing until something
+// else changed, and her page kept asking for the 1500.
+func TestReturnEndsInTheState(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBank(1)
+		tb := mustNew(t, testConfig(b))
+		alice, c := Player{1, "alice"}, &client{}
+		if _, err := tb.Watch(t.Context(), alice, c); err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.Sit(t.Context(), alice, 1, 1500); err != nil {
+			t.Fatal(err)
+		}
+		if err := tb.Stand(t.Context(), alice); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if s := c.last(t); s.Return == nil {
+			t.Fatal("no return in alice's state after standing up with 1500")
+		}
+		time.Sleep(DefaultReturnWindow - time.Millisecond)
+		synctest.Wait()
+		if s := c.last(t); s.Return == nil {
+			t.Fatal("the return gone from alice's state before her window ends")
+		}
+		n := len(c.all())
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		if s := c.last(t); s.Return != nil || len(c.all()) == n {
+			t.Errorf("alice's last state once her return window ended: return %+v (%d new messages), want none", s.Return, len(c.all())-n)
+		}
+	})
+}

@@ -179,6 +179,10 @@ type Table struct {
 	// loggedDepartSeq is the last departure the log has (departure.seq).
 	loggedDepartSeq uint64
 
+	// returnEnds is when the first State.Return sent ends (zero: none
+	// was): the watchers are then sent a state without it.
+	returnEnds time.Time
+
 	version, sent uint64
 	lastInfo      Info
 	haveInfo      bool
@@ -390,6 +394,9 @@ func (t *Table) run() {
 // step does everything that is due at now: grace expiries, bots' and timed-out
 // actions, the end of a hand, the start of the next, closing an empty table.
 func (t *Table) step(now time.Time) {
+	if !t.returnEnds.IsZero() && !now.Before(t.returnEnds) {
+		t.version++ // a return window ended: its player's buy-in is the table's again
+	}
 	t.checkGrace(now)
 	t.checkSittingOut(now)
 	t.checkWaitlist(now)
@@ -473,6 +480,9 @@ func (t *Table) nextWake(now time.Time) time.Duration {
 	}
 	if t.offer != nil {
 		earlier(t.offer.until)
+	}
+	if !t.returnEnds.IsZero() {
+		earlier(t.returnEnds)
 	}
 	return next.Sub(now)
 }
@@ -651,15 +661,10 @@ func (t *Table) dealtIn() []bool {
 	}
 	if ready-count(owing) < 2 { // too few to deal without them
 		for i := range owing {
-			dealt[i], owing[i] = dealt[i] || owing[i], false
+			dealt[i] = dealt[i] || owing[i]
 		}
 	}
-	for b := t.button + 1; ; b++ {
-		if dealt[b%n] {
-			t.button = b % n
-			break
-		}
-	}
+	t.button = nextButton(t.button, dealt, owing)
 	// Three seats or more are ready here (two, and no seat owes): the engine
 	// puts the small blind on the first seat dealt after the button and the
 	// big blind on the second. A seat owing the big blind is dealt in when it
@@ -679,6 +684,29 @@ func (t *Table) dealtIn() []bool {
 		}
 	}
 	return dealt
+}
+
+// nextButton returns the seat the button moves to from button: the first
+// seat dealt after it that owes no big blind, or, when every seat dealt
+// owes it, the first dealt. Seats owing the big blind are dealt in at once
+// when too few others could play without them; heads-up the button posts
+// the small blind, so a player back owing the big blind who sat down right
+// after the button would otherwise post the small blind hand after hand.
+func nextButton(button int, dealt, owing []bool) int {
+	n, first := len(dealt), -1
+	for k := 1; k <= n; k++ {
+		i := (button + k + n) % n
+		if !dealt[i] {
+			continue
+		}
+		if !owing[i] {
+			return i
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	return first
 }
 
 // count returns how many of bs are true.
@@ -1059,12 +1087,16 @@ func (t *Table) flush(now time.Time) {
 		return
 	}
 	t.sent = t.version
+	t.returnEnds = time.Time{}
 	if !t.closed {
 		built := make(map[int][]byte)
 		for _, w := range t.watchers {
 			vs := t.viewerSeat(w.p.ID)
 			b, ok := built[vs]
-			ret := t.returnInfo(vs, w.p.ID, now)
+			ret, until := t.returnInfo(vs, w.p.ID, now)
+			if ret != nil && (t.returnEnds.IsZero() || until.Before(t.returnEnds)) {
+				t.returnEnds = until
+			}
 			if !ok || ret != nil {
 				s := t.state(vs, now)
 				s.Return = ret
