@@ -1,6 +1,8 @@
 package webui_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,4 +39,62 @@ func TestBrowserBackWithTheStackLeft(t *testing.T) {
 		t.Fatal("alice seated with the minimum right after leaving with 1500")
 	}
 	do(t, a, "sit with 1500 again", fill("#buy-in", "1500"), chromedp.Click("#sit"), chromedp.WaitVisible(".seat.me"))
+}
+
+// TestBrowserReturnAndWaitScreens draws, at 1280x720 and on a phone, the
+// table page of a player back soon after standing up: first without a seat,
+// the buy-in asking for the stack she left with and the note saying why
+// (docs/screenshots/table-return-*.png), then seated again after a hand
+// dealt without her, her seat waiting for the big blind
+// (table-waitbb-*.png). The note, the buy-in, the Sit button and her seat
+// are inside the window.
+func TestBrowserReturnAndWaitScreens(t *testing.T) {
+	browsertest.Need(t)
+	base := startHouse(t, 100*time.Millisecond, 800*time.Millisecond)
+	browser := browsertest.New(t)
+	for _, sc := range []screen{screens[0], screens[2]} {
+		t.Run(sc.name, func(t *testing.T) {
+			p := profile(t, browser)
+			opts := []chromedp.EmulateViewportOption{}
+			if sc.phone {
+				opts = append(opts, chromedp.EmulateMobile, chromedp.EmulateTouch)
+			}
+			do(t, p, "window size", chromedp.EmulateViewport(sc.width, sc.height, opts...))
+			register(t, p, base, "back"+strings.ReplaceAll(sc.name, "x", "_"))
+			do(t, p, "the lobby's form", chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible("#create-form"),
+				fill("#ct-name", "Back_"+strings.ReplaceAll(sc.name, "x", "_")), fill("#ct-seats", "6"))
+			callBots(t, p, 2)
+			do(t, p, "create", chromedp.Click(`#create-form button[type=submit]`), chromedp.WaitVisible("#sit"))
+			do(t, p, "sit", chromedp.Click("#sit"), chromedp.WaitVisible(".seat.me"), chromedp.WaitVisible("#stand"))
+			do(t, p, "stand up", chromedp.Click("#stand"))
+			playUntilJS(t, p, "her seat freed", `!!document.getElementById('sit')`)
+			waitJS[bool](t, p, "the return note", `!!document.getElementById('return-note')`, 10*time.Second)
+			// The note "You stand up after this hand" goes after 8 s.
+			waitJS[bool](t, p, "the standing note gone", `!document.getElementById('seat-note')`, 15*time.Second)
+			eval[any](t, p, `document.getElementById('return-note').scrollIntoView({block: 'center'})`)
+			if out := notInWindow(t, p, "#return-note, #buy-in, #sit"); len(out) > 0 {
+				failShot(t, p, "return-outside")
+				t.Errorf("at %s outside the window: %v", sc.name, out)
+			}
+			windowShot(t, p, "table-return-"+sc.name+".png")
+
+			const handNo = `Number((document.getElementById('hand-no')?.textContent.match(/\d+/) || [0])[0])`
+			stood := eval[int](t, p, handNo)
+			waitJS[bool](t, p, "a hand without her", fmt.Sprintf(`%s > %d`, handNo, stood), 30*time.Second)
+			do(t, p, "sit again", chromedp.Click("#sit"), chromedp.WaitVisible(".seat.me"))
+			waitJS[bool](t, p, "her seat waiting for the BB", `!!document.querySelector('.seat.me')?.textContent.includes('waits for the BB')`, 10*time.Second)
+			eval[any](t, p, `document.querySelector('.seat.me').scrollIntoView({block: 'nearest'})`)
+			if out := notInWindow(t, p, ".seat.me"); len(out) > 0 {
+				failShot(t, p, "waiting-outside")
+				t.Errorf("at %s outside the window: %v", sc.name, out)
+			}
+			// The pill's round end cuts into a line of text that comes
+			// closer than its padding and border to its right edge.
+			if gap := eval[float64](t, p, `document.querySelector('.seat.me .plate').getBoundingClientRect().right - document.querySelector('.seat.me .status').getBoundingClientRect().right`); gap < 10 {
+				failShot(t, p, "status-cut")
+				t.Errorf("at %s her seat's status ends %.1f px from her plate's round right end, want at least 10", sc.name, gap)
+			}
+			windowShot(t, p, "table-waitbb-"+sc.name+".png")
+		})
+	}
 }
