@@ -1080,8 +1080,9 @@ func (t *Table) broadcast(v any) {
 }
 
 // flush sends the new state to every watcher (built once per seat and once for
-// all spectators but those back within the return window, who get their own)
-// and the lobby listing if it changed.
+// all spectators but those back within the return window, who get their own,
+// and again when the first of those windows ends: returnEnds) and the lobby
+// listing if it changed.
 func (t *Table) flush(now time.Time) {
 	if t.version == t.sent {
 		return
