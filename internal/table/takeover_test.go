@@ -350,7 +350,8 @@ func TestNotesBoundedBetweenHands(t *testing.T) {
 		if _, err := bt.Watch(t.Context(), alice, c); err != nil {
 			t.Fatal(err)
 		}
-		if s := c.last(t); s.You == nil || s.You.Straddle {
+		synctest.Wait() // the state is sent after Watch returns
+		if s := c.last(t); s == nil || s.You == nil || s.You.Straddle {
 			t.Errorf("alice after the takeover: %+v, want no straddle (her last choice)", s.You)
 		}
 	})
