@@ -100,13 +100,15 @@ func (t *Table) worth(d departure, now time.Time) int64 {
 	return max(0, d.stack-t.cfg.MinBuyIn)
 }
 
-// forget drops the departures no rule reads at now (used), then, while more
-// than limit are left, the one worth least, the newest of equals: a flood
-// of departures (many accounts sitting down and standing up) pushes out no
-// stack larger than theirs, nor one as large left before them.
+// forget drops the departures no rule reads at now (used) that the log has
+// (a busted player's departure not logged yet must reach the log, to
+// override there the one before it), then, while more than limit are left,
+// the one worth least, the newest of equals: a flood of departures (many
+// accounts sitting down and standing up) pushes out no stack larger than
+// theirs, nor one as large left before them.
 func (t *Table) forget(now time.Time, limit int) {
 	for id, d := range t.departed {
-		if !t.used(d, now) {
+		if !t.used(d, now) && (t.cfg.HandLog == nil || d.seq <= t.loggedDepartSeq) {
 			delete(t.departed, id)
 		}
 	}
@@ -275,6 +277,6 @@ func (t *Table) resumeDeparted(r *Resume, now time.Time) {
 		t.departed[id] = departure{at: now.Add(-age), seat: d.Seat, hand: d.Hand, owes: d.Owes, busted: d.Busted, seq: t.departSeq,
 			stack: max(0, d.Stack), bank: min(max(0, time.Duration(d.BankMS)*time.Millisecond), t.cfg.TimeBank), timeouts: max(0, d.Timeouts)}
 	}
+	t.loggedDepartSeq = t.departSeq // read from the log
 	t.forget(now, maxDeparted)
-	t.loggedDepartSeq = t.departSeq
 }

@@ -327,3 +327,30 @@ func TestResumedDeparturesBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestBustedDepartureReachesTheLog: alice left with 3000 (logged), came back
+// and busted at the end of a hand in which bob stood up too: her busted
+// departure, which no rule reads, is not forgotten before the log has it,
+// so that a node taking the table over does not find her 3000 instead and
+// ask her to bring it back.
+func TestBustedDepartureReachesTheLog(t *testing.T) {
+	cfg := testConfig(newBank())
+	cfg.HandLog = &memLog{}
+	tb := mustNew(t, cfg)
+	err := tb.call(t.Context(), func() error {
+		now := time.Now()
+		alice, bob := Player{ID: 1, Name: "alice"}, Player{ID: 2, Name: "bob"}
+		tb.depart(0, &seat{occupied: true, p: alice, stack: 3000, bank: tb.cfg.TimeBank}, false, now)
+		tb.loggedDepartSeq = tb.departSeq // the log has it
+		tb.depart(0, &seat{occupied: true, p: alice, bank: tb.cfg.TimeBank}, true, now.Add(time.Minute))
+		tb.depart(1, &seat{occupied: true, p: bob, stack: 500, bank: tb.cfg.TimeBank}, false, now.Add(time.Minute))
+		logged := tb.logDeparted(now.Add(time.Minute), tb.loggedDepartSeq)
+		if len(logged) != 2 || logged[0].ID != alice.ID || !logged[0].Busted {
+			t.Errorf("the departures the log gets next: %+v, want alice's busted one, then bob's", logged)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
