@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/felt-poker/felt/internal/browsertest"
+	"github.com/felt-poker/felt/internal/web"
 )
 
 // TestBrowserBackWithTheStackLeft: alice sits down with 1500, stands up and
@@ -97,4 +98,26 @@ func TestBrowserReturnAndWaitScreens(t *testing.T) {
 			windowShot(t, p, "table-waitbb-"+sc.name+".png")
 		})
 	}
+}
+
+// TestBrowserReturnNoteEnds: alice, alone at her table (no hand is dealt, so
+// nothing else changes), stands up with 1500 at a house whose return window
+// is 10 s. When the window ends her page drops the note and asks for the
+// table's buy-in again. Before, the table sent no state then, and the page
+// kept asking for 1500 until something else happened at the table.
+func TestBrowserReturnNoteEnds(t *testing.T) {
+	browsertest.Need(t)
+	const window = 10 * time.Second
+	base := startHouseWith(t, 100*time.Millisecond, 800*time.Millisecond, func(c *web.Config) { c.Tables.ReturnWindow = window })
+	browser := browsertest.New(t)
+	a := profile(t, browser)
+	register(t, a, base, "alice")
+	do(t, a, "the lobby's form", chromedp.Navigate(base+"/lobby"), chromedp.WaitVisible("#create-form"),
+		fill("#ct-name", "Short"), fill("#ct-seats", "3"))
+	callBots(t, a, 0) // alone: no hand is dealt
+	do(t, a, "create", chromedp.Click(`#create-form button[type=submit]`), chromedp.WaitVisible("#sit"))
+	do(t, a, "sit with 1500", fill("#buy-in", "1500"), chromedp.Click("#sit"), chromedp.WaitVisible(".seat.me"), chromedp.WaitVisible("#stand"))
+	do(t, a, "stand up", chromedp.Click("#stand"), chromedp.WaitVisible("#sit"))
+	waitJS[bool](t, a, "the return note", `!!document.getElementById('return-note') && document.getElementById('buy-in').min === '1500'`, window)
+	waitJS[bool](t, a, "the note gone when the window ends", `!document.getElementById('return-note') && document.getElementById('buy-in').min !== '1500'`, 2*window)
 }
