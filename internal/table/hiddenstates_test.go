@@ -224,3 +224,70 @@ func checkAllHidden(t *testing.T, b *bank, vs []viewer) {
 		}
 	}
 }
+
+// TestHiddenCardsAtATourneyTakeover: at a tournament's table alice never
+// connects (away, then blinded out) and carol sits out; its node is lost in a
+// hand and the table taken over, where everyone is away until they come
+// back. Every message a spectator and bob (who plays) receive on both nodes
+// holds no hole card of another player that was not shown, nor a burn.
+func TestHiddenCardsAtATourneyTakeover(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b, log := newBank(), &memLog{}
+		alice, bob, carol := Player{1, "alice"}, Player{2, "bob"}, Player{3, "carol"}
+		cfg := testConfig(b)
+		cfg.Grace, cfg.HandLog = 10*time.Second, log
+		cfg.Tourney = &Tourney{
+			ID:      9,
+			Seats:   []TourneySeat{{Player: alice, Stack: 5000}, {Player: bob, Stack: 5000}, {Player: carol, Stack: 5000}},
+			Blinds:  func(time.Time) (int, int64, int64, int64) { return 0, 10, 20, 0 },
+			HandEnd: func(TourneyHand) []Player { return nil },
+		}
+		a := mustNew(t, cfg)
+		spec, vb, vc := viewer{Player{}, &client{}}, viewer{bob, &client{}}, viewer{carol, &client{}}
+		for _, v := range []viewer{spec, vb, vc} {
+			if _, err := a.Watch(t.Context(), v.p, v.c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := a.SitOut(t.Context(), carol); err != nil {
+			t.Fatal(err)
+		}
+		all := []viewer{spec, vb, vc}
+		defer func() { checkAllHidden(t, b, all) }()
+		s := playUntil(t, a, []viewer{vb}, spec.c, "a third hand in play", func(s *State) bool { return s.Hand != nil && s.Hand.Number >= 3 && !s.Hand.Over })
+		lose(t, a, log, false)
+		bt := takeOver(t, cfg, log, 5*time.Second, nil)
+		spec2, vb2 := viewer{Player{}, &client{}}, viewer{bob, &client{}}
+		for _, v := range []viewer{spec2, vb2} {
+			if _, err := bt.Watch(t.Context(), v.p, v.c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		all = append(all, spec2, vb2)
+		lost := s.Hand.Number
+		playUntil(t, bt, []viewer{vb2}, spec2.c, "two hands after the lost one", func(s *State) bool { return s.Hand.Number > lost+1 && s.Hand.Over })
+		if !shownAway(t, spec2.c) {
+			t.Error("nobody shown away after the takeover")
+		}
+	})
+}
+
+// shownAway reports whether c got a state with a seat marked away.
+func shownAway(t *testing.T, c *client) bool {
+	t.Helper()
+	for _, m := range c.all() {
+		var sm StateMsg
+		if err := json.Unmarshal(m, &sm); err != nil {
+			t.Fatal(err)
+		}
+		if sm.Type != "state" {
+			continue
+		}
+		for _, st := range sm.State.Seats {
+			if st.Status == StatusAway {
+				return true
+			}
+		}
+	}
+	return false
+}
