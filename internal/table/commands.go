@@ -105,7 +105,7 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 		t.chipsIn += buyIn
 		now := time.Now()
 		owes := t.owedOnReturn(p.ID, seatNo, now)
-		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank, owesBB: owes}
+		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank, owesBB: owes, basis: t.basisOf(p.ID, buyIn, now)}
 		t.restoreClock(p.ID, &t.seats[seatNo], now)
 		t.dropWaiter(p.ID) // seated: off the waiting list
 		t.hadHuman = true

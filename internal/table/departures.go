@@ -30,8 +30,8 @@ import (
 
 // maxDeparted bounds the departures a table remembers. Past it the table
 // first forgets those no rule reads any more (used), then the one worth
-// least (worth): a player who left with a big stack stays remembered however
-// many others come and go with less.
+// least (forget): a player who left with winnings stays remembered however
+// many others come and go with less (winnings need hands played here).
 const maxDeparted = 1000
 
 // departure is a player's last departure from a seat of the table.
@@ -44,11 +44,12 @@ type departure struct {
 	// owes: they owed the big blind already (they sat out while hands were
 	// dealt); busted: they left without chips, and come back as newcomers.
 	owes, busted bool
-	// stack is the chips they left with (top-up included); bank and
-	// timeouts their time bank and timeouts in a row then.
-	stack    int64
-	bank     time.Duration
-	timeouts int
+	// stack is the chips they left with (top-up included), won the part of
+	// it they won here (above seat.basis); bank and timeouts their time bank
+	// and timeouts in a row then.
+	stack, won int64
+	bank       time.Duration
+	timeouts   int
 	// seq orders the departures as recorded, for the log's notes.
 	seq uint64
 }
@@ -74,7 +75,16 @@ func (t *Table) depart(i int, st *seat, busted bool, now time.Time) {
 	t.forget(now, maxDeparted-1)
 	t.departSeq++
 	t.departed[st.p.ID] = departure{at: now, seat: i, hand: t.handNo, owes: st.owesBB, busted: busted, seq: t.departSeq,
-		stack: st.stack, bank: st.bank, timeouts: st.timeouts}
+		stack: st.stack, won: max(0, st.stack-st.basis), bank: st.bank, timeouts: st.timeouts}
+}
+
+// basisOf is the seat.basis of player id sitting down with buyIn at now:
+// all of it, but for the winnings they are bound to bring back (returning).
+func (t *Table) basisOf(id, buyIn int64, now time.Time) int64 {
+	if d, ok := t.returning(id, now); ok {
+		return max(0, buyIn-d.won)
+	}
+	return buyIn
 }
 
 // used reports whether a rule still reads d at now: within
@@ -92,20 +102,22 @@ func (t *Table) used(d departure, now time.Time) bool {
 }
 
 // worth is what forgetting d would let its player take off the table at
-// now: the chips above the table's minimum they must bring back.
-func (t *Table) worth(d departure, now time.Time) int64 {
+// now, of others' chips and of their own: the winnings and the stack they
+// must bring back.
+func (t *Table) worth(d departure, now time.Time) (won, stack int64) {
 	if d.busted || now.Sub(d.at) >= t.cfg.ReturnWindow {
-		return 0
+		return 0, 0
 	}
-	return max(0, d.stack-t.cfg.MinBuyIn)
+	return d.won, d.stack
 }
 
 // forget drops the departures no rule reads at now (used) that the log has
 // (a busted player's departure not logged yet must reach the log, to
 // override there the one before it), then, while more than limit are left,
-// the one worth least, the newest of equals: a flood of departures (many
-// accounts sitting down and standing up) pushes out no stack larger than
-// theirs, nor one as large left before them.
+// the one worth least: the least won here, then the smallest stack, then
+// the oldest. A flood of departures (many accounts sitting down and standing
+// up) pushes out no winner's departure unless as many others won as much,
+// each in hands dealt here.
 func (t *Table) forget(now time.Time, limit int) {
 	for id, d := range t.departed {
 		if !t.used(d, now) && (t.cfg.HandLog == nil || d.seq <= t.loggedDepartSeq) {
@@ -113,10 +125,14 @@ func (t *Table) forget(now time.Time, limit int) {
 		}
 	}
 	for len(t.departed) > limit {
-		least, lw, lseq := int64(0), int64(-1), uint64(0)
+		var least int64
+		var lk [3]int64
+		first := true
 		for id, d := range t.departed {
-			if w := t.worth(d, now); lw < 0 || w < lw || w == lw && d.seq > lseq {
-				least, lw, lseq = id, w, d.seq
+			won, stack := t.worth(d, now)
+			k := [3]int64{won, stack, d.at.UnixNano()}
+			if first || slices.Compare(k[:], lk[:]) < 0 || k == lk && id < least {
+				least, lk, first = id, k, false
 			}
 		}
 		delete(t.departed, least)
@@ -211,11 +227,13 @@ type LogDeparture struct {
 	AgoMS  int64 `json:"ago_ms"`
 	Owes   bool  `json:"owes,omitempty"`
 	Busted bool  `json:"busted,omitempty"`
-	// Stack is the chips they left with; BankMS and Timeouts their time
-	// bank and timeouts in a row then (records written before these were
-	// kept read as 0: such a player may come back with the minimum and an
-	// empty bank until the record expires).
+	// Stack is the chips they left with, Won the part of it won here;
+	// BankMS and Timeouts their time bank and timeouts in a row then
+	// (records written before these were kept read as 0: such a player may
+	// come back with the minimum and an empty bank until the record
+	// expires, and is forgotten first past maxDeparted).
 	Stack    int64 `json:"stack,omitempty"`
+	Won      int64 `json:"won,omitempty"`
 	BankMS   int64 `json:"bank_ms,omitempty"`
 	Timeouts int   `json:"timeouts,omitempty"`
 }
@@ -235,7 +253,7 @@ func (t *Table) logDeparted(now time.Time, after uint64) []LogDeparture {
 	var out []LogDeparture
 	for _, d := range ds {
 		out = append(out, LogDeparture{ID: ids[d.seq], Seat: d.seat, Hand: d.hand, AgoMS: max(0, now.Sub(d.at).Milliseconds()),
-			Owes: d.owes, Busted: d.busted, Stack: d.stack, BankMS: d.bank.Milliseconds(), Timeouts: d.timeouts})
+			Owes: d.owes, Busted: d.busted, Stack: d.stack, Won: d.won, BankMS: d.bank.Milliseconds(), Timeouts: d.timeouts})
 	}
 	return out
 }
@@ -275,7 +293,7 @@ func (t *Table) resumeDeparted(r *Resume, now time.Time) {
 		}
 		t.departSeq++
 		t.departed[id] = departure{at: now.Add(-age), seat: d.Seat, hand: d.Hand, owes: d.Owes, busted: d.Busted, seq: t.departSeq,
-			stack: max(0, d.Stack), bank: min(max(0, time.Duration(d.BankMS)*time.Millisecond), t.cfg.TimeBank), timeouts: max(0, d.Timeouts)}
+			stack: max(0, d.Stack), won: min(max(0, d.Won), max(0, d.Stack)), bank: min(max(0, time.Duration(d.BankMS)*time.Millisecond), t.cfg.TimeBank), timeouts: max(0, d.Timeouts)}
 	}
 	t.loggedDepartSeq = t.departSeq // read from the log
 	t.forget(now, maxDeparted)

@@ -102,6 +102,9 @@ type LogSeat struct {
 	Away     bool  `json:"away,omitempty"`
 	AwayMS   int64 `json:"away_ms,omitempty"`
 	SitOutMS int64 `json:"sit_out_ms,omitempty"`
+	// Basis is seat.basis: the stack above it is the player's winnings
+	// (0 in records written before it was kept: all of it).
+	Basis int64 `json:"basis,omitempty"`
 }
 
 // Resume is a table taken over from a node that was lost: its last logged
@@ -176,7 +179,7 @@ func (t *Table) logSeat(i int, now time.Time) LogSeat {
 	}
 	ls := LogSeat{Occupied: true, ID: st.p.ID, Name: st.p.Name, Bot: st.bot != nil, Stack: st.stack,
 		SittingOut: st.sittingOut, Leaving: st.leaving, Left: st.left, BankMS: st.bank.Milliseconds(), OwesBB: st.owesBB,
-		Timeouts: st.timeouts, Straddle: st.straddle, RunTwice: st.runTwice, Away: st.away && st.bot == nil}
+		Timeouts: st.timeouts, Straddle: st.straddle, RunTwice: st.runTwice, Away: st.away && st.bot == nil, Basis: st.basis}
 	if ls.Away {
 		ls.AwayMS = max(0, now.Sub(st.awaySince).Milliseconds())
 	}
@@ -317,7 +320,7 @@ func (t *Table) resumeSeat(i int, ls LogSeat, r *Resume, inHand bool, now time.T
 		return nil
 	}
 	*s = seat{occupied: true, p: Player{ID: ls.ID, Name: ls.Name}, stack: ls.Stack, inHand: inHand,
-		sittingOut: ls.SittingOut, leaving: ls.Leaving, left: ls.Left || !held, owesBB: ls.OwesBB}
+		sittingOut: ls.SittingOut, leaving: ls.Leaving, left: ls.Left || !held, owesBB: ls.OwesBB, basis: max(0, ls.Basis)}
 	resumeSeatLocal(s, ls, r.lived(i), now)
 	switch {
 	case !held:

@@ -270,31 +270,29 @@ func TestTakeoverKeepsTheStackLeft(t *testing.T) {
 	})
 }
 
-// TestDepartureFloodKeepsTheStackLeft: alice leaves with 3000 won (over the
-// table's 2000 maximum) and carol with 2000; then maxDeparted other players
-// (one griefer's accounts) each sit down with the table's maximum and stand
-// up again. Alice and carol must still bring back what they left with: the
-// table forgets the flood's own departures first (worth no more than
-// carol's, and newer). Before, it forgot the oldest: alice and carol sat
-// down again with the minimum.
+// TestDepartureFloodKeepsTheStackLeft: alice wins 1000 (1500), leaves, comes
+// back with her 1500 and leaves again at once; carol wins 600 with a 1000
+// stack; dave leaves with the 2000 he
+// brought, having won nothing. Then maxDeparted other players (one
+// griefer's accounts) each sit down with the table's maximum and stand up
+// again. Alice and carol must still bring back what they left with: the
+// table forgets first the departures of those who won least here (the
+// flood's, dave's), and alice's winnings stay hers to bring back after her
+// return (her stack alone is less than the flood's). Before, it forgot the
+// oldest: alice and carol sat down again with the minimum.
 func TestDepartureFloodKeepsTheStackLeft(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const flood = maxDeparted
-		users := []int64{1, 2, 3}
+		users := []int64{1, 2, 3, 4}
 		for id := int64(100); id < 100+flood; id++ {
 			users = append(users, id)
 		}
 		b := newBank(users...)
 		tb := mustNew(t, testConfig(b))
-		alice, bob, carol := Player{1, "alice"}, Player{2, "bob"}, Player{3, "carol"}
-		if err := tb.Sit(t.Context(), bob, 3, 2000); err != nil { // sits out: no hand is dealt
-			t.Fatal(err)
-		}
-		if err := tb.SitOut(t.Context(), bob); err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range []Player{alice, carol} { // each sits out: no hand is dealt
-			if err := tb.Sit(t.Context(), p, -1, 2000); err != nil {
+		alice, bob, carol, dave := Player{1, "alice"}, Player{2, "bob"}, Player{3, "carol"}, Player{4, "dave"}
+		for _, p := range []Player{bob, alice, carol} { // each sits out: no hand is dealt
+			buyIn := map[Player]int64{bob: 2000, alice: 500, carol: 400}[p]
+			if err := tb.Sit(t.Context(), p, -1, buyIn); err != nil {
 				t.Fatal(err)
 			}
 			if err := tb.SitOut(t.Context(), p); err != nil {
@@ -302,15 +300,25 @@ func TestDepartureFloodKeepsTheStackLeft(t *testing.T) {
 			}
 		}
 		winFrom(t, tb, alice, bob, 1000)
-		for _, p := range []Player{alice, carol} {
+		winFrom(t, tb, carol, bob, 600)
+		if err := tb.Stand(t.Context(), alice); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []Player{alice, dave} { // alone playing: no hand is dealt
+			if err := tb.Sit(t.Context(), p, -1, map[Player]int64{alice: 1500, dave: 2000}[p]); err != nil {
+				t.Fatal(err)
+			}
 			if err := tb.Stand(t.Context(), p); err != nil {
 				t.Fatal(err)
 			}
 		}
+		if err := tb.Stand(t.Context(), carol); err != nil {
+			t.Fatal(err)
+		}
 		for id := int64(100); id < 100+flood; id++ {
 			time.Sleep(time.Second) // 17 minutes in all: within the return window
 			p := Player{id, "sock"}
-			if err := tb.Sit(t.Context(), p, 0, 2000); err != nil {
+			if err := tb.Sit(t.Context(), p, -1, 2000); err != nil {
 				t.Fatal(err)
 			}
 			if err := tb.Stand(t.Context(), p); err != nil {
@@ -326,6 +334,9 @@ func TestDepartureFloodKeepsTheStackLeft(t *testing.T) {
 		err := tb.call(t.Context(), func() error {
 			if len(tb.departed) > maxDeparted {
 				t.Errorf("%d departures remembered, want at most %d", len(tb.departed), maxDeparted)
+			}
+			if _, kept := tb.departed[dave.ID]; kept {
+				t.Errorf("dave's departure, who won nothing here, kept over the flood's: %+v", tb.departed[dave.ID])
 			}
 			return nil
 		})
@@ -369,6 +380,45 @@ func TestReturnEndsInTheState(t *testing.T) {
 		synctest.Wait()
 		if s := c.last(t); s.Return != nil || len(c.all()) == n {
 			t.Errorf("alice's last state once her return window ended: return %+v (%d new messages), want none", s.Return, len(c.all())-n)
+		}
+	})
+}
+
+// TestTakeoverKeepsTheWinnings: alice sits down with 500 and wins 1000; her
+// table is taken over by another node, where she stands up: her departure
+// holds the 1000 she won (what keeps it over others' past maxDeparted), not
+// her whole stack. Before the log kept seat.basis, the new node counted her
+// 1500 as won.
+func TestTakeoverKeepsTheWinnings(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b, log := newBank(1, 2), &memLog{}
+		cfg := testConfig(b)
+		cfg.HandLog = log
+		a := mustNew(t, cfg)
+		alice, bob := Player{1, "alice"}, Player{2, "bob"}
+		for _, p := range []Player{bob, alice} { // each sits out: no hand is dealt
+			if err := a.Sit(t.Context(), p, -1, map[Player]int64{alice: 500, bob: 2000}[p]); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.SitOut(t.Context(), p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		winFrom(t, a, alice, bob, 1000)
+		synctest.Wait()
+		lose(t, a, log, false)
+		bt := takeOver(t, cfg, log, 5*time.Second, map[int64]int64{alice.ID: 1500, bob.ID: 1000})
+		if err := bt.Stand(t.Context(), alice); err != nil {
+			t.Fatal(err)
+		}
+		err := bt.call(t.Context(), func() error {
+			if d := bt.departed[alice.ID]; d.stack != 1500 || d.won != 1000 {
+				t.Errorf("alice's departure after the takeover: %+v, want a stack of 1500, 1000 of it won", d)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	})
 }

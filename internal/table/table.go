@@ -90,6 +90,10 @@ type seat struct {
 	// again only at the big blind (dealtIn): a player could otherwise sit
 	// out whenever the blinds came to them and play every other hand free.
 	owesBB bool
+	// basis is the chips the player brought to the seat of their own free
+	// will (buy-in and top-ups, less what they were bound to bring back
+	// from winnings here: departure.won); chips above it are winnings.
+	basis int64
 }
 
 type watcher struct {

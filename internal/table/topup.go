@@ -55,6 +55,7 @@ func (t *Table) TopUp(ctx context.Context, p Player, amount int64) error {
 			return nil
 		}
 		t.chipsIn += amount
+		st.basis += amount
 		if t.handLive && st.inHand {
 			st.topUp += amount
 		} else {
