@@ -2,7 +2,6 @@ package solver
 
 import (
 	"context"
-	"math"
 	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -423,74 +422,6 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 	}
 	if lock == nil {
 		s.update(w, n, regret, vals, sigma, self, out)
-	}
-}
-
-// update adds the instantaneous regrets to the discounted ones (positive regrets times
-// t^1.5/(t^1.5+1), negative ones halved) and the reach-weighted strategy to the
-// strategy sums, discounted by (t/(t+1))^2.
-func (s *Solver) update(w *worker, n *node, regret []float32, vals, sigma, self, out []float64) {
-	na, nh, H := int(n.nkids), len(self), s.maxH
-	t := float64(s.iter)
-	ta := math.Pow(t, 1.5)
-	pos, neg := float32(ta/(ta+1)), float32(0.5)
-	g := float32(t / (t + 1) * t / (t + 1))
-	strat := s.sums(n, w.s32)
-	for a := range na {
-		r := regret[a*nh : (a+1)*nh]
-		st := strat[a*nh : (a+1)*nh]
-		v := vals[a*H : a*H+nh]
-		sg := sigma[a*nh : (a+1)*nh]
-		for h := range nh {
-			d := neg
-			if r[h] > 0 {
-				d = pos
-			}
-			r[h] = r[h]*d + float32(v[h]-out[h])
-			st[h] = st[h]*g + float32(self[h]*sg[h])
-		}
-	}
-	s.keep(n, regret, strat)
-}
-
-// regretMatch sets sigma (action-major) to the positive regrets, normalized per hand;
-// uniform for a hand with none. sum is scratch of at least nh.
-func regretMatch(regret []float32, na, nh int, sigma, sum []float64) {
-	normalize(regret, na, nh, sigma, sum, true)
-}
-
-// normalize writes each hand's distribution over actions from weights (only the
-// positive ones when pos is set): weights divided by their sum, uniform if it is 0.
-// The loops run along the hands, action by action, for the memory's sake.
-func normalize(weights []float32, na, nh int, sigma, sum []float64, pos bool) {
-	sum = sum[:nh]
-	clear(sum)
-	for a := range na {
-		row, sg := weights[a*nh:(a+1)*nh], sigma[a*nh:(a+1)*nh]
-		for h, v := range row {
-			x := float64(v)
-			if pos && x < 0 {
-				x = 0
-			}
-			sg[h] = x
-			sum[h] += x
-		}
-	}
-	for h, v := range sum {
-		if v > 0 {
-			sum[h] = 1 / v
-		}
-	}
-	uniform := 1 / float64(na)
-	for a := range na {
-		sg := sigma[a*nh : (a+1)*nh]
-		for h, inv := range sum {
-			if inv > 0 {
-				sg[h] *= inv
-			} else {
-				sg[h] = uniform
-			}
-		}
 	}
 }
 
