@@ -19,12 +19,12 @@ const (
 // worker is one goroutine's scratch: per tree depth, buffers for every action's
 // reach, values and strategy, so that iterations allocate nothing.
 type worker struct {
-	reach, vals, sigma [][]float64 // [depth][action*maxH + hand]
-	sum                []float64   // per hand
-	r32                [][]float32 // compressed store: per depth, a decision's decoded regrets
-	s32                []float32   // compressed store: a decision's decoded strategy sums
-	cs                 [cards.NumCards]float64
-	cs2                [cards.NumCards]float64
+	reach, vals, sigma [][]float64                 // [depth][action*maxH + hand]
+	sum                []float64                   // per hand
+	r32                [][]float32                 // compressed store: per depth, a decision's decoded regrets
+	s32                []float32                   // compressed store: a decision's decoded strategy sums
+	cs                 [cards.NumCards + 1]float64 // per-card sums, and a slot for showdown
+	cs2                [cards.NumCards + 1]float64
 }
 
 func (s *Solver) scratchBytes() int64 {
@@ -256,31 +256,49 @@ func (s *Solver) rakedShowdown(w *worker, n *node, trav int, opp, out []float64)
 // showdown sets out[h] to x times the opponent reach h beats minus the reach it loses
 // to: two passes over both players' hands in strength order, with per-card sums so
 // that hands sharing a card with h are left out.
+//
+// Hands of one strength come in runs sharing their first card (AsKs, AsKh, AsKd,
+// AsKc): that card's sum is kept in a register along a run (acc, for card cur;
+// written back before it is read and when the run ends), so that each addition
+// does not wait for the one before it to be stored and loaded again. The sums are
+// the same additions in the same order.
 func (s *Solver) showdown(w *worker, b *board, trav int, opp, out []float64, x float64) {
 	clear(out)
 	to, tr, t0, t1 := b.order[trav], b.rank[trav], b.c0[trav], b.c1[trav]
 	oo, or, o0, o1 := b.order[1-trav], b.rank[1-trav], b.c0[1-trav], b.c1[1-trav]
-	cs := &w.cs
+	tr, t0, t1 = tr[:len(to)], t0[:len(to)], t1[:len(to)]
+	or, o0, o1 = or[:len(oo)], o0[:len(oo)], o1[:len(oo)]
+	cs := &w.cs // its last slot, past the cards, is cur before the first run
 	clear(cs[:])
+	cur, acc := uint8(cards.NumCards), 0.0
 	total, j := 0.0, 0
 	for i, h := range to {
 		for ; j < len(oo) && or[j] < tr[i]; j++ {
 			v := opp[oo[j]]
 			total += v
-			cs[o0[j]] += v
+			if c := o0[j]; c != cur {
+				cs[cur], cur, acc = acc, c, cs[c]
+			}
+			acc += v
 			cs[o1[j]] += v
 		}
+		cs[cur] = acc
 		out[h] = x * (total - cs[t0[i]] - cs[t1[i]])
 	}
 	clear(cs[:])
+	cur, acc = cards.NumCards, 0
 	total, j = 0, len(oo)-1
 	for i := len(to) - 1; i >= 0; i-- {
 		for ; j >= 0 && or[j] > tr[i]; j-- {
 			v := opp[oo[j]]
 			total += v
-			cs[o0[j]] += v
+			if c := o0[j]; c != cur {
+				cs[cur], cur, acc = acc, c, cs[c]
+			}
+			acc += v
 			cs[o1[j]] += v
 		}
+		cs[cur] = acc
 		out[to[i]] -= x * (total - cs[t0[i]] - cs[t1[i]])
 	}
 }
@@ -395,9 +413,7 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 		// move, but the traverser's strategy sums must still follow its reach.
 		for a := range na {
 			child := reach[a*H : a*H+nh]
-			for h, r := range opp {
-				child[h] = r * sigma[a*nh+h]
-			}
+			weigh(child, opp, sigma[a*nh:(a+1)*nh])
 			v := vals[a*H : a*H+nt]
 			s.visit(w, kids[a], depth+1, modeCFR, trav, self, child, v, par)
 			addTo(out, v)
@@ -406,23 +422,17 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 	}
 	for a := range na {
 		child := reach[a*H : a*H+nh]
-		for h, r := range self {
-			child[h] = r * sigma[a*nh+h]
-		}
+		weigh(child, self, sigma[a*nh:(a+1)*nh])
 		s.visit(w, kids[a], depth+1, modeCFR, trav, child, opp, vals[a*H:a*H+nh], par)
 	}
 	if s.stopped() {
 		return // a child was cut short: its values are not to be learnt from
 	}
-	clear(out)
-	for a := range na {
-		for h := range nh {
-			out[h] += sigma[a*nh+h] * vals[a*H+h]
-		}
+	if lock != nil {
+		expect(out[:nh], sigma, vals, na, H)
+		return
 	}
-	if lock == nil {
-		s.update(w, n, regret, vals, sigma, self, out)
-	}
+	s.update(w, n, regret, vals, sigma, self, out[:nh])
 }
 
 // evalAction is a decision node in a best-response or average-strategy traversal.

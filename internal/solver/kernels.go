@@ -9,37 +9,120 @@ import "math"
 // memory and no branch on a regret's sign, which regrets of random signs mispredict
 // (docs/bots.md, "Cheaper re-solves").
 
-// update adds the instantaneous regrets to the discounted ones (positive regrets times
-// t^1.5/(t^1.5+1), negative ones halved) and the reach-weighted strategy to the
-// strategy sums, discounted by (t/(t+1))^2.
+// update sets out to the traverser's values at decision n, the actions' values vals
+// weighed by sigma (expect), adds the instantaneous regrets to the discounted ones
+// (positive regrets times t^1.5/(t^1.5+1), negative ones halved) and the
+// reach-weighted strategy to the strategy sums, discounted by (t/(t+1))^2. With two
+// or three actions, all of it is done in one pass over the hands.
 func (s *Solver) update(w *worker, n *node, regret []float32, vals, sigma, self, out []float64) {
 	na, nh, H := int(n.nkids), len(self), s.maxH
 	t := float64(s.iter)
 	ta := math.Pow(t, 1.5)
-	pos, neg := float32(ta/(ta+1)), float32(0.5)
-	g := float32(t / (t + 1) * t / (t + 1))
+	k := discounts{pos: float32(ta / (ta + 1)), neg: 0.5, g: float32(t / (t + 1) * t / (t + 1))}
 	strat := s.sums(n, w.s32)
-	for a := range na {
-		updateRow(regret[a*nh:(a+1)*nh], strat[a*nh:(a+1)*nh], vals[a*H:a*H+nh], sigma[a*nh:(a+1)*nh], self, out, pos, neg, g)
+	switch na {
+	case 2:
+		update2(regret, strat, vals, sigma, self, out, H, k)
+	case 3:
+		update3(regret, strat, vals, sigma, self, out, H, k)
+	default:
+		expect(out, sigma, vals, na, H)
+		for a := range na {
+			updateRow(regret[a*nh:(a+1)*nh], strat[a*nh:(a+1)*nh], vals[a*H:a*H+nh], sigma[a*nh:(a+1)*nh], self, out, k)
+		}
 	}
 	s.keep(n, regret, strat)
 }
 
-// updateRow updates one action's regrets r and strategy sums st: r·d + (v − out),
-// d = pos where r > 0 and neg elsewhere, and st·g + self·sg. The discount is picked
-// from r's bits: above 0 as an int32 is above 0 as a float, NaN aside (a NaN regret
-// stays NaN whatever it is multiplied by).
-func updateRow(r, st []float32, v, sg, self, out []float64, pos, neg, g float32) {
+// discounts are an iteration's DCFR factors: of positive regrets, of the others,
+// of the strategy sums.
+type discounts struct{ pos, neg, g float32 }
+
+// of returns the discount of regret x: pos above 0, neg otherwise, picked from x's
+// bits without a branch (above 0 as an int32 is above 0 as a float, NaN aside: a NaN
+// regret stays NaN whatever it is multiplied by).
+func (k discounts) of(x float32) float32 {
+	db := math.Float32bits(k.neg)
+	if int32(math.Float32bits(x)) > 0 {
+		db = math.Float32bits(k.pos)
+	}
+	return math.Float32frombits(db)
+}
+
+// expect sets out[h] to the sum over the actions, in order from 0, of
+// sigma[a][h]·vals[a][h] (sigma nh apart, vals H apart), from 0.
+func expect(out, sigma, vals []float64, na, H int) {
+	nh := len(out)
+	clear(out)
+	for a := range na {
+		sg, v := sigma[a*nh:(a+1)*nh], vals[a*H:a*H+nh]
+		sg, v = sg[:len(out)], v[:len(out)]
+		for h := range out {
+			out[h] += sg[h] * v[h]
+		}
+	}
+}
+
+// updateRow updates one action's regrets r and strategy sums st given its values v,
+// its strategy sg and the decision's values out: r·d + (v − out) and st·g + self·sg.
+func updateRow(r, st []float32, v, sg, self, out []float64, k discounts) {
 	n := len(r)
 	st, v, sg, self, out = st[:n], v[:n], sg[:n], self[:n], out[:n]
-	pb, nb := math.Float32bits(pos), math.Float32bits(neg)
 	for h, x := range r {
-		db := nb
-		if int32(math.Float32bits(x)) > 0 {
-			db = pb
-		}
-		r[h] = x*math.Float32frombits(db) + float32(v[h]-out[h])
-		st[h] = st[h]*g + float32(self[h]*sg[h])
+		r[h] = x*k.of(x) + float32(v[h]-out[h])
+		st[h] = st[h]*k.g + float32(self[h]*sg[h])
+	}
+}
+
+// update2 is expect and updateRow for both actions of a decision, hand by hand.
+func update2(r, st []float32, vals, sigma, self, out []float64, H int, k discounts) {
+	nh := len(out)
+	r0, r1, st0, st1 := r[:nh], r[nh:2*nh], st[:nh], st[nh:2*nh]
+	v0, v1, sg0, sg1 := vals[:nh], vals[H:H+nh], sigma[:nh], sigma[nh:2*nh]
+	r0, r1, st0, st1, v0, v1, sg0, sg1, self = r0[:nh], r1[:nh], st0[:nh], st1[:nh], v0[:nh], v1[:nh], sg0[:nh], sg1[:nh], self[:nh]
+	for h := range out {
+		o := 0.0
+		o += sg0[h] * v0[h]
+		o += sg1[h] * v1[h]
+		out[h] = o
+		x0, x1, sl := r0[h], r1[h], self[h]
+		r0[h] = x0*k.of(x0) + float32(v0[h]-o)
+		r1[h] = x1*k.of(x1) + float32(v1[h]-o)
+		st0[h] = st0[h]*k.g + float32(sl*sg0[h])
+		st1[h] = st1[h]*k.g + float32(sl*sg1[h])
+	}
+}
+
+// update3 is update2 for three actions.
+func update3(r, st []float32, vals, sigma, self, out []float64, H int, k discounts) {
+	nh := len(out)
+	r0, r1, r2 := r[:nh], r[nh:2*nh], r[2*nh:3*nh]
+	st0, st1, st2 := st[:nh], st[nh:2*nh], st[2*nh:3*nh]
+	v0, v1, v2 := vals[:nh], vals[H:H+nh], vals[2*H:2*H+nh]
+	sg0, sg1, sg2 := sigma[:nh], sigma[nh:2*nh], sigma[2*nh:3*nh]
+	r0, r1, r2, st0, st1, st2 = r0[:nh], r1[:nh], r2[:nh], st0[:nh], st1[:nh], st2[:nh]
+	v0, v1, v2, sg0, sg1, sg2, self = v0[:nh], v1[:nh], v2[:nh], sg0[:nh], sg1[:nh], sg2[:nh], self[:nh]
+	for h := range out {
+		o := 0.0
+		o += sg0[h] * v0[h]
+		o += sg1[h] * v1[h]
+		o += sg2[h] * v2[h]
+		out[h] = o
+		x0, x1, x2, sl := r0[h], r1[h], r2[h], self[h]
+		r0[h] = x0*k.of(x0) + float32(v0[h]-o)
+		r1[h] = x1*k.of(x1) + float32(v1[h]-o)
+		r2[h] = x2*k.of(x2) + float32(v2[h]-o)
+		st0[h] = st0[h]*k.g + float32(sl*sg0[h])
+		st1[h] = st1[h]*k.g + float32(sl*sg1[h])
+		st2[h] = st2[h]*k.g + float32(sl*sg2[h])
+	}
+}
+
+// weigh sets dst[h] to r[h]·sg[h]: a child's reach.
+func weigh(dst, r, sg []float64) {
+	dst, sg = dst[:len(r)], sg[:len(r)]
+	for h, x := range r {
+		dst[h] = x * sg[h]
 	}
 }
 

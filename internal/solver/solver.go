@@ -186,7 +186,7 @@ func (s *Solver) listHands() {
 		}
 	}
 	compat := make([]float64, len(s.hands[0]))
-	var cs [cards.NumCards]float64
+	var cs [cards.NumCards + 1]float64
 	s.compatible(0, s.weights[1], compat, &cs)
 	for h, v := range compat {
 		s.norm += s.weights[0][h] * v
@@ -194,16 +194,23 @@ func (s *Solver) listHands() {
 }
 
 // compatible sets out[h], for each of p's hands, to the sum of opp over the other
-// player's hands that share no card with it: the blocker correction in O(n).
-func (s *Solver) compatible(p int, opp, out []float64, cs *[cards.NumCards]float64) {
+// player's hands that share no card with it: the blocker correction in O(n). The
+// hands come in runs sharing their first card (a range lists AsKs, AsKh, … AsTs):
+// that card's sum is kept in a register along a run, as showdown does.
+func (s *Solver) compatible(p int, opp, out []float64, cs *[cards.NumCards + 1]float64) {
 	clear(cs[:])
 	total := 0.0
+	cur, acc := cards.Card(cards.NumCards), 0.0
 	for o, hd := range s.hands[1-p] {
 		v := opp[o]
 		total += v
-		cs[hd.c[0]] += v
+		if c := hd.c[0]; c != cur {
+			cs[cur], cur, acc = acc, c, cs[c]
+		}
+		acc += v
 		cs[hd.c[1]] += v
 	}
+	cs[cur] = acc
 	same := s.same[p]
 	for h, hd := range s.hands[p] {
 		v := total - cs[hd.c[0]] - cs[hd.c[1]]
