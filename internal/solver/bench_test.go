@@ -156,10 +156,10 @@ func BenchmarkRegretMatch(b *testing.B) {
 	s, _ := kernelSolver(b)
 	n := &s.nodes[0]
 	na, nh := int(n.nkids), len(s.hands[n.player])
-	sigma, sum := make([]float64, na*nh), make([]float64, nh)
+	sigma, reach := make([]float64, na*nh), make([]float64, na*nh)
 	b.ReportAllocs()
 	for b.Loop() {
-		regretMatch(s.regrets(n, nil), na, nh, sigma, sum)
+		regretMatch(s.regrets(n, nil), na, nh, sigma, s.weights[n.player], reach, nh)
 	}
 }
 

@@ -40,7 +40,7 @@ func bitsDigest(d hash.Hash, s *Solver) {
 // bitsSpots are the spots TestIterationsBitExact pins, with their iterations and
 // options: river, turn (one and two workers, compressed), safe (a gadget with
 // bounds of every sign), raked, a sampled flop and a depth-limited one.
-func bitsSpots() []struct {
+func bitsSpots(t testing.TB) []struct {
 	name  string
 	spot  Spot
 	opts  Options
@@ -62,6 +62,10 @@ func bitsSpots() []struct {
 		Tree:  benchTree(), Sample: Sample{Turns: 3, Rivers: 2, Seed: 2}}
 	leaf := sampled
 	leaf.Sample, leaf.LeafRunouts = Sample{}, 12
+	wide := resolveSpot(t, "QsJh2h8d3c") // five actions: check, three bets, all-in
+	for p := range 2 {
+		wide.Tree.Sizes[p][River].AllIn = true
+	}
 	return []struct {
 		name  string
 		spot  Spot
@@ -76,6 +80,9 @@ func bitsSpots() []struct {
 		{"raked", raked, Options{Workers: 1}, 4},
 		{"sampled", sampled, Options{Workers: 1}, 6},
 		{"leaf", leaf, Options{Workers: 1}, 10},
+		{"resolveRiver", resolveSpot(t, "QsJh2h8d3c"), Options{Workers: 1}, 30},
+		{"resolveTurn", resolveSpot(t, "QsJh2h8d"), Options{Workers: 1}, 3},
+		{"wide", wide, Options{Workers: 1}, 20},
 	}
 }
 
@@ -89,7 +96,7 @@ func TestIterationsBitExact(t *testing.T) {
 		t.Skip("a few seconds of solving")
 	}
 	d := sha256.New()
-	for _, c := range bitsSpots() {
+	for _, c := range bitsSpots(t) {
 		s, err := New(c.spot, c.opts)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -117,7 +124,7 @@ func TestIterationsBitExact(t *testing.T) {
 	s.onChance = nil
 	s.Iterate()
 	bitsDigest(d, s)
-	const want = "7dc0d1bb0f644c3c1c026f03c029c5bf978f12efeafc7caf83d7649b9ffe8caa"
+	const want = "b7d92324880f6ab05cd3cc0f7f3afa9687cdb52eba3e83fb7cfc5646de248ece"
 	if got := hex.EncodeToString(d.Sum(nil)); got != want {
 		t.Errorf("digest %s, want %s", got, want)
 	}

@@ -21,6 +21,7 @@ const (
 type worker struct {
 	reach, vals, sigma [][]float64                 // [depth][action*maxH + hand]
 	sum                []float64                   // per hand
+	won                []float64                   // showdown: per hand, in strength order
 	r32                [][]float32                 // compressed store: per depth, a decision's decoded regrets
 	s32                []float32                   // compressed store: a decision's decoded strategy sums
 	cs                 [cards.NumCards + 1]float64 // per-card sums, and a slot for showdown
@@ -36,7 +37,7 @@ func (s *Solver) scratchBytes() int64 {
 }
 
 func (s *Solver) newWorker() *worker {
-	w := &worker{sum: make([]float64, s.maxH), s32: make([]float32, s.maxA*s.maxH)}
+	w := &worker{sum: make([]float64, s.maxH), won: make([]float64, s.maxH), s32: make([]float32, s.maxA*s.maxH)}
 	for range s.maxDepth + 1 {
 		w.reach = append(w.reach, make([]float64, s.maxA*s.maxH))
 		w.vals = append(w.vals, make([]float64, s.maxA*s.maxH))
@@ -254,52 +255,67 @@ func (s *Solver) rakedShowdown(w *worker, n *node, trav int, opp, out []float64)
 }
 
 // showdown sets out[h] to x times the opponent reach h beats minus the reach it loses
-// to: two passes over both players' hands in strength order, with per-card sums so
-// that hands sharing a card with h are left out.
+// to: two passes over both players' hands in strength order (beaten, beating), with
+// per-card sums so that hands sharing a card with h are left out.
+func (s *Solver) showdown(w *worker, b *board, trav int, opp, out []float64, x float64) {
+	clear(out)
+	t, o := b.seats[trav], b.seats[1-trav]
+	won := w.won[:len(t)]
+	beaten(t, o, opp, won, x, &w.cs)
+	beating(t, o, opp, won, out, x, &w.cs)
+}
+
+// beaten sets won[i] to x times the reach in opp of the hands of o (in strength
+// order, as t) weaker than t[i] that share no card with it.
 //
 // Hands of one strength come in runs sharing their first card (AsKs, AsKh, AsKd,
 // AsKc): that card's sum is kept in a register along a run (acc, for card cur;
 // written back before it is read and when the run ends), so that each addition
 // does not wait for the one before it to be stored and loaded again. The sums are
 // the same additions in the same order.
-func (s *Solver) showdown(w *worker, b *board, trav int, opp, out []float64, x float64) {
-	clear(out)
-	to, tr, t0, t1 := b.order[trav], b.rank[trav], b.c0[trav], b.c1[trav]
-	oo, or, o0, o1 := b.order[1-trav], b.rank[1-trav], b.c0[1-trav], b.c1[1-trav]
-	tr, t0, t1 = tr[:len(to)], t0[:len(to)], t1[:len(to)]
-	or, o0, o1 = or[:len(oo)], o0[:len(oo)], o1[:len(oo)]
-	cs := &w.cs // its last slot, past the cards, is cur before the first run
-	clear(cs[:])
+func beaten(t, o []seat, opp, won []float64, x float64, cs *[cards.NumCards + 1]float64) {
+	clear(cs[:]) // its last slot, past the cards, is cur's before the first run
 	cur, acc := uint8(cards.NumCards), 0.0
 	total, j := 0.0, 0
-	for i, h := range to {
-		for ; j < len(oo) && or[j] < tr[i]; j++ {
-			v := opp[oo[j]]
+	won = won[:len(t)]
+	for i, e := range t {
+		for ; j < len(o) && o[j].rank < e.rank; j++ {
+			f := o[j]
+			v := opp[f.h]
 			total += v
-			if c := o0[j]; c != cur {
-				cs[cur], cur, acc = acc, c, cs[c]
+			if f.c0 != cur {
+				cs[cur], cur, acc = acc, f.c0, cs[f.c0]
 			}
 			acc += v
-			cs[o1[j]] += v
+			cs[f.c1] += v
 		}
 		cs[cur] = acc
-		out[h] = x * (total - cs[t0[i]] - cs[t1[i]])
+		won[i] = x * (total - cs[e.c0] - cs[e.c1])
 	}
+}
+
+// beating sets out[h] for each hand of t to won's value less x times the reach in
+// opp of the hands of o stronger than it that share no card with it, as beaten
+// sums them from the strongest down.
+func beating(t, o []seat, opp, won, out []float64, x float64, cs *[cards.NumCards + 1]float64) {
 	clear(cs[:])
-	cur, acc = cards.NumCards, 0
-	total, j = 0, len(oo)-1
-	for i := len(to) - 1; i >= 0; i-- {
-		for ; j >= 0 && or[j] > tr[i]; j-- {
-			v := opp[oo[j]]
+	cur, acc := uint8(cards.NumCards), 0.0
+	total, j := 0.0, len(o)-1
+	won = won[:len(t)]
+	for i := len(t) - 1; i >= 0; i-- {
+		e := t[i]
+		for ; j >= 0 && o[j].rank > e.rank; j-- {
+			f := o[j]
+			v := opp[f.h]
 			total += v
-			if c := o0[j]; c != cur {
-				cs[cur], cur, acc = acc, c, cs[c]
+			if f.c0 != cur {
+				cs[cur], cur, acc = acc, f.c0, cs[f.c0]
 			}
 			acc += v
-			cs[o1[j]] += v
+			cs[f.c1] += v
 		}
 		cs[cur] = acc
-		out[to[i]] -= x * (total - cs[t0[i]] - cs[t1[i]])
+		out[e.h] = won[i] - x*(total-cs[e.c0]-cs[e.c1])
 	}
 }
 
@@ -399,31 +415,34 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 		buf = w.r32[depth]
 	}
 	regret := s.regrets(n, buf) // decoded once, kept at this depth for the update
+	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
+	r := self // the reach of the player acting, which its strategy splits among the children
+	if p != trav {
+		r = opp
+	}
 	lock := s.lockOf(n)
 	if lock != nil {
 		copy(sigma, lock)
+		for a := range na {
+			weigh(reach[a*H:a*H+nh], r, sigma[a*nh:(a+1)*nh])
+		}
 	} else {
-		regretMatch(regret, na, nh, sigma, w.sum)
+		regretMatch(regret, na, nh, sigma, r, reach, H)
 	}
-	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
 	kids := s.children(n)
 	if p != trav {
 		clear(out)
 		// No pruning where the opponent's reach is zero: the regrets there would not
 		// move, but the traverser's strategy sums must still follow its reach.
 		for a := range na {
-			child := reach[a*H : a*H+nh]
-			weigh(child, opp, sigma[a*nh:(a+1)*nh])
 			v := vals[a*H : a*H+nt]
-			s.visit(w, kids[a], depth+1, modeCFR, trav, self, child, v, par)
+			s.visit(w, kids[a], depth+1, modeCFR, trav, self, reach[a*H:a*H+nh], v, par)
 			addTo(out, v)
 		}
 		return
 	}
 	for a := range na {
-		child := reach[a*H : a*H+nh]
-		weigh(child, self, sigma[a*nh:(a+1)*nh])
-		s.visit(w, kids[a], depth+1, modeCFR, trav, child, opp, vals[a*H:a*H+nh], par)
+		s.visit(w, kids[a], depth+1, modeCFR, trav, reach[a*H:a*H+nh], opp, vals[a*H:a*H+nh], par)
 	}
 	if s.stopped() {
 		return // a child was cut short: its values are not to be learnt from

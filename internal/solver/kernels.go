@@ -1,6 +1,9 @@
 package solver
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // The traversals' innermost loops: regret matching, the average strategy and the
 // regret update, run at every decision for every hand. Each computes exactly what
@@ -126,112 +129,135 @@ func weigh(dst, r, sg []float64) {
 	}
 }
 
-// regretMatch sets sigma (action-major) to the positive regrets, normalized per hand;
-// uniform for a hand with none. sum is scratch of at least nh.
-func regretMatch(regret []float32, na, nh int, sigma, sum []float64) {
-	normalize(regret, na, nh, sigma, sum, true)
-}
-
-// normalize writes each hand's distribution over actions from weights (only the
-// positive ones when pos is set): weights divided by their sum, uniform if it is 0.
-// Each hand's sum is taken over its actions in order from 0, and its inverse
-// multiplied in. sum is no longer needed (kept for the callers' sake).
-func normalize(weights []float32, na, nh int, sigma, _ []float64, pos bool) {
-	var clamp uint32
-	if pos {
-		clamp = ^uint32(0)
-	}
-	weights, sigma = weights[:na*nh], sigma[:na*nh]
+// regretMatch sets sigma (action-major, nh apart) to the positive regrets,
+// normalized per hand (uniform for a hand with none), and each action's row of
+// reach (H apart) to r times that action's: the children's reach. Each hand's sum
+// is taken over its actions in order from 0, and its inverse multiplied in.
+func regretMatch(regret []float32, na, nh int, sigma, r, reach []float64, H int) {
+	regret, sigma, r = regret[:na*nh], sigma[:na*nh], r[:nh]
 	switch na {
 	case 2:
-		normalize2(weights, nh, sigma, clamp)
+		match2(bitsOf(regret), sigma, r, reach, H)
 	case 3:
-		normalize3(weights, nh, sigma, clamp)
+		match3(bitsOf(regret), sigma, r, reach, H)
 	case 4:
-		normalize4(weights, nh, sigma, clamp)
+		match4(bitsOf(regret), sigma, r, reach, H)
 	default:
-		normalizeN(weights, na, nh, sigma, clamp)
+		normalize(regret, na, nh, sigma, true)
+		for a := range na {
+			weigh(reach[a*H:a*H+nh], r, sigma[a*nh:(a+1)*nh])
+		}
 	}
 }
 
-// positive returns float64(v), but +0 for v below 0 when clamp is ^0: as
-// "if x < 0 { x = 0 }" does (−0 and NaN kept), without a branch. The float32s
+// bitsOf returns the float32s of w as their bits (math.Float32bits), without a
+// copy: the kernels test a regret's sign and clear it in an integer register, and a
+// value loaded there from memory need not be moved from a float register.
+func bitsOf(w []float32) []uint32 {
+	if len(w) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&w[0])), len(w))
+}
+
+// positive returns the float32 of bits u as a float64, but +0 for one below 0:
+// as "if x < 0 { x = 0 }" does (−0 and NaN kept), without a branch. The float32s
 // below 0 are the bit patterns from 0x80000001 (−the least) to 0xff800000 (−Inf).
-func positive(v float32, clamp uint32) float64 {
-	u := math.Float32bits(v)
+func positive(u uint32) float64 {
 	var m uint32
 	if u-0x80000001 <= 0xff800000-0x80000001 {
-		m = clamp
+		m = ^uint32(0)
 	}
 	return float64(math.Float32frombits(u &^ m))
 }
 
-func normalize2(w []float32, nh int, sigma []float64, clamp uint32) {
-	w0, w1 := w[:nh], w[nh:2*nh]
-	s0, s1 := sigma[:nh], sigma[nh:2*nh]
-	w1, s0, s1 = w1[:len(w0)], s0[:len(w0)], s1[:len(w0)]
-	for h := range w0 {
-		x0, x1 := positive(w0[h], clamp), positive(w1[h], clamp)
+// match2 is regretMatch for two actions (w: the regrets' bits).
+func match2(w []uint32, sigma, r, reach []float64, H int) {
+	nh := len(r)
+	w0, w1, s0, s1 := w[:nh], w[nh:2*nh], sigma[:nh], sigma[nh:2*nh]
+	c0, c1 := reach[:nh], reach[H:H+nh]
+	w0, w1, s0, s1, c0, c1 = w0[:nh], w1[:nh], s0[:nh], s1[:nh], c0[:nh], c1[:nh]
+	for h, x := range r {
+		p0, p1 := positive(w0[h]), positive(w1[h])
 		sum := 0.0
-		sum += x0
-		sum += x1
+		sum += p0
+		sum += p1
 		if sum > 0 {
 			inv := 1 / sum
-			s0[h], s1[h] = x0*inv, x1*inv
+			p0, p1 = p0*inv, p1*inv
 		} else {
-			s0[h], s1[h] = 1.0/2, 1.0/2
+			p0, p1 = 1.0/2, 1.0/2
 		}
+		s0[h], s1[h] = p0, p1
+		c0[h], c1[h] = x*p0, x*p1
 	}
 }
 
-func normalize3(w []float32, nh int, sigma []float64, clamp uint32) {
+// match3 is regretMatch for three actions.
+func match3(w []uint32, sigma, r, reach []float64, H int) {
+	nh := len(r)
 	w0, w1, w2 := w[:nh], w[nh:2*nh], w[2*nh:3*nh]
 	s0, s1, s2 := sigma[:nh], sigma[nh:2*nh], sigma[2*nh:3*nh]
-	w1, w2, s0, s1, s2 = w1[:len(w0)], w2[:len(w0)], s0[:len(w0)], s1[:len(w0)], s2[:len(w0)]
+	c0, c1, c2 := reach[:nh], reach[H:H+nh], reach[2*H:2*H+nh]
+	w0, w1, w2, s0, s1, s2 = w0[:nh], w1[:nh], w2[:nh], s0[:nh], s1[:nh], s2[:nh]
+	c0, c1, c2 = c0[:nh], c1[:nh], c2[:nh]
 	const u = 1.0 / 3
-	for h := range w0 {
-		x0, x1, x2 := positive(w0[h], clamp), positive(w1[h], clamp), positive(w2[h], clamp)
+	for h, x := range r {
+		p0, p1, p2 := positive(w0[h]), positive(w1[h]), positive(w2[h])
 		sum := 0.0
-		sum += x0
-		sum += x1
-		sum += x2
+		sum += p0
+		sum += p1
+		sum += p2
 		if sum > 0 {
 			inv := 1 / sum
-			s0[h], s1[h], s2[h] = x0*inv, x1*inv, x2*inv
+			p0, p1, p2 = p0*inv, p1*inv, p2*inv
 		} else {
-			s0[h], s1[h], s2[h] = u, u, u
+			p0, p1, p2 = u, u, u
 		}
+		s0[h], s1[h], s2[h] = p0, p1, p2
+		c0[h], c1[h], c2[h] = x*p0, x*p1, x*p2
 	}
 }
 
-func normalize4(w []float32, nh int, sigma []float64, clamp uint32) {
+// match4 is regretMatch for four actions.
+func match4(w []uint32, sigma, r, reach []float64, H int) {
+	nh := len(r)
 	w0, w1, w2, w3 := w[:nh], w[nh:2*nh], w[2*nh:3*nh], w[3*nh:4*nh]
 	s0, s1, s2, s3 := sigma[:nh], sigma[nh:2*nh], sigma[2*nh:3*nh], sigma[3*nh:4*nh]
-	w1, w2, w3 = w1[:len(w0)], w2[:len(w0)], w3[:len(w0)]
-	s0, s1, s2, s3 = s0[:len(w0)], s1[:len(w0)], s2[:len(w0)], s3[:len(w0)]
-	const u = 1.0 / 4
-	for h := range w0 {
-		x0, x1, x2, x3 := positive(w0[h], clamp), positive(w1[h], clamp), positive(w2[h], clamp), positive(w3[h], clamp)
+	c0, c1, c2, c3 := reach[:nh], reach[H:H+nh], reach[2*H:2*H+nh], reach[3*H:3*H+nh]
+	w0, w1, w2, w3, s0, s1, s2, s3 = w0[:nh], w1[:nh], w2[:nh], w3[:nh], s0[:nh], s1[:nh], s2[:nh], s3[:nh]
+	c0, c1, c2, c3 = c0[:nh], c1[:nh], c2[:nh], c3[:nh]
+	for h, x := range r {
+		p0, p1, p2, p3 := positive(w0[h]), positive(w1[h]), positive(w2[h]), positive(w3[h])
 		sum := 0.0
-		sum += x0
-		sum += x1
-		sum += x2
-		sum += x3
+		sum += p0
+		sum += p1
+		sum += p2
+		sum += p3
 		if sum > 0 {
 			inv := 1 / sum
-			s0[h], s1[h], s2[h], s3[h] = x0*inv, x1*inv, x2*inv, x3*inv
+			p0, p1, p2, p3 = p0*inv, p1*inv, p2*inv, p3*inv
 		} else {
-			s0[h], s1[h], s2[h], s3[h] = u, u, u, u
+			p0, p1, p2, p3 = 1.0/4, 1.0/4, 1.0/4, 1.0/4
 		}
+		s0[h], s1[h], s2[h], s3[h] = p0, p1, p2, p3
+		c0[h], c1[h], c2[h], c3[h] = x*p0, x*p1, x*p2, x*p3
 	}
 }
 
-func normalizeN(w []float32, na, nh int, sigma []float64, clamp uint32) {
+// normalize writes each hand's distribution over actions from weights (only the
+// positive ones when pos is set): weights divided by their sum, uniform if it is 0,
+// the sum taken over the actions in order from 0 and its inverse multiplied in.
+func normalize(weights []float32, na, nh int, sigma []float64, pos bool) {
+	w := bitsOf(weights[:na*nh])
 	uniform := 1 / float64(na)
 	for h := range nh {
 		sum := 0.0
 		for i := h; i < len(w); i += nh {
-			x := positive(w[i], clamp)
+			x := float64(math.Float32frombits(w[i]))
+			if pos {
+				x = positive(w[i])
+			}
 			sigma[i] = x
 			sum += x
 		}

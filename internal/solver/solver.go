@@ -43,10 +43,15 @@ type hand struct {
 // board is a board some node plays on; river boards carry the showdown order.
 type board struct {
 	set   cards.Set
-	order [2][]int32  // river: each player's hands not blocked by the board, weakest first
-	rank  [2][]uint16 // river: the strength of order's hands
-	c0    [2][]uint8  // river: the cards of order's hands
-	c1    [2][]uint8
+	seats [2][]seat // river: each player's hands not blocked by the board, weakest first
+}
+
+// seat is a hand on a river board: its index among the player's hands, its
+// strength (higher is stronger) and its cards, in one word for showdown's passes.
+type seat struct {
+	h      int32
+	rank   uint16
+	c0, c1 uint8
 }
 
 // Solver holds a spot's game tree, the regrets and strategy sums of every decision,
@@ -233,17 +238,20 @@ func (s *Solver) boardIndex(set cards.Set) int32 {
 	if set.Len() == 5 && !s.stopped() {
 		base := eval.HandOf(set.Cards()...)
 		for p := range 2 {
+			var order []int32
+			var rank []uint16
 			for h, hd := range s.hands[p] {
 				if set.Has(hd.c[0]) || set.Has(hd.c[1]) {
 					continue
 				}
-				b.order[p] = append(b.order[p], int32(h))
-				b.rank[p] = append(b.rank[p], uint16(base.Add(hd.c[0]).Add(hd.c[1]).Rank()))
+				order = append(order, int32(h))
+				rank = append(rank, uint16(base.Add(hd.c[0]).Add(hd.c[1]).Rank()))
 			}
-			sortByRank(b.order[p], b.rank[p])
-			for _, h := range b.order[p] {
-				b.c0[p] = append(b.c0[p], uint8(s.hands[p][h].c[0]))
-				b.c1[p] = append(b.c1[p], uint8(s.hands[p][h].c[1]))
+			sortByRank(order, rank)
+			b.seats[p] = make([]seat, len(order))
+			for i, h := range order {
+				hd := s.hands[p][h]
+				b.seats[p][i] = seat{h: h, rank: rank[i], c0: uint8(hd.c[0]), c1: uint8(hd.c[1])}
 			}
 		}
 	}
@@ -278,7 +286,7 @@ func (s *Solver) Memory() int64 {
 	}
 	m += int64(len(s.nodes))*nodeSize + int64(len(s.kids))*kidSize + int64(len(s.acts))*16 + int64(len(s.off))*8
 	for _, b := range s.boards {
-		m += 64 + int64(len(b.order[0])+len(b.order[1]))*8
+		m += 64 + int64(len(b.seats[0])+len(b.seats[1]))*8
 	}
 	m += int64(s.workers+1) * s.scratchBytes()
 	m += int64(cards.NumCards * s.maxH * 8)
