@@ -73,10 +73,10 @@ func BenchmarkIterateRiverSafe(b *testing.B) { benchIterateSafe(b, "QsJh2h8d3c")
 func BenchmarkIterateTurnSafe(b *testing.B)  { benchIterateSafe(b, "QsJh2h8d") }
 
 // benchIterateContext times an iteration under a context that could stop it (one
-// with a deadline an hour away: the traversals poll it at every node), to compare
-// with benchIterate's.
-func benchIterateContext(b *testing.B, board string) {
-	s := mustSolver(b, benchSpot(board), 1)
+// with a deadline an hour away: the traversals poll it at every node, the clock
+// every clockEvery nodes), to compare with benchIterate's.
+func benchIterateContext(b *testing.B, sp Spot) {
+	s := mustSolver(b, sp, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
 	s.Iterate()
@@ -89,8 +89,14 @@ func benchIterateContext(b *testing.B, board string) {
 	}
 }
 
-func BenchmarkIterateRiverContext(b *testing.B) { benchIterateContext(b, "QsJh2h8d3c") }
-func BenchmarkIterateTurnContext(b *testing.B)  { benchIterateContext(b, "QsJh2h8d") }
+func BenchmarkIterateRiverContext(b *testing.B) { benchIterateContext(b, benchSpot("QsJh2h8d3c")) }
+func BenchmarkIterateTurnContext(b *testing.B)  { benchIterateContext(b, benchSpot("QsJh2h8d")) }
+
+// BenchmarkIterateResolveTurnContext is BenchmarkIterateResolveTurn under a
+// deadline: the clock read every clockEvery nodes.
+func BenchmarkIterateResolveTurnContext(b *testing.B) {
+	benchIterateContext(b, resolveSpot(b, "QsJh2h8d"))
+}
 
 // resolveSpot is a spot as the resolve bot re-solves it (internal/bot,
 // roundTree): both ranges every live hand, of uneven weights, the pot 1,000 and

@@ -24,6 +24,7 @@ type worker struct {
 	won                []float64                   // showdown: per hand, in strength order
 	r32                [][]float32                 // compressed store: per depth, a decision's decoded regrets
 	s32                []float32                   // compressed store: a decision's decoded strategy sums
+	tick               uint32                      // polled's count of calls
 	cs                 [cards.NumCards + 1]float64 // per-card sums, and a slot for showdown
 	cs2                [cards.NumCards + 1]float64
 }
@@ -92,7 +93,7 @@ func (s *Solver) Iterate() { s.iterate() }
 
 // IterateContext runs one iteration as Iterate does, but stops inside it soon after
 // ctx is done or its deadline has passed (at the next node the traversal enters;
-// the deadline is read from the clock, stopped says why) and reports whether the
+// the deadline is read from the clock every clockEvery nodes, stopped says why) and reports whether the
 // iteration was completed. When ctx is done or past its deadline on entry it does
 // nothing. An
 // interrupted iteration keeps the updates of the decision nodes it finished (every
@@ -140,8 +141,8 @@ func (s *Solver) iterate() bool {
 
 // stopped reports whether the traversal under way was told to stop (the watched
 // context is done or its deadline has passed). It is monotonic: once true, true
-// until the traversal returns, so a node that finds it false after visiting its
-// children knows they all finished.
+// until the traversal returns (halt latches the deadline), so a node that finds it
+// false after visiting its children knows they all finished.
 //
 // The deadline is read from the clock, not only from ctx.Done(): the runtime
 // closes Done from a timer, and a timer is run late when no P is free to run it
@@ -149,9 +150,40 @@ func (s *Solver) iterate() bool {
 // loaded machine the threads wait to be scheduled): past its deadline by 15 ms
 // on an idle machine, by hundreds under load, the traversal went on meanwhile.
 func (s *Solver) stopped() bool {
-	if s.timed && !time.Now().Before(s.deadline) {
+	if s.halt.Load() {
 		return true
 	}
+	if s.timed && !time.Now().Before(s.deadline) {
+		s.halt.Store(true)
+		return true
+	}
+	return s.cancelled()
+}
+
+// clockEvery is how many nodes a traversal's worker enters between two reads of
+// the clock (polled): a read cost 1 to 2% of a re-solve's CPU at every node, and
+// 16 nodes take microseconds.
+const clockEvery = 16
+
+// polled is stopped for a traversal on worker w, which reads the clock at one call
+// in clockEvery (Done at every call). Once a worker has found the deadline
+// passed, halt makes every later call, on any worker, report it: a traversal cut
+// short anywhere is seen as cut by every node above.
+func (s *Solver) polled(w *worker) bool {
+	if s.halt.Load() {
+		return true
+	}
+	if s.timed {
+		if w.tick++; w.tick%clockEvery == 0 && !time.Now().Before(s.deadline) {
+			s.halt.Store(true)
+			return true
+		}
+	}
+	return s.cancelled()
+}
+
+// cancelled reports whether the watched context's Done is closed.
+func (s *Solver) cancelled() bool {
 	if s.done == nil {
 		return false
 	}
@@ -166,6 +198,7 @@ func (s *Solver) stopped() bool {
 // watch makes stopped report ctx's end (until unwatch), or returns ctx's error
 // (ctxErr) when it has ended already.
 func (s *Solver) watch(ctx context.Context) error {
+	s.halt.Store(false)
 	s.done = ctx.Done()
 	s.deadline, s.timed = ctx.Deadline()
 	if s.stopped() {
@@ -176,7 +209,10 @@ func (s *Solver) watch(ctx context.Context) error {
 }
 
 // unwatch ends watch.
-func (s *Solver) unwatch() { s.done, s.timed = nil, false }
+func (s *Solver) unwatch() {
+	s.done, s.timed = nil, false
+	s.halt.Store(false)
+}
 
 // ctxErr returns the error of ctx, which has ended (stopped said so): its own, or
 // context.DeadlineExceeded when its deadline has passed before its timer has told it.
@@ -207,7 +243,7 @@ func (s *Solver) rootOut(p int) []float64 {
 // visit computes node ni's values for the traverser's hands into out. par is true on
 // the main goroutine: its first chance node is spread over the pool.
 func (s *Solver) visit(w *worker, ni int32, depth int, m mode, trav int, self, opp, out []float64, par bool) {
-	if s.stopped() {
+	if s.polled(w) {
 		return // out is left as it is: the caller stops too
 	}
 	n := &s.nodes[ni]
@@ -431,20 +467,18 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 	}
 	kids := s.children(n)
 	if p != trav {
-		clear(out)
 		// No pruning where the opponent's reach is zero: the regrets there would not
 		// move, but the traverser's strategy sums must still follow its reach.
 		for a := range na {
-			v := vals[a*H : a*H+nt]
-			s.visit(w, kids[a], depth+1, modeCFR, trav, self, reach[a*H:a*H+nh], v, par)
-			addTo(out, v)
+			s.visit(w, kids[a], depth+1, modeCFR, trav, self, reach[a*H:a*H+nh], vals[a*H:a*H+nt], par)
 		}
+		sumRows(out, vals, na, H) // a cut short child's values too: the caller stops
 		return
 	}
 	for a := range na {
 		s.visit(w, kids[a], depth+1, modeCFR, trav, reach[a*H:a*H+nh], opp, vals[a*H:a*H+nh], par)
 	}
-	if s.stopped() {
+	if s.polled(w) {
 		return // a child was cut short: its values are not to be learnt from
 	}
 	if lock != nil {

@@ -41,12 +41,12 @@ func (s *Solver) update(w *worker, n *node, regret []float32, vals, sigma, self,
 // of the strategy sums.
 type discounts struct{ pos, neg, g float32 }
 
-// of returns the discount of regret x: pos above 0, neg otherwise, picked from x's
-// bits without a branch (above 0 as an int32 is above 0 as a float, NaN aside: a NaN
-// regret stays NaN whatever it is multiplied by).
-func (k discounts) of(x float32) float32 {
+// of returns the discount of the regret of bits u (math.Float32bits): pos above
+// 0, neg otherwise, picked without a branch (above 0 as an int32 is above 0 as a
+// float, NaN aside: a NaN regret stays NaN whatever it is multiplied by).
+func (k discounts) of(u uint32) float32 {
 	db := math.Float32bits(k.neg)
-	if int32(math.Float32bits(x)) > 0 {
+	if int32(u) > 0 {
 		db = math.Float32bits(k.pos)
 	}
 	return math.Float32frombits(db)
@@ -71,8 +71,9 @@ func expect(out, sigma, vals []float64, na, H int) {
 func updateRow(r, st []float32, v, sg, self, out []float64, k discounts) {
 	n := len(r)
 	st, v, sg, self, out = st[:n], v[:n], sg[:n], self[:n], out[:n]
+	u := bitsOf(r)
 	for h, x := range r {
-		r[h] = x*k.of(x) + float32(v[h]-out[h])
+		r[h] = x*k.of(u[h]) + float32(v[h]-out[h])
 		st[h] = st[h]*k.g + float32(self[h]*sg[h])
 	}
 }
@@ -83,14 +84,16 @@ func update2(r, st []float32, vals, sigma, self, out []float64, H int, k discoun
 	r0, r1, st0, st1 := r[:nh], r[nh:2*nh], st[:nh], st[nh:2*nh]
 	v0, v1, sg0, sg1 := vals[:nh], vals[H:H+nh], sigma[:nh], sigma[nh:2*nh]
 	r0, r1, st0, st1, v0, v1, sg0, sg1, self = r0[:nh], r1[:nh], st0[:nh], st1[:nh], v0[:nh], v1[:nh], sg0[:nh], sg1[:nh], self[:nh]
+	u0, u1 := bitsOf(r0), bitsOf(r1)
+	u0, u1 = u0[:nh], u1[:nh]
 	for h := range out {
 		o := 0.0
 		o += sg0[h] * v0[h]
 		o += sg1[h] * v1[h]
 		out[h] = o
 		x0, x1, sl := r0[h], r1[h], self[h]
-		r0[h] = x0*k.of(x0) + float32(v0[h]-o)
-		r1[h] = x1*k.of(x1) + float32(v1[h]-o)
+		r0[h] = x0*k.of(u0[h]) + float32(v0[h]-o)
+		r1[h] = x1*k.of(u1[h]) + float32(v1[h]-o)
 		st0[h] = st0[h]*k.g + float32(sl*sg0[h])
 		st1[h] = st1[h]*k.g + float32(sl*sg1[h])
 	}
@@ -105,6 +108,8 @@ func update3(r, st []float32, vals, sigma, self, out []float64, H int, k discoun
 	sg0, sg1, sg2 := sigma[:nh], sigma[nh:2*nh], sigma[2*nh:3*nh]
 	r0, r1, r2, st0, st1, st2 = r0[:nh], r1[:nh], r2[:nh], st0[:nh], st1[:nh], st2[:nh]
 	v0, v1, v2, sg0, sg1, sg2, self = v0[:nh], v1[:nh], v2[:nh], sg0[:nh], sg1[:nh], sg2[:nh], self[:nh]
+	u0, u1, u2 := bitsOf(r0), bitsOf(r1), bitsOf(r2)
+	u0, u1, u2 = u0[:nh], u1[:nh], u2[:nh]
 	for h := range out {
 		o := 0.0
 		o += sg0[h] * v0[h]
@@ -112,12 +117,44 @@ func update3(r, st []float32, vals, sigma, self, out []float64, H int, k discoun
 		o += sg2[h] * v2[h]
 		out[h] = o
 		x0, x1, x2, sl := r0[h], r1[h], r2[h], self[h]
-		r0[h] = x0*k.of(x0) + float32(v0[h]-o)
-		r1[h] = x1*k.of(x1) + float32(v1[h]-o)
-		r2[h] = x2*k.of(x2) + float32(v2[h]-o)
+		r0[h] = x0*k.of(u0[h]) + float32(v0[h]-o)
+		r1[h] = x1*k.of(u1[h]) + float32(v1[h]-o)
+		r2[h] = x2*k.of(u2[h]) + float32(v2[h]-o)
 		st0[h] = st0[h]*k.g + float32(sl*sg0[h])
 		st1[h] = st1[h]*k.g + float32(sl*sg1[h])
 		st2[h] = st2[h]*k.g + float32(sl*sg2[h])
+	}
+}
+
+// sumRows sets out[h] to the sum over the actions, in order from 0, of vals[a][h]
+// (H apart), from 0: what adding each row to a cleared out did, in one pass.
+func sumRows(out, vals []float64, na, H int) {
+	nh := len(out)
+	switch na {
+	case 2:
+		v0, v1 := vals[:nh], vals[H:H+nh]
+		v0, v1 = v0[:nh], v1[:nh]
+		for h := range out {
+			o := 0.0
+			o += v0[h]
+			o += v1[h]
+			out[h] = o
+		}
+	case 3:
+		v0, v1, v2 := vals[:nh], vals[H:H+nh], vals[2*H:2*H+nh]
+		v0, v1, v2 = v0[:nh], v1[:nh], v2[:nh]
+		for h := range out {
+			o := 0.0
+			o += v0[h]
+			o += v1[h]
+			o += v2[h]
+			out[h] = o
+		}
+	default:
+		clear(out)
+		for a := range na {
+			addTo(out, vals[a*H:a*H+nh])
+		}
 	}
 }
 

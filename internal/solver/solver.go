@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -102,12 +103,14 @@ type Solver struct {
 	main    *worker
 
 	// done is IterateContext's ctx.Done() while it iterates, nil otherwise, and
-	// deadline its ctx's deadline when timed: the traversals poll both (stopped)
-	// at every node, and so does NewContext's build. Workers read them after
+	// deadline its ctx's deadline when timed: the traversals poll Done at every
+	// node and the clock every clockEvery nodes (polled), NewContext's build both
+	// every stopEvery nodes (stopped). Workers read them after
 	// receiving a job, so the job channel orders the writes before their reads.
 	done     <-chan struct{}
 	deadline time.Time
 	timed    bool
+	halt     atomic.Bool // a traversal found the deadline passed (stopped, polled)
 	// onChance, when set (by tests, with one worker), is called at every chance
 	// node a traversal enters.
 	onChance func()
