@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/equity"
 )
 
@@ -72,10 +73,10 @@ func BenchmarkIterateRiverSafe(b *testing.B) { benchIterateSafe(b, "QsJh2h8d3c")
 func BenchmarkIterateTurnSafe(b *testing.B)  { benchIterateSafe(b, "QsJh2h8d") }
 
 // benchIterateContext times an iteration under a context that could stop it (one
-// with a deadline an hour away: the traversals poll it at every node), to compare
-// with benchIterate's.
-func benchIterateContext(b *testing.B, board string) {
-	s := mustSolver(b, benchSpot(board), 1)
+// with a deadline an hour away: the traversals poll it at every node, the clock
+// every clockEvery nodes), to compare with benchIterate's.
+func benchIterateContext(b *testing.B, sp Spot) {
+	s := mustSolver(b, sp, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
 	s.Iterate()
@@ -88,5 +89,103 @@ func benchIterateContext(b *testing.B, board string) {
 	}
 }
 
-func BenchmarkIterateRiverContext(b *testing.B) { benchIterateContext(b, "QsJh2h8d3c") }
-func BenchmarkIterateTurnContext(b *testing.B)  { benchIterateContext(b, "QsJh2h8d") }
+func BenchmarkIterateRiverContext(b *testing.B) { benchIterateContext(b, benchSpot("QsJh2h8d3c")) }
+func BenchmarkIterateTurnContext(b *testing.B)  { benchIterateContext(b, benchSpot("QsJh2h8d")) }
+
+// BenchmarkIterateResolveTurnContext is BenchmarkIterateResolveTurn under a
+// deadline: the clock read every clockEvery nodes.
+func BenchmarkIterateResolveTurnContext(b *testing.B) {
+	benchIterateContext(b, resolveSpot(b, "QsJh2h8d"))
+}
+
+// resolveSpot is a spot as the resolve bot re-solves it (internal/bot,
+// roundTree): both ranges every live hand, of uneven weights, the pot 1,000 and
+// 9,000 behind; on the turn one bet of 66% and a raise of the pot, two raises at
+// most, the river one bet of 75%; on the river bets of 33, 75 and 125% and a raise
+// of the pot, three at most.
+func resolveSpot(tb testing.TB, board string) Spot {
+	tb.Helper()
+	sp := Spot{Pot: 1000, Stack: 9000, Board: cards.MustParseList(board)}
+	for p := range 2 {
+		var combos []equity.Combo
+		for a := cards.Card(1); a < cards.NumCards; a++ { // in the bot's order (comboCards)
+			for b := range a {
+				w := float64((int(a)*7+int(b)*13+p*5)%23+1) / 23
+				combos = append(combos, equity.Combo{Cards: [2]cards.Card{a, b}, Weight: w})
+			}
+		}
+		r, err := equity.RangeOf(combos)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		sp.Range[p] = r
+	}
+	t := Tree{AllInThreshold: 0.9, RaiseCap: 2}
+	if len(sp.Board) == 5 {
+		t.RaiseCap = 3
+	}
+	for p := range 2 {
+		t.Sizes[p][Turn] = Sizes{Bet: []float64{66}, Raise: []float64{100}}
+		t.Sizes[p][River] = Sizes{Bet: []float64{75}}
+		if len(sp.Board) == 5 {
+			t.Sizes[p][River] = Sizes{Bet: []float64{33, 75, 125}, Raise: []float64{100}}
+		}
+	}
+	sp.Tree = t
+	return sp
+}
+
+func BenchmarkIterateResolveTurn(b *testing.B) {
+	benchIterateOpts(b, resolveSpot(b, "QsJh2h8d"), Options{Workers: 1})
+}
+
+func BenchmarkIterateResolveRiver(b *testing.B) {
+	benchIterateOpts(b, resolveSpot(b, "QsJh2h8d3c"), Options{Workers: 1})
+}
+
+// kernelSolver is a river resolveSpot after a few iterations: regrets of both
+// signs, reach of uneven weights.
+func kernelSolver(b *testing.B) (*Solver, []float64) {
+	s, err := New(resolveSpot(b, "QsJh2h8d3c"), Options{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 5 {
+		s.Iterate()
+	}
+	return s, s.weights[1]
+}
+
+// BenchmarkRegretMatch times regret matching at the river's root (4 actions,
+// 1,081 hands).
+func BenchmarkRegretMatch(b *testing.B) {
+	s, _ := kernelSolver(b)
+	n := &s.nodes[0]
+	na, nh := int(n.nkids), len(s.hands[n.player])
+	sigma, reach := make([]float64, na*nh), make([]float64, na*nh)
+	b.ReportAllocs()
+	for b.Loop() {
+		regretMatch(s.regrets(n, nil), na, nh, sigma, s.weights[n.player], reach, nh)
+	}
+}
+
+// BenchmarkShowdown times one showdown over the river's 1,081 hands a player.
+func BenchmarkShowdown(b *testing.B) {
+	s, opp := kernelSolver(b)
+	out := make([]float64, len(s.hands[0]))
+	bd := &s.boards[0]
+	b.ReportAllocs()
+	for b.Loop() {
+		s.showdown(s.main, bd, 0, opp, out, 1)
+	}
+}
+
+// BenchmarkCompatible times the blocker sums over the river's 1,081 hands a player.
+func BenchmarkCompatible(b *testing.B) {
+	s, opp := kernelSolver(b)
+	out := make([]float64, len(s.hands[0]))
+	b.ReportAllocs()
+	for b.Loop() {
+		s.compatible(0, opp, out, &s.main.cs)
+	}
+}

@@ -2,7 +2,6 @@ package solver
 
 import (
 	"context"
-	"math"
 	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -20,12 +19,14 @@ const (
 // worker is one goroutine's scratch: per tree depth, buffers for every action's
 // reach, values and strategy, so that iterations allocate nothing.
 type worker struct {
-	reach, vals, sigma [][]float64 // [depth][action*maxH + hand]
-	sum                []float64   // per hand
-	r32                [][]float32 // compressed store: per depth, a decision's decoded regrets
-	s32                []float32   // compressed store: a decision's decoded strategy sums
-	cs                 [cards.NumCards]float64
-	cs2                [cards.NumCards]float64
+	reach, vals, sigma [][]float64                 // [depth][action*maxH + hand]
+	sum                []float64                   // per hand
+	won                []float64                   // showdown: per hand, in strength order
+	r32                [][]float32                 // compressed store: per depth, a decision's decoded regrets
+	s32                []float32                   // compressed store: a decision's decoded strategy sums
+	tick               uint32                      // polled's count of calls
+	cs                 [cards.NumCards + 1]float64 // per-card sums, and a slot for showdown
+	cs2                [cards.NumCards + 1]float64
 }
 
 func (s *Solver) scratchBytes() int64 {
@@ -37,7 +38,7 @@ func (s *Solver) scratchBytes() int64 {
 }
 
 func (s *Solver) newWorker() *worker {
-	w := &worker{sum: make([]float64, s.maxH), s32: make([]float32, s.maxA*s.maxH)}
+	w := &worker{sum: make([]float64, s.maxH), won: make([]float64, s.maxH), s32: make([]float32, s.maxA*s.maxH)}
 	for range s.maxDepth + 1 {
 		w.reach = append(w.reach, make([]float64, s.maxA*s.maxH))
 		w.vals = append(w.vals, make([]float64, s.maxA*s.maxH))
@@ -92,7 +93,7 @@ func (s *Solver) Iterate() { s.iterate() }
 
 // IterateContext runs one iteration as Iterate does, but stops inside it soon after
 // ctx is done or its deadline has passed (at the next node the traversal enters;
-// the deadline is read from the clock, stopped says why) and reports whether the
+// the deadline is read from the clock every clockEvery nodes, stopped says why) and reports whether the
 // iteration was completed. When ctx is done or past its deadline on entry it does
 // nothing. An
 // interrupted iteration keeps the updates of the decision nodes it finished (every
@@ -140,8 +141,8 @@ func (s *Solver) iterate() bool {
 
 // stopped reports whether the traversal under way was told to stop (the watched
 // context is done or its deadline has passed). It is monotonic: once true, true
-// until the traversal returns, so a node that finds it false after visiting its
-// children knows they all finished.
+// until the traversal returns (halt latches the deadline), so a node that finds it
+// false after visiting its children knows they all finished.
 //
 // The deadline is read from the clock, not only from ctx.Done(): the runtime
 // closes Done from a timer, and a timer is run late when no P is free to run it
@@ -149,9 +150,40 @@ func (s *Solver) iterate() bool {
 // loaded machine the threads wait to be scheduled): past its deadline by 15 ms
 // on an idle machine, by hundreds under load, the traversal went on meanwhile.
 func (s *Solver) stopped() bool {
-	if s.timed && !time.Now().Before(s.deadline) {
+	if s.halt.Load() {
 		return true
 	}
+	if s.timed && !time.Now().Before(s.deadline) {
+		s.halt.Store(true)
+		return true
+	}
+	return s.cancelled()
+}
+
+// clockEvery is how many nodes a traversal's worker enters between two reads of
+// the clock (polled): a read cost 1 to 2% of a re-solve's CPU at every node, and
+// 16 nodes take microseconds.
+const clockEvery = 16
+
+// polled is stopped for a traversal on worker w, which reads the clock at one call
+// in clockEvery (Done at every call). Once a worker has found the deadline
+// passed, halt makes every later call, on any worker, report it: a traversal cut
+// short anywhere is seen as cut by every node above.
+func (s *Solver) polled(w *worker) bool {
+	if s.halt.Load() {
+		return true
+	}
+	if s.timed {
+		if w.tick++; w.tick%clockEvery == 0 && !time.Now().Before(s.deadline) {
+			s.halt.Store(true)
+			return true
+		}
+	}
+	return s.cancelled()
+}
+
+// cancelled reports whether the watched context's Done is closed.
+func (s *Solver) cancelled() bool {
 	if s.done == nil {
 		return false
 	}
@@ -166,6 +198,7 @@ func (s *Solver) stopped() bool {
 // watch makes stopped report ctx's end (until unwatch), or returns ctx's error
 // (ctxErr) when it has ended already.
 func (s *Solver) watch(ctx context.Context) error {
+	s.halt.Store(false)
 	s.done = ctx.Done()
 	s.deadline, s.timed = ctx.Deadline()
 	if s.stopped() {
@@ -176,7 +209,10 @@ func (s *Solver) watch(ctx context.Context) error {
 }
 
 // unwatch ends watch.
-func (s *Solver) unwatch() { s.done, s.timed = nil, false }
+func (s *Solver) unwatch() {
+	s.done, s.timed = nil, false
+	s.halt.Store(false)
+}
 
 // ctxErr returns the error of ctx, which has ended (stopped said so): its own, or
 // context.DeadlineExceeded when its deadline has passed before its timer has told it.
@@ -207,7 +243,7 @@ func (s *Solver) rootOut(p int) []float64 {
 // visit computes node ni's values for the traverser's hands into out. par is true on
 // the main goroutine: its first chance node is spread over the pool.
 func (s *Solver) visit(w *worker, ni int32, depth int, m mode, trav int, self, opp, out []float64, par bool) {
-	if s.stopped() {
+	if s.polled(w) {
 		return // out is left as it is: the caller stops too
 	}
 	n := &s.nodes[ni]
@@ -255,34 +291,67 @@ func (s *Solver) rakedShowdown(w *worker, n *node, trav int, opp, out []float64)
 }
 
 // showdown sets out[h] to x times the opponent reach h beats minus the reach it loses
-// to: two passes over both players' hands in strength order, with per-card sums so
-// that hands sharing a card with h are left out.
+// to: two passes over both players' hands in strength order (beaten, beating), with
+// per-card sums so that hands sharing a card with h are left out.
 func (s *Solver) showdown(w *worker, b *board, trav int, opp, out []float64, x float64) {
 	clear(out)
-	to, tr, t0, t1 := b.order[trav], b.rank[trav], b.c0[trav], b.c1[trav]
-	oo, or, o0, o1 := b.order[1-trav], b.rank[1-trav], b.c0[1-trav], b.c1[1-trav]
-	cs := &w.cs
-	clear(cs[:])
+	t, o := b.seats[trav], b.seats[1-trav]
+	won := w.won[:len(t)]
+	beaten(t, o, opp, won, x, &w.cs)
+	beating(t, o, opp, won, out, x, &w.cs)
+}
+
+// beaten sets won[i] to x times the reach in opp of the hands of o (in strength
+// order, as t) weaker than t[i] that share no card with it.
+//
+// Hands of one strength come in runs sharing their first card (AsKs, AsKh, AsKd,
+// AsKc): that card's sum is kept in a register along a run (acc, for card cur;
+// written back before it is read and when the run ends), so that each addition
+// does not wait for the one before it to be stored and loaded again. The sums are
+// the same additions in the same order.
+func beaten(t, o []seat, opp, won []float64, x float64, cs *[cards.NumCards + 1]float64) {
+	clear(cs[:]) // its last slot, past the cards, is cur's before the first run
+	cur, acc := uint8(cards.NumCards), 0.0
 	total, j := 0.0, 0
-	for i, h := range to {
-		for ; j < len(oo) && or[j] < tr[i]; j++ {
-			v := opp[oo[j]]
+	won = won[:len(t)]
+	for i, e := range t {
+		for ; j < len(o) && o[j].rank < e.rank; j++ {
+			f := o[j]
+			v := opp[f.h]
 			total += v
-			cs[o0[j]] += v
-			cs[o1[j]] += v
+			if f.c0 != cur {
+				cs[cur], cur, acc = acc, f.c0, cs[f.c0]
+			}
+			acc += v
+			cs[f.c1] += v
 		}
-		out[h] = x * (total - cs[t0[i]] - cs[t1[i]])
+		cs[cur] = acc
+		won[i] = x * (total - cs[e.c0] - cs[e.c1])
 	}
+}
+
+// beating sets out[h] for each hand of t to won's value less x times the reach in
+// opp of the hands of o stronger than it that share no card with it, as beaten
+// sums them from the strongest down.
+func beating(t, o []seat, opp, won, out []float64, x float64, cs *[cards.NumCards + 1]float64) {
 	clear(cs[:])
-	total, j = 0, len(oo)-1
-	for i := len(to) - 1; i >= 0; i-- {
-		for ; j >= 0 && or[j] > tr[i]; j-- {
-			v := opp[oo[j]]
+	cur, acc := uint8(cards.NumCards), 0.0
+	total, j := 0.0, len(o)-1
+	won = won[:len(t)]
+	for i := len(t) - 1; i >= 0; i-- {
+		e := t[i]
+		for ; j >= 0 && o[j].rank > e.rank; j-- {
+			f := o[j]
+			v := opp[f.h]
 			total += v
-			cs[o0[j]] += v
-			cs[o1[j]] += v
+			if f.c0 != cur {
+				cs[cur], cur, acc = acc, f.c0, cs[f.c0]
+			}
+			acc += v
+			cs[f.c1] += v
 		}
-		out[to[i]] -= x * (total - cs[t0[i]] - cs[t1[i]])
+		cs[cur] = acc
+		out[e.h] = won[i] - x*(total-cs[e.c0]-cs[e.c1])
 	}
 }
 
@@ -382,116 +451,41 @@ func (s *Solver) cfrAction(w *worker, n *node, depth int, trav int, self, opp, o
 		buf = w.r32[depth]
 	}
 	regret := s.regrets(n, buf) // decoded once, kept at this depth for the update
+	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
+	r := self // the reach of the player acting, which its strategy splits among the children
+	if p != trav {
+		r = opp
+	}
 	lock := s.lockOf(n)
 	if lock != nil {
 		copy(sigma, lock)
+		for a := range na {
+			weigh(reach[a*H:a*H+nh], r, sigma[a*nh:(a+1)*nh])
+		}
 	} else {
-		regretMatch(regret, na, nh, sigma, w.sum)
+		regretMatch(regret, na, nh, sigma, r, reach, H)
 	}
-	vals, reach, H := w.vals[depth], w.reach[depth], s.maxH
 	kids := s.children(n)
 	if p != trav {
-		clear(out)
 		// No pruning where the opponent's reach is zero: the regrets there would not
 		// move, but the traverser's strategy sums must still follow its reach.
 		for a := range na {
-			child := reach[a*H : a*H+nh]
-			for h, r := range opp {
-				child[h] = r * sigma[a*nh+h]
-			}
-			v := vals[a*H : a*H+nt]
-			s.visit(w, kids[a], depth+1, modeCFR, trav, self, child, v, par)
-			addTo(out, v)
+			s.visit(w, kids[a], depth+1, modeCFR, trav, self, reach[a*H:a*H+nh], vals[a*H:a*H+nt], par)
 		}
+		sumRows(out, vals, na, H) // a cut short child's values too: the caller stops
 		return
 	}
 	for a := range na {
-		child := reach[a*H : a*H+nh]
-		for h, r := range self {
-			child[h] = r * sigma[a*nh+h]
-		}
-		s.visit(w, kids[a], depth+1, modeCFR, trav, child, opp, vals[a*H:a*H+nh], par)
+		s.visit(w, kids[a], depth+1, modeCFR, trav, reach[a*H:a*H+nh], opp, vals[a*H:a*H+nh], par)
 	}
-	if s.stopped() {
+	if s.polled(w) {
 		return // a child was cut short: its values are not to be learnt from
 	}
-	clear(out)
-	for a := range na {
-		for h := range nh {
-			out[h] += sigma[a*nh+h] * vals[a*H+h]
-		}
+	if lock != nil {
+		expect(out[:nh], sigma, vals, na, H)
+		return
 	}
-	if lock == nil {
-		s.update(w, n, regret, vals, sigma, self, out)
-	}
-}
-
-// update adds the instantaneous regrets to the discounted ones (positive regrets times
-// t^1.5/(t^1.5+1), negative ones halved) and the reach-weighted strategy to the
-// strategy sums, discounted by (t/(t+1))^2.
-func (s *Solver) update(w *worker, n *node, regret []float32, vals, sigma, self, out []float64) {
-	na, nh, H := int(n.nkids), len(self), s.maxH
-	t := float64(s.iter)
-	ta := math.Pow(t, 1.5)
-	pos, neg := float32(ta/(ta+1)), float32(0.5)
-	g := float32(t / (t + 1) * t / (t + 1))
-	strat := s.sums(n, w.s32)
-	for a := range na {
-		r := regret[a*nh : (a+1)*nh]
-		st := strat[a*nh : (a+1)*nh]
-		v := vals[a*H : a*H+nh]
-		sg := sigma[a*nh : (a+1)*nh]
-		for h := range nh {
-			d := neg
-			if r[h] > 0 {
-				d = pos
-			}
-			r[h] = r[h]*d + float32(v[h]-out[h])
-			st[h] = st[h]*g + float32(self[h]*sg[h])
-		}
-	}
-	s.keep(n, regret, strat)
-}
-
-// regretMatch sets sigma (action-major) to the positive regrets, normalized per hand;
-// uniform for a hand with none. sum is scratch of at least nh.
-func regretMatch(regret []float32, na, nh int, sigma, sum []float64) {
-	normalize(regret, na, nh, sigma, sum, true)
-}
-
-// normalize writes each hand's distribution over actions from weights (only the
-// positive ones when pos is set): weights divided by their sum, uniform if it is 0.
-// The loops run along the hands, action by action, for the memory's sake.
-func normalize(weights []float32, na, nh int, sigma, sum []float64, pos bool) {
-	sum = sum[:nh]
-	clear(sum)
-	for a := range na {
-		row, sg := weights[a*nh:(a+1)*nh], sigma[a*nh:(a+1)*nh]
-		for h, v := range row {
-			x := float64(v)
-			if pos && x < 0 {
-				x = 0
-			}
-			sg[h] = x
-			sum[h] += x
-		}
-	}
-	for h, v := range sum {
-		if v > 0 {
-			sum[h] = 1 / v
-		}
-	}
-	uniform := 1 / float64(na)
-	for a := range na {
-		sg := sigma[a*nh : (a+1)*nh]
-		for h, inv := range sum {
-			if inv > 0 {
-				sg[h] *= inv
-			} else {
-				sg[h] = uniform
-			}
-		}
-	}
+	s.update(w, n, regret, vals, sigma, self, out[:nh])
 }
 
 // evalAction is a decision node in a best-response or average-strategy traversal.

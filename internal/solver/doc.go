@@ -18,7 +18,8 @@
 // PioSOLVER report it.
 //
 // IterateContext stops inside an iteration once its context is done or its deadline
-// has passed (the traversals poll both at every node, the deadline on the clock),
+// has passed (the traversals poll Done at every node, the deadline on the clock every
+// 16 nodes),
 // keeping the updates of the decisions it finished: every average strategy stays a
 // strategy (docs/solver.md, "Stopping inside an iteration"). NewContext's build and
 // HandValuesContext stop alike.

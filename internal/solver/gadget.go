@@ -79,7 +79,7 @@ func (s *Solver) newGadget(b *Bound) {
 	for h, hd := range s.hands[c] {
 		g.bound[h] = b.Values[equity.ComboIndex(hd.c[0], hd.c[1])]
 	}
-	var cs [cards.NumCards]float64
+	var cs [cards.NumCards + 1]float64
 	s.compatible(c, s.weights[1-c], g.alt, &cs)
 	for h := range g.alt {
 		g.alt[h] *= g.bound[h] // NaN stays NaN: unbounded

@@ -17,7 +17,7 @@ import (
 func meanValue(t *testing.T, ref *Solver, c int, vals []float64) float64 {
 	t.Helper()
 	compat := make([]float64, len(ref.hands[c]))
-	var cs [cards.NumCards]float64
+	var cs [cards.NumCards + 1]float64
 	ref.compatible(c, ref.weights[1-c], compat, &cs)
 	num, den := 0.0, 0.0
 	for h, hd := range ref.hands[c] {

@@ -92,14 +92,14 @@ func (s *Solver) leafEquity(p int, opp []float64) []float64 {
 	for _, bi := range s.leafBoards {
 		bd := &s.boards[bi]
 		clear(live)
-		for _, o := range bd.order[1-p] {
-			live[o] = opp[o]
+		for _, o := range bd.seats[1-p] {
+			live[o.h] = opp[o.h]
 		}
 		s.showdown(s.main, bd, p, live, a, 1)
 		s.compatible(p, live, b, &s.main.cs2)
-		for _, h := range bd.order[p] {
-			diff[h] += a[h]
-			meet[h] += b[h]
+		for _, e := range bd.seats[p] {
+			diff[e.h] += a[e.h]
+			meet[e.h] += b[e.h]
 		}
 	}
 	return shares(diff, meet)

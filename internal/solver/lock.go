@@ -90,7 +90,7 @@ func (s *Solver) average(n *node, sigma, sum []float64, buf []float32) {
 		return
 	}
 	na, nh := int(n.nkids), len(s.hands[n.player])
-	normalize(s.sums(n, buf), na, nh, sigma, sum, false)
+	normalize(s.sums(n, buf), na, nh, sigma, false)
 }
 
 // Locked reports how many decisions are locked.

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -43,10 +44,15 @@ type hand struct {
 // board is a board some node plays on; river boards carry the showdown order.
 type board struct {
 	set   cards.Set
-	order [2][]int32  // river: each player's hands not blocked by the board, weakest first
-	rank  [2][]uint16 // river: the strength of order's hands
-	c0    [2][]uint8  // river: the cards of order's hands
-	c1    [2][]uint8
+	seats [2][]seat // river: each player's hands not blocked by the board, weakest first
+}
+
+// seat is a hand on a river board: its index among the player's hands, its
+// strength (higher is stronger) and its cards, in one word for showdown's passes.
+type seat struct {
+	h      int32
+	rank   uint16
+	c0, c1 uint8
 }
 
 // Solver holds a spot's game tree, the regrets and strategy sums of every decision,
@@ -97,12 +103,14 @@ type Solver struct {
 	main    *worker
 
 	// done is IterateContext's ctx.Done() while it iterates, nil otherwise, and
-	// deadline its ctx's deadline when timed: the traversals poll both (stopped)
-	// at every node, and so does NewContext's build. Workers read them after
+	// deadline its ctx's deadline when timed: the traversals poll Done at every
+	// node and the clock every clockEvery nodes (polled), NewContext's build both
+	// every stopEvery nodes (stopped). Workers read them after
 	// receiving a job, so the job channel orders the writes before their reads.
 	done     <-chan struct{}
 	deadline time.Time
 	timed    bool
+	halt     atomic.Bool // a traversal found the deadline passed (stopped, polled)
 	// onChance, when set (by tests, with one worker), is called at every chance
 	// node a traversal enters.
 	onChance func()
@@ -186,7 +194,7 @@ func (s *Solver) listHands() {
 		}
 	}
 	compat := make([]float64, len(s.hands[0]))
-	var cs [cards.NumCards]float64
+	var cs [cards.NumCards + 1]float64
 	s.compatible(0, s.weights[1], compat, &cs)
 	for h, v := range compat {
 		s.norm += s.weights[0][h] * v
@@ -194,16 +202,23 @@ func (s *Solver) listHands() {
 }
 
 // compatible sets out[h], for each of p's hands, to the sum of opp over the other
-// player's hands that share no card with it: the blocker correction in O(n).
-func (s *Solver) compatible(p int, opp, out []float64, cs *[cards.NumCards]float64) {
+// player's hands that share no card with it: the blocker correction in O(n). The
+// hands come in runs sharing their first card (a range lists AsKs, AsKh, … AsTs):
+// that card's sum is kept in a register along a run, as showdown does.
+func (s *Solver) compatible(p int, opp, out []float64, cs *[cards.NumCards + 1]float64) {
 	clear(cs[:])
 	total := 0.0
+	cur, acc := cards.Card(cards.NumCards), 0.0
 	for o, hd := range s.hands[1-p] {
 		v := opp[o]
 		total += v
-		cs[hd.c[0]] += v
+		if c := hd.c[0]; c != cur {
+			cs[cur], cur, acc = acc, c, cs[c]
+		}
+		acc += v
 		cs[hd.c[1]] += v
 	}
+	cs[cur] = acc
 	same := s.same[p]
 	for h, hd := range s.hands[p] {
 		v := total - cs[hd.c[0]] - cs[hd.c[1]]
@@ -226,17 +241,20 @@ func (s *Solver) boardIndex(set cards.Set) int32 {
 	if set.Len() == 5 && !s.stopped() {
 		base := eval.HandOf(set.Cards()...)
 		for p := range 2 {
+			var order []int32
+			var rank []uint16
 			for h, hd := range s.hands[p] {
 				if set.Has(hd.c[0]) || set.Has(hd.c[1]) {
 					continue
 				}
-				b.order[p] = append(b.order[p], int32(h))
-				b.rank[p] = append(b.rank[p], uint16(base.Add(hd.c[0]).Add(hd.c[1]).Rank()))
+				order = append(order, int32(h))
+				rank = append(rank, uint16(base.Add(hd.c[0]).Add(hd.c[1]).Rank()))
 			}
-			sortByRank(b.order[p], b.rank[p])
-			for _, h := range b.order[p] {
-				b.c0[p] = append(b.c0[p], uint8(s.hands[p][h].c[0]))
-				b.c1[p] = append(b.c1[p], uint8(s.hands[p][h].c[1]))
+			sortByRank(order, rank)
+			b.seats[p] = make([]seat, len(order))
+			for i, h := range order {
+				hd := s.hands[p][h]
+				b.seats[p][i] = seat{h: h, rank: rank[i], c0: uint8(hd.c[0]), c1: uint8(hd.c[1])}
 			}
 		}
 	}
@@ -271,7 +289,7 @@ func (s *Solver) Memory() int64 {
 	}
 	m += int64(len(s.nodes))*nodeSize + int64(len(s.kids))*kidSize + int64(len(s.acts))*16 + int64(len(s.off))*8
 	for _, b := range s.boards {
-		m += 64 + int64(len(b.order[0])+len(b.order[1]))*8
+		m += 64 + int64(len(b.seats[0])+len(b.seats[1]))*8
 	}
 	m += int64(s.workers+1) * s.scratchBytes()
 	m += int64(cards.NumCards * s.maxH * 8)
