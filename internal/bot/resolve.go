@@ -545,18 +545,23 @@ func equityPlan(st *pubStreet, bel *[2]belief, me int) *plan {
 func (b *resolveBot) roundPlan(h *pubHistory, i, k int, bel *[2]belief) *plan {
 	st := &h.streets[i]
 	mine := k >= len(st.acts) || st.acts[k].role == h.me
+	if mine {
+		if p := pushFoldPlan(h, i, k, h.me); p != nil {
+			return p
+		}
+	}
 	if !b.noBlue {
 		if p := bluePlanFor(h, i, k); p != nil {
 			if mine {
 				defend(p, st, k, h.me, bel)
-				defendShove(p, h, i, k, h.me)
+				defendShove(p, h, i, k, h.me, bel)
 			}
 			return p
 		}
 	}
 	p := chartPlan(h, st, k, bel)
 	if mine {
-		defendShove(p, h, i, k, h.me)
+		defendShove(p, h, i, k, h.me, bel)
 	}
 	return p
 }

@@ -175,3 +175,35 @@ func TestResolveCallsAllInForLess(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveReraisesMinRaiseWars: facing the fifth raise of a min-raise war at
+// 100 big blinds (6 big blinds in, 94 behind), which the blueprint's tree maps
+// to its all-in node (fold or call only), the bot moves all-in with its best
+// hands and folds no more than a bluff needs; king-queen, no favourite against
+// the hands that would call, does not bluff 94 big blinds to win 11. The old
+// bot could only call: aces called and let the raiser see a flop for 1 big blind.
+func TestResolveReraisesMinRaiseWars(t *testing.T) {
+	h := dealt(t, "4c5c", "2c3d", "Kd7s2hTc3c", engine.Config{Stacks: []int64{10000, 10000}, SmallBlind: 50, BigBlind: 100})
+	play(t, h, "r200", "r300", "r400", "r500", "r600")
+	b := newTestResolve(t, 1)
+	sh, hands := probeAt(t, b, h, 1, "AsAh", "KhQs")
+	if sh.fold > sh.most+defendSlack {
+		t.Errorf("folds %.2f of its range, want at most %.2f", sh.fold, sh.most)
+	}
+	for _, c := range []struct {
+		hole     string
+		min, max float64 // bounds on its chance of moving all-in
+	}{{"AsAh", 0.9, 1}, {"KhQs", 0, 0.01}} {
+		v := withHole(h.View(1), c.hole)
+		probs, _ := b.Strategy(&v, nil)
+		all := 0.0
+		for _, p := range probs {
+			if p.Action.Kind == engine.Raise && p.Action.Amount >= v.Legal.MaxTo {
+				all += p.Prob
+			}
+		}
+		if all < c.min || all > c.max {
+			t.Errorf("%s moves all-in %.2f of the time, want %.2f to %.2f (%v)", c.hole, all, c.min, c.max, hands)
+		}
+	}
+}
