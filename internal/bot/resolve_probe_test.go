@@ -237,6 +237,8 @@ var probes = []probe{
 	{"100bb turn wet, half pot", [2]int64{10000, 10000}, "4d3d", "9h8h2c5hJd", "r250 c k k r250", 0, []string{"AsAh", "KhJc"}},
 	{"100bb turn wet, pot", [2]int64{10000, 10000}, "4d3d", "9h8h2c5hJd", "r250 c k k r500", 0, []string{"AsAh", "KhJc"}},
 	{"100bb turn wet, 3x pot", [2]int64{10000, 10000}, "4d3d", "9h8h2c5hJd", "r250 c k k r1500", 0, []string{"AsAh", "KhJc"}},
+	{"100bb turn two-tone, half pot", [2]int64{10000, 10000}, "4d3d", "9h8h2c5dJd", "r250 c k k r250", 0, []string{"AsAh", "KhJc", "QhTh", "Ah4h", "6h3h"}},
+	{"100bb turn two-tone, pot", [2]int64{10000, 10000}, "4d3d", "9h8h2c5dJd", "r250 c k k r500", 0, []string{"AsAh", "KhJc", "QhTh", "Ah4h", "6h3h"}},
 	{"100bb turn check-raise min over 2/3", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k r330 r660", 0, []string{"AsAh", "KhJc", "QhJh"}},
 	{"100bb turn check-raise shove over 2/3", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k r330 r9750", 0, []string{"AsAh", "KhJc", "QhJh"}},
 	{"100bb river check-raise min over 3/4", [2]int64{10000, 10000}, "4d3d", "Kd7s2hTc3c", "r250 c k k k k k r375 r750", 0, []string{"AsAh", "KhJc", "QhJh"}},
