@@ -19,6 +19,9 @@ type lbrCmd struct {
 	Samples int    `default:"2" help:"For a bot that cannot state its strategy: calls of its Act per hand of its range at each of its decisions (1-100)."`
 	Runouts int    `default:"1000" help:"Runouts sampled for an equity on the flop (and before it with --preflop); turn and river are exact."`
 	Preflop bool   `help:"Let LBR bet and fold before the flop too (default: it checks or calls there, as in the paper)."`
+	// Breakdown prints where LBR won: by the round of a hand's last action, how
+	// it ended and LBR's line (lbr.Breakdown).
+	Breakdown bool `help:"Also print where LBR won: by the round of each hand's last action, how it ended (a fold or a showdown) and LBR's line (checks and calls, bets, all-in); not with --json or --nats."`
 	pieceFlags
 	arenaFlags
 	farmFlags
@@ -60,6 +63,11 @@ first --hands/2: a deal's cards and streams depend only on the seed and its numb
 deal for deal what one run of --deals 0:100 gives (for a bot that does not learn
 from its hands, as bayes and adaptive do). A measurement that takes days is made so
 in pieces, in several processes or sessions, with --record.
+
+--breakdown also prints where LBR won: LBR's net, plain and with the control variate,
+in mbb/g of all the hands, split by the round of each hand's last action, how it ended
+(the bot folds, LBR folds, a showdown) and LBR's most aggressive action (checks and calls,
+a bet, all-in); the rows add up to the run's mean (not with --json or --nats).
 
 Stopped (Ctrl-C, SIGINT or SIGTERM), felt lbr abandons the deals in flight at once
 (a bot that re-solves is told to stop), prints and records the deals completed from
@@ -157,12 +165,22 @@ func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if conn != nil {
 		run = conn.LBR
 	}
+	var where lbr.Breakdown
+	if c.Breakdown {
+		lc.Hand = where.Add
+	}
 	bar := c.progress(stderr, int64(2*((c.Hands+1)/2)), "LBR vs "+c.Bot)
 	lc.Progress, lc.Deal = bar.add, runningMean(&lc, bar)
 	r, err := run(ctx, lc)
 	bar.finish()
 	return endPiece(ctx, err, r.Partial, r.FirstDeal, r.Deals, lc.FirstDeal+(lc.Hands+1)/2,
-		func() error { return c.report(stdout, stderr, r) })
+		func() error {
+			if err := c.report(stdout, stderr, r); err != nil || !c.Breakdown {
+				return err
+			}
+			where.Write(stdout, lc.Game.Unit)
+			return nil
+		})
 }
 
 // check refuses bad flags that need no bot.
@@ -172,6 +190,8 @@ func (c *lbrCmd) check() error {
 		return usageError("felt lbr has no --trace or --history")
 	case c.Variant == "stud":
 		return usageError("felt lbr plays Hold'em (--variant nl, pl or limit), not stud")
+	case c.Breakdown && (c.JSON || c.NATS != ""):
+		return usageError("--breakdown prints text, of hands played here: not with --json or --nats")
 	}
 	return c.pieceFlags.check(c.Bot != "", "felt lbr: a bot is")
 }

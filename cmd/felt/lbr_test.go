@@ -245,3 +245,24 @@ func TestShortBuilds(t *testing.T) {
 		t.Errorf("shortBuilds(nil): %q", got)
 	}
 }
+
+// --breakdown prints, after the result, where LBR won, the rows adding up to
+// the hands played; with --json or --nats it is a usage error.
+func TestLBRBreakdown(t *testing.T) {
+	var out bytes.Buffer
+	if err := runLBR(context.Background(), []string{"call", "--hands", "20", "--seed", "3", "--breakdown", "--no-progress"}, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	i := strings.Index(text, "Where LBR won (mbb/g of all 20 hands")
+	if i < 0 || !strings.Contains(text[i:], "showdown") {
+		t.Fatalf("no breakdown of the 20 hands:\n%s", text)
+	}
+	for _, args := range [][]string{{"--json"}, {"--nats", "nats://127.0.0.1:1"}} {
+		err := runLBR(context.Background(), append([]string{"call", "--hands", "20", "--breakdown", "--no-progress"}, args...), io.Discard, io.Discard)
+		var e *exitError
+		if !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), "--breakdown") {
+			t.Errorf("--breakdown %v: %v, want a usage error about --breakdown", args, err)
+		}
+	}
+}

@@ -1,9 +1,11 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/felt-poker/felt/internal/blueprint"
@@ -279,17 +281,49 @@ func (p *plan) outside(v *engine.View) engine.Action {
 	return checkOrFold(l)
 }
 
-// placeOf returns hand x's place in the bot's own range by its equity (0 the
-// best, 1 the worst; places).
+// placeOf returns hand x's place in the bot's own range (0 the best, 1 the
+// worst; places) by its equity against the stronger half of the opponent's range
+// (strongerHalf): the hands that bet are his stronger ones, and against them a
+// draw keeps its equity where a weak pair or ace-high loses it. Ranked by
+// equity against his whole range, a flush draw with a gutshot (six-three of
+// hearts on 9h 8h 2c 5d, 0.26) was in the worst tenth and folded to half a
+// pot while ace-king high (0.47) called; against his stronger half they have
+// 0.24 and 0.13.
 func (p *plan) placeOf(x int16) float64 {
 	if p.place == nil {
 		var dead cards.Set
 		for _, c := range p.board {
 			dead = dead.Add(c)
 		}
-		p.place = places(p.eq, p.own, dead)
+		half := strongerHalf(p.board, p.own, p.opp, dead)
+		p.place = places(rangeEquity(p.board, p.own, half), p.own, dead)
 	}
 	return p.place[x]
+}
+
+// strongerHalf returns the half of range theirs (by weight) whose hands have the
+// most equity against range mine on board.
+func strongerHalf(board []cards.Card, mine, theirs *belief, dead cards.Set) *belief {
+	eq := rangeEquity(board, theirs, mine)
+	var hands []int
+	total := 0.0
+	for x, w := range theirs {
+		if c := comboCards[x]; w > 0 && cards.SetOf(c[0], c[1])&dead == 0 {
+			hands = append(hands, x)
+			total += w
+		}
+	}
+	slices.SortStableFunc(hands, func(a, b int) int { return -cmp.Compare(eq[a], eq[b]) })
+	half := new(belief)
+	seen := 0.0
+	for _, x := range hands {
+		if seen >= total/2 {
+			break
+		}
+		half[x] = theirs[x]
+		seen += theirs[x]
+	}
+	return half
 }
 
 // quickAction is the answer without a plan (no time to make one, or a re-solve
@@ -545,18 +579,23 @@ func equityPlan(st *pubStreet, bel *[2]belief, me int) *plan {
 func (b *resolveBot) roundPlan(h *pubHistory, i, k int, bel *[2]belief) *plan {
 	st := &h.streets[i]
 	mine := k >= len(st.acts) || st.acts[k].role == h.me
+	if mine {
+		if p := pushFoldPlan(h, i, k, h.me); p != nil {
+			return p
+		}
+	}
 	if !b.noBlue {
 		if p := bluePlanFor(h, i, k); p != nil {
 			if mine {
 				defend(p, st, k, h.me, bel)
-				defendShove(p, h, i, k, h.me)
+				defendShove(p, h, i, k, h.me, bel)
 			}
 			return p
 		}
 	}
 	p := chartPlan(h, st, k, bel)
 	if mine {
-		defendShove(p, h, i, k, h.me)
+		defendShove(p, h, i, k, h.me, bel)
 	}
 	return p
 }

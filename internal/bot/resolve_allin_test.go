@@ -142,7 +142,8 @@ func TestResolveRiverDefendsToPotOdds(t *testing.T) {
 // the best of its range to the minimum defence, neither more nor less: by its
 // equity against the opponent's range before the bet, it called 0.65 of its range
 // facing three pots (where 0.25 need; a value bettor's gain), and 0.90 facing a
-// min-bet.
+// min-bet. The hands whose equity is priceCall times the price call too: facing
+// the min-bet (a price of 0.14) they fold 0.04 less than the bound.
 func TestResolveFallbackDefendsToPotOdds(t *testing.T) {
 	for _, bet := range []string{"r100", "r1500"} {
 		h := dealt(t, "4c5c", "4d3d", "Kd7s2hTc3c", engine.Config{Stacks: []int64{10000, 10000}, SmallBlind: 50, BigBlind: 100})
@@ -150,7 +151,7 @@ func TestResolveFallbackDefendsToPotOdds(t *testing.T) {
 		v := h.View(0)
 		hist, _ := readHistory(&v)
 		sh, _ := fallbackShares(t, newTestResolve(t, 1), &hist, &v)
-		if sh.fold < sh.most-0.03 || sh.fold > sh.most+defendSlack {
+		if sh.fold < sh.most-0.05 || sh.fold > sh.most+defendSlack {
 			t.Errorf("facing %s: folds %.2f of its range, want %.2f", bet, sh.fold, sh.most)
 		}
 	}
@@ -172,6 +173,63 @@ func TestResolveCallsAllInForLess(t *testing.T) {
 		sh, _ := probeAt(t, newTestResolve(t, 1), h, 0)
 		if sh.fold > 0.05 {
 			t.Errorf("%s: folds %.2f of its range to a call of 20 chips", c.line, sh.fold)
+		}
+	}
+}
+
+// TestResolveReraisesMinRaiseWars: facing the fifth raise of a min-raise war at
+// 100 big blinds (6 big blinds in, 94 behind), which the blueprint's tree maps
+// to its all-in node (fold or call only), the bot moves all-in with its best
+// hands and folds no more than a bluff needs; king-queen, no favourite against
+// the hands that would call, does not bluff 94 big blinds to win 11. The old
+// bot could only call: aces called and let the raiser see a flop for 1 big blind.
+func TestResolveReraisesMinRaiseWars(t *testing.T) {
+	h := dealt(t, "4c5c", "2c3d", "Kd7s2hTc3c", engine.Config{Stacks: []int64{10000, 10000}, SmallBlind: 50, BigBlind: 100})
+	play(t, h, "r200", "r300", "r400", "r500", "r600")
+	b := newTestResolve(t, 1)
+	sh, hands := probeAt(t, b, h, 1, "AsAh", "KhQs")
+	if sh.fold > sh.most+defendSlack {
+		t.Errorf("folds %.2f of its range, want at most %.2f", sh.fold, sh.most)
+	}
+	for _, c := range []struct {
+		hole     string
+		min, max float64 // bounds on its chance of moving all-in
+	}{{"AsAh", 0.9, 1}, {"KhQs", 0, 0.01}} {
+		v := withHole(h.View(1), c.hole)
+		probs, _ := b.Strategy(&v, nil)
+		all := 0.0
+		for _, p := range probs {
+			if p.Action.Kind == engine.Raise && p.Action.Amount >= v.Legal.MaxTo {
+				all += p.Prob
+			}
+		}
+		if all < c.min || all > c.max {
+			t.Errorf("%s moves all-in %.2f of the time, want %.2f to %.2f (%v)", c.hole, all, c.min, c.max, hands)
+		}
+	}
+}
+
+// TestResolveFallbackCallsDraws: answering without a strategy on a two-tone turn
+// (9h 8h 2c 5d) facing half a pot and a pot, the bot calls with its flush draws,
+// six-three of hearts (a gutshot too) among them, and folds no more of its range
+// than the minimum defence. Its range was ranked by equity against the
+// opponent's whole range, where six-three (0.26) was in the worst tenth and
+// folded to half a pot while ace-king high (0.47) called; it is ranked now
+// against his stronger half, where they have 0.24 and 0.13 (plan.placeOf).
+func TestResolveFallbackCallsDraws(t *testing.T) {
+	for _, bet := range []string{"r250", "r500"} {
+		h := dealt(t, "4c5c", "4d3d", "9h8h2c5dJd", engine.Config{Stacks: []int64{10000, 10000}, SmallBlind: 50, BigBlind: 100})
+		play(t, h, "r250", "c", "k", "k", bet)
+		v := h.View(0)
+		hist, _ := readHistory(&v)
+		sh, answers := fallbackShares(t, newTestResolve(t, 1), &hist, &v, "6h3h", "Ah4h", "QhTh")
+		if sh.fold > sh.most+defendSlack {
+			t.Errorf("facing %s: folds %.2f of its range, want at most %.2f", bet, sh.fold, sh.most)
+		}
+		for _, a := range answers {
+			if strings.Contains(a, "fold") {
+				t.Errorf("facing %s: %s, want a call", bet, a)
+			}
 		}
 	}
 }

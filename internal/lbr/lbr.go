@@ -115,6 +115,9 @@ type Config struct {
 	// completed (not of one abandoned when the run is stopped), from several
 	// goroutines at once.
 	Deal func(d int, o Outcome)
+	// Hand, when not nil, is called with how each hand of a deal ended once the
+	// deal is completed (Breakdown.Add), from several goroutines at once.
+	Hand func(HandEnd)
 	// NewBot makes the bot (nil: bot.New).
 	NewBot func(name string, o bot.Options) (bot.Bot, error)
 }
@@ -297,6 +300,7 @@ func (w *worker) deal(ctx context.Context, d int) (int64, float64, error) {
 	w.cfg.Button = d % 2
 	var net int64
 	var corr float64
+	var ends [2]HandEnd
 	for seat := range 2 {
 		w.lbrSrc.Seed(arena.Mix(seed, uint64(2*seat)), uint64(d))
 		w.botSrc.Seed(arena.Mix(seed, uint64(2*seat+1)), uint64(d))
@@ -304,8 +308,16 @@ func (w *worker) deal(ctx context.Context, d int) (int64, float64, error) {
 		if err != nil {
 			return 0, 0, fmt.Errorf("deal %d (seed %d), LBR in seat %d: %w", d, w.c.Seed, seat, err)
 		}
+		c := w.cv.Correction()
 		net += x
-		corr += w.cv.Correction()
+		corr += c
+		if w.c.Hand != nil {
+			ends[seat] = handEnd(w.h, d, seat, x, c)
+		}
+	}
+	if w.c.Hand != nil && ctx.Err() == nil {
+		w.c.Hand(ends[0])
+		w.c.Hand(ends[1])
 	}
 	return net, corr, nil
 }
