@@ -36,6 +36,9 @@ func (c *studCmd) Run(ctx context.Context) error {
 	if c.Timeout < 0 {
 		return usageError("--timeout must not be negative")
 	}
+	if err := casino.CheckLogin(c.ID, c.Avatar); err != nil {
+		return usageError("--id, --avatar: %v", err)
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	// Casino Day deals three card stud; the client does not know the table's size.
 	b, err := casino.NewBot(c.Bot, &bot.Game{Variant: engine.StudThree}, rand.New(rand.NewPCG(c.Seed, 0)))

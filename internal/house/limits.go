@@ -4,10 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/netip"
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/felt-poker/felt/internal/addrkey"
 )
 
 // Errors of the limits (docs/security.md, "Accounts and logins"). Each comes
@@ -168,18 +169,8 @@ func (l Limits) hashes() int {
 
 // AddressKey is what counts as one address: an IPv4 address, an IPv6 /64
 // network (one subscriber's), or the text as given (at most 64 bytes) when it is
-// not an address.
-func AddressKey(from string) string {
-	a, err := netip.ParseAddr(from)
-	if err != nil {
-		return from[:min(len(from), 64)]
-	}
-	a = a.Unmap().WithZone("")
-	if a.Is4() {
-		return a.String()
-	}
-	return netip.PrefixFrom(a, 64).Masked().String()
-}
+// not an address (addrkey.Of).
+func AddressKey(from string) string { return addrkey.Of(from) }
 
 // accountKey is the account a login names: names are unique ignoring case, and
 // a name longer than any account's stands for all such names (keys stay small).

@@ -15,6 +15,7 @@ import (
 
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/dealer/gate"
 	"github.com/felt-poker/felt/internal/engine"
 )
 
@@ -28,6 +29,9 @@ const (
 	DefaultTableSize = engine.MaxSeats
 	DefaultBot       = "montecarlo"
 	DefaultFlushWait = 5 * time.Second
+	// DefaultMaxPlayers bounds the network players of a game: a hundred full
+	// tables.
+	DefaultMaxPlayers = 1000
 	// MinStartToken is the shortest StartToken accepted, so that it cannot be
 	// guessed over the network.
 	MinStartToken = 16
@@ -38,6 +42,11 @@ type Config struct {
 	// Players is the number of network players whose login starts the game (bots
 	// are not counted); 0 waits for Start.
 	Players int
+	// MaxPlayers bounds the network players logged in at once before the start
+	// (a login past it is told done:game full), and the players who hung up in
+	// the lobby that the standings keep (a login forgets the first of them to go
+	// while they are MaxPlayers).
+	MaxPlayers int
 	// Hands bounds the rounds of hands played (0: until one player is left). With
 	// more players than one table seats, a round deals one hand at every table.
 	Hands int
@@ -77,6 +86,7 @@ type Dealer struct {
 	seeds *rand.ChaCha8
 	hands *handLog
 	show  *spectators
+	gate  *gate.Gate // the connections that have not answered login
 	// pub makes publishing one step, from reading the state to storing the
 	// snapshot, so that an older snapshot never replaces a newer one.
 	pub sync.Mutex
@@ -151,12 +161,17 @@ func New(cfg Config) (*Dealer, error) {
 	if cfg.FlushWait == 0 {
 		cfg.FlushWait = DefaultFlushWait
 	}
+	if cfg.MaxPlayers == 0 {
+		cfg.MaxPlayers = DefaultMaxPlayers
+	}
 	if cfg.StartToken == "" {
 		cfg.StartToken = crand.Text()
 	}
 	switch {
-	case cfg.Players < 0, cfg.Hands < 0, cfg.Bots < 0:
+	case cfg.Players < 0, cfg.Hands < 0, cfg.Bots < 0, cfg.MaxPlayers < 0:
 		return nil, fmt.Errorf("%w: negative players, hands or bots", ErrConfig)
+	case cfg.Players > cfg.MaxPlayers:
+		return nil, fmt.Errorf("%w: %d players to start, more than the %d that may log in", ErrConfig, cfg.Players, cfg.MaxPlayers)
 	case cfg.Stack < cfg.Ante || cfg.Ante < 0:
 		return nil, fmt.Errorf("%w: stack %d cannot pay ante %d", ErrConfig, cfg.Stack, cfg.Ante)
 	case cfg.Timeout < 0, cfg.FlushWait < 0:
@@ -183,6 +198,7 @@ func New(cfg Config) (*Dealer, error) {
 		seeds:    rand.NewChaCha8(seed),
 		hands:    &handLog{w: cfg.HandLog},
 		show:     newSpectators(),
+		gate:     gate.New(0, 0),
 		startNow: make(chan struct{}),
 	}
 	d.hands.seed = seed
@@ -272,11 +288,12 @@ func (d *Dealer) Run(ctx context.Context, ln net.Listener) (Result, error) {
 }
 
 // accept takes connections until ln is closed; each logs in on its own goroutine.
+// A temporary failure to accept (too many open files) is waited out.
 func (d *Dealer) accept(ctx context.Context, ln net.Listener) {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	for {
-		c, err := ln.Accept()
+		c, err := gate.Accept(ctx, ln, func(err error) { d.log.Warn("accept failed: retrying", "err", err) })
 		if err != nil {
 			if !errors.Is(err, net.ErrClosed) {
 				d.log.Warn("accept", "err", err)
@@ -288,12 +305,16 @@ func (d *Dealer) accept(ctx context.Context, ln net.Listener) {
 }
 
 // login asks a new connection for its name and seats it if the game has not
-// started. A bad or late answer, or a full game, closes the connection.
+// started. A bad or late answer, or a full game, closes the connection. Until it
+// answers, the connection counts in the dealer's gate: a flood of connections
+// that never answer closes its own oldest ones.
 func (d *Dealer) login(ctx context.Context, c net.Conn) {
 	addr := c.RemoteAddr().String()
+	answered := d.gate.Admit(c)
 	p := newRemote(c, d.cfg.Timeout)
 	d.track(p)
 	text, err := p.ask(MsgLogin)
+	answered()
 	if err == nil {
 		var id, avatar string
 		id, avatar, err = ParseLogin(text)
@@ -322,7 +343,7 @@ func (d *Dealer) join(id, avatar string, p *remote) error {
 	if d.started {
 		return errRefused(ReasonStarted)
 	}
-	in := 0
+	in, gone := 0, 0
 	for i, e := range d.players {
 		if e.id == id {
 			if !e.out {
@@ -335,7 +356,16 @@ func (d *Dealer) join(id, avatar string, p *remote) error {
 	for _, e := range d.players {
 		if !e.out {
 			in++
+		} else {
+			gone++
 		}
+	}
+	if in >= d.cfg.MaxPlayers {
+		return errRefused(ReasonFull)
+	}
+	if gone >= d.cfg.MaxPlayers { // forget the player who hung up first
+		i := slices.IndexFunc(d.players, func(e *entrant) bool { return e.out })
+		d.players = slices.Delete(d.players, i, i+1)
 	}
 	e := &entrant{id: id, avatar: avatar, order: d.joined, remote: p, chips: d.cfg.Stack}
 	d.joined++

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/chat"
 )
 
 // ErrBadMessage is wrapped by every error about a message that does not follow the
@@ -114,14 +116,48 @@ func Bet(n int64) string { return MsgBet + ":" + strconv.FormatInt(n, 10) }
 // Login writes the reply to login.
 func Login(id, avatar string) string { return id + ":" + avatar }
 
+// Bounds of a login's two fields (docs/casino-day.md, "Logins").
+const (
+	// MaxID is the longest id: GitHub's longest username.
+	MaxID = 39
+	// MaxAvatar is the most characters of an avatar.
+	MaxAvatar = 32
+)
+
 // ParseLogin reads a reply to login: "<GitHubId>:<avatar>", both non-empty, no
-// further ':'.
+// further ':', and both as CheckLogin wants them.
 func ParseLogin(s string) (id, avatar string, err error) {
 	id, avatar, ok := strings.Cut(s, ":")
 	if !ok || id == "" || avatar == "" || strings.Contains(avatar, ":") {
 		return "", "", fmt.Errorf("%w: login reply %q is not <GitHubId>:<avatar>", ErrBadMessage, clip(s))
 	}
+	if err := CheckLogin(id, avatar); err != nil {
+		return "", "", fmt.Errorf("login reply %q: %w", clip(s), err)
+	}
 	return id, avatar, nil
+}
+
+// CheckLogin checks a login's fields. The id is 1 to MaxID ASCII letters, digits,
+// '-', '_' or '.'; the avatar 1 to MaxAvatar characters of one line, without
+// ':', control, invisible or direction-changing characters (chat.CheckText). The
+// dealer prints both on its operator's terminal and its page shows them: an id
+// must not be able to write a line of the standings or move the cursor.
+func CheckLogin(id, avatar string) error {
+	if id == "" || len(id) > MaxID {
+		return fmt.Errorf("%w: id must be 1 to %d characters", ErrBadMessage, MaxID)
+	}
+	for _, c := range []byte(id) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return fmt.Errorf("%w: id must be ASCII letters, digits, '-', '_' or '.'", ErrBadMessage)
+		}
+	}
+	if avatar == "" || utf8.RuneCountInString(avatar) > MaxAvatar || strings.Contains(avatar, ":") {
+		return fmt.Errorf("%w: avatar must be 1 to %d characters, without ':'", ErrBadMessage, MaxAvatar)
+	}
+	if err := chat.CheckText(avatar, false); err != nil {
+		return fmt.Errorf("%w: avatar: %w", ErrBadMessage, err)
+	}
+	return nil
 }
 
 // ParseReply reads a reply to bet1 or bet2: "fold" (fold is true) or "bet:<n>" with

@@ -18,6 +18,7 @@ const (
 	ReasonGameOver     = "game over"
 	ReasonStarted      = "game already started"
 	ReasonDuplicate    = "id already logged in"
+	ReasonFull         = "game full"
 	ReasonShutdown     = "dealer shutting down"
 )
 
