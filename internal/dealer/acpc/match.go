@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/felt-poker/felt/internal/cards"
+	"github.com/felt-poker/felt/internal/dealer/gate"
 	"github.com/felt-poker/felt/internal/engine"
 )
 
@@ -202,26 +203,63 @@ func (m *Match) Run(ctx context.Context, lns [2]net.Listener) (Score, error) {
 	return score, ctx.Err()
 }
 
-// seat accepts connections on ln until one announces protocol version 2.
+// seat accepts connections on ln until one announces protocol version 2, and
+// then closes ln. Each connection waits for its VERSION line on its own goroutine,
+// so that connections that send nothing (or half a line) do not hold the seat:
+// the first to announce takes it, and the others are closed. At most
+// gate.PerAddress connections from one address and gate.Total in all wait at once
+// (a new one closes the oldest: internal/dealer/gate).
 func (m *Match) seat(ctx context.Context, ln net.Listener, i int, log *slog.Logger) (*player, error) {
-	for {
-		conn, err := ln.Accept()
-		if err != nil {
-			if ctx.Err() != nil {
-				err = ctx.Err()
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer cancel()
+	waiting := gate.New(0, 0)
+	won := make(chan *player)
+	failed := make(chan error, 1)
+	wg.Go(func() {
+		for {
+			conn, err := gate.Accept(ctx, ln, func(err error) { log.Warn("accept failed: retrying", "player", i, "err", err) })
+			if err != nil {
+				failed <- err
+				return
 			}
-			return nil, fmt.Errorf("seat %d: %w", i, err)
+			announced := waiting.Admit(conn) // in the order of arrival
+			wg.Go(func() { m.hello(ctx, conn, announced, i, won, log) })
 		}
-		p := newPlayer(conn)
-		line, err := p.version(ctx, m.VersionWait)
-		if err == nil {
-			log.Info("player connected", "player", i, "addr", conn.RemoteAddr().String(), "version", line)
-			return p, nil
+	})
+	select {
+	case p := <-won:
+		ln.Close()
+		return p, nil
+	case err := <-failed:
+		if ctx.Err() != nil {
+			err = ctx.Err()
 		}
-		log.Warn("connection refused", "player", i, "addr", conn.RemoteAddr().String(), "err", err)
-		fmt.Fprintf(conn, "# felt: %v\r\n", err)
-		p.close()
+		return nil, fmt.Errorf("seat %d: %w", i, err)
 	}
+}
+
+// hello waits for conn's VERSION line and offers the player to seat on won;
+// a connection that does not announce version 2 in time, or comes too late (the
+// seat taken, ctx ended), is told why and closed; ends conn's wait in the gate.
+func (m *Match) hello(ctx context.Context, conn net.Conn, announced func(), i int, won chan<- *player, log *slog.Logger) {
+	defer announced()
+	p := newPlayer(conn)
+	line, err := p.version(ctx, m.VersionWait)
+	if err == nil {
+		select {
+		case won <- p:
+			log.Info("player connected", "player", i, "addr", conn.RemoteAddr().String(), "version", line)
+			return
+		case <-ctx.Done():
+			err = errors.New("the seat is taken")
+		}
+	}
+	log.Warn("connection refused", "player", i, "addr", conn.RemoteAddr().String(), "err", err)
+	conn.SetWriteDeadline(time.Now().Add(time.Second))
+	fmt.Fprintf(conn, "# felt: %v\r\n", err)
+	p.close()
 }
 
 // version waits for the first line that is not a comment and checks that it

@@ -300,17 +300,17 @@ func (d *Dealer) accept(ctx context.Context, ln net.Listener) {
 			}
 			return
 		}
-		wg.Go(func() { d.login(ctx, c) })
+		answered := d.gate.Admit(c) // in the order of arrival
+		wg.Go(func() { d.login(ctx, c, answered) })
 	}
 }
 
 // login asks a new connection for its name and seats it if the game has not
 // started. A bad or late answer, or a full game, closes the connection. Until it
-// answers, the connection counts in the dealer's gate: a flood of connections
-// that never answer closes its own oldest ones.
-func (d *Dealer) login(ctx context.Context, c net.Conn) {
+// answers, the connection counts in the dealer's gate (answered ends that): a
+// flood of connections that never answer closes its own oldest ones.
+func (d *Dealer) login(ctx context.Context, c net.Conn, answered func()) {
 	addr := c.RemoteAddr().String()
-	answered := d.gate.Admit(c)
 	p := newRemote(c, d.cfg.Timeout)
 	d.track(p)
 	text, err := p.ask(MsgLogin)
