@@ -24,7 +24,7 @@ func TestLoginNamesChecked(t *testing.T) {
 		"\x1b[2J:Cat", "octo\tcat:Cat", "<script>alert(1)</script>:Cat", "octo cat:Cat",
 		strings.Repeat("a", MaxID+1) + ":Cat", "octocat:" + strings.Repeat("c", MaxAvatar+1),
 		"octocat:Cat\x1b]0;pwned\x07", "octocat:Cat\r\n", "octocat:\u202eCat", "octocat:\u200b",
-		"octocat:Cat\x00", "\xff:Cat",
+		"octocat:Cat\x00", "\xff:Cat", "-A1:Cat", ".hidden:Cat", "_x:Cat",
 	} {
 		if id, av, err := ParseLogin(bad); !errors.Is(err, ErrBadMessage) {
 			t.Errorf("ParseLogin(%q) = %q, %q, %v; want ErrBadMessage", bad, id, av, err)

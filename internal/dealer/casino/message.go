@@ -138,7 +138,8 @@ func ParseLogin(s string) (id, avatar string, err error) {
 }
 
 // CheckLogin checks a login's fields. The id is 1 to MaxID ASCII letters, digits,
-// '-', '_' or '.'; the avatar 1 to MaxAvatar characters of one line, without
+// '-', '_' or '.', the first a letter or digit (a spreadsheet reads no formula
+// in it); the avatar 1 to MaxAvatar characters of one line, without
 // ':', control, invisible or direction-changing characters (chat.CheckText). The
 // dealer prints both on its operator's terminal and its page shows them: an id
 // must not be able to write a line of the standings or move the cursor.
@@ -146,9 +147,10 @@ func CheckLogin(id, avatar string) error {
 	if id == "" || len(id) > MaxID {
 		return fmt.Errorf("%w: id must be 1 to %d characters", ErrBadMessage, MaxID)
 	}
-	for _, c := range []byte(id) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return fmt.Errorf("%w: id must be ASCII letters, digits, '-', '_' or '.'", ErrBadMessage)
+	for i, c := range []byte(id) {
+		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		if !alnum && (i == 0 || c != '-' && c != '_' && c != '.') {
+			return fmt.Errorf("%w: id must be ASCII letters, digits, '-', '_' or '.', starting with a letter or digit", ErrBadMessage)
 		}
 	}
 	if avatar == "" || utf8.RuneCountInString(avatar) > MaxAvatar || strings.Contains(avatar, ":") {

@@ -5,12 +5,16 @@ import (
 	"crypto/subtle"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/felt-poker/felt/internal/addrkey"
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/engine"
 )
@@ -146,16 +150,59 @@ func (d *Dealer) publish() {
 	d.show.set(b)
 }
 
+// Bounds of the page's event streams (GET /events): at most MaxStreamsFrom from
+// one address (addrkey.Of) and MaxStreams in all are open at once; a write of a
+// snapshot that takes StreamWriteTimeout ends its stream.
+const (
+	MaxStreamsFrom     = 8
+	MaxStreams         = 512
+	StreamWriteTimeout = 10 * time.Second
+)
+
 // spectators holds the latest snapshot and wakes the page streams when it changes.
 // Streams skip snapshots they were too slow to see: only the latest matters.
 type spectators struct {
 	mu      sync.Mutex
 	latest  []byte
-	changed chan struct{} // closed and replaced by every set
-	tap     func([]byte)  // tests: sees every snapshot, under mu
+	changed chan struct{}  // closed and replaced by every set
+	tap     func([]byte)   // tests: sees every snapshot, under mu
+	from    map[string]int // open streams by address
+	streams int            // open streams in all
+	// writeTimeout is StreamWriteTimeout (shorter in tests); closed, when not
+	// nil, is called (under mu) when a stream ends.
+	writeTimeout time.Duration
+	closed       func()
 }
 
-func newSpectators() *spectators { return &spectators{changed: make(chan struct{})} }
+func newSpectators() *spectators {
+	return &spectators{changed: make(chan struct{}), from: map[string]int{}, writeTimeout: StreamWriteTimeout}
+}
+
+// open counts a new stream from address key, or reports false when a bound is
+// reached.
+func (s *spectators) open(key string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.streams >= MaxStreams || s.from[key] >= MaxStreamsFrom {
+		return false
+	}
+	s.streams++
+	s.from[key]++
+	return true
+}
+
+// close forgets a stream open did count.
+func (s *spectators) close(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.streams--
+	if s.from[key]--; s.from[key] <= 0 {
+		delete(s.from, key)
+	}
+	if s.closed != nil {
+		s.closed()
+	}
+}
 
 func (s *spectators) set(b []byte) {
 	s.mu.Lock()
@@ -219,13 +266,29 @@ func (d *Dealer) startAllowed(r *http.Request) bool {
 	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
-// events streams every snapshot as an SSE "data:" line until the client goes.
+// events streams every snapshot as an SSE "data:" line until the client goes. A
+// client past the bounds on streams is refused with 503; one that does not read
+// what it is sent within StreamWriteTimeout is cut off.
 func (d *Dealer) events(w http.ResponseWriter, r *http.Request) {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	key := addrkey.Of(host)
+	if !d.show.open(key) {
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, "too many spectators' streams open", http.StatusServiceUnavailable)
+		return
+	}
+	defer d.show.close(key)
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	for {
 		b, changed := d.show.get()
+		if err := rc.SetWriteDeadline(time.Now().Add(d.show.writeTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return
+		}
 		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
 			return
 		}

@@ -1,0 +1,102 @@
+package casino
+
+import (
+	"bufio"
+	"bytes"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// openStream opens GET /events on srv and reads its first event; it returns the
+// response (closed by the test's end) or the refusal's status.
+func openStream(t *testing.T, srv *httptest.Server) (*http.Response, int) {
+	t.Helper()
+	resp, err := http.Get(srv.URL + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	if resp.StatusCode != http.StatusOK {
+		return nil, resp.StatusCode
+	}
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "data: {") {
+		t.Fatalf("first event %q %v", line, err)
+	}
+	return resp, http.StatusOK
+}
+
+// TestSpectatorStreamsBounded: one address opens at most MaxStreamsFrom event
+// streams at once (each one wakes at every action of the game, so thousands of
+// them would starve the dealer of the CPU its players' clocks need); the next is
+// refused with 503 until one closes.
+func TestSpectatorStreamsBounded(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(d.Handler())
+	t.Cleanup(srv.Close) // after the streams close (cleanups run last first)
+	left := make(chan struct{}, MaxStreamsFrom+1)
+	d.show.mu.Lock()
+	d.show.closed = func() { left <- struct{}{} }
+	d.show.mu.Unlock()
+	var open []*http.Response
+	for range MaxStreamsFrom {
+		resp, code := openStream(t, srv)
+		if code != http.StatusOK {
+			t.Fatalf("stream %d refused: %d", len(open), code)
+		}
+		open = append(open, resp)
+	}
+	if _, code := openStream(t, srv); code != http.StatusServiceUnavailable {
+		t.Fatalf("stream past the bound: %d, want 503", code)
+	}
+	open[0].Body.Close()
+	d.publish() // the stream notices its client went when it writes
+	wait(t, left)
+	if _, code := openStream(t, srv); code != http.StatusOK {
+		t.Fatalf("a stream after one closed: %d", code)
+	}
+}
+
+// TestSpectatorWhoDoesNotReadIsCutOff: a stream whose client stops reading is
+// ended once a write has waited the write timeout, so that it does not hold a
+// place (and a snapshot) for good.
+func TestSpectatorWhoDoesNotReadIsCutOff(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(d.Handler())
+	t.Cleanup(srv.Close) // after the streams close (cleanups run last first)
+	left := make(chan struct{}, 1)
+	d.show.mu.Lock()
+	d.show.writeTimeout = 100 * time.Millisecond
+	d.show.closed = func() { left <- struct{}{} }
+	d.show.mu.Unlock()
+	c, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.Write([]byte("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")) // and never read
+	big := []byte(`"` + strings.Repeat("x", 1<<20) + `"`)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(20 * time.Second)
+	for {
+		d.show.set(bytes.Clone(big)) // a snapshot the socket's buffers cannot hold for long
+		select {
+		case <-left:
+			return
+		case <-deadline:
+			t.Fatal("the stream was never cut off")
+		case <-tick.C:
+		}
+	}
+}
