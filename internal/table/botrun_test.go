@@ -217,9 +217,9 @@ func TestStopWhileBotThinks(t *testing.T) {
 }
 
 // An answer to a question the hand has moved past is stale: bob leaves while the
-// bot thinks about its option in the big blind, the table asks the bot again
-// about the hand as it is now, and the first answer (a raise), when it comes, is
-// dropped; the second (a check) is played.
+// bot thinks about its first action, the table asks the bot again about the
+// hand as it is now, and the first answer (a raise), when it comes, is dropped;
+// the second (a call) is played.
 func TestStaleBotAnswerDropped(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		b := newBank(1, 2)
@@ -236,27 +236,34 @@ func TestStaleBotAnswerDropped(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		<-sb.asked // hand 1, the bot and alice (bob sat after it began): the bot folds
+		<-sb.asked // hand 1, the bot and alice (bob sat after it began, and waits for the big blind): the bot folds
 		sb.answers <- engine.Action{Kind: engine.Fold}
-		time.Sleep(2 * time.Second) // hand 2: alice the button, bob the small blind, the bot the big
+		time.Sleep(2 * time.Second) // hand 2, the bot and alice: alice the button folds
 		synctest.Wait()
-		for _, p := range []Player{alice, bob} {
-			if err := tb.Act(t.Context(), p, engine.Call, 0); err != nil {
-				t.Fatalf("%s calls: %v", p.Name, err)
-			}
+		if err := tb.Act(t.Context(), alice, engine.Fold, 0); err != nil {
+			t.Fatalf("alice folds: %v", err)
 		}
-		<-sb.asked // the bot's option
+		// hand 3: the bot the button, alice the small blind, bob the big: the bot is first to act
+		<-sb.asked
+		if s := c.last(t); s.Hand == nil || s.Hand.Number != 3 || s.Hand.BigBlindSeat != 2 {
+			t.Fatalf("hand 3 %+v: want bob dealt in at the big blind", s.Hand)
+		}
 		if err := tb.Leave(t.Context(), bob); err != nil {
 			t.Fatal(err)
 		}
 		sb.answers <- engine.Action{Kind: engine.Raise, Amount: 990} // the answer to the first question
 		<-sb.asked                                                   // asked again, bob gone
-		sb.answers <- engine.Action{Kind: engine.Check}
+		sb.answers <- engine.Action{Kind: engine.Call}
+		time.Sleep(100 * time.Millisecond)
+		synctest.Wait()
+		if err := tb.Act(t.Context(), alice, engine.Call, 0); err != nil {
+			t.Fatalf("alice calls: %v", err)
+		}
 		time.Sleep(100 * time.Millisecond)
 		synctest.Wait()
 		s := c.last(t)
-		if s.Hand == nil || s.Hand.Number != 2 || s.Hand.Street != "flop" || s.Seats[0].Stack != 1970 {
-			t.Fatalf("after the stale raise and the check: hand %+v, the bot's seat %+v; want the flop with the bot's 20 in", s.Hand, s.Seats[0])
+		if s.Hand == nil || s.Hand.Number != 3 || s.Hand.Street != "flop" || s.Seats[0].Stack != 1980 {
+			t.Fatalf("after the stale raise and the call: hand %+v, the bot's seat %+v; want the flop with the bot's 20 in", s.Hand, s.Seats[0])
 		}
 		checkChips(t, tb)
 	})

@@ -104,7 +104,7 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 		delete(t.reserved, seatNo)
 		t.chipsIn += buyIn
 		now := time.Now()
-		owes := t.owedOnReturn(p.ID, seatNo, now)
+		owes, why := t.owedOnSit(p.ID, seatNo, now)
 		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank, owesBB: owes, basis: t.basisOf(p.ID, buyIn, now)}
 		t.restoreClock(p.ID, &t.seats[seatNo], now)
 		t.dropWaiter(p.ID) // seated: off the waiting list
@@ -112,7 +112,7 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 		t.version++
 		t.log.Info("seated", "seat", seatNo, "player", p.Name, "buy_in", buyIn, "owes_bb", owes)
 		if owes {
-			t.noticeWaitBB(seatNo, fmt.Sprintf("you left this table less than %v ago, and sit down again in another seat or after a hand dealt without you", t.cfg.SitOutLimit))
+			t.noticeWaitBB(seatNo, why)
 		}
 		return nil
 	})

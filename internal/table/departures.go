@@ -201,14 +201,38 @@ func (t *Table) restoreClock(id int64, st *seat, now time.Time) {
 	}
 }
 
-// owedOnReturn reports whether player id, sitting down in seat i at now, is
-// dealt in only at the big blind for having left the table lately.
-func (t *Table) owedOnReturn(id int64, i int, now time.Time) bool {
-	d, ok := t.departed[id]
-	if !ok || d.busted || t.tourney() || now.Sub(d.at) >= t.cfg.SitOutLimit {
-		return false
+// owedOnSit reports whether player id, sitting down in seat i at now, is dealt
+// in only at the big blind, and why (for the notice). At a cash table where a
+// hand has been dealt and another player (not a bot) is seated, a player new
+// to it waits for the big blind, as in card rooms: a player switching between
+// accounts, each new to the table, skipped blinds at the others' expense
+// otherwise (docs/rules.md, "Newcomers"). Among bots alone a newcomer is dealt
+// in at once, so that a player who watches a bots' table and sits plays. A
+// player back within Config.SitOutLimit of leaving with chips owes it when a
+// hand was dealt without them since, when they sit in another seat, or when
+// they owed it already; otherwise they owe nothing. A player who left busted,
+// or longer ago, is new to the table. Either way the seat is dealt in at once
+// while fewer than two others could play without it (dealtIn).
+func (t *Table) owedOnSit(id int64, i int, now time.Time) (bool, string) {
+	if t.tourney() {
+		return false, ""
 	}
-	return d.owes || t.handNo > d.hand || i != d.seat
+	d, ok := t.departed[id]
+	if !ok || d.busted || now.Sub(d.at) >= t.cfg.SitOutLimit {
+		return t.handNo > 0 && t.otherPlayer(i), "hands are being dealt at this table, and a player new to it waits for the big blind"
+	}
+	return d.owes || t.handNo > d.hand || i != d.seat,
+		fmt.Sprintf("you left this table less than %v ago, and sit down again in another seat or after a hand dealt without you", t.cfg.SitOutLimit)
+}
+
+// otherPlayer reports whether a seat other than i holds a player (not a bot).
+func (t *Table) otherPlayer(i int) bool {
+	for k, st := range t.seats {
+		if k != i && st.occupied && st.bot == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // noticeWaitBB tells seat i's player, back at the table owing the big blind,
