@@ -48,7 +48,8 @@ func fuzzHand(t testing.TB, seats, stack uint8, moves uint8) *engine.Hand {
 func FuzzClientReply(f *testing.F) {
 	for _, s := range []string{"fold", "bet:0", "bet:1", "bet:2", "bet:10", "bet:11", "bet:12", "bet:007", "bet:-1", "bet:",
 		"bet:99999999999999", "bet:9223372036854775807", "bet: 1", "Bet:1", "fold ", "bet:1:2", "octocat:Cat",
-		"a:b:c", ":", ":Cat", "octocat:", "", "login", "\x00:\x00"} {
+		"a:b:c", ":", ":Cat", "octocat:", "", "login", "\x00:\x00", "x\n1\tmallory:Cat", "\x1b[2J:Cat", "-A1:Cat",
+		"octocat:\u202eCat"} {
 		for moves := range uint8(4) {
 			f.Add(s, uint8(moves), uint8(10+moves), moves)
 		}
