@@ -110,3 +110,9 @@ func same32(a, b []float32) bool {
 		return math.Float32bits(x) == math.Float32bits(y) || x != x && y != y
 	})
 }
+
+// BenchmarkMatch2Go is BenchmarkMatch2 with the Go loop alone (as without AVX2).
+func BenchmarkMatch2Go(b *testing.B) { withWide(false, func() { BenchmarkMatch2(b) }) }
+
+// BenchmarkUpdate2Go is BenchmarkUpdate2 with the Go loop alone.
+func BenchmarkUpdate2Go(b *testing.B) { withWide(false, func() { BenchmarkUpdate2(b) }) }
