@@ -7,9 +7,11 @@ import "golang.org/x/sys/cpu"
 // The two-action kernels (match2, update2) run four hands at a time in AVX2
 // assembly (kernels_amd64.s) where the processor has it: the same IEEE operations
 // on the same values in the same order as the Go loops, lane by lane, so every
-// bit is the same (kernels_test.go holds them to the Go loops on any bits,
+// bit is the same (TestWideKernelsMatchGo holds them to the Go loops on any bits,
 // TestIterationsBitExact to the digests). The hands past the last multiple of
-// four, and machines without AVX2, take the Go loops.
+// four, and machines without AVX2, take the Go loops. A block of four hands is
+// read before it is written: the rows written must not overlap those read at
+// other hands (none of the solver's do).
 var wide = cpu.X86.HasAVX2
 
 // match2Wide runs match2's loop over the first multiple of four hands in
