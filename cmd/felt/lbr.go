@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"sync"
 	"time"
 
@@ -22,6 +23,8 @@ type lbrCmd struct {
 	// Breakdown prints where LBR won: by the round of a hand's last action, how
 	// it ended and LBR's line (lbr.Breakdown).
 	Breakdown bool `help:"Also print where LBR won: by the round of each hand's last action, how it ended (a fold or a showdown) and LBR's line (checks and calls, bets, all-in); not with --json or --nats."`
+	// CPUProfile writes a pprof CPU profile of the run (where LBR's time goes).
+	CPUProfile string `name:"cpuprofile" placeholder:"FILE" help:"Write a CPU profile of the run to FILE (go tool pprof reads it)."`
 	pieceFlags
 	arenaFlags
 	farmFlags
@@ -169,6 +172,11 @@ func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 	if c.Breakdown {
 		lc.Hand = where.Add
 	}
+	stop, err := startCPUProfile(c.CPUProfile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	bar := c.progress(stderr, int64(2*((c.Hands+1)/2)), "LBR vs "+c.Bot)
 	lc.Progress, lc.Deal = bar.add, runningMean(&lc, bar)
 	r, err := run(ctx, lc)
@@ -181,6 +189,26 @@ func (c *lbrCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 			where.Write(stdout, lc.Game.Unit)
 			return nil
 		})
+}
+
+// startCPUProfile starts a CPU profile written to path (none when path is
+// empty) and returns the function that stops it and closes the file.
+func startCPUProfile(path string) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // check refuses bad flags that need no bot.

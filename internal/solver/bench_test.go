@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -187,5 +188,45 @@ func BenchmarkCompatible(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		s.compatible(0, opp, out, &s.main.cs)
+	}
+}
+
+// kernelRows returns the inputs of a two-action decision over the river's 1,081
+// hands: regrets of both signs, strategies, values and reach.
+func kernelRows() (regret []float32, sigma, vals, r []float64) {
+	const nh = 1081
+	rng := rand.New(rand.NewPCG(5, 6))
+	regret, sigma, vals, r = make([]float32, 2*nh), make([]float64, 2*nh), make([]float64, 2*nh), make([]float64, nh)
+	for i := range regret {
+		regret[i] = float32(rng.NormFloat64())
+		sigma[i] = rng.Float64()
+		vals[i] = rng.NormFloat64() * 100
+	}
+	for i := range r {
+		r[i] = rng.Float64()
+	}
+	return regret, sigma, vals, r
+}
+
+// BenchmarkMatch2 times regret matching at a two-action decision (1,081 hands):
+// the most common decision of resolve's turn re-solve.
+func BenchmarkMatch2(b *testing.B) {
+	regret, sigma, _, r := kernelRows()
+	reach := make([]float64, len(sigma))
+	b.ReportAllocs()
+	for b.Loop() {
+		regretMatch(regret, 2, len(r), sigma, r, reach, len(r))
+	}
+}
+
+// BenchmarkUpdate2 times the value, regret and strategy-sum update of a
+// two-action decision (1,081 hands).
+func BenchmarkUpdate2(b *testing.B) {
+	regret, sigma, vals, r := kernelRows()
+	strat, out := make([]float32, len(regret)), make([]float64, len(r))
+	k := discounts{pos: 0.9, neg: 0.5, g: 0.8}
+	b.ReportAllocs()
+	for b.Loop() {
+		update2(regret, strat, vals, sigma, r, out, len(r), k)
 	}
 }

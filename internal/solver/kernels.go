@@ -78,14 +78,20 @@ func updateRow(r, st []float32, v, sg, self, out []float64, k discounts) {
 	}
 }
 
-// update2 is expect and updateRow for both actions of a decision, hand by hand.
+// update2 is expect and updateRow for both actions of a decision, hand by hand
+// (four at a time in assembly where there is AVX2: update2Wide).
 func update2(r, st []float32, vals, sigma, self, out []float64, H int, k discounts) {
 	nh := len(out)
 	r0, r1, st0, st1 := r[:nh], r[nh:2*nh], st[:nh], st[nh:2*nh]
 	v0, v1, sg0, sg1 := vals[:nh], vals[H:H+nh], sigma[:nh], sigma[nh:2*nh]
 	r0, r1, st0, st1, v0, v1, sg0, sg1, self = r0[:nh], r1[:nh], st0[:nh], st1[:nh], v0[:nh], v1[:nh], sg0[:nh], sg1[:nh], self[:nh]
+	if n := update2Wide(r0, r1, st0, st1, v0, v1, sg0, sg1, self, out, k); n > 0 {
+		r0, r1, st0, st1, v0, v1, sg0, sg1, self, out = r0[n:], r1[n:], st0[n:], st1[n:], v0[n:], v1[n:], sg0[n:], sg1[n:], self[n:], out[n:]
+		nh -= n
+	}
 	u0, u1 := bitsOf(r0), bitsOf(r1)
 	u0, u1 = u0[:nh], u1[:nh]
+	r0, r1, st0, st1, v0, v1, sg0, sg1, self = r0[:nh], r1[:nh], st0[:nh], st1[:nh], v0[:nh], v1[:nh], sg0[:nh], sg1[:nh], self[:nh]
 	for h := range out {
 		o := 0.0
 		o += sg0[h] * v0[h]
@@ -208,12 +214,18 @@ func positive(u uint32) float64 {
 	return float64(math.Float32frombits(u &^ m))
 }
 
-// match2 is regretMatch for two actions (w: the regrets' bits).
+// match2 is regretMatch for two actions (w: the regrets' bits; four hands at a
+// time in assembly where there is AVX2: match2Wide).
 func match2(w []uint32, sigma, r, reach []float64, H int) {
 	nh := len(r)
 	w0, w1, s0, s1 := w[:nh], w[nh:2*nh], sigma[:nh], sigma[nh:2*nh]
 	c0, c1 := reach[:nh], reach[H:H+nh]
 	w0, w1, s0, s1, c0, c1 = w0[:nh], w1[:nh], s0[:nh], s1[:nh], c0[:nh], c1[:nh]
+	if n := match2Wide(w0, w1, r, s0, s1, c0, c1); n > 0 {
+		w0, w1, r, s0, s1, c0, c1 = w0[n:], w1[n:], r[n:], s0[n:], s1[n:], c0[n:], c1[n:]
+		nh -= n
+		w0, w1, s0, s1, c0, c1 = w0[:nh], w1[:nh], s0[:nh], s1[:nh], c0[:nh], c1[:nh]
+	}
 	for h, x := range r {
 		p0, p1 := positive(w0[h]), positive(w1[h])
 		sum := 0.0

@@ -232,6 +232,20 @@ func New(cfg Config) (*Table, error) {
 		chatLog:   chat.NewLog(roomChatLog),
 		version:   1, // the first flush reports the listing
 	}
+	if err := t.open(cfg, seed); err != nil {
+		if t.models != nil {
+			t.models.close()
+		}
+		return nil, err
+	}
+	t.ledger = newLedger(t)
+	go t.run()
+	return t, nil
+}
+
+// open seats the table's bots, resumes its state or seats a tournament's
+// players, and writes the opening records of its log.
+func (t *Table) open(cfg Config, seed [32]byte) error {
 	stake := cfg.BotStack
 	if stake == 0 {
 		stake = cfg.MaxBuyIn
@@ -245,47 +259,26 @@ func New(cfg Config) (*Table, error) {
 	for i, name := range cfg.Bots {
 		b, err := t.newBotSeat(name, bot.Options{Rand: rand.New(rand.NewChaCha8(randomSeed(rng))), Models: models, Game: cfg.botGame()})
 		if err != nil {
-			if t.models != nil {
-				t.models.close()
-			}
-			return nil, err
+			return err
 		}
-		base := b.name
-		t.seats[i] = seat{occupied: true, p: Player{Name: fmt.Sprintf("%s%s-%d", house.BotPrefix, base, i+1)}, bot: b, stack: stake}
+		t.seats[i] = seat{occupied: true, p: Player{Name: fmt.Sprintf("%s%s-%d", house.BotPrefix, b.name, i+1)}, bot: b, stack: stake}
 		t.chipsIn += stake
 	}
 	if cfg.Resume != nil && cfg.Tourney == nil {
 		if err := t.resume(cfg.Resume, time.Now()); err != nil {
-			if t.models != nil {
-				t.models.close()
-			}
-			return nil, err
+			return err
 		}
 	}
 	if cfg.Tourney != nil {
 		if err := t.seatAll(cfg); err != nil {
-			if t.models != nil {
-				t.models.close()
-			}
-			return nil, err
+			return err
 		}
 		t.tourneyBlinds(time.Now())
 	}
 	if err := t.logResumed(); err != nil {
-		if t.models != nil {
-			t.models.close()
-		}
-		return nil, err
+		return err
 	}
-	if err := t.logOpened(); err != nil {
-		if t.models != nil {
-			t.models.close()
-		}
-		return nil, err
-	}
-	t.ledger = newLedger(t)
-	go t.run()
-	return t, nil
+	return t.logOpened()
 }
 
 func randomSeed(r *rand.Rand) [32]byte {
@@ -1227,6 +1220,13 @@ func (t *Table) state(vs int, now time.Time) *State {
 	if t.hand == nil {
 		return s
 	}
+	s.Hand = t.handState(&v, vs, now)
+	return s
+}
+
+// handState builds the hand shown in a state, as view v of seat vs (-1: a
+// spectator) shows it.
+func (t *Table) handState(v *engine.View, vs int, now time.Time) *HandState {
 	// The hand is over for its watchers once the table has finished it, so that the
 	// first state of a hand that its forced bets alone decide still shows it live,
 	// with its seed commitment. The seed itself is never sent: it would deal every
@@ -1270,6 +1270,5 @@ func (t *Table) state(vs int, now time.Time) *State {
 			h.Events = append(h.Events, ei)
 		}
 	}
-	s.Hand = h
-	return s
+	return h
 }

@@ -315,6 +315,11 @@ func (c *conn) handle(m *protocol.ClientMsg) error {
 	if c.p.ID == 0 {
 		return errLogin
 	}
+	return c.play(ctx, t, m)
+}
+
+// play carries out a logged-in player's message at table t.
+func (c *conn) play(ctx context.Context, t *table.Table, m *protocol.ClientMsg) error {
 	switch m.Type {
 	case "sit":
 		seat := -1
