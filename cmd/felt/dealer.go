@@ -14,6 +14,7 @@ import (
 
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/dealer/casino"
+	"github.com/felt-poker/felt/internal/web"
 )
 
 // dealerCmd is "felt dealer": the Casino Day three card stud dealer.
@@ -36,6 +37,11 @@ type dealerCmd struct {
 	StartToken string        `name:"start-token" env:"FELT_DEALER_START_TOKEN" help:"Secret the spectator page's start button needs (at least 16 characters; default random, printed with the page's address)." placeholder:"SECRET"`
 	FlushWait  time.Duration `default:"5s" help:"At the end, the most time to wait for the players' last messages to be written."`
 }
+
+// dealerPageLimits bound the spectator page's connections as felt serve's are
+// bounded (a variable so that tests may shorten them). The page's event stream
+// sets deadlines of its own and outlives them.
+var dealerPageLimits = web.DefaultLimits
 
 // Help is the long help of "felt dealer".
 func (c *dealerCmd) Help() string {
@@ -88,7 +94,7 @@ func (c *dealerCmd) run(ctx context.Context, out io.Writer, log *slog.Logger) er
 			ln.Close()
 			return fmt.Errorf("spectator page: %w", err)
 		}
-		srv := &http.Server{Handler: d.Handler(), ReadHeaderTimeout: 5 * time.Second}
+		srv := dealerPageLimits.Server(d.Handler(), slog.NewLogLogger(log.Handler(), slog.LevelWarn))
 		go func() {
 			if err := srv.Serve(web); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				log.Error("spectator page", "err", err)

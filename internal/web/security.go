@@ -53,20 +53,57 @@ func (c *Config) setDefaults() {
 	}
 }
 
-// HTTPServer returns an http.Server for Handler with the Config's timeouts and
-// header bound. WebSockets are not cut by the timeouts: net/http clears a
-// connection's deadlines when it is hijacked for a WebSocket, whose reads and
-// writes then have deadlines of their own.
-func (s *Server) HTTPServer(errorLog *log.Logger) *http.Server {
+// Limits are an HTTP server's bounds on slow and idle clients: the time to read
+// a request's header, its whole request, to write its response, and to keep an
+// idle connection open between requests; the largest request header. A zero
+// duration is no bound; a zero MaxHeaderBytes is net/http's 1 MB.
+type Limits struct {
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
+	MaxHeaderBytes    int
+}
+
+// DefaultLimits are the Default bounds above: felt serve's unless its Config
+// says otherwise, and the page of felt dealer.
+var DefaultLimits = Limits{
+	ReadHeaderTimeout: DefaultReadHeaderTimeout,
+	ReadTimeout:       DefaultReadTimeout,
+	WriteTimeout:      DefaultWriteTimeout,
+	IdleTimeout:       DefaultIdleTimeout,
+	MaxHeaderBytes:    DefaultMaxHeaderBytes,
+}
+
+// Server returns an http.Server for h bounded by l. A response that streams
+// for longer than WriteTimeout sets a write deadline of its own before each
+// write (http.ResponseController); ReadTimeout does not end it (net/http
+// clears the read deadline once the request is read). A hijacked connection
+// (a WebSocket) has its deadlines cleared by net/http.
+func (l Limits) Server(h http.Handler, errorLog *log.Logger) *http.Server {
 	return &http.Server{
-		Handler:           s.handler,
+		Handler:           h,
+		ReadHeaderTimeout: l.ReadHeaderTimeout,
+		ReadTimeout:       l.ReadTimeout,
+		WriteTimeout:      l.WriteTimeout,
+		IdleTimeout:       l.IdleTimeout,
+		MaxHeaderBytes:    l.MaxHeaderBytes,
+		ErrorLog:          errorLog,
+	}
+}
+
+// HTTPServer returns an http.Server for Handler with the Config's timeouts and
+// header bound (Limits.Server). WebSockets are not cut by the timeouts:
+// net/http clears a connection's deadlines when it is hijacked for a
+// WebSocket, whose reads and writes then have deadlines of their own.
+func (s *Server) HTTPServer(errorLog *log.Logger) *http.Server {
+	return Limits{
 		ReadHeaderTimeout: s.cfg.ReadHeaderTimeout,
 		ReadTimeout:       s.cfg.ReadTimeout,
 		WriteTimeout:      s.cfg.WriteTimeout,
 		IdleTimeout:       s.cfg.IdleTimeout,
 		MaxHeaderBytes:    s.cfg.MaxHeaderBytes,
-		ErrorLog:          errorLog,
-	}
+	}.Server(s.handler, errorLog)
 }
 
 // Listener wraps ln so that at most Config.MaxHTTPConnsPerIP connections are

@@ -3,6 +3,7 @@ package casino
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -98,5 +99,40 @@ func TestSpectatorWhoDoesNotReadIsCutOff(t *testing.T) {
 			t.Fatal("the stream was never cut off")
 		case <-tick.C:
 		}
+	}
+}
+
+// TestStreamOutlivesServerTimeouts serves the page on a server with every
+// timeout short (felt dealer bounds its page's connections as felt serve does):
+// a spectator's event stream still gets the snapshots sent well after them
+// (net/http clears the read deadline while a handler runs; the stream sets a
+// write deadline before each write).
+func TestStreamOutlivesServerTimeouts(t *testing.T) {
+	const limit = 500 * time.Millisecond
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(d.Handler())
+	srv.Config.ReadHeaderTimeout, srv.Config.ReadTimeout = limit, limit
+	srv.Config.WriteTimeout, srv.Config.IdleTimeout = limit, limit
+	srv.Start()
+	t.Cleanup(srv.Close)
+	resp, err := http.Get(srv.URL + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	r := bufio.NewReader(resp.Body)
+	for i := range 3 {
+		if i > 0 {
+			time.Sleep(3 * limit) // every timeout of the server passes
+			d.show.set(fmt.Appendf(nil, `{"n":%d}`, i))
+		}
+		line, err := r.ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, "data: {") {
+			t.Fatalf("event %d after %v: %q %v", i, time.Duration(i)*3*limit, line, err)
+		}
+		r.ReadString('\n') // the blank line ending the event
 	}
 }
