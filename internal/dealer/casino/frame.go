@@ -96,12 +96,13 @@ func ReadUTF(r io.Reader) (string, error) {
 		return "", err
 	}
 	n := int(hdr[0])<<8 | int(hdr[1])
-	buf := make([]byte, n)
-	if _, err := io.ReadFull(r, buf); err != nil {
-		if errors.Is(err, io.EOF) {
-			err = io.ErrUnexpectedEOF
-		}
+	// grown as the bytes come: a header alone does not take n bytes
+	buf, err := io.ReadAll(io.LimitReader(r, int64(n)))
+	switch {
+	case err != nil:
 		return "", err
+	case len(buf) < n:
+		return "", io.ErrUnexpectedEOF
 	}
 	return DecodeModifiedUTF8(buf)
 }

@@ -186,3 +186,62 @@ func TestSilentConnectionsBounded(t *testing.T) {
 	d.Start()
 	wait(t, res)
 }
+
+// halfFrame is the start of a frame of 65,535 bytes: its header and one byte.
+var halfFrame = []byte{0xff, 0xff, 'b'}
+
+// TestHalfFrameIsTooSlow: a logged-in player that sends the start of a frame
+// and stalls is too slow once the timeout has passed since its first byte, as
+// one that does not answer: in the lobby (before, it sat there holding the
+// frame's 64 KiB until the game asked it, and counted toward the players that
+// start the game), and between its turns in a hand, its chips in the pot
+// staying there. The game goes on without them.
+func TestHalfFrameIsTooSlow(t *testing.T) {
+	d, addr, res := startDealer(t, Config{Players: 0, Hands: 4, Timeout: DefaultTimeout})
+	lobby := loginRaw(t, d, addr, "lobby")
+	lobby.Write(halfFrame)
+	waitSnapshot(t, d, func(s Snapshot) bool {
+		return s.Phase == "waiting" && hasStanding(s, "lobby", func(st Standing) bool {
+			return st.Out && st.OutHand == 0 && st.Reason == ReasonTooSlow
+		})
+	})
+	lobby.SetReadDeadline(time.Now().Add(20 * time.Second))
+	if m, err := ReadUTF(lobby); err != nil || m != Done(ReasonTooSlow) {
+		t.Fatalf("the lobby's staller got %q %v, want done:%s", m, err, ReasonTooSlow)
+	}
+
+	call := func(conn net.Conn, q string, n int) (string, bool) { return "bet:" + toCall(q), false }
+	a := scripted(t, addr, "alice", call)
+	b := scripted(t, addr, "bob", call)
+	midLast := make(chan string, 1) // the last message mid got after it stalled
+	mid := scripted(t, addr, "mid", func(conn net.Conn, q string, n int) (string, bool) {
+		// answer, then start a frame nobody asked for and stall, reading on
+		WriteUTF(conn, "bet:"+toCall(q))
+		conn.Write(halfFrame)
+		last := ""
+		for {
+			m, err := ReadUTF(conn)
+			if err != nil {
+				midLast <- last
+				return "", true
+			}
+			last = m
+		}
+	})
+	waitSnapshot(t, d, func(s Snapshot) bool { return len(s.Standings) == 4 })
+	d.Start()
+	r := wait(t, res)
+	checkChips(t, r, 4, DefaultStack)
+	if r.Hands != 4 {
+		t.Fatalf("%d hands, want 4", r.Hands)
+	}
+	if s := standing(r, "mid"); !s.Out || s.OutHand != 1 || s.Reason != ReasonTooSlow {
+		t.Fatalf("mid: %+v, want out for %q in the first hand", s, ReasonTooSlow)
+	}
+	if last := wait(t, midLast); last != Done(ReasonTooSlow) {
+		t.Fatalf("mid's last message %q, want done:%s", last, ReasonTooSlow)
+	}
+	wait(t, a)
+	wait(t, b)
+	wait(t, mid)
+}

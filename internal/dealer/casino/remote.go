@@ -1,8 +1,10 @@
 package casino
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"sync"
@@ -70,7 +72,7 @@ func newRemote(conn net.Conn, timeout time.Duration) *remote {
 // the error.
 func (p *remote) read() {
 	for {
-		text, err := ReadUTF(p.conn)
+		text, err := readFrame(p.conn, p.timeout)
 		select {
 		case p.in <- answer{text: text, err: err}:
 		case <-p.quit:
@@ -80,6 +82,27 @@ func (p *remote) read() {
 			return
 		}
 	}
+}
+
+// readFrame reads one frame from c. It waits as long as it takes for the
+// frame's first byte (a player waits silently in the lobby and between its
+// turns), and then at most d for the rest: a legal reply comes whole within d
+// of its question, so a player that starts a frame and stalls is too slow
+// (os.ErrDeadlineExceeded) exactly as one that does not answer in time, and
+// does not hold its frame's buffer.
+func readFrame(c net.Conn, d time.Duration) (string, error) {
+	var first [1]byte
+	if _, err := io.ReadFull(c, first[:]); err != nil {
+		return "", err
+	}
+	if err := c.SetReadDeadline(time.Now().Add(d)); err != nil {
+		return "", err
+	}
+	text, err := ReadUTF(io.MultiReader(bytes.NewReader(first[:]), c))
+	if err == nil {
+		err = c.SetReadDeadline(time.Time{})
+	}
+	return text, err
 }
 
 // run serves the jobs in order until one closes the connection, or bye drops it.
