@@ -19,19 +19,20 @@ import (
 
 // dealerCmd is "felt dealer": the Casino Day three card stud dealer.
 type dealerCmd struct {
-	Addr       string        `default:"127.0.0.1:4000" env:"FELT_DEALER_ADDR" help:"Address players connect to (HOST:PORT; 0.0.0.0:4000 for a classroom)."`
-	Players    int           `default:"2" env:"FELT_DEALER_PLAYERS" help:"Start when this many players have logged in (bots not counted); 0 waits for the page's start button (or starts at once without --http)."`
-	MaxPlayers int           `name:"max-players" default:"1000" help:"Most players who may log in (a login past it is told done:game full)."`
-	Hands      int           `default:"0" help:"Most rounds of hands (0: until one player is left)."`
-	Stack      int64         `default:"100" help:"Chips each player starts with."`
-	Ante       int64         `default:"1" help:"Ante per hand."`
-	Timeout    time.Duration `default:"1s" env:"FELT_DEALER_TIMEOUT" help:"Time a player has to answer."`
-	HTTP       string        `name:"http" env:"FELT_DEALER_HTTP" help:"Serve the spectator page on HOST:PORT (e.g. 127.0.0.1:8080)." placeholder:"HOST:PORT"`
-	Bots       int           `default:"0" help:"Felt bots to seat besides the network players."`
-	Bot        string        `default:"stud" help:"Which bot fills seats: stud (the reference strategy) or any name of the bot registry."`
-	TableSize  int           `default:"10" help:"Most players at one table (2-10); a bigger class plays at several tables."`
-	Seed       string        `help:"Master seed of the shuffles (decimal or 64 hex digits; default random, printed)."`
-	Log        string        `default:"felt-dealer.phhs" help:"Hand log file (PHH, read it with felt replay); empty for none."`
+	Addr          string        `default:"127.0.0.1:4000" env:"FELT_DEALER_ADDR" help:"Address players connect to (HOST:PORT; 0.0.0.0:4000 for a classroom)."`
+	Players       int           `default:"2" env:"FELT_DEALER_PLAYERS" help:"Start when this many players have logged in (bots not counted); 0 waits for the page's start button (or starts at once without --http)."`
+	MaxPlayers    int           `name:"max-players" default:"1000" help:"Most players who may log in (a login past it is told done:game full)."`
+	MaxPerAddress int           `name:"max-per-address" default:"100" help:"Most players who may log in from one address (an IPv6 /64 counts as one; past it: done:too many players from one address)."`
+	Hands         int           `default:"0" help:"Most rounds of hands (0: until one player is left)."`
+	Stack         int64         `default:"100" help:"Chips each player starts with."`
+	Ante          int64         `default:"1" help:"Ante per hand."`
+	Timeout       time.Duration `default:"1s" env:"FELT_DEALER_TIMEOUT" help:"Time a player has to answer."`
+	HTTP          string        `name:"http" env:"FELT_DEALER_HTTP" help:"Serve the spectator page on HOST:PORT (e.g. 127.0.0.1:8080)." placeholder:"HOST:PORT"`
+	Bots          int           `default:"0" help:"Felt bots to seat besides the network players."`
+	Bot           string        `default:"stud" help:"Which bot fills seats: stud (the reference strategy) or any name of the bot registry."`
+	TableSize     int           `default:"10" help:"Most players at one table (2-10); a bigger class plays at several tables."`
+	Seed          string        `help:"Master seed of the shuffles (decimal or 64 hex digits; default random, printed)."`
+	Log           string        `default:"felt-dealer.phhs" help:"Hand log file (PHH, read it with felt replay); empty for none."`
 	// StartToken is a secret: from the environment rather than the command line,
 	// where other users of the machine can read it.
 	StartToken string        `name:"start-token" env:"FELT_DEALER_START_TOKEN" help:"Secret the spectator page's start button needs (at least 16 characters; default random, printed with the page's address)." placeholder:"SECRET"`
@@ -60,7 +61,7 @@ func (c *dealerCmd) Run(ctx context.Context) error {
 
 func (c *dealerCmd) run(ctx context.Context, out io.Writer, log *slog.Logger) error {
 	cfg := casino.Config{
-		Players: c.Players, MaxPlayers: c.MaxPlayers, Hands: c.Hands, Stack: c.Stack, Ante: c.Ante, Timeout: c.Timeout,
+		Players: c.Players, MaxPlayers: c.MaxPlayers, MaxPerAddress: c.MaxPerAddress, Hands: c.Hands, Stack: c.Stack, Ante: c.Ante, Timeout: c.Timeout,
 		Bots: c.Bots, Bot: c.Bot, TableSize: c.TableSize, Logger: log,
 		StartToken: c.StartToken, FlushWait: c.FlushWait,
 	}

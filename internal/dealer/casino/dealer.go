@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/felt-poker/felt/internal/addrkey"
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/cards"
 	"github.com/felt-poker/felt/internal/dealer/gate"
@@ -32,6 +33,10 @@ const (
 	// DefaultMaxPlayers bounds the network players of a game: a hundred full
 	// tables.
 	DefaultMaxPlayers = 1000
+	// DefaultMaxPerAddress bounds the network players of a game from one
+	// address: a class running every student's bot from one machine fits, a
+	// script on one machine fills a tenth of the default lobby at most.
+	DefaultMaxPerAddress = 100
 	// MinStartToken is the shortest StartToken accepted, so that it cannot be
 	// guessed over the network.
 	MinStartToken = 16
@@ -47,6 +52,10 @@ type Config struct {
 	// the lobby that the standings keep (a login forgets the first of them to go
 	// while they are MaxPlayers).
 	MaxPlayers int
+	// MaxPerAddress bounds the network players logged in at once from one
+	// address (internal/addrkey: an IPv4 address, an IPv6 /64) before the start;
+	// a login past it is told done:too many players from one address.
+	MaxPerAddress int
 	// Hands bounds the rounds of hands played (0: until one player is left). With
 	// more players than one table seats, a round deals one hand at every table.
 	Hands int
@@ -107,6 +116,7 @@ type Dealer struct {
 // entrant is one player of the game, network or bot.
 type entrant struct {
 	id, avatar string
+	addr       string  // addrkey of a network player's connection
 	order      int     // join order: seat order and tie-break of the standings
 	remote     *remote // nil for a bot
 	bot        bot.Bot // nil for a network player
@@ -164,11 +174,14 @@ func New(cfg Config) (*Dealer, error) {
 	if cfg.MaxPlayers == 0 {
 		cfg.MaxPlayers = DefaultMaxPlayers
 	}
+	if cfg.MaxPerAddress == 0 {
+		cfg.MaxPerAddress = DefaultMaxPerAddress
+	}
 	if cfg.StartToken == "" {
 		cfg.StartToken = crand.Text()
 	}
 	switch {
-	case cfg.Players < 0, cfg.Hands < 0, cfg.Bots < 0, cfg.MaxPlayers < 0:
+	case cfg.Players < 0, cfg.Hands < 0, cfg.Bots < 0, cfg.MaxPlayers < 0, cfg.MaxPerAddress < 0:
 		return nil, fmt.Errorf("%w: negative players, hands or bots", ErrConfig)
 	case cfg.Players > cfg.MaxPlayers:
 		return nil, fmt.Errorf("%w: %d players to start, more than the %d that may log in", ErrConfig, cfg.Players, cfg.MaxPlayers)
@@ -343,7 +356,8 @@ func (d *Dealer) join(id, avatar string, p *remote) error {
 	if d.started {
 		return errRefused(ReasonStarted)
 	}
-	in, gone := 0, 0
+	addr := addrkey.OfAddr(p.conn.RemoteAddr())
+	in, gone, fromAddr := 0, 0, 0
 	for i, e := range d.players {
 		if e.id == id {
 			if !e.out {
@@ -354,20 +368,27 @@ func (d *Dealer) join(id, avatar string, p *remote) error {
 		}
 	}
 	for _, e := range d.players {
-		if !e.out {
-			in++
-		} else {
+		switch {
+		case e.out:
 			gone++
+		case e.remote != nil && e.addr == addr:
+			fromAddr++
+			in++
+		default:
+			in++
 		}
 	}
 	if in >= d.cfg.MaxPlayers {
 		return errRefused(ReasonFull)
 	}
+	if fromAddr >= d.cfg.MaxPerAddress {
+		return errRefused(ReasonAddressFull)
+	}
 	if gone >= d.cfg.MaxPlayers { // forget the player who hung up first
 		i := slices.IndexFunc(d.players, func(e *entrant) bool { return e.out })
 		d.players = slices.Delete(d.players, i, i+1)
 	}
-	e := &entrant{id: id, avatar: avatar, order: d.joined, remote: p, chips: d.cfg.Stack}
+	e := &entrant{id: id, avatar: avatar, addr: addr, order: d.joined, remote: p, chips: d.cfg.Stack}
 	d.joined++
 	d.players = append(d.players, e)
 	in++

@@ -245,3 +245,63 @@ func TestHalfFrameIsTooSlow(t *testing.T) {
 	wait(t, b)
 	wait(t, mid)
 }
+
+// dialFrom connects to addr from the loopback address local (any of 127/8 on
+// Linux), so that a test can log in from several addresses.
+func dialFrom(t *testing.T, addr, local string) net.Conn {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}}
+	c, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Skipf("cannot dial from %s: %v", local, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// loginAnswer logs id in over c and returns the dealer's next message.
+func loginAnswer(t *testing.T, c net.Conn, id string) string {
+	t.Helper()
+	if m, err := ReadUTF(c); err != nil || m != MsgLogin {
+		t.Fatalf("%q %v", m, err)
+	}
+	if err := WriteUTF(c, Login(id, "Test")); err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadDeadline(time.Now().Add(time.Second))
+	m, err := ReadUTF(c)
+	if err != nil {
+		return "" // nothing within a second: seated, waiting for the start
+	}
+	return m
+}
+
+// TestAddressFull: one address fills at most MaxPerAddress places of the lobby
+// (a script cannot take the class's places from one machine); another address
+// still logs in, and a player who hangs up frees its address's place.
+func TestAddressFull(t *testing.T) {
+	d, addr, _ := startDealer(t, Config{Players: 0, MaxPlayers: 10, MaxPerAddress: 2, Hands: 1, Timeout: time.Minute})
+	first := loginRaw(t, d, addr, "a1")
+	loginRaw(t, d, addr, "a2")
+	if got := loginAnswer(t, dialFrom(t, addr, "127.0.0.1"), "a3"); got != Done(ReasonAddressFull) {
+		t.Fatalf("a third login from one address got %q, want done:%s", got, ReasonAddressFull)
+	}
+	if got := loginAnswer(t, dialFrom(t, addr, "127.0.0.2"), "b1"); got != "" {
+		t.Fatalf("a login from another address got %q", got)
+	}
+	first.Close()
+	waitSnapshot(t, d, func(s Snapshot) bool { return hasStanding(s, "a1", func(st Standing) bool { return st.Out }) })
+	if got := loginAnswer(t, dialFrom(t, addr, "127.0.0.1"), "a3"); got != "" {
+		t.Fatalf("a login after one from the address hung up got %q", got)
+	}
+	in := map[string]bool{}
+	for _, st := range d.standings() {
+		in[st.ID] = !st.Out
+	}
+	if !in["a2"] || !in["a3"] || !in["b1"] || in["a1"] || len(in) != 4 {
+		t.Fatalf("standings %v, want a2, a3 and b1 in, a1 out", in)
+	}
+	if _, err := New(Config{MaxPerAddress: -1}); !errors.Is(err, ErrConfig) {
+		t.Errorf("MaxPerAddress -1: %v", err)
+	}
+}

@@ -21,6 +21,7 @@ const (
 	ReasonStarted      = "game already started"
 	ReasonDuplicate    = "id already logged in"
 	ReasonFull         = "game full"
+	ReasonAddressFull  = "too many players from one address"
 	ReasonShutdown     = "dealer shutting down"
 )
 
