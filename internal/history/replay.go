@@ -213,9 +213,49 @@ func (p *PHH) config(acts []action) (engine.Config, []int, error) {
 			}
 		}
 	}
-	unsupported := func(format string, args ...any) (engine.Config, []int, error) {
-		return cfg, nil, fmt.Errorf("%w: "+format, append([]any{ErrUnsupported}, args...)...)
+	if err := p.game(&cfg); err != nil {
+		return cfg, nil, err
 	}
+	if err := p.forced(&cfg, n); err != nil {
+		return cfg, nil, err
+	}
+	seats, button, count, err := p.seating()
+	if err != nil {
+		return cfg, nil, err
+	}
+	cfg.Stacks = make([]int64, count)
+	for k, s := range seats {
+		st := p.StartingStacks[k]
+		if st == 0 || (cfg.Variant == engine.StudThree && st < cfg.Ante) {
+			return cfg, nil, unsupported("p%d's stack of %d cannot be dealt in", k+1, st)
+		}
+		cfg.Stacks[s] = st
+	}
+	cfg.Button = button
+	cfg.RunTwice &= engine.SeatSet(1)<<count - 1
+	cfg.Straddlers &= engine.SeatSet(1)<<count - 1
+	if p.Seed != "" {
+		seed, err := cards.ParseSeed(p.Seed)
+		if err != nil {
+			return cfg, nil, fmt.Errorf("%w: _seed: %v", ErrFormat, err)
+		}
+		cfg.Seed = seed
+	} else if cfg.Deck, err = p.deck(acts, cfg.Variant); err != nil {
+		return cfg, nil, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	}
+	return cfg, seats, nil
+}
+
+// unsupported is an ErrUnsupported error: what felt does not deal.
+func unsupported(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrUnsupported}, args...)...)
+}
+
+// game sets cfg's variant and betting structure from the file's.
+func (p *PHH) game(cfg *engine.Config) error {
 	switch p.Variant {
 	case VariantNT:
 		switch p.Betting {
@@ -238,6 +278,12 @@ func (p *PHH) config(acts []action) (engine.Config, []int, error) {
 	if p.Variant != VariantNT && p.Betting != "" {
 		return unsupported("_betting %q with variant %s", p.Betting, p.Variant)
 	}
+	return nil
+}
+
+// forced sets cfg's antes, blinds, straddle and run-twice agreement from the
+// file's, for n players.
+func (p *PHH) forced(cfg *engine.Config, n int) error {
 	if p.BringIn != 0 {
 		return unsupported("a bring-in")
 	}
@@ -249,65 +295,38 @@ func (p *PHH) config(acts []action) (engine.Config, []int, error) {
 	if len(p.Antes) > 0 {
 		cfg.Ante = p.Antes[0]
 	}
-	if cfg.Variant == engine.Holdem {
-		b := p.BlindsOrStraddles
-		if len(b) != n {
-			return cfg, nil, fmt.Errorf("%w: blinds_or_straddles needs one entry a player", ErrFormat)
-		}
-		for k, x := range b[2:] {
-			if k == 0 && n >= 3 && x == 2*b[1] && b[1] > 0 {
-				cfg.Straddlers = engine.SeatSet(1)<<engine.MaxSeats - 1 // p3, under the gun, straddles
-				continue
-			}
-			if x != 0 {
-				return unsupported("straddles %v (felt deals one straddle, of p3, twice the big blind)", b)
-			}
-		}
-		if p.SecondBoard != "" {
-			cfg.RunTwice = engine.SeatSet(1)<<engine.MaxSeats - 1 // every seat agreed
-		}
-		// Heads-up the array is applied reversed: p1 (the big blind) posts b[1], the
-		// button b[0]; so b[0] is the small blind and b[1] the big blind either way.
-		cfg.SmallBlind, cfg.BigBlind = b[0], b[1]
-		if p.MinBet != 0 && p.MinBet != cfg.BigBlind {
-			return unsupported("min_bet %d differs from the big blind %d", p.MinBet, cfg.BigBlind)
-		}
-	} else {
+	if cfg.Variant != engine.Holdem {
 		if len(p.BlindsOrStraddles) > 0 {
 			return unsupported("blinds in stud")
 		}
 		if cfg.Ante == 0 {
 			return unsupported("three card stud without an ante")
 		}
+		return nil
 	}
-	seats, button, count, err := p.seating()
-	if err != nil {
-		return cfg, nil, err
+	b := p.BlindsOrStraddles
+	if len(b) != n {
+		return fmt.Errorf("%w: blinds_or_straddles needs one entry a player", ErrFormat)
 	}
-	cfg.Stacks = make([]int64, count)
-	for k, s := range seats {
-		st := p.StartingStacks[k]
-		if st == 0 || (cfg.Variant == engine.StudThree && st < cfg.Ante) {
-			return unsupported("p%d's stack of %d cannot be dealt in", k+1, st)
+	for k, x := range b[2:] {
+		if k == 0 && n >= 3 && x == 2*b[1] && b[1] > 0 {
+			cfg.Straddlers = engine.SeatSet(1)<<engine.MaxSeats - 1 // p3, under the gun, straddles
+			continue
 		}
-		cfg.Stacks[s] = st
-	}
-	cfg.Button = button
-	cfg.RunTwice &= engine.SeatSet(1)<<count - 1
-	cfg.Straddlers &= engine.SeatSet(1)<<count - 1
-	if p.Seed != "" {
-		seed, err := cards.ParseSeed(p.Seed)
-		if err != nil {
-			return cfg, nil, fmt.Errorf("%w: _seed: %v", ErrFormat, err)
+		if x != 0 {
+			return unsupported("straddles %v (felt deals one straddle, of p3, twice the big blind)", b)
 		}
-		cfg.Seed = seed
-	} else if cfg.Deck, err = p.deck(acts, cfg.Variant); err != nil {
-		return cfg, nil, err
 	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, nil, fmt.Errorf("%w: %w", ErrUnsupported, err)
+	if p.SecondBoard != "" {
+		cfg.RunTwice = engine.SeatSet(1)<<engine.MaxSeats - 1 // every seat agreed
 	}
-	return cfg, seats, nil
+	// Heads-up the array is applied reversed: p1 (the big blind) posts b[1], the
+	// button b[0]; so b[0] is the small blind and b[1] the big blind either way.
+	cfg.SmallBlind, cfg.BigBlind = b[0], b[1]
+	if p.MinBet != 0 && p.MinBet != cfg.BigBlind {
+		return unsupported("min_bet %d differs from the big blind %d", p.MinBet, cfg.BigBlind)
+	}
+	return nil
 }
 
 // seating returns the 0-based seat of each player, the button's seat and the number
@@ -356,22 +375,37 @@ func (p *PHH) seating() (seats []int, button, count int, err error) {
 // deck lays out the cards the file names in the order the engine deals them (see
 // engine.Config.Deck) and fills the unknown places with unused cards.
 func (p *PHH) deck(acts []action, v engine.Variant) ([]cards.Card, error) {
-	n := len(p.StartingStacks)
-	holes := make([][]cards.Card, n)
-	var board []cards.Card
+	holes, board, err := p.dealt(acts)
+	if err != nil {
+		return nil, err
+	}
+	var deck []cards.Card
+	if v == engine.StudThree {
+		deck, err = studDeck(holes)
+	} else {
+		deck, err = p.holdemDeck(holes, board)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fillDeck(deck)
+}
+
+// dealt returns each player's hole cards and the board as the actions deal them,
+// hole cards dealt unknown filled in from the cards shown.
+func (p *PHH) dealt(acts []action) (holes [][]cards.Card, board []cards.Card, err error) {
+	holes = make([][]cards.Card, len(p.StartingStacks))
 	for _, a := range acts {
-		switch {
-		case a.verb == "dh":
-			cs, err := parseCards(a.cards)
-			if err != nil {
-				return nil, err
-			}
+		if a.verb != "dh" && a.verb != "db" {
+			continue
+		}
+		cs, err := parseCards(a.cards)
+		if err != nil {
+			return nil, nil, err
+		}
+		if a.verb == "dh" {
 			holes[a.actor] = append(holes[a.actor], cs...)
-		case a.verb == "db":
-			cs, err := parseCards(a.cards)
-			if err != nil {
-				return nil, err
-			}
+		} else {
 			board = append(board, cs...)
 		}
 	}
@@ -381,7 +415,7 @@ func (p *PHH) deck(acts []action, v engine.Variant) ([]cards.Card, error) {
 		}
 		cs, err := parseCards(a.cards)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for j, c := range cs {
 			if j < len(holes[a.actor]) && holes[a.actor][j] == cards.NoCard {
@@ -389,65 +423,83 @@ func (p *PHH) deck(acts []action, v engine.Variant) ([]cards.Card, error) {
 			}
 		}
 	}
-	var deck []cards.Card
-	place := func(cs []cards.Card, j int) cards.Card {
-		if j < len(cs) {
-			return cs[j]
-		}
-		return cards.NoCard
+	return holes, board, nil
+}
+
+// place is cs[j], or cards.NoCard past its end.
+func place(cs []cards.Card, j int) cards.Card {
+	if j < len(cs) {
+		return cs[j]
 	}
-	if v == engine.StudThree {
-		deck = make([]cards.Card, 0, 3*n)
-		for r := 0; r < 2; r++ {
-			for k := 0; k < n; k++ {
-				deck = append(deck, place(holes[k], r))
-			}
-		}
-		for k := 0; k < n; k++ {
-			if len(holes[k]) > 3 {
-				return nil, fmt.Errorf("%w: p%d is dealt %d cards; stud deals 3", ErrFormat, k+1, len(holes[k]))
-			}
-			if len(holes[k]) == 3 {
-				deck = append(deck, holes[k][2])
-			}
-		}
-		for len(deck) < 3*n {
-			deck = append(deck, cards.NoCard)
-		}
-	} else {
-		burns := []cards.Card{}
-		if p.Burns != "" {
-			var err error
-			if burns, err = parseCards(p.Burns); err != nil {
-				return nil, fmt.Errorf("_burns: %w", err)
-			}
-		}
-		maxBurns := 3
-		if p.SecondBoard != "" {
-			maxBurns = 6
-		}
-		if len(board) > 5 || len(burns) > maxBurns {
-			return nil, fmt.Errorf("%w: %d board cards and %d burns; Hold'em deals 5 and burns 3 (6 with a second run)", ErrFormat, len(board), len(burns))
-		}
-		deck = make([]cards.Card, 0, 2*n+8)
-		for r := 0; r < 2; r++ {
-			for k := 0; k < n; k++ {
-				if len(holes[k]) > 2 {
-					return nil, fmt.Errorf("%w: p%d is dealt %d hole cards; Hold'em deals 2", ErrFormat, k+1, len(holes[k]))
-				}
-				deck = append(deck, place(holes[k], r))
-			}
-		}
-		deck = append(deck, place(burns, 0), place(board, 0), place(board, 1), place(board, 2),
-			place(burns, 1), place(board, 3), place(burns, 2), place(board, 4))
-		if p.SecondBoard != "" {
-			second, err := p.secondRun(board, burns)
-			if err != nil {
-				return nil, err
-			}
-			deck = append(deck, second...)
+	return cards.NoCard
+}
+
+// studDeck lays out three card stud's deck: a round of down cards, a round of up
+// cards, then the last cards of the players who got one.
+func studDeck(holes [][]cards.Card) ([]cards.Card, error) {
+	n := len(holes)
+	deck := make([]cards.Card, 0, 3*n)
+	for r := range 2 {
+		for k := range n {
+			deck = append(deck, place(holes[k], r))
 		}
 	}
+	for k := range n {
+		if len(holes[k]) > 3 {
+			return nil, fmt.Errorf("%w: p%d is dealt %d cards; stud deals 3", ErrFormat, k+1, len(holes[k]))
+		}
+		if len(holes[k]) == 3 {
+			deck = append(deck, holes[k][2])
+		}
+	}
+	for len(deck) < 3*n {
+		deck = append(deck, cards.NoCard)
+	}
+	return deck, nil
+}
+
+// holdemDeck lays out Hold'em's deck: two rounds of hole cards, then burns and
+// board cards as the engine deals them, then a second run's.
+func (p *PHH) holdemDeck(holes [][]cards.Card, board []cards.Card) ([]cards.Card, error) {
+	n := len(holes)
+	burns := []cards.Card{}
+	if p.Burns != "" {
+		var err error
+		if burns, err = parseCards(p.Burns); err != nil {
+			return nil, fmt.Errorf("_burns: %w", err)
+		}
+	}
+	maxBurns := 3
+	if p.SecondBoard != "" {
+		maxBurns = 6
+	}
+	if len(board) > 5 || len(burns) > maxBurns {
+		return nil, fmt.Errorf("%w: %d board cards and %d burns; Hold'em deals 5 and burns 3 (6 with a second run)", ErrFormat, len(board), len(burns))
+	}
+	deck := make([]cards.Card, 0, 2*n+8)
+	for r := range 2 {
+		for k := range n {
+			if len(holes[k]) > 2 {
+				return nil, fmt.Errorf("%w: p%d is dealt %d hole cards; Hold'em deals 2", ErrFormat, k+1, len(holes[k]))
+			}
+			deck = append(deck, place(holes[k], r))
+		}
+	}
+	deck = append(deck, place(burns, 0), place(board, 0), place(board, 1), place(board, 2),
+		place(burns, 1), place(board, 3), place(burns, 2), place(board, 4))
+	if p.SecondBoard != "" {
+		second, err := p.secondRun(board, burns)
+		if err != nil {
+			return nil, err
+		}
+		deck = append(deck, second...)
+	}
+	return deck, nil
+}
+
+// fillDeck refuses a card dealt twice and puts the lowest unused cards in the
+// unknown places, in order.
+func fillDeck(deck []cards.Card) ([]cards.Card, error) {
 	var used cards.Set
 	for _, c := range deck {
 		if c == cards.NoCard {
