@@ -83,14 +83,7 @@ func printHand(w io.Writer, p *history.PHH, number int, cfg engine.Config, h *en
 	if err != nil {
 		return err
 	}
-	name := func(seat int) string {
-		for k, s := range seats {
-			if s == seat && k < len(p.Players) && p.Players[k] != "" {
-				return p.Players[k]
-			}
-		}
-		return fmt.Sprintf("seat %d", seat+1)
-	}
+	hp := &handPrinter{w: w, p: p, seats: seats, cfg: cfg, h: h, reveal: reveal, folded: make([]bool, h.Seats())}
 	title := fmt.Sprintf("Hand %d", number)
 	if p.Hand != nil {
 		title = fmt.Sprintf("Hand %v", p.Hand)
@@ -103,87 +96,11 @@ func printHand(w io.Writer, p *history.PHH, number int, cfg engine.Config, h *en
 	v := h.SpectatorView()
 	for i, s := range v.Seats {
 		if s.InHand {
-			fmt.Fprintf(w, "  Seat %2d  %-14s %10d\n", i+1, name(i), cfg.Stacks[i])
+			fmt.Fprintf(w, "  Seat %2d  %-14s %10d\n", i+1, hp.name(i), cfg.Stacks[i])
 		}
-	}
-	folded := make([]bool, h.Seats())
-	var board []cards.Card
-	street := func(title string) error {
-		fmt.Fprintf(w, "*** %s ***", title)
-		if len(board) > 0 {
-			fmt.Fprintf(w, " [%s]", cards.Format(board))
-		}
-		fmt.Fprintln(w)
-		if reveal && cfg.Variant == engine.Holdem {
-			return printEquity(w, h, board, folded, name)
-		}
-		return nil
 	}
 	for _, e := range h.Events() {
-		who := ""
-		if e.Seat >= 0 {
-			who = name(int(e.Seat))
-		}
-		allIn := ""
-		if e.AllIn {
-			allIn = " (all-in)"
-		}
-		var err error
-		switch e.Kind {
-		case engine.EvAnte:
-			fmt.Fprintf(w, "%s posts an ante of %d%s\n", who, e.Amount, allIn)
-		case engine.EvSmallBlind:
-			fmt.Fprintf(w, "%s posts the small blind %d%s\n", who, e.Amount, allIn)
-		case engine.EvBigBlind:
-			fmt.Fprintf(w, "%s posts the big blind %d%s\n", who, e.Amount, allIn)
-		case engine.EvHoleCards:
-			if reveal {
-				fmt.Fprintf(w, "%s is dealt [%s]\n", who, cards.Format(e.Cards[:e.NCards]))
-			}
-		case engine.EvUpCard:
-			fmt.Fprintf(w, "%s is dealt [%s] face up\n", who, e.Cards[0])
-		case engine.EvStreet:
-			switch e.Street {
-			case engine.Preflop:
-				err = street("PRE-FLOP")
-			case engine.StudOne:
-				err = street("ROUND ONE")
-			case engine.StudTwo:
-				err = street("ROUND TWO")
-			case engine.Showdown:
-				fmt.Fprintln(w, "*** SHOWDOWN ***")
-			}
-		case engine.EvBoard:
-			board = append(board, e.Cards[:e.NCards]...)
-			err = street(strings.ToUpper(e.Street.String()))
-		case engine.EvFold:
-			folded[e.Seat] = true
-			if e.Forced {
-				fmt.Fprintf(w, "%s cannot call and folds\n", who)
-			} else {
-				fmt.Fprintf(w, "%s folds\n", who)
-			}
-		case engine.EvLeave:
-			folded[e.Seat] = folded[e.Seat] || !e.AllIn
-			fmt.Fprintf(w, "%s leaves the hand\n", who)
-		case engine.EvCheck:
-			fmt.Fprintf(w, "%s checks\n", who)
-		case engine.EvCall:
-			fmt.Fprintf(w, "%s calls %d%s\n", who, e.Amount, allIn)
-		case engine.EvBet:
-			fmt.Fprintf(w, "%s bets %d%s\n", who, e.To, allIn)
-		case engine.EvRaise:
-			fmt.Fprintf(w, "%s raises to %d%s\n", who, e.To, allIn)
-		case engine.EvUncalled:
-			fmt.Fprintf(w, "%d uncalled goes back to %s\n", e.Amount, who)
-		case engine.EvShow:
-			fmt.Fprintf(w, "%s shows [%s] (%s)\n", who, cards.Format(e.Cards[:e.NCards]), shownName(h, int(e.Seat)))
-		case engine.EvMuck:
-			fmt.Fprintf(w, "%s mucks\n", who)
-		case engine.EvAward:
-			fmt.Fprintf(w, "%s wins %d from %s\n", who, e.Amount, awardText(e, h))
-		}
-		if err != nil {
+		if err := hp.event(e); err != nil {
 			return err
 		}
 	}
@@ -193,8 +110,111 @@ func printHand(w io.Writer, p *history.PHH, number int, cfg engine.Config, h *en
 	fmt.Fprintln(w, "Finishing stacks:")
 	for i, s := range v.Seats {
 		if s.InHand {
-			fmt.Fprintf(w, "  Seat %2d  %-14s %10d  (%+d)\n", i+1, name(i), h.Stack(i), h.Net(i))
+			fmt.Fprintf(w, "  Seat %2d  %-14s %10d  (%+d)\n", i+1, hp.name(i), h.Stack(i), h.Net(i))
 		}
+	}
+	return nil
+}
+
+// handPrinter writes one replayed hand's events as text.
+type handPrinter struct {
+	w      io.Writer
+	p      *history.PHH
+	seats  []int // each player's seat
+	cfg    engine.Config
+	h      *engine.Hand
+	reveal bool         // show every hole card and the equities
+	folded []bool       // seats out of the hand so far
+	board  []cards.Card // the board so far
+}
+
+// name is the player in seat, or "seat N".
+func (hp *handPrinter) name(seat int) string {
+	for k, s := range hp.seats {
+		if s == seat && k < len(hp.p.Players) && hp.p.Players[k] != "" {
+			return hp.p.Players[k]
+		}
+	}
+	return fmt.Sprintf("seat %d", seat+1)
+}
+
+// street writes a street's title, the board, and with reveal the equities.
+func (hp *handPrinter) street(title string) error {
+	fmt.Fprintf(hp.w, "*** %s ***", title)
+	if len(hp.board) > 0 {
+		fmt.Fprintf(hp.w, " [%s]", cards.Format(hp.board))
+	}
+	fmt.Fprintln(hp.w)
+	if hp.reveal && hp.cfg.Variant == engine.Holdem {
+		return printEquity(hp.w, hp.h, hp.board, hp.folded, hp.name)
+	}
+	return nil
+}
+
+// event writes one event of the hand.
+func (hp *handPrinter) event(e engine.Event) error {
+	w := hp.w
+	who := ""
+	if e.Seat >= 0 {
+		who = hp.name(int(e.Seat))
+	}
+	allIn := ""
+	if e.AllIn {
+		allIn = " (all-in)"
+	}
+	switch e.Kind {
+	case engine.EvAnte:
+		fmt.Fprintf(w, "%s posts an ante of %d%s\n", who, e.Amount, allIn)
+	case engine.EvSmallBlind:
+		fmt.Fprintf(w, "%s posts the small blind %d%s\n", who, e.Amount, allIn)
+	case engine.EvBigBlind:
+		fmt.Fprintf(w, "%s posts the big blind %d%s\n", who, e.Amount, allIn)
+	case engine.EvHoleCards:
+		if hp.reveal {
+			fmt.Fprintf(w, "%s is dealt [%s]\n", who, cards.Format(e.Cards[:e.NCards]))
+		}
+	case engine.EvUpCard:
+		fmt.Fprintf(w, "%s is dealt [%s] face up\n", who, e.Cards[0])
+	case engine.EvStreet:
+		switch e.Street {
+		case engine.Preflop:
+			return hp.street("PRE-FLOP")
+		case engine.StudOne:
+			return hp.street("ROUND ONE")
+		case engine.StudTwo:
+			return hp.street("ROUND TWO")
+		case engine.Showdown:
+			fmt.Fprintln(w, "*** SHOWDOWN ***")
+		}
+	case engine.EvBoard:
+		hp.board = append(hp.board, e.Cards[:e.NCards]...)
+		return hp.street(strings.ToUpper(e.Street.String()))
+	case engine.EvFold:
+		hp.folded[e.Seat] = true
+		if e.Forced {
+			fmt.Fprintf(w, "%s cannot call and folds\n", who)
+		} else {
+			fmt.Fprintf(w, "%s folds\n", who)
+		}
+	case engine.EvLeave:
+		hp.folded[e.Seat] = hp.folded[e.Seat] || !e.AllIn
+		fmt.Fprintf(w, "%s leaves the hand\n", who)
+	case engine.EvCheck:
+		fmt.Fprintf(w, "%s checks\n", who)
+	case engine.EvCall:
+		fmt.Fprintf(w, "%s calls %d%s\n", who, e.Amount, allIn)
+	case engine.EvBet:
+		fmt.Fprintf(w, "%s bets %d%s\n", who, e.To, allIn)
+	case engine.EvRaise:
+		fmt.Fprintf(w, "%s raises to %d%s\n", who, e.To, allIn)
+	case engine.EvUncalled:
+		fmt.Fprintf(w, "%d uncalled goes back to %s\n", e.Amount, who)
+	case engine.EvShow:
+		fmt.Fprintf(w, "%s shows [%s] (%s)\n", who, cards.Format(e.Cards[:e.NCards]), shownName(hp.h, int(e.Seat)))
+	case engine.EvMuck:
+		fmt.Fprintf(w, "%s mucks\n", who)
+	case engine.EvAward:
+		fmt.Fprintf(w, "%s wins %d from %s\n", who, e.Amount, awardText(e, hp.h))
 	}
 	return nil
 }
