@@ -45,107 +45,127 @@ func WritePokerStars(w io.Writer, cfg engine.Config, h *engine.Hand, info Info) 
 			fmt.Fprintf(b, "Seat %d: %s (%d in chips)\n", i+1, info.name(i), cfg.Stacks[i])
 		}
 	}
-	events := h.Events()
-	res := h.Result()
-	allIn := func(e engine.Event) string {
-		if e.AllIn {
-			return " and is all-in"
-		}
-		return ""
+	sw := &starsWriter{b: b, lim: lim, info: &info, res: h.Result(), sb: engine.NoSeat, bb: engine.NoSeat, foldedOn: make(map[int]engine.Street)}
+	for _, e := range h.Events() {
+		sw.event(e)
 	}
-	var (
-		sb, bb     = engine.NoSeat, engine.NoSeat
-		currentBet int64
-		board      []cards.Card
-		foldedOn   = make(map[int]engine.Street)
-		showdown   bool
-		holeDone   bool
-		second     bool
-	)
-	for _, e := range events {
-		who := ""
-		if e.Seat >= 0 {
-			who = info.name(int(e.Seat))
-		}
-		switch e.Kind {
-		case engine.EvAnte:
-			fmt.Fprintf(b, "%s: posts the ante %d%s\n", who, e.Amount, allIn(e))
-		case engine.EvSmallBlind:
-			sb = int(e.Seat)
-			fmt.Fprintf(b, "%s: posts small blind %d%s\n", who, e.Amount, allIn(e))
-		case engine.EvBigBlind:
-			bb = int(e.Seat)
-			currentBet = max(lim.bb, e.To)
-			fmt.Fprintf(b, "%s: posts big blind %d%s\n", who, e.Amount, allIn(e))
-		case engine.EvStraddle:
-			currentBet = e.To
-			fmt.Fprintf(b, "%s: posts straddle %d%s\n", who, e.Amount, allIn(e))
-		case engine.EvSecondRun:
-			second = true
-		case engine.EvHoleCards:
-			if !holeDone {
-				fmt.Fprintln(b, "*** HOLE CARDS ***")
-				holeDone = true
-			}
-			if info.Hero == 0 || info.Hero == int(e.Seat)+1 {
-				fmt.Fprintf(b, "Dealt to %s [%s]\n", who, spaced(e.Cards[:e.NCards]))
-			}
-		case engine.EvBoard:
-			if second { // the run-twice board's second run, after the first's showdown
-				fmt.Fprintf(b, "*** SECOND RUN *** [%s]\n", spaced(e.Cards[:e.NCards]))
-				continue
-			}
-			prev := spaced(board)
-			board = append(board, e.Cards[:e.NCards]...)
-			currentBet = 0
-			switch len(board) {
-			case 3:
-				fmt.Fprintf(b, "*** FLOP *** [%s]\n", spaced(board))
-			case 4:
-				fmt.Fprintf(b, "*** TURN *** [%s] [%s]\n", prev, spaced(e.Cards[:e.NCards]))
-			default:
-				fmt.Fprintf(b, "*** RIVER *** [%s] [%s]\n", prev, spaced(e.Cards[:e.NCards]))
-			}
-		case engine.EvFold:
-			foldedOn[int(e.Seat)] = e.Street
-			fmt.Fprintf(b, "%s: folds\n", who)
-		case engine.EvLeave:
-			if !e.AllIn {
-				foldedOn[int(e.Seat)] = e.Street
-				fmt.Fprintf(b, "%s: folds\n", who)
-			}
-			fmt.Fprintf(b, "%s leaves the table\n", who)
-		case engine.EvCheck:
-			fmt.Fprintf(b, "%s: checks\n", who)
-		case engine.EvCall:
-			fmt.Fprintf(b, "%s: calls %d%s\n", who, e.Amount, allIn(e))
-		case engine.EvBet:
-			currentBet = e.To
-			fmt.Fprintf(b, "%s: bets %d%s\n", who, e.Amount, allIn(e))
-		case engine.EvRaise:
-			fmt.Fprintf(b, "%s: raises %d to %d%s\n", who, e.To-currentBet, e.To, allIn(e))
-			currentBet = e.To
-		case engine.EvUncalled:
-			fmt.Fprintf(b, "Uncalled bet (%d) returned to %s\n", e.Amount, who)
-		case engine.EvShow, engine.EvMuck:
-			if !showdown {
-				fmt.Fprintln(b, "*** SHOW DOWN ***")
-				showdown = true
-			}
-			if e.Kind == engine.EvMuck {
-				fmt.Fprintf(b, "%s: mucks hand\n", who)
-			} else {
-				fmt.Fprintf(b, "%s: shows [%s] (%s)\n", who, spaced(e.Cards[:e.NCards]), handName(res, int(e.Seat)))
-			}
-		case engine.EvAward:
-			fmt.Fprintf(b, "%s collected %d from %s\n", who, e.Amount, potName(int(e.Pot), len(res.Pots)))
-		}
-	}
-	if !showdown && len(res.Pots) > 0 && len(res.Pots[0].Awards) > 0 {
+	res := sw.res
+	if !sw.showdown && len(res.Pots) > 0 && len(res.Pots[0].Awards) > 0 {
 		fmt.Fprintf(b, "%s: doesn't show hand\n", info.name(res.Pots[0].Awards[0].Seat))
 	}
-	writeSummary(b, cfg, h, &info, res, sb, bb, foldedOn, showdown)
+	writeSummary(b, cfg, h, &info, res, sw.sb, sw.bb, sw.foldedOn, sw.showdown)
 	return b.Flush()
+}
+
+// starsWriter writes a hand's events as PokerStars text, with what the text
+// needs of the hand so far.
+type starsWriter struct {
+	b          *bufio.Writer
+	lim        limits
+	info       *Info
+	res        engine.Result
+	sb, bb     int   // the blinds' seats
+	currentBet int64 // the street's bet, for "raises X to Y"
+	board      []cards.Card
+	foldedOn   map[int]engine.Street
+	showdown   bool // the show down's title written
+	holeDone   bool // the hole cards' title written
+	second     bool // a second run's board comes next
+}
+
+// allIn is the text an all-in action ends with.
+func allIn(e engine.Event) string {
+	if e.AllIn {
+		return " and is all-in"
+	}
+	return ""
+}
+
+// event writes one event.
+func (sw *starsWriter) event(e engine.Event) {
+	b := sw.b
+	who := ""
+	if e.Seat >= 0 {
+		who = sw.info.name(int(e.Seat))
+	}
+	switch e.Kind {
+	case engine.EvAnte:
+		fmt.Fprintf(b, "%s: posts the ante %d%s\n", who, e.Amount, allIn(e))
+	case engine.EvSmallBlind:
+		sw.sb = int(e.Seat)
+		fmt.Fprintf(b, "%s: posts small blind %d%s\n", who, e.Amount, allIn(e))
+	case engine.EvBigBlind:
+		sw.bb = int(e.Seat)
+		sw.currentBet = max(sw.lim.bb, e.To)
+		fmt.Fprintf(b, "%s: posts big blind %d%s\n", who, e.Amount, allIn(e))
+	case engine.EvStraddle:
+		sw.currentBet = e.To
+		fmt.Fprintf(b, "%s: posts straddle %d%s\n", who, e.Amount, allIn(e))
+	case engine.EvSecondRun:
+		sw.second = true
+	case engine.EvHoleCards:
+		if !sw.holeDone {
+			fmt.Fprintln(b, "*** HOLE CARDS ***")
+			sw.holeDone = true
+		}
+		if sw.info.Hero == 0 || sw.info.Hero == int(e.Seat)+1 {
+			fmt.Fprintf(b, "Dealt to %s [%s]\n", who, spaced(e.Cards[:e.NCards]))
+		}
+	case engine.EvBoard:
+		sw.boardCards(e)
+	case engine.EvFold:
+		sw.foldedOn[int(e.Seat)] = e.Street
+		fmt.Fprintf(b, "%s: folds\n", who)
+	case engine.EvLeave:
+		if !e.AllIn {
+			sw.foldedOn[int(e.Seat)] = e.Street
+			fmt.Fprintf(b, "%s: folds\n", who)
+		}
+		fmt.Fprintf(b, "%s leaves the table\n", who)
+	case engine.EvCheck:
+		fmt.Fprintf(b, "%s: checks\n", who)
+	case engine.EvCall:
+		fmt.Fprintf(b, "%s: calls %d%s\n", who, e.Amount, allIn(e))
+	case engine.EvBet:
+		sw.currentBet = e.To
+		fmt.Fprintf(b, "%s: bets %d%s\n", who, e.Amount, allIn(e))
+	case engine.EvRaise:
+		fmt.Fprintf(b, "%s: raises %d to %d%s\n", who, e.To-sw.currentBet, e.To, allIn(e))
+		sw.currentBet = e.To
+	case engine.EvUncalled:
+		fmt.Fprintf(b, "Uncalled bet (%d) returned to %s\n", e.Amount, who)
+	case engine.EvShow, engine.EvMuck:
+		if !sw.showdown {
+			fmt.Fprintln(b, "*** SHOW DOWN ***")
+			sw.showdown = true
+		}
+		if e.Kind == engine.EvMuck {
+			fmt.Fprintf(b, "%s: mucks hand\n", who)
+		} else {
+			fmt.Fprintf(b, "%s: shows [%s] (%s)\n", who, spaced(e.Cards[:e.NCards]), handName(sw.res, int(e.Seat)))
+		}
+	case engine.EvAward:
+		fmt.Fprintf(b, "%s collected %d from %s\n", who, e.Amount, potName(int(e.Pot), len(sw.res.Pots)))
+	}
+}
+
+// boardCards writes a street's title with the board, or a second run's board.
+func (sw *starsWriter) boardCards(e engine.Event) {
+	if sw.second { // the run-twice board's second run, after the first's showdown
+		fmt.Fprintf(sw.b, "*** SECOND RUN *** [%s]\n", spaced(e.Cards[:e.NCards]))
+		return
+	}
+	prev := spaced(sw.board)
+	sw.board = append(sw.board, e.Cards[:e.NCards]...)
+	sw.currentBet = 0
+	switch len(sw.board) {
+	case 3:
+		fmt.Fprintf(sw.b, "*** FLOP *** [%s]\n", spaced(sw.board))
+	case 4:
+		fmt.Fprintf(sw.b, "*** TURN *** [%s] [%s]\n", prev, spaced(e.Cards[:e.NCards]))
+	default:
+		fmt.Fprintf(sw.b, "*** RIVER *** [%s] [%s]\n", prev, spaced(e.Cards[:e.NCards]))
+	}
 }
 
 // writeSummary writes the "*** SUMMARY ***" section.
