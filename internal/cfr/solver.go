@@ -194,14 +194,22 @@ func regretMatch(r, out []float64) {
 // strategy, or both players' when upd is −1. s.cur holds the current strategy on
 // entry and is brought up to date, node by node, as regrets change.
 func (s *Solver) pass(upd int) {
-	g := s.g
-	H := g.hands
+	avgW, posD, negD := s.weights()
+	s.forward()
+	for q := range 2 {
+		if upd < 0 || q == upd {
+			s.backward(q, avgW, posD, negD)
+		}
+	}
+}
+
+// weights returns this iteration's average strategy weight and, for DCFR, the
+// discounts owed from the previous iteration on positive and negative regrets,
+// applied lazily before this one's regrets are added (regret matching sees the
+// same strategy as when the discount is applied eagerly).
+func (s *Solver) weights() (avgW, posD, negD float64) {
 	t := float64(s.iter)
-	// Average strategy weight and, for DCFR, the discount owed from the previous
-	// iteration, applied lazily before this one's regrets are added (regret
-	// matching sees the same strategy as when the discount is applied eagerly).
-	avgW := 1.0
-	posD, negD := 1.0, 1.0
+	avgW, posD, negD = 1, 1, 1
 	switch s.algo {
 	case CFRPlus:
 		avgW = t
@@ -213,11 +221,17 @@ func (s *Solver) pass(upd int) {
 			negD = 0.5 // (t-1)^β / ((t-1)^β + 1), β = 0
 		}
 	}
+	return avgW, posD, negD
+}
+
+// forward sets the reach probabilities, parents before children.
+func (s *Solver) forward() {
+	g := s.g
+	H := g.hands
 	r0, r1 := s.reach[0], s.reach[1]
 	for h := range H {
 		r0[h], r1[h] = 1, 1
 	}
-	// Forward: reach probabilities, parents before children.
 	for i := range g.nodes {
 		nd := &g.nodes[i]
 		base := i * H
@@ -241,67 +255,75 @@ func (s *Solver) pass(upd int) {
 			}
 		}
 	}
-	// Backward: counterfactual values of the players being updated, children
-	// before parents; regrets, average sums and strategies where they act.
-	for q := range 2 {
-		if upd >= 0 && q != upd {
-			continue
-		}
-		v := s.value[q]
-		opp := s.reach[1-q]
-		for i := len(g.nodes) - 1; i >= 0; i-- {
-			nd := &g.nodes[i]
-			base := i * H
-			switch nd.kind {
-			case terminal:
-				terminalValues(v, g.pay[nd.term:int(nd.term)+H*H], opp, base, H, q)
-			case chance:
-				chanceValues(v, nd.kids, base, H)
-			case decision:
-				if int(nd.player) != q {
-					for h := range H {
-						acc := 0.0
-						for _, k := range nd.kids {
-							acc += v[int(k)*H+h]
-						}
-						v[base+h] = acc
-					}
-					continue
-				}
-				na := len(nd.acts)
+}
+
+// backward sets player q's counterfactual values, children before parents, and
+// updates q's regrets, average sums and strategies where q acts.
+func (s *Solver) backward(q int, avgW, posD, negD float64) {
+	g := s.g
+	H := g.hands
+	v := s.value[q]
+	opp := s.reach[1-q]
+	for i := len(g.nodes) - 1; i >= 0; i-- {
+		nd := &g.nodes[i]
+		base := i * H
+		switch nd.kind {
+		case terminal:
+			terminalValues(v, g.pay[nd.term:int(nd.term)+H*H], opp, base, H, q)
+		case chance:
+			chanceValues(v, nd.kids, base, H)
+		case decision:
+			if int(nd.player) != q {
 				for h := range H {
-					sl := int(nd.slot) + h*na
-					cur := s.cur[sl : sl+na]
-					val := 0.0
-					for a, k := range nd.kids {
-						val += cur[a] * v[int(k)*H+h]
+					acc := 0.0
+					for _, k := range nd.kids {
+						acc += v[int(k)*H+h]
 					}
-					v[base+h] = val
-					reg := s.regret[sl : sl+na]
-					sum := s.sum[sl : sl+na]
-					w := s.reach[q][base+h] * avgW
-					for a, k := range nd.kids {
-						d := v[int(k)*H+h] - val
-						x := reg[a]
-						switch s.algo {
-						case CFRPlus:
-							x = max(x+d, 0)
-						case DCFR:
-							if x > 0 {
-								x = x*posD + d
-							} else {
-								x = x*negD + d
-							}
-						default:
-							x += d
-						}
-						reg[a] = x
-						sum[a] += w * cur[a]
-					}
-					regretMatch(reg, cur) // next time's strategy here
+					v[base+h] = acc
 				}
+				continue
 			}
+			s.update(nd, q, base, avgW, posD, negD)
 		}
+	}
+}
+
+// update sets the values of q's decision nd (at base in the value arrays) and
+// updates its regrets, average sums and next strategy.
+func (s *Solver) update(nd *node, q, base int, avgW, posD, negD float64) {
+	H := s.g.hands
+	v := s.value[q]
+	na := len(nd.acts)
+	for h := range H {
+		sl := int(nd.slot) + h*na
+		cur := s.cur[sl : sl+na]
+		val := 0.0
+		for a, k := range nd.kids {
+			val += cur[a] * v[int(k)*H+h]
+		}
+		v[base+h] = val
+		reg := s.regret[sl : sl+na]
+		sum := s.sum[sl : sl+na]
+		w := s.reach[q][base+h] * avgW
+		for a, k := range nd.kids {
+			d := v[int(k)*H+h] - val
+			x := reg[a]
+			switch s.algo {
+			case CFRPlus:
+				x = max(x+d, 0)
+			case DCFR:
+				if x > 0 {
+					x = x*posD + d
+				} else {
+					x = x*negD + d
+				}
+			default:
+				x += d
+			}
+			reg[a] = x
+			sum[a] += w * cur[a]
+		}
+		regretMatch(reg, cur) // next time's strategy here
 	}
 }
 
