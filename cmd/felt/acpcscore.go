@@ -31,8 +31,13 @@ consecutive hands are paired (an odd last hand is left out): in a log of felt ac
 plays every deal twice in a row with the positions swapped, those are the duplicate
 pairs; in one of the ACPC dealer, independent hands.
 
+In logs of two players a second line tells how the player's hands ended, over every
+hand of the logs: the hands it folded (and of those, on the flop), the chips it gave up
+folding (what it had put in), and the showdowns (hands no one folded, all-in or not).
+
 --json prints one object: "player", "logs", "hands", "duplicate", "chips",
-"mbb_per_game", "mbb_ci95", "bb_per_100", "ci95".`
+"mbb_per_game", "mbb_ci95", "bb_per_100", "ci95", and for two players "endings"
+("hands", "folds", "flop_folds", "fold_chips", "showdowns").`
 }
 
 // acpcScoreOutput is what "felt acpc-score --json" prints.
@@ -46,6 +51,44 @@ type acpcScoreOutput struct {
 	MBBCI95    float64  `json:"mbb_ci95"`
 	BBPer100   float64  `json:"bb_per_100"`
 	CI95       float64  `json:"ci95"`
+	// Endings is nil for logs of more than two players.
+	Endings *handEndings `json:"endings,omitempty"`
+}
+
+// handEndings counts how a player's hands ended, over every hand of the logs.
+type handEndings struct {
+	Hands     int   `json:"hands"`
+	Folds     int   `json:"folds"`
+	FlopFolds int   `json:"flop_folds"`
+	FoldChips int64 `json:"fold_chips"` // what the player had put in the hands it folded
+	Showdowns int   `json:"showdowns"`
+}
+
+// countEndings counts how player's hands ended in the logs; false if a hand is
+// not of two players (or player did not play it).
+func countEndings(logs [][]acpc.LogHand, player string) (*handEndings, bool) {
+	var e handEndings
+	for _, l := range logs {
+		for _, h := range l {
+			x, played := h.Score(player)
+			pos, round, ok := h.Folded()
+			if !played || !ok {
+				return nil, false
+			}
+			e.Hands++
+			switch {
+			case pos < 0:
+				e.Showdowns++
+			case h.Names[pos] == player:
+				e.Folds++
+				e.FoldChips += int64(math.Round(-x))
+				if round == 1 {
+					e.FlopFolds++
+				}
+			}
+		}
+	}
+	return &e, true
 }
 
 // Run is called by kong.
@@ -94,6 +137,9 @@ func (c *acpcScoreCmd) run(stdout io.Writer) error {
 	out := acpcScoreOutput{Player: c.Player, Logs: c.Logs, Hands: hands, Duplicate: len(logs) == 2, Chips: pairs.Sum}
 	out.MBBPerGame, out.MBBCI95 = pairs.Rate(bb, 1000)
 	out.BBPer100, out.CI95 = pairs.Rate(bb, 100)
+	if e, ok := countEndings(logs, c.Player); ok {
+		out.Endings = e
+	}
 	if c.JSON {
 		return writeArenaJSON(stdout, out)
 	}
@@ -103,6 +149,13 @@ func (c *acpcScoreCmd) run(stdout io.Writer) error {
 	}
 	_, err = fmt.Fprintf(stdout, "%s: %s hands (%s), %s chips: %+.0f mbb/g ± %.0f (95%%), %+.1f bb/100 ± %.1f\n",
 		c.Player, thousands(int64(hands)), how, signedThousands(out.Chips), out.MBBPerGame, out.MBBCI95, out.BBPer100, out.CI95)
+	if err != nil || out.Endings == nil {
+		return err
+	}
+	e := out.Endings
+	_, err = fmt.Fprintf(stdout, "%s: of %s hands, folded %s (%s on the flop), giving up %s chips; %s showdowns\n",
+		c.Player, thousands(int64(e.Hands)), thousands(int64(e.Folds)), thousands(int64(e.FlopFolds)),
+		thousands(e.FoldChips), thousands(int64(e.Showdowns)))
 	return err
 }
 

@@ -38,6 +38,25 @@ func TestACPCScoreCommand(t *testing.T) {
 	if !got.Duplicate || got.Hands != 8 || got.Chips != 400 || got.MBBPerGame != 500 {
 		t.Fatalf("duplicate: %+v", got)
 	}
+	// felt folded hand 0 of fe.log and hands 1 and 3 of ef.log, 50 chips each; hands 1 and 2 of fe.log went to showdown.
+	if e := got.Endings; e == nil || *e != (handEndings{Hands: 8, Folds: 3, FoldChips: 150, Showdowns: 2}) {
+		t.Fatalf("endings: %+v", e)
+	}
+	flop := write("flop.log", "STATE:0:cr300c/r300f:8dJd|Td4d/As9d6s:-300|300:felt|ex\nSTATE:1:cc/r300r900f:Jc6c|7h5d/As5cAh:-300|300:ex|felt\n"+
+		"STATE:2:cc///:2c2d|AhAs/3c4c5c/6c/7c:-100|100:felt|ex\nSTATE:3:r20000c///:2c2d|AhAs/3c4c5c/6c/7c:-20000|20000:ex|felt\n")
+	out.Reset()
+	if err := runACPCScore([]string{flop, "--player", "felt"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "felt: of 4 hands, folded 1 (1 on the flop), giving up 300 chips; 2 showdowns") {
+		t.Fatalf("flop fold: %s", s)
+	}
+	three := write("three.log", "STATE:0:rfc///:2c2d|AhAs|KcKd/3c4c5c/6c/7c:-50|100|-50:felt|a|b\nSTATE:1:ff:2c2d|AhAs|KcKd:100|-50|-50:felt|a|b\n"+
+		"STATE:2:ff:2c2d|AhAs|KcKd:100|-50|-50:felt|a|b\nSTATE:3:ff:2c2d|AhAs|KcKd:100|-50|-50:felt|a|b\n")
+	out.Reset()
+	if err := runACPCScore([]string{three, "--player", "felt"}, &out); err != nil || strings.Contains(out.String(), "folded") {
+		t.Fatalf("three players: %v, %s", err, out.String())
+	}
 	out.Reset()
 	if err := runACPCScore([]string{fe, "--player", "felt"}, &out); err != nil {
 		t.Fatal(err)

@@ -16,9 +16,33 @@ type LogHand struct {
 	Hand int
 	// Holes are the hole cards field, every position's cards in position order
 	// ("8dJd|Td4d"): two logs dealt from the same seed have the same.
-	Holes  string
-	Scores []float64
-	Names  []string
+	Holes string
+	// Betting is the betting field ("r300c/cr900f"), rounds parted by '/'.
+	Betting string
+	Scores  []float64
+	Names   []string
+}
+
+// Folded tells how a hand of two players ended: pos is the position that
+// folded (-1 when no one did: a showdown, all-in or not) and round the betting
+// round of the fold (0 before the flop). Heads-up a fold ends the hand and the
+// folder loses what it put in, so the folder is the one position that lost. ok
+// is false for a hand of more than two players, or a fold that no one lost.
+func (h LogHand) Folded() (pos, round int, ok bool) {
+	if len(h.Scores) != 2 {
+		return 0, 0, false
+	}
+	if !strings.HasSuffix(h.Betting, "f") {
+		return -1, 0, true
+	}
+	round = strings.Count(h.Betting, "/")
+	switch {
+	case h.Scores[0] < 0 && h.Scores[1] > 0:
+		return 0, round, true
+	case h.Scores[1] < 0 && h.Scores[0] > 0:
+		return 1, round, true
+	}
+	return 0, 0, false
 }
 
 // Score returns the score of the player called name in the hand, and whether
@@ -67,7 +91,7 @@ func parseLogState(line string) (LogHand, error) {
 		return LogHand{}, fmt.Errorf("%w: %q: bad hand number", ErrState, line)
 	}
 	holes, _, _ := strings.Cut(f[3], "/")
-	h := LogHand{Hand: hand, Holes: holes, Names: strings.Split(f[5], "|")}
+	h := LogHand{Hand: hand, Holes: holes, Betting: f[2], Names: strings.Split(f[5], "|")}
 	var sum float64
 	for _, s := range strings.Split(f[4], "|") {
 		x, err := strconv.ParseFloat(s, 64)

@@ -44,6 +44,35 @@ func TestReadLogAndDuplicate(t *testing.T) {
 	}
 }
 
+// Folded names the position that folded and the round, -1 for a showdown, and
+// does not guess in a hand of three players or a fold that no one lost.
+func TestFolded(t *testing.T) {
+	a, _ := ReadLog(strings.NewReader(logFE + logEF))
+	type ending struct{ pos, round int }
+	want := []ending{{0, 3}, {0, 1}, {1, 0}, {1, 0}}
+	for i, w := range want {
+		pos, round, ok := a[i].Folded()
+		if !ok || pos != w.pos || round != w.round {
+			t.Errorf("hand %d (%s, %v): folded %d in round %d (ok %v), want %d in %d", i, a[i].Betting, a[i].Scores, pos, round, ok, w.pos, w.round)
+		}
+	}
+	for line, w := range map[string]bool{
+		"STATE:2:r20000c///:2c2d|AhAs/3c4c5c/6c/7c:20000|-20000:a|b":   true,  // an all-in showdown
+		"STATE:3:cc///:2c2d|2h2s/3c4c5c/6c/7c:0|0:a|b":                 true,  // a split pot
+		"STATE:4:f:2c2d|AhAs|KcKd:0|0:a|b":                             false, // a fold no one lost
+		"STATE:5:rfc///:2c2d|AhAs|KcKd/3c4c5c/6c/7c:-50|100|-50:a|b|c": false, // three players
+	} {
+		h, err := ReadLog(strings.NewReader(line + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos, _, ok := h[0].Folded()
+		if ok != w || (ok && pos != -1) {
+			t.Errorf("%s: folded %d, ok %v; want ok %v and a showdown", line, pos, ok, w)
+		}
+	}
+}
+
 // Logs that are not one match dealt twice with the seats swapped are refused,
 // as are malformed STATE lines.
 func TestDuplicateRefusesOtherLogs(t *testing.T) {
