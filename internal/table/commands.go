@@ -107,6 +107,9 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 		owes, why := t.owedOnSit(p.ID, seatNo, now)
 		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank, owesBB: owes, basis: t.basisOf(p.ID, buyIn, now)}
 		t.restoreClock(p.ID, &t.seats[seatNo], now)
+		if _, ok := t.departed[p.ID]; ok {
+			t.unkeep(p.ID) // back with what the rules asked: a restart holds them to nothing now
+		}
 		t.dropWaiter(p.ID) // seated: off the waiting list
 		t.hadHuman = true
 		t.version++

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/store"
 )
 
 // Cash-outs (a stack back to its player's credits) are booked by a ledger worker,
@@ -43,6 +44,11 @@ type cashOutOp struct {
 	amount int64
 	code   string // the notice's code: "cashed_out", "busted" or "" for none
 	text   string
+	// dep, when not nil, is the departure of the seat cashed out, written to
+	// the house's store (Table.keeper) before the cash-out is booked; forget
+	// deletes the user's departure from the store instead of a cash-out.
+	dep    *store.Departure
+	forget bool
 }
 
 type ledger struct {
@@ -74,7 +80,7 @@ func newLedger(t *Table) *ledger {
 // lost its race with Close): it books op itself then.
 func (l *ledger) add(op cashOutOp) {
 	l.mu.Lock()
-	if l.topUps[op.user] > 0 {
+	if l.topUps[op.user] > 0 && !op.forget {
 		l.holdLocked(op)
 		l.mu.Unlock()
 		return
@@ -107,6 +113,9 @@ func (l *ledger) holdLocked(op cashOutOp) {
 	}
 	h.amount += op.amount
 	h.code = cmp.Or(h.code, op.code)
+	if op.dep != nil {
+		h.dep = op.dep
+	}
 	if h.amount > 0 && h.code != "" {
 		h.code, h.text = "cashed_out", fmt.Sprintf("%d chips returned to your credits", h.amount)
 	}
@@ -205,6 +214,12 @@ func (l *ledger) run() {
 // then tells its player.
 func (l *ledger) book(op cashOutOp) {
 	t := l.t
+	if op.dep != nil || op.forget {
+		t.keepDeparture(op)
+	}
+	if op.forget {
+		return
+	}
 	wait := ledgerRetryMin
 	for attempt := 1; ; attempt++ {
 		ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
