@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -76,6 +77,29 @@ func (n *oneNode) credits(t *testing.T, p Player, want int64) {
 	}
 }
 
+// kept waits until the store keeps the departures of players want from
+// table, and no other, or fails.
+func (n *oneNode) kept(t *testing.T, table string, want []int64) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		ds, err := n.st.Departures(t.Context(), table, time.Now(), 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, d := range ds {
+			got = append(got, d.UserID)
+		}
+		slices.Sort(got)
+		if slices.Equal(got, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the store keeps the departures of %v from %s, want %v", got, table, want)
+		}
+	}
+}
+
 // conserved checks that every chip the house granted is in its players'
 // credits or at its tables.
 func (n *oneNode) conserved(t *testing.T, players ...Player) {
@@ -118,6 +142,7 @@ func departureRestart(t *testing.T, dsn string, crash bool) {
 		t.Fatal(err)
 	}
 	checkChips(t, tb)
+	n.kept(t, "main", []int64{alice.ID})
 	if crash {
 		// kill -9: nothing closes; the table is abandoned as it is.
 		if err := n.h.Unclaim(); err != nil {
@@ -131,6 +156,7 @@ func departureRestart(t *testing.T, dsn string, crash bool) {
 			t.Fatal(err)
 		}
 		checkChips(t, tb)
+		n.kept(t, "main", []int64{alice.ID}) // carol's seat closed by the house: no departure
 		n.h.Unclaim()
 		n.st.Close()
 	}
@@ -149,6 +175,8 @@ func departureRestart(t *testing.T, dsn string, crash bool) {
 	if err := tb.Sit(t.Context(), alice, 1, 2000); err != nil {
 		t.Errorf("alice sits down again with 2000: %v", err)
 	}
+	// Back with her stack, she is held to nothing by the next restart.
+	n.kept(t, "main", nil)
 	checkChips(t, tb)
 	n.conserved(t, alice, carol)
 }
@@ -161,4 +189,59 @@ func TestRestartKeepsTheStackLeft(t *testing.T) {
 func TestKillNineKeepsTheStackLeft(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) { departureRestart(t, filepath.Join(t.TempDir(), "felt.db"), true) })
 	t.Run("postgres", func(t *testing.T) { departureRestart(t, storetest.PostgresDSN(t), true) })
+}
+
+// leavingThenShutdown: dave, dealt in against a bot, stands up during the
+// hand (he leaves at its end), and the house shuts down before it ends: the
+// hand is cancelled and his 2000 paid back with the others' seats, but he
+// had asked to leave. After the restart he may sit down at Main again only
+// with those 2000. Before, the restart forgot his departure.
+func leavingThenShutdown(t *testing.T, dsn string) {
+	n := openOneNode(t, dsn)
+	cfg := testConfig(n.h, "call")
+	cfg.Name = "Main"
+	tb := mustNew(t, cfg)
+	dave, c := n.player(t, "dave"), &client{}
+	if _, err := tb.Watch(t.Context(), dave, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Sit(t.Context(), dave, 1, 2000); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if s := c.last(t); s.Hand != nil && !s.Hand.Over && s.Seats[1].InHand {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no hand dealt to dave")
+		}
+	}
+	if err := tb.Stand(t.Context(), dave); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Close(t.Context(), "the house is shutting down"); err != nil {
+		t.Fatal(err)
+	}
+	checkChips(t, tb)
+	if err := n.h.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	n.credits(t, dave, 10_000)
+	n.kept(t, "main", []int64{dave.ID})
+	n.h.Unclaim()
+	n.st.Close()
+
+	n = openOneNode(t, dsn)
+	tb = n.table(t)
+	err := tb.Sit(t.Context(), dave, 1, 200)
+	var fe *house.FieldError
+	if !errors.As(err, &fe) || fe.Field != "buy_in" || !strings.Contains(err.Error(), "2000") {
+		t.Errorf("dave sits down again after the restart with 200: %v, want a buy_in error naming the 2000 he left with", err)
+	}
+	n.conserved(t, dave)
+}
+
+func TestLeavingBeforeTheShutdownKeepsTheStackLeft(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) { leavingThenShutdown(t, filepath.Join(t.TempDir(), "felt.db")) })
+	t.Run("postgres", func(t *testing.T) { leavingThenShutdown(t, storetest.PostgresDSN(t)) })
 }
