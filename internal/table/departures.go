@@ -368,7 +368,12 @@ func (t *Table) loadDeparted(now time.Time) {
 	}
 	ds := make([]LogDeparture, 0, len(kept))
 	for _, d := range kept {
-		ds = append(ds, LogDeparture{ID: d.UserID, Seat: d.Seat, Hand: d.Hand, AgoMS: now.Sub(d.LeftAt).Milliseconds(),
+		// The hands are counted again from 1 at a restart: the hands dealt
+		// since the departure are unknown, and counted as some (Hand -1),
+		// so that a player back within Config.SitOutLimit waits for the big
+		// blind (owedOnSit) rather than dodge the hands dealt before the
+		// restart.
+		ds = append(ds, LogDeparture{ID: d.UserID, Seat: d.Seat, Hand: -1, AgoMS: now.Sub(d.LeftAt).Milliseconds(),
 			Owes: d.Owes, Busted: d.Busted, Stack: d.Stack, Won: d.Won, BankMS: d.Bank.Milliseconds(), Timeouts: d.Timeouts})
 	}
 	slices.SortFunc(ds, func(a, b LogDeparture) int { return cmp.Compare(a.ID, b.ID) })
