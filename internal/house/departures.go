@@ -21,9 +21,17 @@ func (h *House) KeepDeparture(ctx context.Context, d store.Departure) error {
 	return h.st.PutDeparture(ctx, d)
 }
 
-// ForgetDeparture deletes the departure player userID had from table, if any.
-func (h *House) ForgetDeparture(ctx context.Context, table string, userID int64) error {
-	return h.st.DeleteDeparture(ctx, table, userID)
+// ForgetDepartures deletes the departures the players userIDs had from
+// table, if any, in one transaction.
+func (h *House) ForgetDepartures(ctx context.Context, table string, userIDs []int64) error {
+	return h.st.InTx(ctx, func(q store.Queries) error {
+		for _, id := range userIDs {
+			if err := q.DeleteDeparture(ctx, table, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // Departures returns the departures kept from table that expire after now,

@@ -56,11 +56,11 @@ type AsyncRecorder interface {
 // house's store (*house.House is one), so that a restart of a house on one
 // node does not forget them (departures.go). A table with a HandLog keeps
 // them in its log instead. Its ledger worker calls KeepDeparture and
-// ForgetDeparture (never the table's goroutine); Departures is read once, as
+// ForgetDepartures (never the table's goroutine); Departures is read once, as
 // the table opens.
 type DepartureKeeper interface {
 	KeepDeparture(ctx context.Context, d store.Departure) error
-	ForgetDeparture(ctx context.Context, table string, userID int64) error
+	ForgetDepartures(ctx context.Context, table string, userIDs []int64) error
 	Departures(ctx context.Context, table string, now time.Time, limit int) ([]store.Departure, error)
 }
 

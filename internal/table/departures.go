@@ -404,20 +404,38 @@ func (t *Table) unkeep(id int64) {
 	}
 }
 
-// keepDeparture writes op's departure to the house's store, or deletes
-// op.user's (op.forget), from the ledger's worker. A write that fails is
-// logged, and the table plays on: a restart would forget the departure (or
-// find one forgotten).
-func (t *Table) keepDeparture(op cashOutOp) {
+// keepDeparture writes d to the house's store, from the ledger's worker,
+// unless givenUp (the table closed, and its final flush's time is up). A
+// write that fails is logged, and the table plays on: a restart would not
+// find the departure.
+func (t *Table) keepDeparture(d store.Departure, givenUp func() bool) {
+	if givenUp() {
+		t.log.Error("departure not kept in the store: the table closed, and its flush's time is up", "user", d.UserID)
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
 	defer cancel()
-	var err error
-	if op.forget {
-		err = t.keeper.ForgetDeparture(ctx, t.cfg.Name, op.user)
-	} else {
-		err = t.keeper.KeepDeparture(ctx, *op.dep)
+	if err := t.keeper.KeepDeparture(ctx, d); err != nil {
+		t.log.Error("departure not kept in the store: a restart of the house would not find it", "user", d.UserID, "err", err)
 	}
-	if err != nil {
-		t.log.Error("departure not kept in the store: a restart of the house would not find it as it is", "user", op.user, "forget", op.forget, "err", err)
+}
+
+// forgetDepartures deletes the departures of ops' users from the house's
+// store in one write, from the ledger's worker, unless givenUp. A write that
+// fails is logged: a restart would find those departures (bounded and
+// expiring as any).
+func (t *Table) forgetDepartures(ops []cashOutOp, givenUp func() bool) {
+	ids := make([]int64, len(ops))
+	for i, op := range ops {
+		ids[i] = op.user
+	}
+	if givenUp() {
+		t.log.Error("departures not forgotten in the store: the table closed, and its flush's time is up", "users", len(ids))
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
+	defer cancel()
+	if err := t.keeper.ForgetDepartures(ctx, t.cfg.Name, ids); err != nil {
+		t.log.Error("departures not forgotten in the store: a restart of the house would find them", "users", len(ids), "err", err)
 	}
 }

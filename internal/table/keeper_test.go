@@ -18,6 +18,10 @@ type keeperBank struct {
 	kept   []store.Departure
 	writes int
 	broken bool
+	// forgets are the ForgetDepartures calls, forgotten the players they named.
+	forgets, forgotten int
+	// delay is how long each write takes.
+	delay time.Duration
 }
 
 var errBroken = errors.New("the database is gone")
@@ -33,10 +37,13 @@ func (k *keeperBank) KeepDeparture(_ context.Context, d store.Departure) error {
 	return nil
 }
 
-func (k *keeperBank) ForgetDeparture(context.Context, string, int64) error {
+func (k *keeperBank) ForgetDepartures(_ context.Context, _ string, ids []int64) error {
+	time.Sleep(k.delay)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.writes++
+	k.forgets++
+	k.forgotten += len(ids)
 	if k.broken {
 		return errBroken
 	}
@@ -108,4 +115,40 @@ func TestDepartureWriteFailsTablePlaysOn(t *testing.T) {
 		t.Error("alice sat down again with 200: the table forgot the departure it could not write")
 	}
 	checkChips(t, tb)
+}
+
+// TestForgottenDeparturesDeletedTogether: the table forgetting 1,000
+// departures at once (expired), with each write to the store taking 50 ms,
+// has them deleted in a few writes (those queued while the last ran go
+// together), not 1,000 in a row (50 s) ahead of the cash-outs queued after
+// them.
+func TestForgottenDeparturesDeletedTogether(t *testing.T) {
+	k := &keeperBank{bank: newBank(), delay: 50 * time.Millisecond}
+	tb := mustNew(t, testConfig(k))
+	err := tb.call(t.Context(), func() error {
+		now := time.Now()
+		tb.departed = map[int64]departure{}
+		for id := int64(1); id <= maxDeparted; id++ {
+			tb.departed[id] = departure{at: now, stack: 1000}
+		}
+		tb.forget(now.Add(tb.keepDeparted()), maxDeparted)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		k.mu.Lock()
+		calls, n := k.forgets, k.forgotten
+		k.mu.Unlock()
+		if n == maxDeparted {
+			if calls > 3 {
+				t.Errorf("%d departures forgotten in %d writes, want 3 at most", n, calls)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d departures forgotten in the store, want %d", n, maxDeparted)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -197,28 +198,51 @@ func (l *ledger) run() {
 			<-l.wake
 			continue
 		}
-		op := l.queue[0]
+		n := 1 // the forgets in a row go as one
+		for l.queue[0].forget && n < len(l.queue) && n < maxForgets && l.queue[n].forget {
+			n++
+		}
+		ops := slices.Clone(l.queue[:n])
 		l.mu.Unlock()
-		l.book(op)
+		if ops[0].forget {
+			l.t.forgetDepartures(ops, l.givenUp)
+		} else {
+			l.book(ops[0])
+		}
 		l.mu.Lock()
-		l.queue = l.queue[1:]
-		if l.pending[op.user]--; l.pending[op.user] == 0 {
-			delete(l.pending, op.user)
-			l.wakeLocked(op.user)
+		clear(l.queue[:n])
+		l.queue = l.queue[n:]
+		for _, op := range ops {
+			if l.pending[op.user]--; l.pending[op.user] == 0 {
+				delete(l.pending, op.user)
+				l.wakeLocked(op.user)
+			}
 		}
 		l.mu.Unlock()
 	}
+}
+
+// maxForgets bounds the departures deleted from the store in one write.
+const maxForgets = 1000
+
+// givenUp reports whether the final flush's time is up: what is still
+// queued is not tried any more.
+func (l *ledger) givenUp() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closing && time.Now().After(l.flushBy)
 }
 
 // book books op, retrying until it succeeds or the final flush's time is up,
 // then tells its player.
 func (l *ledger) book(op cashOutOp) {
 	t := l.t
-	if op.dep != nil || op.forget {
-		t.keepDeparture(op)
-	}
 	if op.forget {
+		t.forgetDepartures([]cashOutOp{op}, l.givenUp)
 		return
+	}
+	if op.dep != nil {
+		t.keepDeparture(*op.dep, l.givenUp)
 	}
 	wait := ledgerRetryMin
 	for attempt := 1; ; attempt++ {
@@ -242,10 +266,7 @@ func (l *ledger) book(op cashOutOp) {
 			}
 			return
 		}
-		l.mu.Lock()
-		giveUp := l.closing && time.Now().After(l.flushBy)
-		l.mu.Unlock()
-		if giveUp {
+		if l.givenUp() {
 			t.log.Error("CASH-OUT FAILED: chips not returned (the house returns them at its next start)",
 				"user", op.user, "amount", op.amount, "attempts", attempt, "err", err)
 			return
