@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -887,4 +888,70 @@ func (q *queries) BotsOf(ctx context.Context, ownerID int64) ([]User, error) {
 		out = append(out, u)
 	}
 	return out, rows.Err()
+}
+
+// ---- departures
+
+func (q *queries) PutDeparture(ctx context.Context, d Departure) error {
+	_, err := q.q.ExecContext(ctx,
+		`INSERT INTO table_departures (table_name, user_id, seat, hand, left_at, expires_at, owes_bb, busted, stack, won, bank_ms, timeouts)
+		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+		 ON CONFLICT (table_name, user_id) DO UPDATE SET seat = excluded.seat, hand = excluded.hand, left_at = excluded.left_at,
+		 expires_at = excluded.expires_at, owes_bb = excluded.owes_bb, busted = excluded.busted, stack = excluded.stack,
+		 won = excluded.won, bank_ms = excluded.bank_ms, timeouts = excluded.timeouts`,
+		strings.ToLower(d.Table), d.UserID, d.Seat, d.Hand, ms(d.LeftAt), ms(d.ExpiresAt), d.Owes, d.Busted, d.Stack, d.Won,
+		d.Bank.Milliseconds(), d.Timeouts)
+	if err != nil {
+		return fmt.Errorf("departure of user %d from %s: %w", d.UserID, d.Table, err)
+	}
+	return nil
+}
+
+func (q *queries) DeleteDeparture(ctx context.Context, table string, userID int64) error {
+	if _, err := q.q.ExecContext(ctx, "DELETE FROM table_departures WHERE table_name = $1 AND user_id = $2",
+		strings.ToLower(table), userID); err != nil {
+		return fmt.Errorf("departure of user %d from %s: delete: %w", userID, table, err)
+	}
+	return nil
+}
+
+func (q *queries) Departures(ctx context.Context, table string, now time.Time, limit int) ([]Departure, error) {
+	rows, err := q.q.QueryContext(ctx,
+		`SELECT table_name, user_id, seat, hand, left_at, expires_at, owes_bb, busted, stack, won, bank_ms, timeouts
+		 FROM table_departures WHERE table_name = $1 AND expires_at > $2
+		 ORDER BY won DESC, stack DESC, left_at DESC, user_id LIMIT $3`,
+		strings.ToLower(table), ms(now), limit)
+	if err != nil {
+		return nil, fmt.Errorf("departures from %s: %w", table, err)
+	}
+	defer rows.Close()
+	var out []Departure
+	for rows.Next() {
+		var (
+			d                 Departure
+			left, expires, bk int64
+		)
+		if err := rows.Scan(&d.Table, &d.UserID, &d.Seat, &d.Hand, &left, &expires, &d.Owes, &d.Busted, &d.Stack, &d.Won, &bk, &d.Timeouts); err != nil {
+			return nil, fmt.Errorf("departures from %s: %w", table, err)
+		}
+		d.LeftAt, d.ExpiresAt = fromMS(left), fromMS(expires)
+		d.Bank = time.Duration(max(min(bk, maxBankMS), -maxBankMS)) * time.Millisecond
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("departures from %s: %w", table, err)
+	}
+	return out, nil
+}
+
+// maxBankMS bounds a time bank read back so that it does not overflow a
+// time.Duration (the table bounds it further, to its own full bank).
+const maxBankMS = math.MaxInt64 / int64(time.Millisecond)
+
+func (q *queries) DeleteExpiredDepartures(ctx context.Context, now time.Time) (int64, error) {
+	res, err := q.q.ExecContext(ctx, "DELETE FROM table_departures WHERE expires_at <= $1", ms(now))
+	if err != nil {
+		return 0, fmt.Errorf("expired departures: %w", err)
+	}
+	return res.RowsAffected()
 }

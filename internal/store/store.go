@@ -259,6 +259,38 @@ type PlayerTable struct {
 	CreatedAt time.Time
 }
 
+// Departure is a player's last departure from a seat of a table of a house
+// on one node, kept so that a restart does not forget it (table_departures;
+// internal/table/departures.go reads it, bounded, as it reads its log's).
+type Departure struct {
+	Table  string // the table's name, unique ignoring case; Departures returns it in lower case
+	UserID int64
+	Seat   int
+	Hand   int64 // the table's hand number when they left
+	LeftAt time.Time
+	// ExpiresAt is when no rule reads it any more: it is swept after.
+	ExpiresAt    time.Time
+	Owes, Busted bool
+	Stack, Won   int64
+	Bank         time.Duration
+	Timeouts     int
+}
+
+// DepartureStore holds the departures of the tables of a house on one node.
+type DepartureStore interface {
+	// PutDeparture inserts or replaces the departure of (d.Table, d.UserID).
+	PutDeparture(ctx context.Context, d Departure) error
+	// DeleteDeparture removes the departure of user from table, if any.
+	DeleteDeparture(ctx context.Context, table string, userID int64) error
+	// Departures returns the departures kept for table that expire after
+	// now, at most limit of them: the most won first, then the largest stack,
+	// then the latest.
+	Departures(ctx context.Context, table string, now time.Time, limit int) ([]Departure, error)
+	// DeleteExpiredDepartures removes every departure expired at now, of any
+	// table, and says how many.
+	DeleteExpiredDepartures(ctx context.Context, now time.Time) (int64, error)
+}
+
 // UserStore holds accounts.
 type UserStore interface {
 	// CreateUser inserts u and returns it with its ID; ErrUsernameTaken if the name is taken.
@@ -505,6 +537,7 @@ type Queries interface {
 	BoardStore
 	BotModelStore
 	PlayerTableStore
+	DepartureStore
 }
 
 // Store is an open database.

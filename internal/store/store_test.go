@@ -62,6 +62,7 @@ func TestStore(t *testing.T) {
 		t.Run("board", func(t *testing.T) { testBoard(t, s) })
 		t.Run("botmodels", func(t *testing.T) { testBotModels(t, s) })
 		t.Run("playertables", func(t *testing.T) { testPlayerTables(t, s) })
+		t.Run("departures", func(t *testing.T) { testDepartures(t, s) })
 	})
 }
 

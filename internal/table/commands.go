@@ -107,6 +107,9 @@ func (t *Table) Sit(ctx context.Context, p Player, seatNo int, buyIn int64) erro
 		owes, why := t.owedOnSit(p.ID, seatNo, now)
 		t.seats[seatNo] = seat{occupied: true, p: p, stack: buyIn, bank: t.cfg.TimeBank, owesBB: owes, basis: t.basisOf(p.ID, buyIn, now)}
 		t.restoreClock(p.ID, &t.seats[seatNo], now)
+		if _, ok := t.departed[p.ID]; ok {
+			t.unkeep(p.ID) // back with what the rules asked: a restart holds them to nothing now
+		}
 		t.dropWaiter(p.ID) // seated: off the waiting list
 		t.hadHuman = true
 		t.version++
@@ -282,7 +285,9 @@ func (t *Table) Chat(ctx context.Context, p Player, from, text string) error {
 
 // Close cancels the hand in play (every seat gets back the stack it was dealt in
 // with), cashes everyone out and closes the table; it waits for the goroutine to
-// end and the cash-outs to be booked (Done). Closing a closed table does nothing.
+// end and the cash-outs to be booked (Done). The seats it closes are not
+// departures (departures.go) but for those whose players had asked to leave.
+// Closing a closed table does nothing.
 func (t *Table) Close(ctx context.Context, reason string) error {
 	err := t.call(ctx, func() error { t.closeTable(reason); return nil })
 	return t.stopped(ctx, err)

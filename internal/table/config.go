@@ -52,6 +52,18 @@ type AsyncRecorder interface {
 	RecordHandAsync(h store.Hand, done func(id int64, err error))
 }
 
+// DepartureKeeper is a Bank that keeps the departures of a table in the
+// house's store (*house.House is one), so that a restart of a house on one
+// node does not forget them (departures.go). A table with a HandLog keeps
+// them in its log instead. Its ledger worker calls KeepDeparture and
+// ForgetDepartures (never the table's goroutine); Departures is read once, as
+// the table opens.
+type DepartureKeeper interface {
+	KeepDeparture(ctx context.Context, d store.Departure) error
+	ForgetDepartures(ctx context.Context, table string, userIDs []int64) error
+	Departures(ctx context.Context, table string, now time.Time, limit int) ([]store.Departure, error)
+}
+
 // Schedule raises the blinds (and ante): protocol.Schedule, the schedule of a
 // table's listing.
 type Schedule = protocol.Schedule

@@ -2,10 +2,14 @@ package table
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"time"
+
+	"github.com/felt-poker/felt/internal/store"
 )
 
 // A player who leaves a seat at a cash table (stands up, leaves, is stood up
@@ -26,7 +30,14 @@ import (
 //
 // The table remembers each player's last departure for the longer of the
 // two windows (keepDeparted), in its log too (LogState.Departed, LogNote),
-// so that a node taking the table over keeps it.
+// so that a node taking the table over keeps it. A table of a house on one
+// node (no log) keeps it in the house's store instead (Config.Bank a
+// DepartureKeeper), so that a restart keeps it: its ledger worker writes it
+// before booking the cash-out, and deletes it when the table forgets it (the
+// player sits down again, it expires, a flood pushes it out); a table of that
+// name opening reads them back (loadDeparted), bounded as the log's are
+// (takeDeparted). A seat the house closes itself (closeTable; House.Recover
+// after a crash) is no departure (docs/rules.md).
 
 // maxDeparted bounds the departures a table remembers. Past it the table
 // first forgets those no rule reads any more (used), then the one worth
@@ -122,6 +133,7 @@ func (t *Table) forget(now time.Time, limit int) {
 	for id, d := range t.departed {
 		if !t.used(d, now) && (t.cfg.HandLog == nil || d.seq <= t.loggedDepartSeq) {
 			delete(t.departed, id)
+			t.unkeep(id)
 		}
 	}
 	for len(t.departed) > limit {
@@ -136,6 +148,7 @@ func (t *Table) forget(now time.Time, limit int) {
 			}
 		}
 		delete(t.departed, least)
+		t.unkeep(least)
 	}
 }
 
@@ -303,22 +316,126 @@ func (r *Resume) foldDeparted(ds []LogDeparture, written time.Time) {
 // keepDeparted at the lost owner's last record (the time the table was
 // down is not counted).
 func (t *Table) resumeDeparted(r *Resume, now time.Time) {
+	var ds []LogDeparture
 	for _, id := range slices.Sorted(maps.Keys(r.departed)) {
 		d := r.departed[id]
-		age := time.Duration(max(0, d.AgoMS)) * time.Millisecond
 		if !d.written.IsZero() && !r.LastAt.IsZero() {
-			age += max(0, r.LastAt.Sub(d.written))
+			d.AgoMS = max(0, d.AgoMS) + min(max(0, r.LastAt.Sub(d.written)).Milliseconds(), math.MaxInt64-max(0, d.AgoMS))
 		}
-		if age >= t.keepDeparted() || t.seatOf(id) >= 0 {
+		ds = append(ds, d.LogDeparture)
+	}
+	t.takeDeparted(ds, now)
+	t.loggedDepartSeq = t.departSeq // read from the log
+	t.forget(now, maxDeparted)
+}
+
+// takeDeparted takes up ds, departures AgoMS before now read from a log or
+// the store, and so not trusted: those past keepDeparted and those of
+// players seated are left out, a negative age or count reads as 0, the time
+// bank as at most a full one, the part won as at most the stack. The caller
+// then bounds them to maxDeparted (forget).
+func (t *Table) takeDeparted(ds []LogDeparture, now time.Time) {
+	for _, d := range ds {
+		ago := max(0, d.AgoMS)
+		if ago >= t.keepDeparted().Milliseconds() || t.seatOf(d.ID) >= 0 {
 			continue
 		}
+		age := time.Duration(ago) * time.Millisecond
 		if t.departed == nil {
 			t.departed = map[int64]departure{}
 		}
 		t.departSeq++
-		t.departed[id] = departure{at: now.Add(-age), seat: d.Seat, hand: d.Hand, owes: d.Owes, busted: d.Busted, seq: t.departSeq,
-			stack: max(0, d.Stack), won: min(max(0, d.Won), max(0, d.Stack)), bank: min(max(0, time.Duration(d.BankMS)*time.Millisecond), t.cfg.TimeBank), timeouts: max(0, d.Timeouts)}
+		t.departed[d.ID] = departure{at: now.Add(-age), seat: d.Seat, hand: d.Hand, owes: d.Owes, busted: d.Busted, seq: t.departSeq,
+			stack: max(0, d.Stack), won: min(max(0, d.Won), max(0, d.Stack)), timeouts: max(0, d.Timeouts),
+			bank: time.Duration(min(max(0, d.BankMS), t.cfg.TimeBank.Milliseconds())) * time.Millisecond}
 	}
-	t.loggedDepartSeq = t.departSeq // read from the log
+}
+
+// loadDeparted takes up, at a table opening, the departures the house's
+// store keeps under its name (keeper), as a log's (takeDeparted) and bounded
+// to maxDeparted. A store that does not answer is logged, and the table
+// opens without them.
+func (t *Table) loadDeparted(now time.Time) {
+	if t.keeper == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
+	defer cancel()
+	kept, err := t.keeper.Departures(ctx, t.cfg.Name, now, maxDeparted)
+	if err != nil {
+		t.log.Error("departures not read back from the store: the table opens without them", "err", err)
+		return
+	}
+	ds := make([]LogDeparture, 0, len(kept))
+	for _, d := range kept {
+		// The hands are counted again from 1 at a restart: the hands dealt
+		// since the departure are unknown, and counted as some (Hand -1),
+		// so that a player back within Config.SitOutLimit waits for the big
+		// blind (owedOnSit) rather than dodge the hands dealt before the
+		// restart.
+		ds = append(ds, LogDeparture{ID: d.UserID, Seat: d.Seat, Hand: -1, AgoMS: now.Sub(d.LeftAt).Milliseconds(),
+			Owes: d.Owes, Busted: d.Busted, Stack: d.Stack, Won: d.Won, BankMS: d.Bank.Milliseconds(), Timeouts: d.Timeouts})
+	}
+	slices.SortFunc(ds, func(a, b LogDeparture) int { return cmp.Compare(a.ID, b.ID) })
+	t.takeDeparted(ds, now)
 	t.forget(now, maxDeparted)
+}
+
+// kept returns player id's departure as the house's store keeps it, or nil
+// when the table keeps none there (keeper) or remembers none of theirs.
+func (t *Table) kept(id int64) *store.Departure {
+	d, ok := t.departed[id]
+	if t.keeper == nil || !ok {
+		return nil
+	}
+	return &store.Departure{Table: t.cfg.Name, UserID: id, Seat: d.seat, Hand: d.hand, LeftAt: d.at, ExpiresAt: d.at.Add(t.keepDeparted()),
+		Owes: d.owes, Busted: d.busted, Stack: d.stack, Won: d.won, Bank: d.bank, Timeouts: d.timeouts}
+}
+
+// unkeep has the ledger worker delete player id's departure from the house's
+// store (keeper), in turn with the departures it writes.
+func (t *Table) unkeep(id int64) {
+	switch {
+	case t.keeper == nil:
+	case t.ledger == nil: // opening: once the ledger is there
+		t.unkept = append(t.unkept, id)
+	default:
+		t.ledger.add(cashOutOp{user: id, forget: true})
+	}
+}
+
+// keepDeparture writes d to the house's store, from the ledger's worker,
+// unless givenUp (the table closed, and its final flush's time is up). A
+// write that fails is logged, and the table plays on: a restart would not
+// find the departure.
+func (t *Table) keepDeparture(d store.Departure, givenUp func() bool) {
+	if givenUp() {
+		t.log.Error("departure not kept in the store: the table closed, and its flush's time is up", "user", d.UserID)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
+	defer cancel()
+	if err := t.keeper.KeepDeparture(ctx, d); err != nil {
+		t.log.Error("departure not kept in the store: a restart of the house would not find it", "user", d.UserID, "err", err)
+	}
+}
+
+// forgetDepartures deletes the departures of ops' users from the house's
+// store in one write, from the ledger's worker, unless givenUp. A write that
+// fails is logged: a restart would find those departures (bounded and
+// expiring as any).
+func (t *Table) forgetDepartures(ops []cashOutOp, givenUp func() bool) {
+	ids := make([]int64, len(ops))
+	for i, op := range ops {
+		ids[i] = op.user
+	}
+	if givenUp() {
+		t.log.Error("departures not forgotten in the store: the table closed, and its flush's time is up", "users", len(ids))
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
+	defer cancel()
+	if err := t.keeper.ForgetDepartures(ctx, t.cfg.Name, ids); err != nil {
+		t.log.Error("departures not forgotten in the store: a restart of the house would find them", "users", len(ids), "err", err)
+	}
 }

@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"math"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -294,7 +295,8 @@ func TestTakeoverKeepsTheBlindOwed(t *testing.T) {
 // departures than maxDeparted (a state's and the notes after it) keeps at
 // most maxDeparted, and reads a departure's clock as at most a full time
 // bank and its age and counts as never negative, whatever the log says.
-// Before, it kept them all and gave a player back the bank the log named.
+// Before, it kept them all and gave a player back the bank the log named,
+// and took an age past what a time.Duration holds for a negative one.
 func TestResumedDeparturesBounded(t *testing.T) {
 	tb := mustNew(t, testConfig(newBank()))
 	err := tb.call(t.Context(), func() error {
@@ -303,13 +305,17 @@ func TestResumedDeparturesBounded(t *testing.T) {
 		for id := int64(1); id <= maxDeparted+5; id++ {
 			ds = append(ds, LogDeparture{ID: id, Seat: 1, AgoMS: id, Stack: 1000})
 		}
-		ds = append(ds, LogDeparture{ID: 9999, Seat: 1, AgoMS: -3_600_000, Stack: 5000, Won: 1 << 40, BankMS: 1 << 40, Timeouts: -2})
+		ds = append(ds, LogDeparture{ID: 9999, Seat: 1, AgoMS: -3_600_000, Stack: 5000, Won: 1 << 40, BankMS: 1 << 40, Timeouts: -2},
+			LogDeparture{ID: 9998, Seat: 1, AgoMS: math.MaxInt64, Stack: 1 << 40, Won: 1 << 40})
 		r := &Resume{}
 		r.foldDeparted(ds, now)
 		tb.departed = nil
 		tb.resumeDeparted(r, now)
 		if len(tb.departed) > maxDeparted {
 			t.Errorf("%d departures taken up, want at most %d", len(tb.departed), maxDeparted)
+		}
+		if d, ok := tb.departed[9998]; ok {
+			t.Errorf("a departure left %d ms ago taken up as %+v", int64(math.MaxInt64), d)
 		}
 		d, ok := tb.departed[9999]
 		if !ok {

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/felt-poker/felt/internal/house"
+	"github.com/felt-poker/felt/internal/store"
 )
 
 // Cash-outs (a stack back to its player's credits) are booked by a ledger worker,
@@ -43,6 +45,11 @@ type cashOutOp struct {
 	amount int64
 	code   string // the notice's code: "cashed_out", "busted" or "" for none
 	text   string
+	// dep, when not nil, is the departure of the seat cashed out, written to
+	// the house's store (Table.keeper) before the cash-out is booked; forget
+	// deletes the user's departure from the store instead of a cash-out.
+	dep    *store.Departure
+	forget bool
 }
 
 type ledger struct {
@@ -74,7 +81,7 @@ func newLedger(t *Table) *ledger {
 // lost its race with Close): it books op itself then.
 func (l *ledger) add(op cashOutOp) {
 	l.mu.Lock()
-	if l.topUps[op.user] > 0 {
+	if l.topUps[op.user] > 0 && !op.forget {
 		l.holdLocked(op)
 		l.mu.Unlock()
 		return
@@ -107,6 +114,9 @@ func (l *ledger) holdLocked(op cashOutOp) {
 	}
 	h.amount += op.amount
 	h.code = cmp.Or(h.code, op.code)
+	if op.dep != nil {
+		h.dep = op.dep
+	}
 	if h.amount > 0 && h.code != "" {
 		h.code, h.text = "cashed_out", fmt.Sprintf("%d chips returned to your credits", h.amount)
 	}
@@ -188,23 +198,52 @@ func (l *ledger) run() {
 			<-l.wake
 			continue
 		}
-		op := l.queue[0]
+		n := 1 // the forgets in a row go as one
+		for l.queue[0].forget && n < len(l.queue) && n < maxForgets && l.queue[n].forget {
+			n++
+		}
+		ops := slices.Clone(l.queue[:n])
 		l.mu.Unlock()
-		l.book(op)
+		if ops[0].forget {
+			l.t.forgetDepartures(ops, l.givenUp)
+		} else {
+			l.book(ops[0])
+		}
 		l.mu.Lock()
-		l.queue = l.queue[1:]
-		if l.pending[op.user]--; l.pending[op.user] == 0 {
-			delete(l.pending, op.user)
-			l.wakeLocked(op.user)
+		clear(l.queue[:n])
+		l.queue = l.queue[n:]
+		for _, op := range ops {
+			if l.pending[op.user]--; l.pending[op.user] == 0 {
+				delete(l.pending, op.user)
+				l.wakeLocked(op.user)
+			}
 		}
 		l.mu.Unlock()
 	}
+}
+
+// maxForgets bounds the departures deleted from the store in one write.
+const maxForgets = 1000
+
+// givenUp reports whether the final flush's time is up: what is still
+// queued is not tried any more.
+func (l *ledger) givenUp() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closing && time.Now().After(l.flushBy)
 }
 
 // book books op, retrying until it succeeds or the final flush's time is up,
 // then tells its player.
 func (l *ledger) book(op cashOutOp) {
 	t := l.t
+	if op.forget {
+		t.forgetDepartures([]cashOutOp{op}, l.givenUp)
+		return
+	}
+	if op.dep != nil {
+		t.keepDeparture(*op.dep, l.givenUp)
+	}
 	wait := ledgerRetryMin
 	for attempt := 1; ; attempt++ {
 		ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
@@ -227,10 +266,7 @@ func (l *ledger) book(op cashOutOp) {
 			}
 			return
 		}
-		l.mu.Lock()
-		giveUp := l.closing && time.Now().After(l.flushBy)
-		l.mu.Unlock()
-		if giveUp {
+		if l.givenUp() {
 			t.log.Error("CASH-OUT FAILED: chips not returned (the house returns them at its next start)",
 				"user", op.user, "amount", op.amount, "attempts", attempt, "err", err)
 			return

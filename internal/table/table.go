@@ -133,6 +133,13 @@ type Table struct {
 	// (departures.go); departSeq counts them.
 	departed  map[int64]departure
 	departSeq uint64
+	// keeper keeps the departures in the house's store (nil: they are not,
+	// or in the HandLog); unkept are the players whose departure it should
+	// forget, until the ledger is there to. closing: closeTable is paying
+	// back the seats (the house closes them: no departures kept).
+	keeper  DepartureKeeper
+	unkept  []int64
+	closing bool
 
 	hand        *engine.Hand
 	handCfg     engine.Config
@@ -232,6 +239,9 @@ func New(cfg Config) (*Table, error) {
 		chatLog:   chat.NewLog(roomChatLog),
 		version:   1, // the first flush reports the listing
 	}
+	if k, ok := cfg.Bank.(DepartureKeeper); ok && cfg.HandLog == nil && cfg.Tourney == nil && !cfg.HeadsUp {
+		t.keeper = k
+	}
 	if err := t.open(cfg, seed); err != nil {
 		if t.models != nil {
 			t.models.close()
@@ -239,6 +249,10 @@ func New(cfg Config) (*Table, error) {
 		return nil, err
 	}
 	t.ledger = newLedger(t)
+	for _, id := range t.unkept {
+		t.unkeep(id)
+	}
+	t.unkept = nil
 	go t.run()
 	return t, nil
 }
@@ -268,6 +282,8 @@ func (t *Table) open(cfg Config, seed [32]byte) error {
 		if err := t.resume(cfg.Resume, time.Now()); err != nil {
 			return err
 		}
+	} else {
+		t.loadDeparted(time.Now())
 	}
 	if cfg.Tourney != nil {
 		if err := t.seatAll(cfg); err != nil {
@@ -905,10 +921,19 @@ func firstRound(events []engine.Event) (vpip, pfr engine.SeatSet) {
 
 // cashOut frees seat i and returns its stack to its player's credits (or, for a
 // bot, to the house): the ledger worker books it and then tells the player.
+//
+// Its departure is kept in the house's store too (keeper), unless the house
+// closes the seat itself (closeTable) while its player has not asked to
+// leave: a card room that closes gives its players their chips with no
+// obligation to bring them back (docs/rules.md).
 func (t *Table) cashOut(i int, code string) {
 	st := t.seats[i]
 	st.stack += st.topUp // a top-up waiting for the hand's end goes back too
 	t.depart(i, &st, code == "busted", time.Now())
+	var kept *store.Departure
+	if !t.closing || st.left || st.leaving {
+		kept = t.kept(st.p.ID)
+	}
 	t.seats[i] = seat{}
 	t.version++
 	t.chipsOut += st.stack
@@ -919,7 +944,7 @@ func (t *Table) cashOut(i int, code string) {
 	if code == "busted" {
 		text = "out of chips: you left the seat"
 	}
-	t.ledger.add(cashOutOp{user: st.p.ID, amount: st.stack, code: code, text: text})
+	t.ledger.add(cashOutOp{user: st.p.ID, amount: st.stack, code: code, text: text, dep: kept})
 }
 
 // closeTable cancels a hand in play (every seat gets back the stack it was dealt
@@ -934,6 +959,7 @@ func (t *Table) closeTable(reason string) {
 		t.handLive = false
 		t.clockSeat = -1
 	}
+	t.closing = true
 	for i := range t.seats {
 		t.seats[i].inHand = false
 		if t.seats[i].occupied && !t.tourney() {

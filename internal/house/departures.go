@@ -1,0 +1,49 @@
+package house
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/felt-poker/felt/internal/store"
+)
+
+// The departures of the tables of a house on one node (a player's stack when
+// they left a seat, the part of it won, the big blind owed, their time bank
+// and timeouts in a row) are kept in the store, so that a restart does not
+// forget them (internal/table/departures.go; a house on several nodes keeps
+// them in each table's log). A table's ledger worker writes each departure
+// before it books the departure's cash-out, and deletes it when the table
+// forgets it; a table opening reads back the departures kept under its name.
+
+// KeepDeparture writes d over the departure its player had from its table.
+func (h *House) KeepDeparture(ctx context.Context, d store.Departure) error {
+	return h.st.PutDeparture(ctx, d)
+}
+
+// ForgetDepartures deletes the departures the players userIDs had from
+// table, if any, in one transaction.
+func (h *House) ForgetDepartures(ctx context.Context, table string, userIDs []int64) error {
+	return h.st.InTx(ctx, func(q store.Queries) error {
+		for _, id := range userIDs {
+			if err := q.DeleteDeparture(ctx, table, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Departures returns the departures kept from table that expire after now,
+// at most limit of them (the most won first), once the departures of every
+// table expired at now are deleted.
+func (h *House) Departures(ctx context.Context, table string, now time.Time, limit int) ([]store.Departure, error) {
+	if _, err := h.st.DeleteExpiredDepartures(ctx, now); err != nil {
+		return nil, err
+	}
+	ds, err := h.st.Departures(ctx, table, now, limit)
+	if err != nil {
+		return nil, fmt.Errorf("departures from %s: %w", table, err)
+	}
+	return ds, nil
+}

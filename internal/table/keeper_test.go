@@ -1,0 +1,154 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/felt-poker/felt/internal/store"
+)
+
+// keeperBank is a bank that keeps departures (a DepartureKeeper) in memory,
+// or fails to (broken: every write refused, the reads too).
+type keeperBank struct {
+	*bank
+	mu     sync.Mutex
+	kept   []store.Departure
+	writes int
+	broken bool
+	// forgets are the ForgetDepartures calls, forgotten the players they named.
+	forgets, forgotten int
+	// delay is how long each write takes.
+	delay time.Duration
+}
+
+var errBroken = errors.New("the database is gone")
+
+func (k *keeperBank) KeepDeparture(_ context.Context, d store.Departure) error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.writes++
+	if k.broken {
+		return errBroken
+	}
+	k.kept = append(k.kept, d)
+	return nil
+}
+
+func (k *keeperBank) ForgetDepartures(_ context.Context, _ string, ids []int64) error {
+	time.Sleep(k.delay)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.writes++
+	k.forgets++
+	k.forgotten += len(ids)
+	if k.broken {
+		return errBroken
+	}
+	return nil
+}
+
+func (k *keeperBank) Departures(context.Context, string, time.Time, int) ([]store.Departure, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.broken {
+		return nil, errBroken
+	}
+	return k.kept, nil
+}
+
+// TestRestartCountsHandsDealtWithout: alice left seat 1 at hand 3 of Main a
+// minute before the house restarted. The table opened again numbers its
+// hands from 1, so her departure's hand says nothing of the hands dealt
+// since: back in seat 1 within sit_out_limit, she waits for the big blind.
+// Before, the new table's hand 0 came before her hand 3, and she owed
+// nothing though hands had been dealt without her.
+func TestRestartCountsHandsDealtWithout(t *testing.T) {
+	now := time.Now()
+	k := &keeperBank{bank: newBank(1, 2), kept: []store.Departure{{Table: "test", UserID: 1, Seat: 1, Hand: 3,
+		LeftAt: now.Add(-time.Minute), ExpiresAt: now.Add(time.Hour), Stack: 200, Bank: time.Second}}}
+	tb := mustNew(t, testConfig(k))
+	err := tb.call(t.Context(), func() error {
+		if owes, _ := tb.owedOnSit(1, 1, time.Now()); !owes {
+			t.Error("alice, back in her seat a minute after leaving, before a restart, owes no big blind")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDepartureWriteFailsTablePlaysOn: with the database gone, the table
+// opens without the departures it cannot read, and alice standing up gets
+// her chips back though her departure is not written (logged); the table
+// plays on and remembers it itself.
+func TestDepartureWriteFailsTablePlaysOn(t *testing.T) {
+	k := &keeperBank{bank: newBank(1), broken: true}
+	tb := mustNew(t, testConfig(k))
+	alice := Player{ID: 1, Name: "alice"}
+	if err := tb.Sit(t.Context(), alice, 1, 2000); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		k.bank.mu.Lock()
+		c := k.bank.credits[1]
+		k.bank.mu.Unlock()
+		if c == 10_000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("alice has %d credits after standing up, want 10000", c)
+		}
+	}
+	k.mu.Lock()
+	if k.writes != 1 {
+		t.Errorf("%d departure writes tried, want 1", k.writes)
+	}
+	k.mu.Unlock()
+	if err := tb.Sit(t.Context(), alice, 1, 200); err == nil {
+		t.Error("alice sat down again with 200: the table forgot the departure it could not write")
+	}
+	checkChips(t, tb)
+}
+
+// TestForgottenDeparturesDeletedTogether: the table forgetting 1,000
+// departures at once (expired), with each write to the store taking 50 ms,
+// has them deleted in a few writes (those queued while the last ran go
+// together), not 1,000 in a row (50 s) ahead of the cash-outs queued after
+// them.
+func TestForgottenDeparturesDeletedTogether(t *testing.T) {
+	k := &keeperBank{bank: newBank(), delay: 50 * time.Millisecond}
+	tb := mustNew(t, testConfig(k))
+	err := tb.call(t.Context(), func() error {
+		now := time.Now()
+		tb.departed = map[int64]departure{}
+		for id := int64(1); id <= maxDeparted; id++ {
+			tb.departed[id] = departure{at: now, stack: 1000}
+		}
+		tb.forget(now.Add(tb.keepDeparted()), maxDeparted)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		k.mu.Lock()
+		calls, n := k.forgets, k.forgotten
+		k.mu.Unlock()
+		if n == maxDeparted {
+			if calls > 3 {
+				t.Errorf("%d departures forgotten in %d writes, want 3 at most", n, calls)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d departures forgotten in the store, want %d", n, maxDeparted)
+		}
+	}
+}
