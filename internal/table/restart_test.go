@@ -247,8 +247,8 @@ func TestLeavingBeforeTheShutdownKeepsTheStackLeft(t *testing.T) {
 }
 
 // TestClosedAndReopenedTableKeepsTheStackLeft: alice stands up from Main
-// with 2000; Main is closed (its owner closes it, or it closes idle) and a
-// table "MAIN" opens in its place with other stakes (buy-ins 100 to 400),
+// with 2000; Main is closed (as a player's table closes once nobody is
+// left at it) and a table "MAIN" opens in its place with other stakes (buy-ins 100 to 400),
 // with no restart. Alice is held to the 2000 she left with there, in any
 // case of the name: closing a table and opening it again is no way round
 // the rule (a table's name is its identity in the store, as in the lobby).
@@ -262,7 +262,7 @@ func TestClosedAndReopenedTableKeepsTheStackLeft(t *testing.T) {
 	if err := tb.Stand(t.Context(), alice); err != nil {
 		t.Fatal(err)
 	}
-	if err := tb.Close(t.Context(), "closed by its owner"); err != nil {
+	if err := tb.Close(t.Context(), "nobody left at the table"); err != nil {
 		t.Fatal(err)
 	}
 	cfg := testConfig(n.h)
