@@ -163,16 +163,17 @@ func (c *acpcScoreCmd) run(stdout io.Writer) error {
 // duplicate pairs; one: consecutive hands) and the hands counted.
 func scorePairs(logs [][]acpc.LogHand, player string) (arena.PairStats, int, error) {
 	var s arena.PairStats
-	add := func(x float64) {
-		v := int64(math.Round(x))
-		s.Add(arena.PairStats{N: 1, Sum: v, SumSq: v * v})
-	}
 	if len(logs) == 2 {
 		d, err := acpc.Duplicate(logs[0], logs[1], player)
-		for _, x := range d {
-			add(x)
+		if err != nil {
+			return s, 0, err
 		}
-		return s, 2 * len(d), err
+		for i, x := range d {
+			if err := addPair(&s, x, logs[0][i].Hand); err != nil {
+				return s, 0, err
+			}
+		}
+		return s, 2 * len(d), nil
 	}
 	var prev float64
 	hands := 0
@@ -182,12 +183,29 @@ func scorePairs(logs [][]acpc.LogHand, player string) (arena.PairStats, int, err
 			return s, 0, fmt.Errorf("acpc log: %s did not play hand %d", player, h.Hand)
 		}
 		if hands%2 == 1 {
-			add(prev + x)
+			if err := addPair(&s, prev+x, h.Hand); err != nil {
+				return s, 0, err
+			}
 		}
 		prev = x
 		hands++
 	}
 	return s, hands - hands%2, nil
+}
+
+// maxPairChips bounds a pair's result: its square fits an int64.
+const maxPairChips = 3_037_000_499
+
+// addPair adds a pair's result x (the pair ending with hand) to s, or says
+// that the sums would overflow: a crafted log, not a real one (before, they
+// wrapped round, silently).
+func addPair(s *arena.PairStats, x float64, hand int) error {
+	v := int64(math.Round(x))
+	if math.Abs(x) > maxPairChips || s.SumSq > math.MaxInt64-v*v {
+		return fmt.Errorf("acpc log: the scores up to hand %d are too large to sum (%.0f chips in a pair)", hand, x)
+	}
+	s.Add(arena.PairStats{N: 1, Sum: v, SumSq: v * v})
+	return nil
 }
 
 // slicesMax returns the largest of xs (0 for none).

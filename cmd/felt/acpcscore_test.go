@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -74,6 +75,28 @@ func TestACPCScoreCommand(t *testing.T) {
 		var e *exitError
 		if len(args) == 5 && !errors.As(err, &e) {
 			t.Errorf("%v: %v, want a usage error", args, err)
+		}
+	}
+}
+
+// felt acpc-score refuses a crafted log whose scores are no numbers of
+// chips, or whose pairs' squares overflow: before, NaN scores and scores of
+// ±1e300 were scored as 0 chips, and pairs of 6e10 chips wrapped round.
+func TestACPCScoreRefusesCraftedScores(t *testing.T) {
+	dir := t.TempDir()
+	for name, score := range map[string]string{"nan": "NaN|NaN", "huge": "1e300|-1e300", "large": "30000000000|-30000000000"} {
+		p := filepath.Join(dir, name+".log")
+		var log strings.Builder
+		for i := range 4 {
+			fmt.Fprintf(&log, "STATE:%d:f:8dJd|Td4d:%s:felt|ex\n", i, score)
+		}
+		if err := os.WriteFile(p, []byte(log.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		err := runACPCScore([]string{p, "--player", "felt"}, &out)
+		if err == nil || !strings.Contains(err.Error(), "score") {
+			t.Errorf("%s scores: %v, %q; want an error about the scores", name, err, out.String())
 		}
 	}
 }

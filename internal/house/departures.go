@@ -3,6 +3,7 @@ package house
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/felt-poker/felt/internal/store"
@@ -35,15 +36,19 @@ func (h *House) ForgetDepartures(ctx context.Context, table string, userIDs []in
 }
 
 // Departures returns the departures kept from table that expire after now,
-// at most limit of them (the most won first), once the departures of every
-// table expired at now are deleted.
+// at most limit of them (the most won first); it then deletes the
+// departures of every table expired at now. A delete that fails (the
+// database busy with other writes, a lock held past ctx) is logged: the
+// departures read are returned all the same, and the next table opening
+// deletes those expired. Before, it failed the read, and the table opened
+// without the departures, letting its players come back short-stacked.
 func (h *House) Departures(ctx context.Context, table string, now time.Time, limit int) ([]store.Departure, error) {
-	if _, err := h.st.DeleteExpiredDepartures(ctx, now); err != nil {
-		return nil, err
-	}
 	ds, err := h.st.Departures(ctx, table, now, limit)
 	if err != nil {
 		return nil, fmt.Errorf("departures from %s: %w", table, err)
+	}
+	if _, err := h.st.DeleteExpiredDepartures(ctx, now); err != nil {
+		slog.Warn("expired departures not deleted: the next table opening deletes them", "table", table, "err", err)
 	}
 	return ds, nil
 }

@@ -353,8 +353,8 @@ func (t *Table) takeDeparted(ds []LogDeparture, now time.Time) {
 
 // loadDeparted takes up, at a table opening, the departures the house's
 // store keeps under its name (keeper), as a log's (takeDeparted) and bounded
-// to maxDeparted. A store that does not answer is logged, and the table
-// opens without them.
+// to maxDeparted; those older than keepDeparted it deletes. A store that
+// does not answer is logged, and the table opens without them.
 func (t *Table) loadDeparted(now time.Time) {
 	if t.keeper == nil {
 		return
@@ -368,6 +368,13 @@ func (t *Table) loadDeparted(now time.Time) {
 	}
 	ds := make([]LogDeparture, 0, len(kept))
 	for _, d := range kept {
+		if now.Sub(d.LeftAt) >= t.keepDeparted() {
+			// Read by no rule of this table (its windows shorter than those
+			// it was written under, or a corrupt row): deleted, not read at
+			// every opening until its expiry.
+			t.unkeep(d.UserID)
+			continue
+		}
 		// The hands are counted again from 1 at a restart: the hands dealt
 		// since the departure are unknown, and counted as some (Hand -1),
 		// so that a player back within Config.SitOutLimit waits for the big

@@ -152,3 +152,39 @@ func TestForgottenDeparturesDeletedTogether(t *testing.T) {
 		}
 	}
 }
+
+// TestStaleDepartureRowsDeleted: the store keeps a departure written under
+// a return window of a day, left an hour ago, and one left in year 1 that
+// expires in a century (corrupt). The table opening again with a window of
+// 30 minutes takes up neither, and has both deleted. Before, they were left
+// in the store, read again at every opening, the corrupt one forever.
+func TestStaleDepartureRowsDeleted(t *testing.T) {
+	now := time.Now()
+	k := &keeperBank{bank: newBank(1, 2), kept: []store.Departure{
+		{Table: "test", UserID: 1, LeftAt: now.Add(-time.Hour), ExpiresAt: now.Add(23 * time.Hour), Stack: 5000, Won: 3000},
+		{Table: "test", UserID: 2, LeftAt: time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), ExpiresAt: now.AddDate(100, 0, 0), Stack: 1 << 40},
+	}}
+	cfg := testConfig(k)
+	cfg.ReturnWindow = 30 * time.Minute
+	tb := mustNew(t, cfg)
+	err := tb.call(t.Context(), func() error {
+		if len(tb.departed) != 0 {
+			t.Errorf("departures taken up: %+v", tb.departed)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		k.mu.Lock()
+		n := k.forgotten
+		k.mu.Unlock()
+		if n == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of the 2 stale departures deleted from the store", n)
+		}
+	}
+}

@@ -245,3 +245,37 @@ func TestLeavingBeforeTheShutdownKeepsTheStackLeft(t *testing.T) {
 	t.Run("sqlite", func(t *testing.T) { leavingThenShutdown(t, filepath.Join(t.TempDir(), "felt.db")) })
 	t.Run("postgres", func(t *testing.T) { leavingThenShutdown(t, storetest.PostgresDSN(t)) })
 }
+
+// TestClosedAndReopenedTableKeepsTheStackLeft: alice stands up from Main
+// with 2000; Main is closed (as a player's table closes once nobody is
+// left at it) and a table "MAIN" opens in its place with other stakes (buy-ins 100 to 400),
+// with no restart. Alice is held to the 2000 she left with there, in any
+// case of the name: closing a table and opening it again is no way round
+// the rule (a table's name is its identity in the store, as in the lobby).
+func TestClosedAndReopenedTableKeepsTheStackLeft(t *testing.T) {
+	n := openOneNode(t, filepath.Join(t.TempDir(), "felt.db"))
+	tb := n.table(t)
+	alice := n.player(t, "alice")
+	if err := tb.Sit(t.Context(), alice, 1, 2000); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Close(t.Context(), "nobody left at the table"); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(n.h)
+	cfg.Name, cfg.MinBuyIn, cfg.MaxBuyIn = "MAIN", 100, 400
+	again := mustNew(t, cfg)
+	err := again.Sit(t.Context(), alice, 2, 400)
+	var fe *house.FieldError
+	if !errors.As(err, &fe) || fe.Field != "buy_in" || !strings.Contains(err.Error(), "2000") {
+		t.Errorf("alice sits down at MAIN with 400: %v, want a buy_in error naming the 2000 she left Main with", err)
+	}
+	if err := again.Sit(t.Context(), alice, 2, 2000); err != nil {
+		t.Errorf("alice sits down at MAIN with 2000: %v", err)
+	}
+	checkChips(t, again)
+	n.conserved(t, alice)
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,11 +57,25 @@ func (h LogHand) Score(name string) (float64, bool) {
 	return 0, false
 }
 
+const (
+	// maxLogPlayers bounds the players of a STATE line: the ACPC dealer's
+	// MAX_PLAYERS.
+	maxLogPlayers = 10
+	// MaxLogScore bounds a score of a STATE line: more than a player can win
+	// in a hand of the ACPC dealer (stacks are 32-bit, at most nine others),
+	// little enough that sums of scores and of their squares over a log
+	// cannot pass for real ones.
+	MaxLogScore = 1 << 35
+)
+
 // ReadLog reads the STATE lines of an ACPC log; every other line (comments,
 // the SCORE line) is skipped. A malformed STATE line is an error naming its
-// line number.
+// line number. What it keeps of a hand is a copy of the fields it reads (the
+// players' names shared between hands), not the line: the memory it takes
+// grows with the hands, not with what a crafted line holds besides.
 func ReadLog(r io.Reader) ([]LogHand, error) {
 	var out []LogHand
+	names := map[string]string{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -72,6 +87,13 @@ func ReadLog(r io.Reader) ([]LogHand, error) {
 		if err != nil {
 			return nil, fmt.Errorf("acpc log, line %d: %w", n, err)
 		}
+		h.Holes, h.Betting = strings.Clone(h.Holes), strings.Clone(h.Betting)
+		for i, name := range h.Names {
+			if _, ok := names[name]; !ok {
+				names[strings.Clone(name)] = strings.Clone(name)
+			}
+			h.Names[i] = names[name]
+		}
 		out = append(out, h)
 	}
 	if err := sc.Err(); err != nil {
@@ -82,30 +104,31 @@ func ReadLog(r io.Reader) ([]LogHand, error) {
 
 // parseLogState reads one STATE line.
 func parseLogState(line string) (LogHand, error) {
-	f := strings.Split(line, ":")
+	f := strings.SplitN(line, ":", 7)
 	if len(f) != 6 {
-		return LogHand{}, fmt.Errorf("%w: %q: want STATE:hand:betting:cards:scores:names", ErrState, line)
+		return LogHand{}, fmt.Errorf("%w: %.200q: want STATE:hand:betting:cards:scores:names", ErrState, line)
 	}
 	hand, err := strconv.Atoi(f[1])
 	if err != nil || hand < 0 {
-		return LogHand{}, fmt.Errorf("%w: %q: bad hand number", ErrState, line)
+		return LogHand{}, fmt.Errorf("%w: %.200q: bad hand number", ErrState, line)
 	}
 	holes, _, _ := strings.Cut(f[3], "/")
-	h := LogHand{Hand: hand, Holes: holes, Betting: f[2], Names: strings.Split(f[5], "|")}
+	scores, players := strings.Count(f[4], "|")+1, strings.Count(f[5], "|")+1
+	if scores != players || scores < 2 || scores > maxLogPlayers {
+		return LogHand{}, fmt.Errorf("%w: %.200q: %d scores for %d names (2 to %d players)", ErrState, line, scores, players, maxLogPlayers)
+	}
+	h := LogHand{Hand: hand, Holes: holes, Betting: f[2], Names: strings.Split(f[5], "|"), Scores: make([]float64, 0, scores)}
 	var sum float64
 	for _, s := range strings.Split(f[4], "|") {
 		x, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return LogHand{}, fmt.Errorf("%w: %q: bad score %q", ErrState, line, s)
+		if err != nil || math.IsNaN(x) || math.Abs(x) > MaxLogScore {
+			return LogHand{}, fmt.Errorf("%w: %.200q: bad score %.40q (a number of chips, at most %d either way)", ErrState, line, s, int64(MaxLogScore))
 		}
 		h.Scores = append(h.Scores, x)
 		sum += x
 	}
-	if len(h.Scores) != len(h.Names) || len(h.Scores) < 2 {
-		return LogHand{}, fmt.Errorf("%w: %q: %d scores for %d names", ErrState, line, len(h.Scores), len(h.Names))
-	}
 	if sum > 1e-6 || sum < -1e-6 {
-		return LogHand{}, fmt.Errorf("%w: %q: the scores sum to %g, not 0", ErrState, line, sum)
+		return LogHand{}, fmt.Errorf("%w: %.200q: the scores sum to %g, not 0", ErrState, line, sum)
 	}
 	return h, nil
 }

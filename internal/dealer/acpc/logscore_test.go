@@ -2,6 +2,7 @@ package acpc
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -102,4 +103,77 @@ func TestDuplicateRefusesOtherLogs(t *testing.T) {
 			t.Errorf("%q: %v, want ErrState", line, err)
 		}
 	}
+}
+
+// hostileLogLines are STATE lines a crafted log may hold: scores that are
+// not numbers of chips (NaN, infinities, past any stack, which summed to 0
+// or to NaN passed the check that the scores sum to 0, and then summed to
+// nonsense or wrapped round in felt acpc-score), and more players than the
+// ACPC dealer seats (a line of a megabyte of '|' was read as half a million
+// players: about eleven times the log's size in memory).
+var hostileLogLines = []string{
+	"STATE:0:f:8dJd|Td4d:NaN|NaN:a|b",
+	"STATE:0:f:8dJd|Td4d:nan|0:a|b",
+	"STATE:0:f:8dJd|Td4d:Inf|-Inf:a|b",
+	"STATE:0:f:8dJd|Td4d:+Infinity|-1:a|b",
+	"STATE:0:f:8dJd|Td4d:1e300|-1e300:a|b",
+	"STATE:0:f:8dJd|Td4d:34359738369|-34359738369:a|b",
+	"STATE:0:f:x:" + strings.Repeat("0|", 10) + "0:" + strings.Repeat("a|", 10) + "a",
+	"STATE:0:f:x:" + strings.Repeat("0|", 100_000) + "0:" + strings.Repeat("|", 100_000),
+}
+
+// A crafted STATE line is refused with a clear error (ErrState, its line
+// number, the line cut short), not read as a hand.
+func TestReadLogRefusesCraftedLines(t *testing.T) {
+	for _, line := range hostileLogLines {
+		log := "STATE:0:f:8dJd|Td4d:50|-50:a|b\n" + line + "\n"
+		hands, err := ReadLog(strings.NewReader(log))
+		if !errors.Is(err, ErrState) || !strings.Contains(err.Error(), "line 2") || len(err.Error()) > 400 {
+			t.Errorf("%.60q: %d hands, %.500v; want ErrState naming line 2, in a short message", line, len(hands), err)
+		}
+	}
+	// The largest score a hand can have is read.
+	ok := "STATE:0:f:x:34359738368|-34359738368:a|b\nSTATE:1:f:x:" + strings.Repeat("1|", 9) + "-9:" + strings.Repeat("a|", 9) + "b\n"
+	if hands, err := ReadLog(strings.NewReader(ok)); err != nil || len(hands) != 2 || len(hands[1].Names) != 10 {
+		t.Errorf("the largest score and ten players: %d hands, %v", len(hands), err)
+	}
+}
+
+// FuzzReadLog feeds ReadLog any log: no panic, an error wraps ErrState or
+// is the scanner's, and every hand read has 2 to 10 players with as many
+// scores, each a number of chips within MaxLogScore, summing to 0.
+func FuzzReadLog(f *testing.F) {
+	f.Add(logFE)
+	f.Add(logEF)
+	for _, line := range hostileLogLines[:6] {
+		f.Add(line + "\n")
+	}
+	f.Add("STATE:5:rfc///:2c2d|AhAs|KcKd/3c4c5c/6c/7c:-50|100|-50:a|b|c\n# comment\nSCORE:0|0:a|b\n")
+	f.Fuzz(func(t *testing.T, log string) {
+		hands, err := ReadLog(strings.NewReader(log))
+		if err != nil {
+			if !errors.Is(err, ErrState) && !strings.Contains(err.Error(), "bufio") {
+				t.Fatalf("error %v: not ErrState", err)
+			}
+			return
+		}
+		for _, h := range hands {
+			if len(h.Scores) != len(h.Names) || len(h.Scores) < 2 || len(h.Scores) > maxLogPlayers {
+				t.Fatalf("hand %+v: %d scores, %d names", h, len(h.Scores), len(h.Names))
+			}
+			var sum float64
+			for _, x := range h.Scores {
+				if math.IsNaN(x) || math.Abs(x) > MaxLogScore {
+					t.Fatalf("hand %+v: score %v", h, x)
+				}
+				sum += x
+			}
+			if math.Abs(sum) > 1e-6 {
+				t.Fatalf("hand %+v: scores sum to %v", h, sum)
+			}
+			if _, _, ok := h.Folded(); ok && len(h.Scores) != 2 {
+				t.Fatalf("hand %+v: a fold told among %d players", h, len(h.Scores))
+			}
+		}
+	})
 }
