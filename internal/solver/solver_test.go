@@ -222,14 +222,20 @@ func TestAllInMatchesEquity(t *testing.T) {
 	}
 }
 
+// riverShowdown returns a started solver on Qs Jh 2h 8d 3c, a random range against
+// ip's, and the river board of its root.
+func riverShowdown(t *testing.T, ip string) (Spot, *Solver, *board) {
+	sp := benchSpot("QsJh2h8d3c")
+	sp.Range = [2]equity.Range{equity.MustParseRange("random"), equity.MustParseRange(ip)}
+	s := mustSolver(t, sp, 1)
+	s.start()
+	return sp, s, &s.boards[s.nodes[0].board]
+}
+
 // TestShowdownMatchesBruteForce compares the O(n) showdown with the sum over every
 // pair of hands, for random reaches, on a river board where hands share cards.
 func TestShowdownMatchesBruteForce(t *testing.T) {
-	sp := benchSpot("QsJh2h8d3c")
-	sp.Range = [2]equity.Range{equity.MustParseRange("random"), equity.MustParseRange("22+,A2+,K9+,QT+,JT,T9s")}
-	s := mustSolver(t, sp, 1)
-	s.start()
-	b := &s.boards[s.nodes[0].board]
+	sp, s, b := riverShowdown(t, "22+,A2+,K9+,QT+,JT,T9s")
 	rng := uint64(7)
 	for trav := range 2 {
 		opp := make([]float64, len(s.hands[1-trav]))
@@ -265,11 +271,7 @@ func TestShowdownMatchesBruteForce(t *testing.T) {
 // (gather) gives the showdown values bit for bit as adding every hand does, for reach
 // with +0, −0, subnormal, tiny and huge entries.
 func TestShowdownSkipsNoReachBitExact(t *testing.T) {
-	sp := benchSpot("QsJh2h8d3c")
-	sp.Range = [2]equity.Range{equity.MustParseRange("random"), equity.MustParseRange("random")}
-	s := mustSolver(t, sp, 1)
-	s.start()
-	b := &s.boards[s.nodes[0].board]
+	_, s, b := riverShowdown(t, "random")
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 200 {
 		trav := trial % 2
