@@ -39,7 +39,7 @@ func (s *Solver) scratchBytes() int64 {
 }
 
 func (s *Solver) newWorker() *worker {
-	w := &worker{sum: make([]float64, s.maxH), won: make([]float64, s.maxH), live: make([]live, s.maxH+1), s32: make([]float32, s.maxA*s.maxH)}
+	w := &worker{sum: make([]float64, s.maxH), won: make([]float64, s.maxH), live: make([]live, s.maxH), s32: make([]float32, s.maxA*s.maxH)}
 	for range s.maxDepth + 1 {
 		w.reach = append(w.reach, make([]float64, s.maxA*s.maxH))
 		w.vals = append(w.vals, make([]float64, s.maxA*s.maxH))
@@ -318,7 +318,7 @@ type live struct {
 // without a branch at each hand: every hand is written and the count moves past
 // those with reach.
 func gather(o []seat, opp []float64, buf []live) []live {
-	buf = buf[:len(o)+1]
+	buf = buf[:len(o)] // k is at most the hand's position: every write is in o's length
 	k := 0
 	for _, f := range o {
 		v := opp[f.h]
