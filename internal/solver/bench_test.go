@@ -181,6 +181,44 @@ func BenchmarkShowdown(b *testing.B) {
 	}
 }
 
+// sparseReach returns weights with two hands in three set to 0 at random, as most
+// of the opponent's hands at a re-solve's showdowns are.
+func sparseReach(weights []float64) []float64 {
+	rng := rand.New(rand.NewPCG(7, 8))
+	opp := make([]float64, len(weights))
+	for h, v := range weights {
+		if rng.IntN(3) == 0 {
+			opp[h] = v
+		}
+	}
+	return opp
+}
+
+// BenchmarkShowdownSparse is BenchmarkShowdown with a third of the opponent's hands
+// with reach.
+func BenchmarkShowdownSparse(b *testing.B) {
+	s, opp := kernelSolver(b)
+	opp = sparseReach(opp)
+	out := make([]float64, len(s.hands[0]))
+	bd := &s.boards[0]
+	b.ReportAllocs()
+	for b.Loop() {
+		s.showdown(s.main, bd, 0, opp, out, 1)
+	}
+}
+
+// BenchmarkGather times picking out the opponent's hands with reach at a showdown
+// (a third of 1,081).
+func BenchmarkGather(b *testing.B) {
+	s, opp := kernelSolver(b)
+	opp = sparseReach(opp)
+	bd := &s.boards[0]
+	b.ReportAllocs()
+	for b.Loop() {
+		gather(bd.seats[1], opp, s.main.live)
+	}
+}
+
 // BenchmarkCompatible times the blocker sums over the river's 1,081 hands a player.
 func BenchmarkCompatible(b *testing.B) {
 	s, opp := kernelSolver(b)

@@ -22,6 +22,7 @@ type worker struct {
 	reach, vals, sigma [][]float64                 // [depth][action*maxH + hand]
 	sum                []float64                   // per hand
 	won                []float64                   // showdown: per hand, in strength order
+	live               []live                      // showdown: the opponent's hands with reach
 	r32                [][]float32                 // compressed store: per depth, a decision's decoded regrets
 	s32                []float32                   // compressed store: a decision's decoded strategy sums
 	tick               uint32                      // polled's count of calls
@@ -38,7 +39,7 @@ func (s *Solver) scratchBytes() int64 {
 }
 
 func (s *Solver) newWorker() *worker {
-	w := &worker{sum: make([]float64, s.maxH), won: make([]float64, s.maxH), s32: make([]float32, s.maxA*s.maxH)}
+	w := &worker{sum: make([]float64, s.maxH), won: make([]float64, s.maxH), live: make([]live, s.maxH), s32: make([]float32, s.maxA*s.maxH)}
 	for range s.maxDepth + 1 {
 		w.reach = append(w.reach, make([]float64, s.maxA*s.maxH))
 		w.vals = append(w.vals, make([]float64, s.maxA*s.maxH))
@@ -292,24 +293,52 @@ func (s *Solver) rakedShowdown(w *worker, n *node, trav int, opp, out []float64)
 
 // showdown sets out[h] to x times the opponent reach h beats minus the reach it loses
 // to: two passes over both players' hands in strength order (beaten, beating), with
-// per-card sums so that hands sharing a card with h are left out.
+// per-card sums so that hands sharing a card with h are left out. The opponent's
+// hands without reach are left out first (gather): in CFR most of a showdown's
+// opponent hands have a reach of exactly 0, and adding a zero to a sum begun at +0
+// changes nothing (such a sum is never −0), so the passes add the same values in the
+// same order.
 func (s *Solver) showdown(w *worker, b *board, trav int, opp, out []float64, x float64) {
 	clear(out)
-	t, o := b.seats[trav], b.seats[1-trav]
+	t := b.seats[trav]
+	o := gather(b.seats[1-trav], opp, w.live)
 	won := w.won[:len(t)]
-	beaten(t, o, opp, won, x, &w.cs)
-	beating(t, o, opp, won, out, x, &w.cs)
+	beaten(t, o, won, x, &w.cs)
+	beating(t, o, won, out, x, &w.cs)
 }
 
-// beaten sets won[i] to x times the reach in opp of the hands of o (in strength
-// order, as t) weaker than t[i] that share no card with it.
+// live is an opponent's hand at a showdown with its reach, in the order of its seat.
+type live struct {
+	v      float64
+	rank   uint16
+	c0, c1 uint8
+}
+
+// gather returns, in buf, the hands of o whose reach in opp is not zero, in order,
+// without a branch at each hand: every hand is written and the count moves past
+// those with reach.
+func gather(o []seat, opp []float64, buf []live) []live {
+	buf = buf[:len(o)] // k is at most the hand's position: every write is in o's length
+	k := 0
+	for _, f := range o {
+		v := opp[f.h]
+		buf[k] = live{v: v, rank: f.rank, c0: f.c0, c1: f.c1}
+		if v != 0 {
+			k++
+		}
+	}
+	return buf[:k]
+}
+
+// beaten sets won[i] to x times the reach of the hands of o (in strength order, as
+// t) weaker than t[i] that share no card with it.
 //
 // Hands of one strength come in runs sharing their first card (AsKs, AsKh, AsKd,
 // AsKc): that card's sum is kept in a register along a run (acc, for card cur;
 // written back before it is read and when the run ends), so that each addition
 // does not wait for the one before it to be stored and loaded again. The sums are
 // the same additions in the same order.
-func beaten(t, o []seat, opp, won []float64, x float64, cs *[cards.NumCards + 1]float64) {
+func beaten(t []seat, o []live, won []float64, x float64, cs *[cards.NumCards + 1]float64) {
 	clear(cs[:]) // its last slot, past the cards, is cur's before the first run
 	cur, acc := uint8(cards.NumCards), 0.0
 	total, j := 0.0, 0
@@ -317,7 +346,7 @@ func beaten(t, o []seat, opp, won []float64, x float64, cs *[cards.NumCards + 1]
 	for i, e := range t {
 		for ; j < len(o) && o[j].rank < e.rank; j++ {
 			f := o[j]
-			v := opp[f.h]
+			v := f.v
 			total += v
 			if f.c0 != cur {
 				cs[cur], cur, acc = acc, f.c0, cs[f.c0]
@@ -330,10 +359,10 @@ func beaten(t, o []seat, opp, won []float64, x float64, cs *[cards.NumCards + 1]
 	}
 }
 
-// beating sets out[h] for each hand of t to won's value less x times the reach in
-// opp of the hands of o stronger than it that share no card with it, as beaten
-// sums them from the strongest down.
-func beating(t, o []seat, opp, won, out []float64, x float64, cs *[cards.NumCards + 1]float64) {
+// beating sets out[h] for each hand of t to won's value less x times the reach of
+// the hands of o stronger than it that share no card with it, as beaten sums them
+// from the strongest down.
+func beating(t []seat, o []live, won, out []float64, x float64, cs *[cards.NumCards + 1]float64) {
 	clear(cs[:])
 	cur, acc := uint8(cards.NumCards), 0.0
 	total, j := 0.0, len(o)-1
@@ -342,7 +371,7 @@ func beating(t, o []seat, opp, won, out []float64, x float64, cs *[cards.NumCard
 		e := t[i]
 		for ; j >= 0 && o[j].rank > e.rank; j-- {
 			f := o[j]
-			v := opp[f.h]
+			v := f.v
 			total += v
 			if f.c0 != cur {
 				cs[cur], cur, acc = acc, f.c0, cs[f.c0]

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"github.com/felt-poker/felt/internal/eval"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/felt-poker/felt/internal/cards"
@@ -221,14 +222,20 @@ func TestAllInMatchesEquity(t *testing.T) {
 	}
 }
 
+// riverShowdown returns a started solver on Qs Jh 2h 8d 3c, a random range against
+// ip's, and the river board of its root.
+func riverShowdown(t *testing.T, ip string) (Spot, *Solver, *board) {
+	sp := benchSpot("QsJh2h8d3c")
+	sp.Range = [2]equity.Range{equity.MustParseRange("random"), equity.MustParseRange(ip)}
+	s := mustSolver(t, sp, 1)
+	s.start()
+	return sp, s, &s.boards[s.nodes[0].board]
+}
+
 // TestShowdownMatchesBruteForce compares the O(n) showdown with the sum over every
 // pair of hands, for random reaches, on a river board where hands share cards.
 func TestShowdownMatchesBruteForce(t *testing.T) {
-	sp := benchSpot("QsJh2h8d3c")
-	sp.Range = [2]equity.Range{equity.MustParseRange("random"), equity.MustParseRange("22+,A2+,K9+,QT+,JT,T9s")}
-	s := mustSolver(t, sp, 1)
-	s.start()
-	b := &s.boards[s.nodes[0].board]
+	sp, s, b := riverShowdown(t, "22+,A2+,K9+,QT+,JT,T9s")
 	rng := uint64(7)
 	for trav := range 2 {
 		opp := make([]float64, len(s.hands[1-trav]))
@@ -255,6 +262,49 @@ func TestShowdownMatchesBruteForce(t *testing.T) {
 			}
 			if math.Abs(got[h]-want) > 1e-9 {
 				t.Fatalf("player %d %v: showdown %v, brute force %v", trav, th.c, got[h], want)
+			}
+		}
+	}
+}
+
+// TestShowdownSkipsNoReachBitExact: leaving out the opponent's hands without reach
+// (gather) gives the showdown values bit for bit as adding every hand does, for reach
+// with +0, −0, subnormal, tiny and huge entries.
+func TestShowdownSkipsNoReachBitExact(t *testing.T) {
+	_, s, b := riverShowdown(t, "random")
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 200 {
+		trav := trial % 2
+		opp := make([]float64, len(s.hands[1-trav]))
+		for i := range opp {
+			switch rng.IntN(8) {
+			case 0, 1, 2:
+				opp[i] = 0
+			case 3, 4:
+				opp[i] = math.Copysign(0, -1)
+			case 5:
+				opp[i] = math.Ldexp(rng.Float64(), -rng.IntN(1080))
+			default:
+				opp[i] = math.Ldexp(rng.Float64(), rng.IntN(80)-40)
+			}
+		}
+		x := rng.NormFloat64() * 100
+		got := make([]float64, len(s.hands[trav]))
+		s.showdown(s.main, b, trav, opp, got, x)
+		// Every hand, as before gather: the same passes over a list that keeps all.
+		o, tt := b.seats[1-trav], b.seats[trav]
+		all := make([]live, len(o))
+		for j, f := range o {
+			all[j] = live{v: opp[f.h], rank: f.rank, c0: f.c0, c1: f.c1}
+		}
+		want := make([]float64, len(got))
+		won := make([]float64, len(tt))
+		var cs [cards.NumCards + 1]float64
+		beaten(tt, all, won, x, &cs)
+		beating(tt, all, won, want, x, &cs)
+		for h := range got {
+			if math.Float64bits(got[h]) != math.Float64bits(want[h]) {
+				t.Fatalf("trial %d, player %d, hand %d: %v (%x) skipping, %v (%x) with every hand", trial, trav, h, got[h], math.Float64bits(got[h]), want[h], math.Float64bits(want[h]))
 			}
 		}
 	}
