@@ -140,27 +140,7 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	if err != nil {
 		return err
 	}
-	if err := hn.serveRelay(ctx, srv); err != nil {
-		return err
-	}
-	if err := hn.openTables(ctx, &hc, h, srv, c.NoBots); err != nil {
-		return err
-	}
-	// A node of several moves the tables a house on one node kept into the
-	// house's registry, whose tables the nodes open again (docs/scaling.md).
-	restored, err := srv.RestoreTables(ctx)
-	if err != nil {
-		return err
-	}
-	if restored > 0 {
-		log.Info("opened again the tables players had open", "tables", restored)
-	}
-	if hn == nil {
-		if err := srv.RestoreTournaments(ctx); err != nil {
-			return err
-		}
-	}
-	if err := hn.run(ctx, h, srv); err != nil {
+	if err := c.startTables(ctx, log, &hc, h, hn, srv); err != nil {
 		return err
 	}
 	hs := srv.HTTPServer(slog.NewLogLogger(log.Handler(), slog.LevelWarn))
@@ -191,6 +171,33 @@ func (c *serveCmd) run(ctx context.Context, log *slog.Logger, ready func(url str
 	}
 	log.Info("house closed")
 	return err
+}
+
+// startTables opens the house's tables: the relay of a node, the house's own
+// tables, those players had open and, on one node, the tournaments; then the
+// node's own work.
+func (c *serveCmd) startTables(ctx context.Context, log *slog.Logger, hc *houseConfig, h *house.House, hn *houseNode, srv *web.Server) error {
+	if err := hn.serveRelay(ctx, srv); err != nil {
+		return err
+	}
+	if err := hn.openTables(ctx, hc, h, srv, c.NoBots); err != nil {
+		return err
+	}
+	// A node of several moves the tables a house on one node kept into the
+	// house's registry, whose tables the nodes open again (docs/scaling.md).
+	restored, err := srv.RestoreTables(ctx)
+	if err != nil {
+		return err
+	}
+	if restored > 0 {
+		log.Info("opened again the tables players had open", "tables", restored)
+	}
+	if hn == nil {
+		if err := srv.RestoreTournaments(ctx); err != nil {
+			return err
+		}
+	}
+	return hn.run(ctx, h, srv)
 }
 
 // announceHouse sends the house's beacon on the local network until ctx is done,
