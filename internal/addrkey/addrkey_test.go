@@ -1,6 +1,7 @@
 package addrkey
 
 import (
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -24,5 +25,52 @@ func TestOf(t *testing.T) {
 	}
 	if got := OfAddr(nil); got != "" {
 		t.Errorf("OfAddr(nil) = %q", got)
+	}
+}
+
+func TestWide(t *testing.T) {
+	for in, want := range map[string]string{
+		"10.1.2.3":             "",
+		"::ffff:10.1.2.3":      "",
+		"2001:db8:1:2:3:4:5:6": "2001:db8:1::/48",
+		"2001:db8:1:2::/64":    "2001:db8:1::/48", // Of's key
+		"fe80::1%eth0":         "fe80::/48",
+		"pipe":                 "",
+	} {
+		if got := Wide(in); got != want {
+			t.Errorf("Wide(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestCounter: one /64 holds Max; the /64s of one /48 hold WideFactor·Max in
+// all; another /48 and IPv4 addresses are not affected; Release gives back.
+func TestCounter(t *testing.T) {
+	c := &Counter{Max: 2}
+	for i := range 2 * WideFactor {
+		if from := fmt.Sprintf("2001:db8:1:%x::1", i/2); !c.Take(from) {
+			t.Fatalf("take %d from %s refused", i, from)
+		}
+	}
+	if c.Take("2001:db8:1:ff::1") {
+		t.Fatal("a further /64 of a full /48 was let in")
+	}
+	if c.Take("2001:db8:1::2") {
+		t.Fatal("a third from one /64 was let in")
+	}
+	for _, from := range []string{"2001:db8:2::1", "192.0.2.1", "192.0.2.1", "pipe"} {
+		if !c.Take(from) {
+			t.Fatalf("take from %s refused", from)
+		}
+	}
+	if c.Take("192.0.2.1") {
+		t.Fatal("a third from one IPv4 address was let in")
+	}
+	c.Release("2001:db8:1::1")
+	if !c.Take("2001:db8:1:ff::1") {
+		t.Fatal("the /48 was still full after a release")
+	}
+	if (&Counter{}).Take("192.0.2.1") != true {
+		t.Fatal("Max 0 bounded")
 	}
 }

@@ -155,7 +155,7 @@ type House struct {
 	// logins throttles failed logins; registrations and guests bound the new
 	// accounts per address; hashes bounds the password hashes at once (Limits).
 	logins                *loginThrottle
-	registrations, guests *buckets
+	registrations, guests addressBuckets
 	tableOpens            *buckets // by player ID
 	hashes                *hashSlots
 }
@@ -185,7 +185,7 @@ func New(st store.Store, cfg Config) (*House, error) {
 	}
 	l := cfg.Limits
 	return &House{st: st, cfg: cfg, dummyHash: dummy, logins: newLoginThrottle(l),
-		registrations: newBuckets(l.Registrations, l.MaxTracked), guests: newBuckets(l.Guests, l.MaxTracked),
+		registrations: newAddressBuckets(l.Registrations, l.MaxTracked), guests: newAddressBuckets(l.Guests, l.MaxTracked),
 		tableOpens: newBuckets(l.TableOpens, l.MaxTracked),
 		hashes:     newHashSlots(l)}, nil
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/felt-poker/felt/internal/addrkey"
 )
 
 // failures are the failed logins of one account or address.
@@ -192,8 +194,15 @@ func newBuckets(r Rate, maxKeys int) *buckets {
 // take spends one token of key's bucket at now, or returns how long until one
 // is there (and spends nothing).
 func (b *buckets) take(key string, now time.Time) time.Duration {
+	d, _ := b.reserve(key, now)
+	return d
+}
+
+// reserve is take that also returns how to give the token back (nil when none
+// was spent).
+func (b *buckets) reserve(key string, now time.Time) (time.Duration, func()) {
 	if b.r.Every == 0 {
-		return 0
+		return 0, nil
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -208,6 +217,38 @@ func (b *buckets) take(key string, now time.Time) time.Duration {
 	res := l.ReserveN(now, 1)
 	if d := res.DelayFrom(now); d > 0 {
 		res.CancelAt(now)
+		return d, nil
+	}
+	return 0, func() { res.CancelAt(now) }
+}
+
+// addressBuckets bound what one address asks for (buckets by AddressKey) and,
+// for IPv6, what its whole /48 asks for: addrkey.WideFactor times the burst,
+// refilled that many times faster (docs/security.md, "IPv6 networks wider than
+// a /64").
+type addressBuckets struct{ narrow, wide *buckets }
+
+func newAddressBuckets(r Rate, maxKeys int) addressBuckets {
+	w := Rate{Burst: r.Burst * addrkey.WideFactor, Every: r.Every / addrkey.WideFactor}
+	if r.Every > 0 {
+		w.Every = max(w.Every, 1)
+	}
+	return addressBuckets{narrow: newBuckets(r, maxKeys), wide: newBuckets(w, maxKeys)}
+}
+
+// take spends one token of key's bucket (key: AddressKey of an address) and
+// one of its /48's, or returns how long until both have one (and spends
+// nothing).
+func (a addressBuckets) take(key string, now time.Time) time.Duration {
+	d, undo := a.narrow.reserve(key, now)
+	wide := addrkey.Wide(key)
+	if d > 0 || wide == "" {
+		return d
+	}
+	if d, _ := a.wide.reserve(wide, now); d > 0 {
+		if undo != nil {
+			undo()
+		}
 		return d
 	}
 	return 0
