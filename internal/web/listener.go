@@ -4,6 +4,8 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+
+	"github.com/felt-poker/felt/internal/addrkey"
 )
 
 // perIPListener bounds the connections open at once from one address: a
@@ -11,18 +13,17 @@ import (
 // byte of it is read, so that one address cannot hold every file descriptor
 // of the house. WebSockets are connections too and count.
 //
-// An IPv4 address is one address; IPv6 addresses count by /64, the block one
-// host is commonly given. Connections from exempt addresses (trusted proxies,
-// which carry many clients) are not counted.
+// Addresses count as addrkey.Counter counts them: an IPv4 address is one
+// address; IPv6 addresses count by /64, the block one host is commonly given,
+// and the /64s of one /48 hold addrkey.WideFactor times the bound in all.
+// Connections from exempt addresses (trusted proxies, which carry many
+// clients) are not counted.
 type perIPListener struct {
 	net.Listener
-	max    int
 	exempt func(netip.Addr) bool
 	// refused is called for each connection closed beyond the bound.
 	refused func()
-
-	mu   sync.Mutex
-	open map[netip.Addr]int // guarded by mu
+	open    *addrkey.Counter
 }
 
 // limitPerIP wraps ln with a bound of max connections per address (0: ln as
@@ -34,7 +35,7 @@ func limitPerIP(ln net.Listener, max int, exempt func(netip.Addr) bool, refused 
 	if refused == nil {
 		refused = func() {}
 	}
-	return &perIPListener{Listener: ln, max: max, exempt: exempt, refused: refused, open: map[netip.Addr]int{}}
+	return &perIPListener{Listener: ln, exempt: exempt, refused: refused, open: &addrkey.Counter{Max: max}}
 }
 
 // Accept returns the next connection within the bound, closing those beyond it.
@@ -48,35 +49,13 @@ func (l *perIPListener) Accept() (net.Conn, error) {
 		if !ok || l.exempt(ip) {
 			return c, nil
 		}
-		key := ip
-		if ip.Is6() {
-			p, _ := ip.Prefix(64)
-			key = p.Addr()
-		}
-		if !l.take(key) {
+		key := ip.String()
+		if !l.open.Take(key) {
 			c.Close()
 			l.refused()
 			continue
 		}
-		return &countedConn{Conn: c, release: func() { l.release(key) }}, nil
-	}
-}
-
-func (l *perIPListener) take(key netip.Addr) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.open[key] >= l.max {
-		return false
-	}
-	l.open[key]++
-	return true
-}
-
-func (l *perIPListener) release(key netip.Addr) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.open[key]--; l.open[key] <= 0 {
-		delete(l.open, key)
+		return &countedConn{Conn: c, release: func() { l.open.Release(key) }}, nil
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/felt-poker/felt/internal/addrkey"
 	"github.com/felt-poker/felt/internal/store"
 	"github.com/felt-poker/felt/internal/store/storetest"
 	"github.com/felt-poker/felt/internal/table"
@@ -258,8 +259,33 @@ func TestPerIPListener(t *testing.T) {
 	conns[0].Close()
 	conns[0].Close()
 	pl := ln.(*perIPListener)
-	if n := pl.open[netip.MustParseAddr("10.0.0.1")]; n != 1 {
-		t.Fatalf("10.0.0.1 holds %d places after one of its two closed", n)
+	if !pl.open.Take("10.0.0.1") || pl.open.Take("10.0.0.1") {
+		t.Fatal("10.0.0.1 has not exactly one place free after one of its two closed")
+	}
+}
+
+// TestPerIPListenerSlash48: a holder of a /48 opened the bound from each of its
+// 65,536 /64s before; now its /64s hold addrkey.WideFactor times the bound in
+// all, and another /48 is not affected.
+func TestPerIPListenerSlash48(t *testing.T) {
+	fl := &fakeListener{addrs: make(chan string, 64)}
+	ln := limitPerIP(fl, 2, func(netip.Addr) bool { return false }, nil)
+	for i := range 2*addrkey.WideFactor + 3 {
+		fl.addrs <- fmt.Sprintf("[2001:db8:1:%x::1]:1", i) // one per /64
+	}
+	fl.addrs <- "[2001:db8:2::1]:1"
+	close(fl.addrs)
+	accepted, other := 0, false
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			break
+		}
+		accepted++
+		other = other || c.RemoteAddr().String() == "[2001:db8:2::1]:1"
+	}
+	if want := 2*addrkey.WideFactor + 1; accepted != want || !other {
+		t.Fatalf("accepted %d (another /48's: %v), want %d: the /48's %d and another /48's", accepted, other, want, 2*addrkey.WideFactor)
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/felt-poker/felt/internal/addrkey"
 	"github.com/felt-poker/felt/internal/announce"
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/chat"
@@ -59,9 +60,11 @@ type Config struct {
 	Tables table.Config
 	// HeadsUpActionTime is the clock of a heads-up game (default 30 s).
 	HeadsUpActionTime time.Duration
-	// MaxConnsPerIP bounds the WebSocket connections open from one IP address
+	// MaxConnsPerIP bounds the WebSocket connections open from one address
 	// (0: no bound): the client's address (clientIP), which behind a reverse
-	// proxy is the one it forwards if the proxy is one of TrustedProxies.
+	// proxy is the one it forwards if the proxy is one of TrustedProxies. An
+	// IPv6 address counts by /64, and one /48 holds addrkey.WideFactor times
+	// the bound in all (addrkey.Counter).
 	MaxConnsPerIP int
 	// PublicMetrics serves GET /metrics to any address; by default only a client
 	// on the machine itself (a loopback address) reads it, as the figures tell
@@ -134,7 +137,8 @@ type Server struct {
 
 	mu    sync.Mutex
 	conns map[*conn]struct{}
-	perIP map[string]int // open WebSocket connections by remote IP
+	// wsPerIP counts the open WebSockets by address (Config.MaxConnsPerIP).
+	wsPerIP *addrkey.Counter
 	// shadows are the connections of other nodes' players to tables of this
 	// node, by name (relay.go).
 	shadows map[string]*conn
@@ -162,7 +166,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Tables.Thinkers == nil { // one bound for every table of the server
 		cfg.Tables.Thinkers = table.NewThinkers(0)
 	}
-	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, perIP: map[string]int{}, kept: map[string]time.Time{},
+	s := &Server{house: cfg.House, log: cfg.Log, cfg: cfg, conns: map[*conn]struct{}{}, wsPerIP: &addrkey.Counter{Max: cfg.MaxConnsPerIP}, kept: map[string]time.Time{},
 		shadows: map[string]*conn{}}
 	s.initMetrics()
 	s.lobby = lobby.New(cfg.Log, func() { s.mHands.Inc() })

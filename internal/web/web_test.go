@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/felt-poker/felt/internal/addrkey"
 	"github.com/felt-poker/felt/internal/bot"
 	"github.com/felt-poker/felt/internal/house"
 	"github.com/felt-poker/felt/internal/store"
@@ -561,6 +564,37 @@ func TestConnectionsPerIP(t *testing.T) {
 		}
 		if time.Since(start) > 5*time.Second {
 			t.Fatalf("no connection after two closed: %v", err)
+		}
+	}
+}
+
+// TestConnectionsPerSlash48: through a trusted proxy, WebSockets from the /64s
+// of one /48 (one per /64, each within the bound) stop at addrkey.WideFactor
+// times the bound; another /48 and an IPv4 address still connect.
+func TestConnectionsPerSlash48(t *testing.T) {
+	th := newHouse(t, storetest.SQLite(t), func(c *Config) {
+		c.MaxConnsPerIP = 1
+		c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	})
+	url := "ws" + strings.TrimPrefix(th.ts.URL, "http") + "/ws"
+	dial := func(from string) (*http.Response, error) {
+		c, resp, err := websocket.Dial(t.Context(), url, &websocket.DialOptions{HTTPHeader: http.Header{"X-Forwarded-For": {from}}})
+		if err == nil {
+			t.Cleanup(func() { c.Close(websocket.StatusNormalClosure, "") })
+		}
+		return resp, err
+	}
+	for i := range addrkey.WideFactor {
+		if _, err := dial(fmt.Sprintf("2001:db8:1:%x::1", i)); err != nil {
+			t.Fatalf("connection %d of the /48: %v", i, err)
+		}
+	}
+	if resp, err := dial("2001:db8:1:ff::1"); err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("a further /64 of a full /48: %v %v", resp, err)
+	}
+	for _, from := range []string{"2001:db8:2::1", "198.51.100.7"} {
+		if _, err := dial(from); err != nil {
+			t.Fatalf("connection from %s: %v", from, err)
 		}
 	}
 }

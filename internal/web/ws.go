@@ -91,11 +91,11 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ip := clientIP(r)
-	if !s.takeConn(ip) {
+	if !s.wsPerIP.Take(ip) {
 		s.writeError(w, fmt.Errorf("%w: at most %d connections from one address", errTooManyConns, s.cfg.MaxConnsPerIP))
 		return
 	}
-	defer s.releaseConn(ip)
+	defer s.wsPerIP.Release(ip)
 	ws, err := websocket.Accept(w, r, nil) // checks that Origin is this host
 	if err != nil {
 		return
@@ -150,26 +150,6 @@ func (s *Server) closeSessionsOf(id int64, keep, reason string) {
 		if c.p.ID == id && (keep == "" || c.session != keep) {
 			c.close(websocket.StatusPolicyViolation, reason)
 		}
-	}
-}
-
-// takeConn counts a new connection from ip, or reports false when ip holds
-// Config.MaxConnsPerIP already.
-func (s *Server) takeConn(ip string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if m := s.cfg.MaxConnsPerIP; m > 0 && s.perIP[ip] >= m {
-		return false
-	}
-	s.perIP[ip]++
-	return true
-}
-
-func (s *Server) releaseConn(ip string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.perIP[ip]--; s.perIP[ip] <= 0 {
-		delete(s.perIP, ip)
 	}
 }
 
