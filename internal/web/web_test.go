@@ -570,7 +570,8 @@ func TestConnectionsPerIP(t *testing.T) {
 
 // TestConnectionsPerSlash48: through a trusted proxy, WebSockets from the /64s
 // of one /48 (one per /64, each within the bound) stop at addrkey.WideFactor
-// times the bound; another /48 and an IPv4 address still connect.
+// times the bound; another /48 and an IPv4 address still connect; the
+// addresses of one /64 count as one.
 func TestConnectionsPerSlash48(t *testing.T) {
 	th := newHouse(t, storetest.SQLite(t), func(c *Config) {
 		c.MaxConnsPerIP = 1
@@ -596,6 +597,11 @@ func TestConnectionsPerSlash48(t *testing.T) {
 		if _, err := dial(from); err != nil {
 			t.Fatalf("connection from %s: %v", from, err)
 		}
+	}
+	// Another address of a /64 that holds the bound is the same address (the
+	// WebSockets counted by IP before: every IPv6 address its own).
+	if resp, err := dial("2001:db8:2::2"); err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("a second address of a full /64: %v %v", resp, err)
 	}
 }
 
