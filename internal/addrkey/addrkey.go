@@ -1,6 +1,7 @@
 // Package addrkey says which network addresses count as one: the key that the
 // house's per-address limits and the dealers' bounds on waiting connections count
-// by.
+// by, and the wider key (an IPv6 /48) that the house's new accounts and
+// connections also count by.
 package addrkey
 
 import (

@@ -65,7 +65,8 @@ type Rate struct {
 
 // Limits bound what one account or one network address may ask of the house
 // (docs/security.md, "Accounts and logins"). An IPv6 address counts by its /64
-// network. Start from DefaultLimits.
+// network; Registrations and Guests also bound its /48, at addrkey.WideFactor
+// times the allowance. Start from DefaultLimits.
 type Limits struct {
 	// LoginFailures failed logins in a row lock an account out for LockOut;
 	// each further failure doubles the lock-out, up to MaxLockOut. A good login
