@@ -5,9 +5,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -34,18 +34,18 @@ func (s slowDepartures) PutDeparture(ctx context.Context, d store.Departure) err
 }
 
 // reopenHouse is a house on one node over a store whose departure writes
-// wait for release, a player of it, and a lobby logging to logs.
-func reopenHouse(t *testing.T) (*house.House, table.Player, *Lobby, slowDepartures, *syncBuffer) {
+// wait for release, a player of it, and a lobby logging to the file logs.
+func reopenHouse(t *testing.T) (h *house.House, alice table.Player, l *Lobby, slow slowDepartures, logs string) {
 	t.Helper()
 	st, err := store.Open(t.Context(), filepath.Join(t.TempDir(), "felt.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	slow := slowDepartures{Store: st, entered: make(chan struct{}, 1), release: make(chan struct{})}
+	slow = slowDepartures{Store: st, entered: make(chan struct{}, 1), release: make(chan struct{})}
 	cfg := house.DefaultConfig()
 	cfg.Argon2 = house.Argon2Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
-	h, err := house.New(slow, cfg)
+	h, err = house.New(slow, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,28 +53,15 @@ func reopenHouse(t *testing.T) (*house.House, table.Player, *Lobby, slowDepartur
 	if err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
-	l := New(slog.New(slog.NewTextHandler(logs, nil)), nil)
+	logs = filepath.Join(t.TempDir(), "lobby.log")
+	f, err := os.Create(logs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	l = New(slog.New(slog.NewTextHandler(f, nil)), nil)
 	t.Cleanup(func() { l.Shutdown(context.Background()) })
 	return h, table.Player{ID: u.ID, Name: "alice"}, l, slow, logs
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.String()
 }
 
 // leaveAndCloseIdle opens Mine at l, has alice sit down with 2000 and stand
@@ -158,7 +145,7 @@ func TestReopenWaitIsBounded(t *testing.T) {
 	if waited := time.Since(start); waited < l.reopenWait || waited > 10*time.Second {
 		t.Errorf("Mine opened again after %v, want about %v", waited, l.reopenWait)
 	}
-	if !strings.Contains(logs.String(), "departures it still writes are not read") {
-		t.Errorf("the wait's end was not logged: %s", logs.String())
+	if b, err := os.ReadFile(logs); err != nil || !bytes.Contains(b, []byte("departures it still writes are not read")) {
+		t.Errorf("the wait's end was not logged: %s %v", b, err)
 	}
 }
