@@ -66,8 +66,8 @@ func reopenHouse(t *testing.T) (h *house.House, alice table.Player, l *Lobby, sl
 
 // leaveAndCloseIdle opens Mine at l, has alice sit down with 2000 and stand
 // up (her departure's write waits in the store), and waits until Mine has
-// closed idle.
-func leaveAndCloseIdle(t *testing.T, h *house.House, alice table.Player, l *Lobby, slow slowDepartures) table.Config {
+// closed idle; it returns Mine's configuration and the closed table.
+func leaveAndCloseIdle(t *testing.T, h *house.House, alice table.Player, l *Lobby, slow slowDepartures) (table.Config, *table.Table) {
 	t.Helper()
 	cfg := table.Config{Name: "Mine", Variant: table.NoLimit, Seats: 4, SmallBlind: 10, BigBlind: 20, MinBuyIn: 200, MaxBuyIn: 2000,
 		ActionTime: 10 * time.Second, IdleClose: 50 * time.Millisecond, Bank: h}
@@ -84,7 +84,7 @@ func leaveAndCloseIdle(t *testing.T, h *house.House, alice table.Player, l *Lobb
 	<-slow.entered // the departure is being written
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
 		if _, err := l.Table("Mine"); errors.Is(err, ErrNoTable) {
-			return cfg
+			return cfg, tb
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("Mine did not close idle")
@@ -100,7 +100,7 @@ func leaveAndCloseIdle(t *testing.T, h *house.House, alice table.Player, l *Lobb
 // let her sit down with 200.
 func TestReopenedTableSeesTheDeparturesOfTheClosedOne(t *testing.T) {
 	h, alice, l, slow, _ := reopenHouse(t)
-	cfg := leaveAndCloseIdle(t, h, alice, l, slow)
+	cfg, _ := leaveAndCloseIdle(t, h, alice, l, slow)
 	opened := make(chan error, 1)
 	var again *table.Table
 	go func() {
@@ -135,9 +135,8 @@ func TestReopenedTableSeesTheDeparturesOfTheClosedOne(t *testing.T) {
 // opens, and the log says the departures being written are not read.
 func TestReopenWaitIsBounded(t *testing.T) {
 	h, alice, l, slow, logs := reopenHouse(t)
-	defer close(slow.release)
 	l.reopenWait = 100 * time.Millisecond
-	cfg := leaveAndCloseIdle(t, h, alice, l, slow)
+	cfg, closed := leaveAndCloseIdle(t, h, alice, l, slow)
 	start := time.Now()
 	if _, err := l.Open(cfg); err != nil {
 		t.Fatal(err)
@@ -148,4 +147,6 @@ func TestReopenWaitIsBounded(t *testing.T) {
 	if b, err := os.ReadFile(logs); err != nil || !bytes.Contains(b, []byte("departures it still writes are not read")) {
 		t.Errorf("the wait's end was not logged: %s %v", b, err)
 	}
+	close(slow.release)
+	<-closed.Done() // its last writes made before the store closes
 }
