@@ -64,31 +64,26 @@ type handEndings struct {
 	Showdowns int   `json:"showdowns"`
 }
 
-// countEndings counts how player's hands ended in the logs; false if a hand is
-// not of two players (or player did not play it).
-func countEndings(logs [][]acpc.LogHand, player string) (*handEndings, bool) {
-	var e handEndings
-	for _, l := range logs {
-		for _, h := range l {
-			x, played := h.Score(player)
-			pos, round, ok := h.Folded()
-			if !played || !ok {
-				return nil, false
-			}
-			e.Hands++
-			switch {
-			case pos < 0:
-				e.Showdowns++
-			case h.Names[pos] == player:
-				e.Folds++
-				e.FoldChips += int64(math.Round(-x))
-				if round == 1 {
-					e.FlopFolds++
-				}
-			}
+// add counts how player's hand h ended; false if h is not of two players (or
+// player did not play it), counting nothing.
+func (e *handEndings) add(h acpc.LogHand, player string) bool {
+	x, played := h.Score(player)
+	pos, round, ok := h.Folded()
+	if !played || !ok {
+		return false
+	}
+	e.Hands++
+	switch {
+	case pos < 0:
+		e.Showdowns++
+	case h.Names[pos] == player:
+		e.Folds++
+		e.FoldChips += int64(math.Round(-x))
+		if round == 1 {
+			e.FlopFolds++
 		}
 	}
-	return &e, true
+	return true
 }
 
 // Run is called by kong.
@@ -114,31 +109,28 @@ func (c *acpcScoreCmd) run(stdout io.Writer) error {
 	if err != nil {
 		return usageError("--game: %v", err)
 	}
-	logs := make([][]acpc.LogHand, len(c.Logs))
+	logs := make([]namedLog, len(c.Logs))
 	for i, name := range c.Logs {
 		f, err := os.Open(name)
 		if err != nil {
 			return err
 		}
-		logs[i], err = acpc.ReadLog(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
+		defer f.Close()
+		logs[i] = namedLog{name, f}
 	}
-	pairs, hands, err := scorePairs(logs, c.Player)
+	t, err := scoreLogs(logs, c.Player)
 	if err != nil {
 		return err
 	}
-	if pairs.N < 2 {
-		return fmt.Errorf("acpc-score: %d hands of %s: too few for an interval", hands, c.Player)
+	if t.pairs.N < 2 {
+		return fmt.Errorf("acpc-score: %d hands of %s: too few for an interval", t.hands, c.Player)
 	}
 	bb := slicesMax(g.Blind)
-	out := acpcScoreOutput{Player: c.Player, Logs: c.Logs, Hands: hands, Duplicate: len(logs) == 2, Chips: pairs.Sum}
-	out.MBBPerGame, out.MBBCI95 = pairs.Rate(bb, 1000)
-	out.BBPer100, out.CI95 = pairs.Rate(bb, 100)
-	if e, ok := countEndings(logs, c.Player); ok {
-		out.Endings = e
+	out := acpcScoreOutput{Player: c.Player, Logs: c.Logs, Hands: t.hands, Duplicate: len(logs) == 2, Chips: t.pairs.Sum}
+	out.MBBPerGame, out.MBBCI95 = t.pairs.Rate(bb, 1000)
+	out.BBPer100, out.CI95 = t.pairs.Rate(bb, 100)
+	if t.twoPlayers {
+		out.Endings = &t.endings
 	}
 	if c.JSON {
 		return writeArenaJSON(stdout, out)
@@ -148,7 +140,7 @@ func (c *acpcScoreCmd) run(stdout io.Writer) error {
 		how = "duplicate: the two logs' hands paired"
 	}
 	_, err = fmt.Fprintf(stdout, "%s: %s hands (%s), %s chips: %+.0f mbb/g ± %.0f (95%%), %+.1f bb/100 ± %.1f\n",
-		c.Player, thousands(int64(hands)), how, signedThousands(out.Chips), out.MBBPerGame, out.MBBCI95, out.BBPer100, out.CI95)
+		c.Player, thousands(int64(t.hands)), how, signedThousands(out.Chips), out.MBBPerGame, out.MBBCI95, out.BBPer100, out.CI95)
 	if err != nil || out.Endings == nil {
 		return err
 	}
@@ -159,38 +151,109 @@ func (c *acpcScoreCmd) run(stdout io.Writer) error {
 	return err
 }
 
-// scorePairs returns the player's results in pairs of hands (two logs: the
-// duplicate pairs; one: consecutive hands) and the hands counted.
-func scorePairs(logs [][]acpc.LogHand, player string) (arena.PairStats, int, error) {
-	var s arena.PairStats
+// namedLog is one log to score and its name for errors.
+type namedLog struct {
+	name string
+	r    io.Reader
+}
+
+// logTally is what acpc-score counts of a player over its logs.
+type logTally struct {
+	pairs arena.PairStats // the player's results in pairs of hands
+	hands int             // the hands of those pairs
+	// endings counts how the player's hands ended, when every hand is of two
+	// players (twoPlayers).
+	endings    handEndings
+	twoPlayers bool
+}
+
+// endHand counts how h ended in t.endings while every hand so far was of two
+// players.
+func (t *logTally) endHand(h acpc.LogHand, player string) {
+	t.twoPlayers = t.twoPlayers && t.endings.add(h, player)
+}
+
+// scoreLogs scores player over one log (consecutive hands paired) or two
+// (the duplicate pairs), reading them a hand at a time: the memory it takes
+// does not grow with the hands. Its errors are those of reading every log
+// whole first, then pairing: a malformed line of the first log, then of the
+// second, then logs of unequal lengths, then the first hand that cannot be
+// paired or scored.
+func scoreLogs(logs []namedLog, player string) (logTally, error) {
 	if len(logs) == 2 {
-		d, err := acpc.Duplicate(logs[0], logs[1], player)
-		if err != nil {
-			return s, 0, err
-		}
-		for i, x := range d {
-			if err := addPair(&s, x, logs[0][i].Hand); err != nil {
-				return s, 0, err
-			}
-		}
-		return s, 2 * len(d), nil
+		return scoreDuplicate(logs[0], logs[1], player)
 	}
+	t := logTally{twoPlayers: true}
+	lr := acpc.NewLogReader(logs[0].r)
 	var prev float64
-	hands := 0
-	for _, h := range logs[0] {
-		x, ok := h.Score(player)
-		if !ok {
-			return s, 0, fmt.Errorf("acpc log: %s did not play hand %d", player, h.Hand)
+	var scoreErr error
+	for h, ok := lr.Next(); ok; h, ok = lr.Next() {
+		t.endHand(h, player)
+		if scoreErr != nil {
+			continue // read on: a malformed line later is the error to report
 		}
-		if hands%2 == 1 {
-			if err := addPair(&s, prev+x, h.Hand); err != nil {
-				return s, 0, err
-			}
+		x, played := h.Score(player)
+		if !played {
+			scoreErr = fmt.Errorf("acpc log: %s did not play hand %d", player, h.Hand)
+			continue
+		}
+		if t.hands%2 == 1 {
+			scoreErr = addPair(&t.pairs, prev+x, h.Hand)
 		}
 		prev = x
-		hands++
+		t.hands++
 	}
-	return s, hands - hands%2, nil
+	if err := lr.Err(); err != nil {
+		return logTally{}, fmt.Errorf("%s: %w", logs[0].name, err)
+	}
+	t.hands -= t.hands % 2
+	return t, scoreErr
+}
+
+// scoreDuplicate scores player over two logs of one match played twice with
+// the seats swapped, reading them in step: hand i of a with hand i of b.
+func scoreDuplicate(a, b namedLog, player string) (logTally, error) {
+	t := logTally{twoPlayers: true}
+	ra, rb := acpc.NewLogReader(a.r), acpc.NewLogReader(b.r)
+	var na, nb int
+	var pairErr, sumErr error
+	for ra.Err() == nil {
+		ha, okA := ra.Next()
+		hb, okB := rb.Next()
+		if !okA && !okB {
+			break
+		}
+		if okA {
+			na++
+			t.endHand(ha, player)
+		}
+		if okB {
+			nb++
+			t.endHand(hb, player)
+		}
+		if !okA || !okB || pairErr != nil {
+			continue
+		}
+		x, err := acpc.DuplicatePair(ha, hb, player)
+		switch {
+		case err != nil:
+			pairErr = err
+		case sumErr == nil:
+			sumErr = addPair(&t.pairs, x, ha.Hand)
+		}
+	}
+	switch {
+	case ra.Err() != nil:
+		return logTally{}, fmt.Errorf("%s: %w", a.name, ra.Err())
+	case rb.Err() != nil:
+		return logTally{}, fmt.Errorf("%s: %w", b.name, rb.Err())
+	case na != nb:
+		return logTally{}, acpc.DuplicateLengthError(na, nb)
+	case pairErr != nil:
+		return logTally{}, pairErr
+	}
+	t.hands = 2 * na
+	return t, sumErr
 }
 
 // maxPairChips bounds a pair's result: its square fits an int64.

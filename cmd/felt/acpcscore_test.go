@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -97,6 +98,106 @@ func TestACPCScoreRefusesCraftedScores(t *testing.T) {
 		err := runACPCScore([]string{p, "--player", "felt"}, &out)
 		if err == nil || !strings.Contains(err.Error(), "score") {
 			t.Errorf("%s scores: %v, %q; want an error about the scores", name, err, out.String())
+		}
+	}
+}
+
+// handsReader is an ACPC log of hands hands made as it is read, the players'
+// seats swapped when swapped (the other log of a duplicate match). At its end
+// it collects the garbage and records in *heap the live heap, if more than
+// what it holds: what the reader of the log keeps of its hands.
+type handsReader struct {
+	hands, next int
+	swapped     bool
+	heap        *uint64
+	buf         []byte
+}
+
+func (r *handsReader) Read(p []byte) (int, error) {
+	for len(r.buf) == 0 {
+		if r.next == r.hands {
+			var m runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m)
+			*r.heap = max(*r.heap, m.HeapAlloc)
+			return 0, io.EOF
+		}
+		i := r.next
+		r.next++
+		names, scores := "felt|ex", fmt.Sprintf("%d|%d", -50*(i%5), 50*(i%5))
+		if r.swapped {
+			names = "ex|felt"
+		}
+		r.buf = fmt.Appendf(r.buf, "STATE:%d:cr300c///:%s%s|Td4d/As5cAh/2c/3c:%s:%s\n", i, "23456789TJQKA"[i%13:i%13+1], "d8d", scores, names)
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// TestACPCScoreMemoryDoesNotGrowWithHands: scoring two logs (duplicate) or
+// one, the heap live at the end of the logs is about the same for 200,000
+// hands as for 20,000: the hands are read and scored one at a time. Before,
+// both logs were read whole first: about 170 bytes a hand, 60 MB more for the
+// longer logs.
+func TestACPCScoreMemoryDoesNotGrowWithHands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 440,000 hands")
+	}
+	const small, large = 20_000, 200_000
+	const maxGrowth = 8 << 20 // the old code grew by about 60 MB
+	for _, logs := range []int{2, 1} {
+		heap := func(hands int) uint64 {
+			var heap uint64
+			in := make([]namedLog, logs)
+			for i := range in {
+				in[i] = namedLog{fmt.Sprintf("log%d", i), &handsReader{hands: hands, swapped: i == 1, heap: &heap}}
+			}
+			tally, err := scoreLogs(in, "felt")
+			if err != nil || tally.hands != logs*hands || !tally.twoPlayers || tally.endings.Hands != logs*hands {
+				t.Fatalf("%d logs of %d hands: %+v, %v", logs, hands, tally, err)
+			}
+			return heap
+		}
+		h0, h1 := heap(small), heap(large)
+		t.Logf("logs=%d: live heap at their end %d KB for %d hands, %d KB for %d", logs, h0>>10, small, h1>>10, large)
+		if h1 > h0+maxGrowth {
+			t.Errorf("logs=%d: the live heap grew by %d KB from %d hands to %d", logs, (h1-h0)>>10, small, large)
+		}
+	}
+}
+
+// TestACPCScoreErrorsAsBefore: reading the logs a hand at a time, acpc-score
+// reports the error it reported reading them whole first: a malformed line
+// (of the first log, then the second) before logs of unequal lengths, and
+// those before a hand that cannot be paired, whatever comes first in the logs.
+func TestACPCScoreErrorsAsBefore(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, lines ...string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	h0, h1, h2 := "STATE:0:f:8dJd|Td4d:-50|50:felt|ex", "STATE:1:f:Jc6c|7h5d:-50|50:ex|felt", "STATE:2:f:2c2d|AhAs:-50|50:felt|ex"
+	g0, g1, g2 := "STATE:0:f:8dJd|Td4d:-50|50:ex|felt", "STATE:1:f:Jc6c|7h5d:-50|50:felt|ex", "STATE:2:f:2c2d|AhAs:-50|50:ex|felt"
+	fe, feBad := write("fe.log", h0, h1, h2), write("fe-bad.log", h0, h1, "STATE:x")
+	other := strings.Replace(g0, "8dJd", "8dJc", 1) // hand 0 dealt other cards
+	for _, tc := range []struct {
+		logs []string
+		want string
+	}{
+		{[]string{feBad, write("ef-bad.log", "STATE:y", g1, g2)}, "fe-bad.log: acpc log, line 3:"},
+		{[]string{fe, write("ef-other-bad.log", other, g1, "STATE:y")}, "ef-other-bad.log: acpc log, line 3:"},
+		{[]string{fe, write("ef-other-short.log", other, g1)}, "3 hands and 2: not one match"},
+		{[]string{write("fe-short.log", h0), write("ef-long.log", other, g1, g2)}, "1 hands and 3: not one match"},
+		{[]string{fe, write("ef-other.log", other, g1, g2)}, "hand 0 (8dJd|Td4d) and hand 0 (8dJc|Td4d) were not dealt the same cards"},
+		{[]string{write("fe-nobody-bad.log", strings.Replace(h0, "felt", "x", 1), h1, "STATE:z")}, "fe-nobody-bad.log: acpc log, line 3:"},
+	} {
+		err := runACPCScore(append(tc.logs, "--player", "felt"), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.logs, err, tc.want)
 		}
 	}
 }

@@ -22,7 +22,7 @@ type dealerCmd struct {
 	Addr          string        `default:"127.0.0.1:4000" env:"FELT_DEALER_ADDR" help:"Address players connect to (HOST:PORT; 0.0.0.0:4000 for a classroom)."`
 	Players       int           `default:"2" env:"FELT_DEALER_PLAYERS" help:"Start when this many players have logged in (bots not counted); 0 waits for the page's start button (or starts at once without --http)."`
 	MaxPlayers    int           `name:"max-players" default:"1000" help:"Most players who may log in (a login past it is told done:game full)."`
-	MaxPerAddress int           `name:"max-per-address" default:"100" help:"Most players who may log in from one address (an IPv6 /64 counts as one; past it: done:too many players from one address)."`
+	MaxPerAddress int           `name:"max-per-address" default:"100" help:"Most players who may log in from one address (an IPv6 /64 counts as one, and one IPv6 /48 holds 8 times as many; past it: done:too many players from one address)."`
 	Hands         int           `default:"0" help:"Most rounds of hands (0: until one player is left)."`
 	Stack         int64         `default:"100" help:"Chips each player starts with."`
 	Ante          int64         `default:"1" help:"Ante per hand."`

@@ -84,6 +84,12 @@ type Lobby struct {
 	opening map[string]bool
 	owners  map[string]int64
 	onClose func(key string)
+	// draining holds, by key, the tables that closed and have not finished
+	// (Table.Done: their ledger's last cash-outs and departures, their bots'
+	// models), under mu; reopenWait bounds how long a table of the same name
+	// waits for one before it opens (awaitPrevious).
+	draining   map[string]*table.Table
+	reopenWait time.Duration
 	// remote marks the listings in infos of tables that run on other nodes of
 	// the house (remote.go), by key, under mu.
 	remote map[string]bool
@@ -124,9 +130,14 @@ func New(log *slog.Logger, handDone func()) *Lobby {
 		limiter: chat.NewLimiter[int64](chatLines, chatWindow), addrs: chat.NewLimiter[string](addrChatLines, chatWindow), subs: map[int]table.Sink{}, handDone: handDone,
 		dirty: map[string]bool{}, closed: map[string]string{}, presence: map[int64]string{},
 		opening: map[string]bool{}, owners: map[string]int64{}, remote: map[string]bool{},
-		remoteOnline: map[string]map[int64]string{},
+		remoteOnline: map[string]map[int64]string{}, draining: map[string]*table.Table{}, reopenWait: ReopenWait,
 	}
 }
+
+// ReopenWait bounds how long a table's opening waits for the table of its name
+// that closed before it to finish: its ledger's final flush retries for 30 s at
+// most, besides a write in flight (10 s at most).
+const ReopenWait = 45 * time.Second
 
 func invalid(field, format string, args ...any) error {
 	return &house.FieldError{Field: field, Message: field + ": " + fmt.Sprintf(format, args...), Err: house.ErrInvalid}
@@ -209,6 +220,7 @@ func (l *Lobby) OpenBy(owner int64, maxOwned int, cfg table.Config) (*table.Tabl
 	if err := l.reserve(key, cfg.Name, owner, maxOwned); err != nil {
 		return nil, err
 	}
+	l.awaitPrevious(key, cfg.Name)
 	t, err := table.New(cfg)
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -253,6 +265,39 @@ func (l *Lobby) reserve(key, name string, owner int64, maxOwned int) error {
 		l.owners[key] = owner
 	}
 	return nil
+}
+
+// awaitPrevious waits, the name key reserved, until the table of that name
+// that closed before (if any) has finished, so that the table opening reads
+// every departure the other wrote to the store (and the models its bots saved):
+// a table closed idle and opened again at once read the store while the old
+// one's ledger was still writing, and let a player who had left with a stack
+// back with less. A wait past reopenWait is logged, and the table opens.
+func (l *Lobby) awaitPrevious(key, name string) {
+	l.mu.Lock()
+	prev, wait := l.draining[key], l.reopenWait
+	l.mu.Unlock()
+	if prev == nil {
+		return
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case <-prev.Done():
+	case <-timer.C:
+		l.log.Error("table opens before the table of its name that closed has finished writing: departures it still writes are not read",
+			"table", name, "waited", wait)
+	}
+}
+
+// drained forgets t, a table that closed under key, once it has finished.
+func (l *Lobby) drained(key string, t *table.Table) {
+	<-t.Done()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.draining[key] == t {
+		delete(l.draining, key)
+	}
 }
 
 // OnClose sets f to be called with the lower-case name of every table that
@@ -318,6 +363,10 @@ func (l *Lobby) tableClosed(key string, moved bool) {
 	defer l.mu.Unlock()
 	if l.onClose != nil && !l.closing && !moved {
 		l.onClose(key)
+	}
+	if t := l.tables[key]; t != nil && !moved {
+		l.draining[key] = t
+		go l.drained(key, t)
 	}
 	in, listed := l.infos[key]
 	delete(l.tables, key)

@@ -72,21 +72,13 @@ const (
 // the SCORE line) is skipped. A malformed STATE line is an error naming its
 // line number. What it keeps of a hand is a copy of the fields it reads (the
 // players' names shared between hands), not the line: the memory it takes
-// grows with the hands, not with what a crafted line holds besides.
+// grows with the hands, not with what a crafted line holds besides. To read a
+// log in memory bounded whatever its length, use a LogReader.
 func ReadLog(r io.Reader) ([]LogHand, error) {
 	var out []LogHand
 	names := map[string]string{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if !strings.HasPrefix(line, "STATE:") {
-			continue
-		}
-		h, err := parseLogState(line)
-		if err != nil {
-			return nil, fmt.Errorf("acpc log, line %d: %w", n, err)
-		}
+	lr := NewLogReader(r)
+	for h, ok := lr.Next(); ok; h, ok = lr.Next() {
 		h.Holes, h.Betting = strings.Clone(h.Holes), strings.Clone(h.Betting)
 		for i, name := range h.Names {
 			if _, ok := names[name]; !ok {
@@ -96,11 +88,54 @@ func ReadLog(r io.Reader) ([]LogHand, error) {
 		}
 		out = append(out, h)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("acpc log: %w", err)
+	if err := lr.Err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
+
+// LogReader reads the STATE lines of an ACPC log one hand at a time, as
+// ReadLog does, holding no more than the line being read (at most 1 MiB): a
+// log of any number of hands is read in bounded memory.
+type LogReader struct {
+	sc   *bufio.Scanner
+	line int // the lines read so far
+	err  error
+}
+
+// NewLogReader returns a LogReader of r.
+func NewLogReader(r io.Reader) *LogReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	return &LogReader{sc: sc}
+}
+
+// Next returns the next hand of the log, or false at its end or at an error
+// (Err tells which). The hand's strings are its own: they stay valid after the
+// next call.
+func (l *LogReader) Next() (LogHand, bool) {
+	for l.err == nil && l.sc.Scan() {
+		l.line++
+		line := strings.TrimSpace(l.sc.Text())
+		if !strings.HasPrefix(line, "STATE:") {
+			continue
+		}
+		h, err := parseLogState(line)
+		if err != nil {
+			l.err = fmt.Errorf("acpc log, line %d: %w", l.line, err)
+			return LogHand{}, false
+		}
+		return h, true
+	}
+	if err := l.sc.Err(); err != nil && l.err == nil {
+		l.err = fmt.Errorf("acpc log: %w", err)
+	}
+	return LogHand{}, false
+}
+
+// Err returns the error that ended the log (a malformed STATE line, a line
+// over 1 MiB, a failed read), or nil when it ended at its end.
+func (l *LogReader) Err() error { return l.err }
 
 // parseLogState reads one STATE line.
 func parseLogState(line string) (LogHand, error) {
@@ -136,24 +171,41 @@ func parseLogState(line string) (LogHand, error) {
 // Duplicate pairs the hands of two logs of one match played twice from the same
 // seed, the players' positions swapped: it returns, for each hand, player's
 // score in a plus its score in b. The logs must hold the same hands, each dealt
-// the same hole cards, with the player in both.
+// the same hole cards, with the player in both (DuplicatePair).
 func Duplicate(a, b []LogHand, player string) ([]float64, error) {
 	if len(a) != len(b) {
-		return nil, fmt.Errorf("acpc logs: %d hands and %d: not one match played twice", len(a), len(b))
+		return nil, DuplicateLengthError(len(a), len(b))
 	}
 	out := make([]float64, len(a))
 	for i := range a {
-		x, okA := a[i].Score(player)
-		y, okB := b[i].Score(player)
-		switch {
-		case !okA || !okB:
-			return nil, fmt.Errorf("acpc logs: %s did not play hand %d in both", player, a[i].Hand)
-		case slices.Index(a[i].Names, player) == slices.Index(b[i].Names, player):
-			return nil, fmt.Errorf("acpc logs: %s is in the same position in hand %d of both: not the seats swapped", player, a[i].Hand)
-		case a[i].Hand != b[i].Hand || a[i].Holes != b[i].Holes:
-			return nil, fmt.Errorf("acpc logs: hand %d (%s) and hand %d (%s) were not dealt the same cards", a[i].Hand, a[i].Holes, b[i].Hand, b[i].Holes)
+		x, err := DuplicatePair(a[i], b[i], player)
+		if err != nil {
+			return nil, err
 		}
-		out[i] = x + y
+		out[i] = x
 	}
 	return out, nil
+}
+
+// DuplicateLengthError is Duplicate's error for logs of a and b hands.
+func DuplicateLengthError(a, b int) error {
+	return fmt.Errorf("acpc logs: %d hands and %d: not one match played twice", a, b)
+}
+
+// DuplicatePair returns player's score in a plus its score in b, hands of the
+// same place in two logs of one match played twice with the positions swapped:
+// an error unless they are one hand (its number and hole cards) with the player
+// in both, in other positions.
+func DuplicatePair(a, b LogHand, player string) (float64, error) {
+	x, okA := a.Score(player)
+	y, okB := b.Score(player)
+	switch {
+	case !okA || !okB:
+		return 0, fmt.Errorf("acpc logs: %s did not play hand %d in both", player, a.Hand)
+	case slices.Index(a.Names, player) == slices.Index(b.Names, player):
+		return 0, fmt.Errorf("acpc logs: %s is in the same position in hand %d of both: not the seats swapped", player, a.Hand)
+	case a.Hand != b.Hand || a.Holes != b.Holes:
+		return 0, fmt.Errorf("acpc logs: hand %d (%s) and hand %d (%s) were not dealt the same cards", a.Hand, a.Holes, b.Hand, b.Holes)
+	}
+	return x + y, nil
 }

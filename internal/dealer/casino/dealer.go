@@ -53,8 +53,9 @@ type Config struct {
 	// while they are MaxPlayers).
 	MaxPlayers int
 	// MaxPerAddress bounds the network players logged in at once from one
-	// address (internal/addrkey: an IPv4 address, an IPv6 /64) before the start;
-	// a login past it is told done:too many players from one address.
+	// address (internal/addrkey: an IPv4 address, an IPv6 /64) before the start,
+	// and those of one IPv6 /48 to addrkey.WideFactor times it; a login past
+	// either is told done:too many players from one address.
 	MaxPerAddress int
 	// Hands bounds the rounds of hands played (0: until one player is left). With
 	// more players than one table seats, a round deals one hand at every table.
@@ -96,6 +97,9 @@ type Dealer struct {
 	hands *handLog
 	show  *spectators
 	gate  *gate.Gate // the connections that have not answered login
+	// fromAddr counts the network players in (not out) by address and /48
+	// (MaxPerAddress); join takes a place, putOut gives it back.
+	fromAddr *addrkey.Counter
 	// pub makes publishing one step, from reading the state to storing the
 	// snapshot, so that an older snapshot never replaces a newer one.
 	pub sync.Mutex
@@ -212,6 +216,7 @@ func New(cfg Config) (*Dealer, error) {
 		hands:    &handLog{w: cfg.HandLog},
 		show:     newSpectators(),
 		gate:     gate.New(0, 0),
+		fromAddr: &addrkey.Counter{Max: cfg.MaxPerAddress},
 		startNow: make(chan struct{}),
 	}
 	d.hands.seed = seed
@@ -357,7 +362,7 @@ func (d *Dealer) join(id, avatar string, p *remote) error {
 		return errRefused(ReasonStarted)
 	}
 	addr := addrkey.OfAddr(p.conn.RemoteAddr())
-	in, gone, fromAddr := 0, 0, 0
+	in, gone := 0, 0
 	for i, e := range d.players {
 		if e.id == id {
 			if !e.out {
@@ -368,20 +373,16 @@ func (d *Dealer) join(id, avatar string, p *remote) error {
 		}
 	}
 	for _, e := range d.players {
-		switch {
-		case e.out:
+		if e.out {
 			gone++
-		case e.remote != nil && e.addr == addr:
-			fromAddr++
-			in++
-		default:
+		} else {
 			in++
 		}
 	}
 	if in >= d.cfg.MaxPlayers {
 		return errRefused(ReasonFull)
 	}
-	if fromAddr >= d.cfg.MaxPerAddress {
+	if !d.fromAddr.Take(addr) {
 		return errRefused(ReasonAddressFull)
 	}
 	if gone >= d.cfg.MaxPlayers { // forget the player who hung up first
@@ -494,6 +495,9 @@ func (d *Dealer) putOut(e *entrant, round int, why string) {
 		return
 	}
 	e.out, e.reason, e.outHand = true, why, round
+	if e.remote != nil {
+		d.fromAddr.Release(e.addr)
+	}
 	d.record(round, 0, e.id, "out: "+why)
 	d.mu.Unlock()
 	d.log.Info("out", "id", e.id, "hand", round, "reason", why, "chips", e.chips)

@@ -151,7 +151,8 @@ func (d *Dealer) publish() {
 }
 
 // Bounds of the page's event streams (GET /events): at most MaxStreamsFrom from
-// one address (addrkey.Of) and MaxStreams in all are open at once; a write of a
+// one address (addrkey.Of), addrkey.WideFactor times that from one IPv6 /48
+// (addrkey.Counter), and MaxStreams in all are open at once; a write of a
 // snapshot that takes StreamWriteTimeout ends its stream.
 const (
 	MaxStreamsFrom     = 8
@@ -164,10 +165,10 @@ const (
 type spectators struct {
 	mu      sync.Mutex
 	latest  []byte
-	changed chan struct{}  // closed and replaced by every set
-	tap     func([]byte)   // tests: sees every snapshot, under mu
-	from    map[string]int // open streams by address
-	streams int            // open streams in all
+	changed chan struct{}    // closed and replaced by every set
+	tap     func([]byte)     // tests: sees every snapshot, under mu
+	from    *addrkey.Counter // open streams by address and /48
+	streams int              // open streams in all
 	// writeTimeout is StreamWriteTimeout (shorter in tests); closed, when not
 	// nil, is called (under mu) when a stream ends.
 	writeTimeout time.Duration
@@ -175,30 +176,27 @@ type spectators struct {
 }
 
 func newSpectators() *spectators {
-	return &spectators{changed: make(chan struct{}), from: map[string]int{}, writeTimeout: StreamWriteTimeout}
+	return &spectators{changed: make(chan struct{}), from: &addrkey.Counter{Max: MaxStreamsFrom}, writeTimeout: StreamWriteTimeout}
 }
 
-// open counts a new stream from address key, or reports false when a bound is
+// open counts a new stream from host, or reports false when a bound is
 // reached.
-func (s *spectators) open(key string) bool {
+func (s *spectators) open(host string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.streams >= MaxStreams || s.from[key] >= MaxStreamsFrom {
+	if s.streams >= MaxStreams || !s.from.Take(host) {
 		return false
 	}
 	s.streams++
-	s.from[key]++
 	return true
 }
 
 // close forgets a stream open did count.
-func (s *spectators) close(key string) {
+func (s *spectators) close(host string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.streams--
-	if s.from[key]--; s.from[key] <= 0 {
-		delete(s.from, key)
-	}
+	s.from.Release(host)
 	if s.closed != nil {
 		s.closed()
 	}
@@ -274,13 +272,12 @@ func (d *Dealer) events(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		host = r.RemoteAddr
 	}
-	key := addrkey.Of(host)
-	if !d.show.open(key) {
+	if !d.show.open(host) {
 		w.Header().Set("Retry-After", "10")
 		http.Error(w, "too many spectators' streams open", http.StatusServiceUnavailable)
 		return
 	}
-	defer d.show.close(key)
+	defer d.show.close(host)
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")

@@ -3,6 +3,7 @@ package casino
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/felt-poker/felt/internal/addrkey"
 )
 
 // openStream opens GET /events on srv and reads its first event; it returns the
@@ -134,5 +137,45 @@ func TestStreamOutlivesServerTimeouts(t *testing.T) {
 			t.Fatalf("event %d after %v: %q %v", i, time.Duration(i)*3*limit, line, err)
 		}
 		r.ReadString('\n') // the blank line ending the event
+	}
+}
+
+// TestSpectatorStreamsBoundedBySlash48: the /64s of one IPv6 /48 open at most
+// addrkey.WideFactor times MaxStreamsFrom streams in all; a further /64 of it
+// is refused with 503, another /48 and IPv4 addresses still get a stream, and a
+// stream that closes gives back its place in its /64 and its /48.
+func TestSpectatorStreamsBoundedBySlash48(t *testing.T) {
+	d, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range addrkey.WideFactor * MaxStreamsFrom {
+		if !d.show.open(fmt.Sprintf("2001:db8:1:%x::%x", i/MaxStreamsFrom, i+1)) {
+			t.Fatalf("stream %d of the /48 refused", i)
+		}
+	}
+	get := func(remote string) int {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // an accepted stream writes its first event and returns
+		r := httptest.NewRequestWithContext(ctx, http.MethodGet, "/events", nil)
+		r.RemoteAddr = remote
+		w := httptest.NewRecorder()
+		d.Handler().ServeHTTP(w, r)
+		return w.Code
+	}
+	if code := get("[2001:db8:1:ff::1]:5000"); code != http.StatusServiceUnavailable {
+		t.Fatalf("a fresh /64 of the full /48: %d, want 503", code)
+	}
+	for _, remote := range []string{"[2001:db8:2::1]:5000", "192.0.2.1:5000"} {
+		if code := get(remote); code != http.StatusOK {
+			t.Fatalf("%s: %d, want 200", remote, code)
+		}
+	}
+	d.show.close("2001:db8:1:0::1")
+	if !d.show.open("2001:db8:1:ff::1") {
+		t.Fatal("the /48 was still full after a stream closed")
+	}
+	if d.show.open("2001:db8:1:0::2") {
+		t.Fatal("the /48 took one past its bound")
 	}
 }

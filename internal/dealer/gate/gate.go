@@ -17,18 +17,21 @@ import (
 // Defaults of a Gate's bounds.
 const (
 	// PerAddress is the most connections from one address (addrkey.Of: an IPv4
-	// address, an IPv6 /64) that wait at once.
+	// address, an IPv6 /64) that wait at once; one IPv6 /48 (addrkey.Wide) holds
+	// addrkey.WideFactor times as many.
 	PerAddress = 8
 	// Total is the most connections that wait at once.
 	Total = 256
 )
 
 // Gate bounds the connections that wait to identify themselves (a Casino Day
-// login, an ACPC VERSION line): at most perAddress from one address and total in
-// all. A connection past a bound closes the oldest waiting one, of its own address
-// first, so that a flood of silent connections holds no more than the bounds and
-// a player who answers at once is never kept out by it: only a flood faster than
-// that player's first line could close it. A Gate is safe for concurrent use.
+// login, an ACPC VERSION line): at most perAddress from one address,
+// addrkey.WideFactor·perAddress from one IPv6 /48, and total in all. A connection
+// past a bound closes the oldest waiting one, of its own address first, then of
+// its own /48, so that a flood of silent connections holds no more than the
+// bounds and a player who answers at once is never kept out by it: only a flood
+// faster than that player's first line could close it, and a flood from the /64s
+// of one /48 closes only that /48's. A Gate is safe for concurrent use.
 type Gate struct {
 	perAddress, total int
 
@@ -37,8 +40,8 @@ type Gate struct {
 }
 
 type entry struct {
-	conn net.Conn
-	key  string
+	conn      net.Conn
+	key, wide string // addrkey.Of and addrkey.Wide of its address
 }
 
 // New returns a gate with the given bounds (0: the defaults).
@@ -55,14 +58,20 @@ func New(perAddress, total int) *Gate {
 // Admit counts conn as waiting and returns the function that ends its wait (it
 // may be called more than once). It closes the oldest waiting connection of
 // conn's address when that address has perAddress waiting, else the oldest of
-// all when the gate holds total; the wait of a connection it closed fails as a
+// its /48 when that holds addrkey.WideFactor·perAddress, else the oldest of all
+// when the gate holds total; the wait of a connection it closed fails as a
 // closed connection's does.
 func (g *Gate) Admit(conn net.Conn) (done func()) {
-	e := &entry{conn: conn, key: addrkey.OfAddr(conn.RemoteAddr())}
+	key := addrkey.OfAddr(conn.RemoteAddr())
+	e := &entry{conn: conn, key: key, wide: addrkey.Wide(key)}
+	byKey := func(o *entry) bool { return o.key == e.key }
+	byWide := func(o *entry) bool { return e.wide != "" && o.wide == e.wide }
 	g.mu.Lock()
 	var evict *entry
-	if i := g.oldestFrom(e.key); i >= 0 && g.countFrom(e.key) >= g.perAddress {
-		evict = g.waiting[i]
+	if g.count(byKey) >= g.perAddress {
+		evict = g.oldest(byKey)
+	} else if g.count(byWide) >= addrkey.WideFactor*g.perAddress {
+		evict = g.oldest(byWide)
 	} else if len(g.waiting) >= g.total {
 		evict = g.waiting[0]
 	}
@@ -88,17 +97,17 @@ func (g *Gate) Waiting() int {
 	return len(g.waiting)
 }
 
-// oldestFrom is the index of the oldest waiting connection from key, or -1;
+// oldest is the oldest waiting connection that from holds for (one exists);
 // g.mu must be held.
-func (g *Gate) oldestFrom(key string) int {
-	return slices.IndexFunc(g.waiting, func(e *entry) bool { return e.key == key })
+func (g *Gate) oldest(from func(*entry) bool) *entry {
+	return g.waiting[slices.IndexFunc(g.waiting, from)]
 }
 
-// countFrom counts the waiting connections from key; g.mu must be held.
-func (g *Gate) countFrom(key string) int {
+// count counts the waiting connections that from holds for; g.mu must be held.
+func (g *Gate) count(from func(*entry) bool) int {
 	n := 0
 	for _, e := range g.waiting {
-		if e.key == key {
+		if from(e) {
 			n++
 		}
 	}

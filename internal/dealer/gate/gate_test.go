@@ -3,10 +3,13 @@ package gate
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/felt-poker/felt/internal/addrkey"
 )
 
 // fakeConn is a connection from a chosen address that records its closing.
@@ -62,6 +65,38 @@ func TestGateClosesTheOldestOfAnAddress(t *testing.T) {
 	g.Admit(from("2001:db8::4"))
 	if !a.isClosed() || b.isClosed() {
 		t.Errorf("IPv6 /64: first closed %v, second %v", a.isClosed(), b.isClosed())
+	}
+}
+
+// TestGateClosesTheOldestOfASlash48: the /64s of one IPv6 /48 hold
+// addrkey.WideFactor times the per-address bound waiting in all; past it, a new
+// connection from a fresh /64 of that /48 closes the /48's oldest, and another
+// /48's and IPv4 connections are left alone.
+func TestGateClosesTheOldestOfASlash48(t *testing.T) {
+	const per = 2
+	g := New(per, 1000)
+	others := []*fakeConn{from("2001:db8:2::1"), from("10.0.0.9")}
+	for _, c := range others {
+		g.Admit(c)
+	}
+	var flood []*fakeConn
+	for i := range addrkey.WideFactor*per + 3 { // 3 past the /48's bound, each from a fresh /64
+		c := from(fmt.Sprintf("2001:db8:1:%x::1", i))
+		g.Admit(c)
+		flood = append(flood, c)
+	}
+	for i, c := range flood {
+		if want := i < 3; c.isClosed() != want {
+			t.Errorf("flood %d closed %v, want %v", i, c.isClosed(), want)
+		}
+	}
+	for _, c := range others {
+		if c.isClosed() {
+			t.Errorf("%v closed by another /48's flood", c.from)
+		}
+	}
+	if got := g.Waiting(); got != len(others)+addrkey.WideFactor*per {
+		t.Fatalf("%d waiting, want %d", got, len(others)+addrkey.WideFactor*per)
 	}
 }
 
