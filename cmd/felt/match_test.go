@@ -7,8 +7,6 @@ import (
 	"errors"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -245,21 +243,5 @@ func TestMatchAndGauntletTiming(t *testing.T) {
 // --cpuprofile writes a CPU profile of the match (pprof's gzip-compressed format);
 // a path that cannot be created fails the run before it plays.
 func TestMatchCPUProfile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "match.prof")
-	if err := runMatch(context.Background(), []string{"raise", "fold", "--hands", "20", "--seed", "3", "--no-progress", "--cpuprofile", path}, io.Discard, io.Discard); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
-		t.Fatalf("%s: %d bytes, not a gzip-compressed profile", path, len(b))
-	}
-	var out bytes.Buffer
-	bad := filepath.Join(t.TempDir(), "missing", "match.prof")
-	err = runMatch(context.Background(), []string{"raise", "fold", "--hands", "20", "--seed", "3", "--no-progress", "--cpuprofile", bad}, &out, io.Discard)
-	if err == nil || !strings.Contains(err.Error(), "--cpuprofile") || out.Len() != 0 {
-		t.Fatalf("unwritable profile: %v, output %q", err, out.String())
-	}
+	checkCPUProfile(t, runMatch, "raise", "fold", "--hands", "20", "--seed", "3", "--no-progress")
 }
