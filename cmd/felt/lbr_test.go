@@ -270,8 +270,16 @@ func TestLBRBreakdown(t *testing.T) {
 // --cpuprofile writes a CPU profile of the run (pprof's gzip-compressed format);
 // a path that cannot be created fails the run before it plays.
 func TestLBRCPUProfile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lbr.prof")
-	if err := runLBR(context.Background(), []string{"fold", "--hands", "20", "--seed", "3", "--no-progress", "--cpuprofile", path}, io.Discard, io.Discard); err != nil {
+	checkCPUProfile(t, runLBR, "fold", "--hands", "20", "--seed", "3", "--no-progress")
+}
+
+// checkCPUProfile runs a command (run, as runLBR or runMatch) with args and
+// --cpuprofile: the file must hold a gzip-compressed profile, and a path that
+// cannot be created must fail the run, naming the flag, before it prints.
+func checkCPUProfile(t *testing.T, run func(context.Context, []string, io.Writer, io.Writer) error, args ...string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	if err := run(context.Background(), append(args, "--cpuprofile", path), io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(path)
@@ -282,8 +290,8 @@ func TestLBRCPUProfile(t *testing.T) {
 		t.Fatalf("%s: %d bytes, not a gzip-compressed profile", path, len(b))
 	}
 	var out bytes.Buffer
-	bad := filepath.Join(t.TempDir(), "missing", "lbr.prof")
-	err = runLBR(context.Background(), []string{"fold", "--hands", "20", "--seed", "3", "--no-progress", "--cpuprofile", bad}, &out, io.Discard)
+	bad := filepath.Join(t.TempDir(), "missing", "cpu.prof")
+	err = run(context.Background(), append(args, "--cpuprofile", bad), &out, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "--cpuprofile") || out.Len() != 0 {
 		t.Fatalf("unwritable profile: %v, output %q", err, out.String())
 	}

@@ -30,6 +30,8 @@ type matchCmd struct {
 	Stack       int64  `help:"Chips each seat starts every hand with (default: 200 big blinds). Seed 001's validation format: --stack 10000 --double-every N."`
 	DoubleEvery int    `help:"Double the blinds every N hands (stopping once the big blind passes a quarter of the stack); 0 never does."`
 	CV          bool   `name:"cv" help:"Also estimate A's win rate with the control variate (Hold'em): the luck of the cards and of strategists' dice taken out, the interval narrower."`
+	// CPUProfile writes a pprof CPU profile of the match (where the bots' time goes).
+	CPUProfile string `name:"cpuprofile" placeholder:"FILE" help:"Write a CPU profile of the match to FILE (go tool pprof reads it)."`
 	pieceFlags
 	arenaFlags
 	decisionFlags
@@ -295,6 +297,11 @@ func (c *matchCmd) run(ctx context.Context, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer closeFarm(conn)
+	stop, err := startCPUProfile(c.CPUProfile)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	bar := c.progress(stderr, int64(2*((c.Hands+1)/2)), c.A+" vs "+c.B)
 	mc.Progress = bar.add
 	r, err := matchFunc(conn)(ctx, mc)

@@ -239,3 +239,9 @@ func TestMatchAndGauntletTiming(t *testing.T) {
 		}
 	}
 }
+
+// --cpuprofile writes a CPU profile of the match (pprof's gzip-compressed format);
+// a path that cannot be created fails the run before it plays.
+func TestMatchCPUProfile(t *testing.T) {
+	checkCPUProfile(t, runMatch, "raise", "fold", "--hands", "20", "--seed", "3", "--no-progress")
+}
