@@ -235,10 +235,12 @@ func TestLobbyWrittenOncePerRenewal(t *testing.T) {
 	mu.Lock()
 	got := writes
 	mu.Unlock()
-	t.Logf("%d writes in %d renewals", got, passes)
+	// Under load the poll may see more renewals than six: count what happened.
+	renewals := int(a.c.Stats().Renewals - r0)
+	t.Logf("%d writes in %d renewals", got, renewals)
 	// The pass before the count may write its entry after r0 was read.
-	if got > passes+1 {
-		t.Fatalf("Main's lobby entry written %d times in %d renewals, want at most %d", got, passes, passes+1)
+	if got > renewals+1 {
+		t.Fatalf("Main's lobby entry written %d times in %d renewals, want at most %d", got, renewals, renewals+1)
 	}
 }
 
