@@ -522,16 +522,25 @@ func TestClosedHouseTablesStacksReturnedOnTakeover(t *testing.T) {
 // holds it there (before its players are paid out) and cuts a off: a is lost.
 func closingNodes(t *testing.T, ctx context.Context) (a, b *testNode, closeAndLose func(*table.Table)) {
 	t.Helper()
+	return closingNodesWith(t, ctx, nodeOptions{})
+}
+
+// closingNodesWith is closingNodes with options for both nodes (but
+// handLog, a's own).
+func closingNodesWith(t *testing.T, ctx context.Context, opt nodeOptions) (a, b *testNode, closeAndLose func(*table.Table)) {
+	t.Helper()
 	dsn := storetest.PostgresDSN(t)
 	srv := natstest.Start(t)
 	relay := natstest.NewRelay(t, srv.Addr().String())
 	closing, held := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	a = startNodeWith(t, ctx, dsn, relay.URL(), "a", nodeOptions{handLog: func(l table.HandLog) table.HandLog {
+	aopt := opt
+	aopt.handLog = func(l table.HandLog) table.HandLog {
 		return closeHold{HandLog: l, hold: func() { once.Do(func() { close(closing); <-held }) }}
-	}})
+	}
+	a = startNodeWith(t, ctx, dsn, relay.URL(), "a", aopt)
 	t.Cleanup(func() { close(held) }) // before a stops
-	b = startNode(t, ctx, dsn, srv.ClientURL(), "b")
+	b = startNodeWith(t, ctx, dsn, srv.ClientURL(), "b", opt)
 	return a, b, func(tb *table.Table) {
 		t.Helper()
 		go func() { _ = tb.Close(context.WithoutCancel(ctx), "the test closes it") }()

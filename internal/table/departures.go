@@ -29,15 +29,19 @@ import (
 // the count of timeouts in a row they left (not a full bank, no clean slate).
 //
 // The table remembers each player's last departure for the longer of the
-// two windows (keepDeparted), in its log too (LogState.Departed, LogNote),
-// so that a node taking the table over keeps it. A table of a house on one
-// node (no log) keeps it in the house's store instead (Config.Bank a
-// DepartureKeeper), so that a restart keeps it: its ledger worker writes it
+// two windows (keepDeparted). It keeps it in the house's store (Config.Bank
+// a DepartureKeeper), on one node or several, so that neither a restart nor
+// a table closed and opened again forgets it: its ledger worker writes it
 // before booking the cash-out, and deletes it when the table forgets it (the
 // player sits down again, it expires, a flood pushes it out); a table of that
-// name opening reads them back (loadDeparted), bounded as the log's are
-// (takeDeparted). A seat the house closes itself (closeTable; House.Recover
-// after a crash) is no departure (docs/rules.md).
+// name opening without a log to resume (a restart, a table opened again
+// after it closed, on whatever node) reads them back (loadDeparted), bounded
+// as the log's are (takeDeparted). A table of a house on several nodes keeps
+// it in its log too (LogState.Departed, LogNote), so that the node taking
+// the table over resumes it with the rest of the table's state; a fresh log
+// (a table opened again) is never read for it. A seat the house closes
+// itself (closeTable; House.Recover after a crash) is no departure
+// (docs/rules.md).
 
 // maxDeparted bounds the departures a table remembers. Past it the table
 // first forgets those no rule reads any more (used), then the one worth

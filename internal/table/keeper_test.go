@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -187,4 +188,38 @@ func TestStaleDepartureRowsDeleted(t *testing.T) {
 			t.Fatalf("%d of the 2 stale departures deleted from the store", n)
 		}
 	}
+}
+
+// TestLoggedTableKeepsDeparturesInTheStore: a table with a log (a house on
+// several nodes) keeps its departures in the store too. Alice stands up
+// with 2000 and the table closes; a table of its name opens with a fresh
+// log (a player's table opened again, on any node), which holds no
+// departure, and holds her to the 2000 from the store. Before, a logged
+// table kept them in its log alone, and the fresh table let her sit down
+// with 200.
+func TestLoggedTableKeepsDeparturesInTheStore(t *testing.T) {
+	k := &keeperBank{bank: newBank(1)}
+	cfg := testConfig(k)
+	cfg.HandLog = &memLog{}
+	tb := mustNew(t, cfg)
+	alice := Player{ID: 1, Name: "alice"}
+	if err := tb.Sit(t.Context(), alice, 1, 2000); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Close(t.Context(), "nobody left at the table"); err != nil {
+		t.Fatal(err)
+	}
+	<-tb.Done() // its ledger has written what it had
+	cfg.HandLog = &memLog{}
+	again := mustNew(t, cfg)
+	if err := again.Sit(t.Context(), alice, 1, 200); err == nil || !strings.Contains(err.Error(), "2000") {
+		t.Fatalf("alice sits down at the table opened again with a fresh log with 200: %v, want an error naming the 2000 she left with", err)
+	}
+	if err := again.Sit(t.Context(), alice, 1, 2000); err != nil {
+		t.Fatalf("alice sits down again with 2000: %v", err)
+	}
+	checkChips(t, again)
 }

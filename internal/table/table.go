@@ -133,8 +133,8 @@ type Table struct {
 	// (departures.go); departSeq counts them.
 	departed  map[int64]departure
 	departSeq uint64
-	// keeper keeps the departures in the house's store (nil: they are not,
-	// or in the HandLog); unkept are the players whose departure it should
+	// keeper keeps the departures in the house's store (nil: they are not:
+	// a tournament's table, a heads-up game, a bank that keeps none); unkept are the players whose departure it should
 	// forget, until the ledger is there to. closing: closeTable is paying
 	// back the seats (the house closes them: no departures kept).
 	keeper  DepartureKeeper
@@ -239,7 +239,7 @@ func New(cfg Config) (*Table, error) {
 		chatLog:   chat.NewLog(roomChatLog),
 		version:   1, // the first flush reports the listing
 	}
-	if k, ok := cfg.Bank.(DepartureKeeper); ok && cfg.HandLog == nil && cfg.Tourney == nil && !cfg.HeadsUp {
+	if k, ok := cfg.Bank.(DepartureKeeper); ok && cfg.Tourney == nil && !cfg.HeadsUp {
 		t.keeper = k
 	}
 	if err := t.open(cfg, seed); err != nil {
