@@ -134,12 +134,15 @@ type Table struct {
 	departed  map[int64]departure
 	departSeq uint64
 	// keeper keeps the departures in the house's store (nil: they are not:
-	// a tournament's table, a heads-up game, a bank that keeps none); unkept are the players whose departure it should
-	// forget, until the ledger is there to. closing: closeTable is paying
-	// back the seats (the house closes them: no departures kept).
-	keeper  DepartureKeeper
-	unkept  []int64
-	closing bool
+	// a tournament's table, a heads-up game, a bank that keeps none);
+	// unkept are the players whose departure it should forget, and unstored
+	// those whose departure, read from the log, it lacks (keepMissing),
+	// until the ledger is there to. closing: closeTable is paying back the
+	// seats (the house closes them: no departures kept).
+	keeper   DepartureKeeper
+	unkept   []int64
+	unstored []int64
+	closing  bool
 
 	hand        *engine.Hand
 	handCfg     engine.Config
@@ -252,7 +255,12 @@ func New(cfg Config) (*Table, error) {
 	for _, id := range t.unkept {
 		t.unkeep(id)
 	}
-	t.unkept = nil
+	for _, id := range t.unstored {
+		if d := t.kept(id); d != nil {
+			t.ledger.add(cashOutOp{user: id, dep: d, keep: true})
+		}
+	}
+	t.unkept, t.unstored = nil, nil
 	go t.run()
 	return t, nil
 }
@@ -282,9 +290,8 @@ func (t *Table) open(cfg Config, seed [32]byte) error {
 		if err := t.resume(cfg.Resume, time.Now()); err != nil {
 			return err
 		}
-	} else {
-		t.loadDeparted(time.Now())
 	}
+	t.loadDeparted(time.Now())
 	if cfg.Tourney != nil {
 		if err := t.seatAll(cfg); err != nil {
 			return err
