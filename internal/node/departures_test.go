@@ -41,6 +41,18 @@ func standRich(t *testing.T, ctx context.Context, tb *table.Table, p table.Playe
 	}
 }
 
+// registered registers the player name through n's web API, and returns
+// their client and who they are.
+func registered(t *testing.T, ctx context.Context, n *testNode, name string) (*http.Client, table.Player) {
+	t.Helper()
+	hc := register(t, n.url, name)
+	u, _, err := n.h.Player(ctx, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hc, table.Player{ID: u.ID, Name: name}
+}
+
 // closePlayerTable has n close its player's table name (as its owner
 // closing it, or a minute idle, would) and waits until it has left the
 // house's registry: a table of that name may open again, on any node.
@@ -74,12 +86,7 @@ func TestRatholeAcrossAReopenedPlayerTable(t *testing.T) {
 	defer cancel()
 	a := startNode(t, ctx, dsn, url, "a")
 	b := startNode(t, ctx, dsn, url, "b")
-	hc := register(t, a.url, "alice")
-	u, _, err := a.h.Player(ctx, "alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	alice := table.Player{ID: u.ID, Name: "alice"}
+	hc, alice := registered(t, ctx, a, "alice")
 	if code, out := post(t, hc, a.url, "/api/tables", newTable("Hole")); code != http.StatusCreated {
 		t.Fatalf("open Hole on a: %d %v", code, out)
 	}
@@ -95,7 +102,15 @@ func TestRatholeAcrossAReopenedPlayerTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range []*testNode{b, a} {
-		if code, out := post(t, hc, n.url, "/api/tables", newTable("Hole")); code != http.StatusCreated {
+		// The closed table's lease is released just after it leaves the
+		// registry: until then the name is taken, and its owner tries again.
+		var code int
+		var out map[string]any
+		waitFor(t, "Hole's name free", func() bool {
+			code, out = post(t, hc, n.url, "/api/tables", newTable("Hole"))
+			return code != http.StatusConflict
+		})
+		if code != http.StatusCreated {
 			t.Fatalf("open Hole again through %s: %d %v", n.c.Name(), code, out)
 		}
 		again, err := n.lobby.Table("Hole")

@@ -333,14 +333,10 @@ func TestKeptTablesJoinTheRegistry(t *testing.T) {
 	defer cancel()
 	a := startNode(t, ctx, dsn, url, "a")
 	b := startNode(t, ctx, dsn, url, "b")
-	gc := register(t, a.url, "gus")
-	u, _, err := a.h.Player(ctx, "gus")
-	if err != nil {
-		t.Fatal(err)
-	}
+	gc, gus := registered(t, ctx, a, "gus")
 	for _, name := range []string{"Kept", "main"} {
 		cfg, _ := json.Marshal(newTable(name))
-		if err := a.h.PlayerTables().SavePlayerTable(ctx, store.PlayerTable{Name: name, OwnerID: u.ID, Config: cfg, CreatedAt: time.Now()}); err != nil {
+		if err := a.h.PlayerTables().SavePlayerTable(ctx, store.PlayerTable{Name: name, OwnerID: gus.ID, Config: cfg, CreatedAt: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -354,14 +350,14 @@ func TestKeptTablesJoinTheRegistry(t *testing.T) {
 	if kept, err := a.h.PlayerTables().PlayerTables(ctx); err != nil || len(kept) != 0 {
 		t.Errorf("the store still keeps %v (%v)", kept, err)
 	}
-	gus := dialAs(t, ctx, a.url, gc)
+	ws := dialAs(t, ctx, a.url, gc)
 	waitFor(t, "a node runs Kept", func() bool {
 		_, ea := a.lobby.Table("Kept")
 		_, eb := b.lobby.Table("Kept")
 		return ea == nil || eb == nil
 	})
-	gus.send(ctx, `{"type":"watch","table":"Kept","id":1}`)
-	if r := gus.until(ctx, "the watch", reply(1)); r["type"] != "ok" {
+	ws.send(ctx, `{"type":"watch","table":"Kept","id":1}`)
+	if r := ws.until(ctx, "the watch", reply(1)); r["type"] != "ok" {
 		t.Fatalf("watch Kept from a: %v", r)
 	}
 }

@@ -177,17 +177,7 @@ func TestStaleDepartureRowsDeleted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		k.mu.Lock()
-		n := k.forgotten
-		k.mu.Unlock()
-		if n == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of the 2 stale departures deleted from the store", n)
-		}
-	}
+	awaitForgotten(t, k, 2)
 }
 
 // TestLoggedTableKeepsDeparturesInTheStore: a table with a log (a house on
@@ -199,13 +189,7 @@ func TestStaleDepartureRowsDeleted(t *testing.T) {
 // with 200.
 func TestLoggedTableKeepsDeparturesInTheStore(t *testing.T) {
 	k := &keeperBank{bank: newBank(1)}
-	cfg := testConfig(k)
-	cfg.HandLog = &memLog{}
-	tb := mustNew(t, cfg)
-	alice := Player{ID: 1, Name: "alice"}
-	if err := tb.Sit(t.Context(), alice, 1, 2000); err != nil {
-		t.Fatal(err)
-	}
+	cfg, _, tb, alice := aliceAtLoggedTable(t, k, 2000)
 	if err := tb.Stand(t.Context(), alice); err != nil {
 		t.Fatal(err)
 	}
@@ -215,12 +199,7 @@ func TestLoggedTableKeepsDeparturesInTheStore(t *testing.T) {
 	<-tb.Done() // its ledger has written what it had
 	cfg.HandLog = &memLog{}
 	again := mustNew(t, cfg)
-	if err := again.Sit(t.Context(), alice, 1, 200); err == nil || !strings.Contains(err.Error(), "2000") {
-		t.Fatalf("alice sits down at the table opened again with a fresh log with 200: %v, want an error naming the 2000 she left with", err)
-	}
-	if err := again.Sit(t.Context(), alice, 1, 2000); err != nil {
-		t.Fatalf("alice sits down again with 2000: %v", err)
-	}
+	heldToStack(t, again, alice, "2000")
 	checkChips(t, again)
 }
 
@@ -254,6 +233,21 @@ func heldToStack(t *testing.T, tb *Table, alice Player, stack string) {
 	}
 }
 
+// aliceAtLoggedTable opens a table with a log (a house on several nodes)
+// whose bank is k, and sits alice (player 1) down there with buyIn.
+func aliceAtLoggedTable(t *testing.T, k *keeperBank, buyIn int64) (Config, *memLog, *Table, Player) {
+	t.Helper()
+	log := &memLog{}
+	cfg := testConfig(k)
+	cfg.HandLog = log
+	a := mustNew(t, cfg)
+	alice := Player{ID: 1, Name: "alice"}
+	if err := a.Sit(t.Context(), alice, 1, buyIn); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, log, a, alice
+}
+
 // TestTakeoverAddsTheStoresDepartures: alice stands up with 2000 as her
 // table's log starts refusing writes (its node cut off): her departure and
 // cash-out reach the store, her departure's note not the log. The node
@@ -261,14 +255,8 @@ func heldToStack(t *testing.T, tb *Table, alice Player, stack string) {
 // and holds her to the 2000 from the store. Before, a table taken over read
 // its log's departures alone, and she sat down with 200.
 func TestTakeoverAddsTheStoresDepartures(t *testing.T) {
-	k, log := &keeperBank{bank: newBank(1)}, &memLog{}
-	cfg := testConfig(k)
-	cfg.HandLog = log
-	a := mustNew(t, cfg)
-	alice := Player{ID: 1, Name: "alice"}
-	if err := a.Sit(t.Context(), alice, 1, 2000); err != nil {
-		t.Fatal(err)
-	}
+	k := &keeperBank{bank: newBank(1)}
+	cfg, log, a, alice := aliceAtLoggedTable(t, k, 2000)
 	log.setRefuse()
 	_ = a.Stand(t.Context(), alice) // the log refuses its note: the table stops
 	keptOf(t, k, alice.ID)
@@ -285,14 +273,8 @@ func TestTakeoverAddsTheStoresDepartures(t *testing.T) {
 // Before, it stayed in the log, which the fresh table does not read, and
 // she sat down with 200.
 func TestTakeoverWritesTheLogsDepartures(t *testing.T) {
-	k, log := &keeperBank{bank: newBank(1), broken: true}, &memLog{}
-	cfg := testConfig(k)
-	cfg.HandLog = log
-	a := mustNew(t, cfg)
-	alice := Player{ID: 1, Name: "alice"}
-	if err := a.Sit(t.Context(), alice, 1, 2000); err != nil {
-		t.Fatal(err)
-	}
+	k := &keeperBank{bank: newBank(1), broken: true}
+	cfg, log, a, alice := aliceAtLoggedTable(t, k, 2000)
 	if err := a.Stand(t.Context(), alice); err != nil {
 		t.Fatal(err)
 	}
@@ -318,14 +300,8 @@ func TestTakeoverWritesTheLogsDepartures(t *testing.T) {
 // again, did not land); the table taken over seats her and deletes the
 // row, so that a table of its name opened later does not hold her to it.
 func TestTakeoverDeletesTheRowsOfSeatedPlayers(t *testing.T) {
-	k, log := &keeperBank{bank: newBank(1)}, &memLog{}
-	cfg := testConfig(k)
-	cfg.HandLog = log
-	a := mustNew(t, cfg)
-	alice := Player{ID: 1, Name: "alice"}
-	if err := a.Sit(t.Context(), alice, 1, 1000); err != nil {
-		t.Fatal(err)
-	}
+	k := &keeperBank{bank: newBank(1)}
+	cfg, log, a, alice := aliceAtLoggedTable(t, k, 1000)
 	now := time.Now()
 	k.mu.Lock()
 	k.kept = append(k.kept, store.Departure{Table: "test", UserID: alice.ID, Seat: 1, LeftAt: now.Add(-time.Minute),
@@ -334,15 +310,22 @@ func TestTakeoverDeletesTheRowsOfSeatedPlayers(t *testing.T) {
 	lose(t, a, log, false)
 	<-a.Done()
 	takeOver(t, cfg, log, 0, map[int64]int64{alice.ID: 1000})
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	awaitForgotten(t, k, 1)
+}
+
+// awaitForgotten waits until the table has had k delete the departures of
+// want players.
+func awaitForgotten(t *testing.T, k *keeperBank, want int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		k.mu.Lock()
 		n := k.forgotten
 		k.mu.Unlock()
-		if n == 1 {
-			break
+		if n == want {
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d departures deleted by the new owner, want alice's", n)
+			t.Fatalf("%d departures deleted from the store, want %d", n, want)
 		}
 	}
 }
