@@ -40,9 +40,8 @@ import (
 // it in its log too (LogState.Departed, LogNote), so that the node taking
 // the table over resumes it with the rest of the table's state, and makes
 // the log and the store agree (loadDeparted); a fresh log (a table opened
-// again) holds none. A seat the house closes
-// itself (closeTable; House.Recover after a crash) is no departure
-// (docs/rules.md).
+// again) holds none. A seat the house closes itself (closeTable;
+// House.Recover after a crash) is no departure (docs/rules.md).
 
 // maxDeparted bounds the departures a table remembers. Past it the table
 // first forgets those no rule reads any more (used), then the one worth
