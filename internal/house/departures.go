@@ -9,13 +9,15 @@ import (
 	"github.com/felt-poker/felt/internal/store"
 )
 
-// The departures of the tables of a house on one node (a player's stack when
-// they left a seat, the part of it won, the big blind owed, their time bank
-// and timeouts in a row) are kept in the store, so that a restart does not
-// forget them (internal/table/departures.go; a house on several nodes keeps
-// them in each table's log). A table's ledger worker writes each departure
-// before it books the departure's cash-out, and deletes it when the table
-// forgets it; a table opening reads back the departures kept under its name.
+// The departures of the cash tables of a house (a player's stack when they
+// left a seat, the part of it won, the big blind owed, their time bank and
+// timeouts in a row) are kept in the store, so that neither a restart nor a
+// table closed and opened again, on any node of the house, forgets them
+// (internal/table/departures.go; a house on several nodes keeps them in each
+// table's log too, for a takeover). A table's ledger worker writes each
+// departure before it books the departure's cash-out, and deletes it when the
+// table forgets it; a table opening without a log to resume reads back the
+// departures kept under its name.
 
 // KeepDeparture writes d over the departure its player had from its table.
 func (h *House) KeepDeparture(ctx context.Context, d store.Departure) error {

@@ -333,14 +333,10 @@ func TestKeptTablesJoinTheRegistry(t *testing.T) {
 	defer cancel()
 	a := startNode(t, ctx, dsn, url, "a")
 	b := startNode(t, ctx, dsn, url, "b")
-	gc := register(t, a.url, "gus")
-	u, _, err := a.h.Player(ctx, "gus")
-	if err != nil {
-		t.Fatal(err)
-	}
+	gc, gus := registered(t, ctx, a, "gus")
 	for _, name := range []string{"Kept", "main"} {
 		cfg, _ := json.Marshal(newTable(name))
-		if err := a.h.PlayerTables().SavePlayerTable(ctx, store.PlayerTable{Name: name, OwnerID: u.ID, Config: cfg, CreatedAt: time.Now()}); err != nil {
+		if err := a.h.PlayerTables().SavePlayerTable(ctx, store.PlayerTable{Name: name, OwnerID: gus.ID, Config: cfg, CreatedAt: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -354,14 +350,14 @@ func TestKeptTablesJoinTheRegistry(t *testing.T) {
 	if kept, err := a.h.PlayerTables().PlayerTables(ctx); err != nil || len(kept) != 0 {
 		t.Errorf("the store still keeps %v (%v)", kept, err)
 	}
-	gus := dialAs(t, ctx, a.url, gc)
+	ws := dialAs(t, ctx, a.url, gc)
 	waitFor(t, "a node runs Kept", func() bool {
 		_, ea := a.lobby.Table("Kept")
 		_, eb := b.lobby.Table("Kept")
 		return ea == nil || eb == nil
 	})
-	gus.send(ctx, `{"type":"watch","table":"Kept","id":1}`)
-	if r := gus.until(ctx, "the watch", reply(1)); r["type"] != "ok" {
+	ws.send(ctx, `{"type":"watch","table":"Kept","id":1}`)
+	if r := ws.until(ctx, "the watch", reply(1)); r["type"] != "ok" {
 		t.Fatalf("watch Kept from a: %v", r)
 	}
 }
@@ -522,16 +518,25 @@ func TestClosedHouseTablesStacksReturnedOnTakeover(t *testing.T) {
 // holds it there (before its players are paid out) and cuts a off: a is lost.
 func closingNodes(t *testing.T, ctx context.Context) (a, b *testNode, closeAndLose func(*table.Table)) {
 	t.Helper()
+	return closingNodesWith(t, ctx, nodeOptions{})
+}
+
+// closingNodesWith is closingNodes with options for both nodes (but
+// handLog, a's own).
+func closingNodesWith(t *testing.T, ctx context.Context, opt nodeOptions) (a, b *testNode, closeAndLose func(*table.Table)) {
+	t.Helper()
 	dsn := storetest.PostgresDSN(t)
 	srv := natstest.Start(t)
 	relay := natstest.NewRelay(t, srv.Addr().String())
 	closing, held := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	a = startNodeWith(t, ctx, dsn, relay.URL(), "a", nodeOptions{handLog: func(l table.HandLog) table.HandLog {
+	aopt := opt
+	aopt.handLog = func(l table.HandLog) table.HandLog {
 		return closeHold{HandLog: l, hold: func() { once.Do(func() { close(closing); <-held }) }}
-	}})
+	}
+	a = startNodeWith(t, ctx, dsn, relay.URL(), "a", aopt)
 	t.Cleanup(func() { close(held) }) // before a stops
-	b = startNode(t, ctx, dsn, srv.ClientURL(), "b")
+	b = startNodeWith(t, ctx, dsn, srv.ClientURL(), "b", opt)
 	return a, b, func(tb *table.Table) {
 		t.Helper()
 		go func() { _ = tb.Close(context.WithoutCancel(ctx), "the test closes it") }()

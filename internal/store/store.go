@@ -259,9 +259,10 @@ type PlayerTable struct {
 	CreatedAt time.Time
 }
 
-// Departure is a player's last departure from a seat of a table of a house
-// on one node, kept so that a restart does not forget it (table_departures;
-// internal/table/departures.go reads it, bounded, as it reads its log's).
+// Departure is a player's last departure from a seat of a cash table, kept so
+// that neither a restart nor the table closed and opened again (on any node
+// of the house) forgets it (table_departures; internal/table/departures.go
+// reads it, bounded, as it reads its log's).
 type Departure struct {
 	Table  string // the table's name, unique ignoring case; Departures returns it in lower case
 	UserID int64
@@ -276,7 +277,7 @@ type Departure struct {
 	Timeouts     int
 }
 
-// DepartureStore holds the departures of the tables of a house on one node.
+// DepartureStore holds the departures of the cash tables of a house.
 type DepartureStore interface {
 	// PutDeparture inserts or replaces the departure of (d.Table, d.UserID).
 	PutDeparture(ctx context.Context, d Departure) error

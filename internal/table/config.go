@@ -53,11 +53,12 @@ type AsyncRecorder interface {
 }
 
 // DepartureKeeper is a Bank that keeps the departures of a table in the
-// house's store (*house.House is one), so that a restart of a house on one
-// node does not forget them (departures.go). A table with a HandLog keeps
-// them in its log instead. Its ledger worker calls KeepDeparture and
-// ForgetDepartures (never the table's goroutine); Departures is read once, as
-// the table opens.
+// house's store (*house.House is one), so that neither a restart of a house
+// on one node nor a table closed and opened again (on any node of a house on
+// several) forgets them (departures.go). A table with a HandLog keeps them in
+// its log as well, for the node that takes it over. Its ledger worker calls
+// KeepDeparture and ForgetDepartures (never the table's goroutine);
+// Departures is read once, as a table opens without a log to resume.
 type DepartureKeeper interface {
 	KeepDeparture(ctx context.Context, d store.Departure) error
 	ForgetDepartures(ctx context.Context, table string, userIDs []int64) error

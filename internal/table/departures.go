@@ -29,15 +29,19 @@ import (
 // the count of timeouts in a row they left (not a full bank, no clean slate).
 //
 // The table remembers each player's last departure for the longer of the
-// two windows (keepDeparted), in its log too (LogState.Departed, LogNote),
-// so that a node taking the table over keeps it. A table of a house on one
-// node (no log) keeps it in the house's store instead (Config.Bank a
-// DepartureKeeper), so that a restart keeps it: its ledger worker writes it
+// two windows (keepDeparted). It keeps it in the house's store (Config.Bank
+// a DepartureKeeper), on one node or several, so that neither a restart nor
+// a table closed and opened again forgets it: its ledger worker writes it
 // before booking the cash-out, and deletes it when the table forgets it (the
 // player sits down again, it expires, a flood pushes it out); a table of that
-// name opening reads them back (loadDeparted), bounded as the log's are
-// (takeDeparted). A seat the house closes itself (closeTable; House.Recover
-// after a crash) is no departure (docs/rules.md).
+// name opening without a log to resume (a restart, a table opened again
+// after it closed, on whatever node) reads them back (loadDeparted), bounded
+// as the log's are (takeDeparted). A table of a house on several nodes keeps
+// it in its log too (LogState.Departed, LogNote), so that the node taking
+// the table over resumes it with the rest of the table's state, and makes
+// the log and the store agree (loadDeparted); a fresh log (a table opened
+// again) holds none. A seat the house closes itself (closeTable;
+// House.Recover after a crash) is no departure (docs/rules.md).
 
 // maxDeparted bounds the departures a table remembers. Past it the table
 // first forgets those no rule reads any more (used), then the one worth
@@ -353,8 +357,13 @@ func (t *Table) takeDeparted(ds []LogDeparture, now time.Time) {
 
 // loadDeparted takes up, at a table opening, the departures the house's
 // store keeps under its name (keeper), as a log's (takeDeparted) and bounded
-// to maxDeparted; those older than keepDeparted it deletes. A store that
-// does not answer is logged, and the table opens without them.
+// to maxDeparted; those older than keepDeparted it deletes. A table taken
+// over has its log's already (resumeDeparted): the store's of players the
+// log has none for are added (the lost node's note of the departure may not
+// have reached the log), and the log's of players the store has none for are
+// written to it (keepMissing). Where both have one, each keeps its own: the
+// log's is the table's, the store's the next fresh table's. A store that does
+// not answer is logged, and the table opens without them.
 func (t *Table) loadDeparted(now time.Time) {
 	if t.keeper == nil {
 		return
@@ -366,8 +375,20 @@ func (t *Table) loadDeparted(now time.Time) {
 		t.log.Error("departures not read back from the store: the table opens without them", "err", err)
 		return
 	}
+	logged := slices.Collect(maps.Keys(t.departed))
+	stored := map[int64]bool{}
 	ds := make([]LogDeparture, 0, len(kept))
 	for _, d := range kept {
+		stored[d.UserID] = true
+		if _, ok := t.departed[d.UserID]; ok {
+			continue
+		}
+		if t.seatOf(d.UserID) >= 0 {
+			// Seated again at the table taken over: the lost node's delete
+			// of the row, as they sat down, did not land.
+			t.unkeep(d.UserID)
+			continue
+		}
 		if now.Sub(d.LeftAt) >= t.keepDeparted() {
 			// Read by no rule of this table (its windows shorter than those
 			// it was written under, or a corrupt row): deleted, not read at
@@ -386,6 +407,19 @@ func (t *Table) loadDeparted(now time.Time) {
 	slices.SortFunc(ds, func(a, b LogDeparture) int { return cmp.Compare(a.ID, b.ID) })
 	t.takeDeparted(ds, now)
 	t.forget(now, maxDeparted)
+	t.keepMissing(logged, stored)
+}
+
+// keepMissing has the ledger worker write to the store, once it is there,
+// the departures of the players logged (read from the log) that it still
+// remembers and the store has none for (stored).
+func (t *Table) keepMissing(logged []int64, stored map[int64]bool) {
+	slices.Sort(logged)
+	for _, id := range logged {
+		if _, ok := t.departed[id]; ok && !stored[id] {
+			t.unstored = append(t.unstored, id)
+		}
+	}
 }
 
 // kept returns player id's departure as the house's store keeps it, or nil

@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -176,15 +177,155 @@ func TestStaleDepartureRowsDeleted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	awaitForgotten(t, k, 2)
+}
+
+// TestLoggedTableKeepsDeparturesInTheStore: a table with a log (a house on
+// several nodes) keeps its departures in the store too. Alice stands up
+// with 2000 and the table closes; a table of its name opens with a fresh
+// log (a player's table opened again, on any node), which holds no
+// departure, and holds her to the 2000 from the store. Before, a logged
+// table kept them in its log alone, and the fresh table let her sit down
+// with 200.
+func TestLoggedTableKeepsDeparturesInTheStore(t *testing.T) {
+	k := &keeperBank{bank: newBank(1)}
+	cfg, _, tb, alice := aliceAtLoggedTable(t, k, 2000)
+	if err := tb.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	if err := tb.Close(t.Context(), "nobody left at the table"); err != nil {
+		t.Fatal(err)
+	}
+	<-tb.Done() // its ledger has written what it had
+	cfg.HandLog = &memLog{}
+	again := mustNew(t, cfg)
+	heldToStack(t, again, alice, "2000")
+	checkChips(t, again)
+}
+
+// keptOf waits until k keeps a departure of player id, and returns it.
+func keptOf(t *testing.T, k *keeperBank, id int64) store.Departure {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		k.mu.Lock()
+		for _, d := range k.kept {
+			if d.UserID == id {
+				k.mu.Unlock()
+				return d
+			}
+		}
+		k.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatalf("no departure of player %d in the store", id)
+		}
+	}
+}
+
+// heldToStack checks that alice, sitting down at tb with 200, is refused
+// with an error naming stack, and sits down with stack.
+func heldToStack(t *testing.T, tb *Table, alice Player, stack string) {
+	t.Helper()
+	if err := tb.Sit(t.Context(), alice, 1, 200); err == nil || !strings.Contains(err.Error(), stack) {
+		t.Fatalf("alice sits down with 200: %v, want an error naming the %s she left with", err, stack)
+	}
+	if err := tb.Sit(t.Context(), alice, 1, 2000); err != nil {
+		t.Fatalf("alice sits down again with 2000: %v", err)
+	}
+}
+
+// aliceAtLoggedTable opens a table with a log (a house on several nodes)
+// whose bank is k, and sits alice (player 1) down there with buyIn.
+func aliceAtLoggedTable(t *testing.T, k *keeperBank, buyIn int64) (Config, *memLog, *Table, Player) {
+	t.Helper()
+	log := &memLog{}
+	cfg := testConfig(k)
+	cfg.HandLog = log
+	a := mustNew(t, cfg)
+	alice := Player{ID: 1, Name: "alice"}
+	if err := a.Sit(t.Context(), alice, 1, buyIn); err != nil {
+		t.Fatal(err)
+	}
+	return cfg, log, a, alice
+}
+
+// TestTakeoverAddsTheStoresDepartures: alice stands up with 2000 as her
+// table's log starts refusing writes (its node cut off): her departure and
+// cash-out reach the store, her departure's note not the log. The node
+// taking the table over finds her neither seated nor departed in the log,
+// and holds her to the 2000 from the store. Before, a table taken over read
+// its log's departures alone, and she sat down with 200.
+func TestTakeoverAddsTheStoresDepartures(t *testing.T) {
+	k := &keeperBank{bank: newBank(1)}
+	cfg, log, a, alice := aliceAtLoggedTable(t, k, 2000)
+	log.setRefuse()
+	_ = a.Stand(t.Context(), alice) // the log refuses its note: the table stops
+	keptOf(t, k, alice.ID)
+	<-a.Done()
+	bt := takeOver(t, cfg, log, 0, map[int64]int64{})
+	heldToStack(t, bt, alice, "2000")
+	checkChips(t, bt)
+}
+
+// TestTakeoverWritesTheLogsDepartures: alice stands up with 2000 while the
+// store refuses writes: her departure is in the table's log alone. The node
+// taking the table over (the store back) writes it to the store, so that
+// the table, closed and opened again with a fresh log, holds her to it.
+// Before, it stayed in the log, which the fresh table does not read, and
+// she sat down with 200.
+func TestTakeoverWritesTheLogsDepartures(t *testing.T) {
+	k := &keeperBank{bank: newBank(1), broken: true}
+	cfg, log, a, alice := aliceAtLoggedTable(t, k, 2000)
+	if err := a.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	lose(t, a, log, false)
+	<-a.Done()
+	k.mu.Lock()
+	k.broken = false
+	k.mu.Unlock()
+	bt := takeOver(t, cfg, log, 0, map[int64]int64{})
+	if d := keptOf(t, k, alice.ID); d.Stack != 2000 {
+		t.Fatalf("alice's departure written by the new owner with a stack of %d, want 2000", d.Stack)
+	}
+	if err := bt.Close(t.Context(), "nobody left at the table"); err != nil {
+		t.Fatal(err)
+	}
+	<-bt.Done()
+	cfg.HandLog = &memLog{}
+	heldToStack(t, mustNew(t, cfg), alice, "2000")
+}
+
+// TestTakeoverDeletesTheRowsOfSeatedPlayers: the store has a departure of
+// alice's though she is seated (the lost node's delete, as she sat down
+// again, did not land); the table taken over seats her and deletes the
+// row, so that a table of its name opened later does not hold her to it.
+func TestTakeoverDeletesTheRowsOfSeatedPlayers(t *testing.T) {
+	k := &keeperBank{bank: newBank(1)}
+	cfg, log, a, alice := aliceAtLoggedTable(t, k, 1000)
+	now := time.Now()
+	k.mu.Lock()
+	k.kept = append(k.kept, store.Departure{Table: "test", UserID: alice.ID, Seat: 1, LeftAt: now.Add(-time.Minute),
+		ExpiresAt: now.Add(time.Hour), Stack: 2000})
+	k.mu.Unlock()
+	lose(t, a, log, false)
+	<-a.Done()
+	takeOver(t, cfg, log, 0, map[int64]int64{alice.ID: 1000})
+	awaitForgotten(t, k, 1)
+}
+
+// awaitForgotten waits until the table has had k delete the departures of
+// want players.
+func awaitForgotten(t *testing.T, k *keeperBank, want int) {
+	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 		k.mu.Lock()
 		n := k.forgotten
 		k.mu.Unlock()
-		if n == 2 {
-			break
+		if n == want {
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of the 2 stale departures deleted from the store", n)
+			t.Fatalf("%d departures deleted from the store, want %d", n, want)
 		}
 	}
 }

@@ -47,9 +47,10 @@ type cashOutOp struct {
 	text   string
 	// dep, when not nil, is the departure of the seat cashed out, written to
 	// the house's store (Table.keeper) before the cash-out is booked; forget
-	// deletes the user's departure from the store instead of a cash-out.
-	dep    *store.Departure
-	forget bool
+	// deletes the user's departure from the store instead of a cash-out, and
+	// keep writes dep alone (a departure a log had and the store lacked).
+	dep          *store.Departure
+	forget, keep bool
 }
 
 type ledger struct {
@@ -243,6 +244,9 @@ func (l *ledger) book(op cashOutOp) {
 	}
 	if op.dep != nil {
 		t.keepDeparture(*op.dep, l.givenUp)
+	}
+	if op.keep {
+		return
 	}
 	wait := ledgerRetryMin
 	for attempt := 1; ; attempt++ {

@@ -133,13 +133,16 @@ type Table struct {
 	// (departures.go); departSeq counts them.
 	departed  map[int64]departure
 	departSeq uint64
-	// keeper keeps the departures in the house's store (nil: they are not,
-	// or in the HandLog); unkept are the players whose departure it should
-	// forget, until the ledger is there to. closing: closeTable is paying
-	// back the seats (the house closes them: no departures kept).
-	keeper  DepartureKeeper
-	unkept  []int64
-	closing bool
+	// keeper keeps the departures in the house's store (nil: they are not:
+	// a tournament's table, a heads-up game, a bank that keeps none);
+	// unkept are the players whose departure it should forget, and unstored
+	// those whose departure, read from the log, it lacks (keepMissing),
+	// until the ledger is there to. closing: closeTable is paying back the
+	// seats (the house closes them: no departures kept).
+	keeper   DepartureKeeper
+	unkept   []int64
+	unstored []int64
+	closing  bool
 
 	hand        *engine.Hand
 	handCfg     engine.Config
@@ -239,7 +242,7 @@ func New(cfg Config) (*Table, error) {
 		chatLog:   chat.NewLog(roomChatLog),
 		version:   1, // the first flush reports the listing
 	}
-	if k, ok := cfg.Bank.(DepartureKeeper); ok && cfg.HandLog == nil && cfg.Tourney == nil && !cfg.HeadsUp {
+	if k, ok := cfg.Bank.(DepartureKeeper); ok && cfg.Tourney == nil && !cfg.HeadsUp {
 		t.keeper = k
 	}
 	if err := t.open(cfg, seed); err != nil {
@@ -252,7 +255,12 @@ func New(cfg Config) (*Table, error) {
 	for _, id := range t.unkept {
 		t.unkeep(id)
 	}
-	t.unkept = nil
+	for _, id := range t.unstored {
+		if d := t.kept(id); d != nil {
+			t.ledger.add(cashOutOp{user: id, dep: d, keep: true})
+		}
+	}
+	t.unkept, t.unstored = nil, nil
 	go t.run()
 	return t, nil
 }
@@ -282,9 +290,8 @@ func (t *Table) open(cfg Config, seed [32]byte) error {
 		if err := t.resume(cfg.Resume, time.Now()); err != nil {
 			return err
 		}
-	} else {
-		t.loadDeparted(time.Now())
 	}
+	t.loadDeparted(time.Now())
 	if cfg.Tourney != nil {
 		if err := t.seatAll(cfg); err != nil {
 			return err
