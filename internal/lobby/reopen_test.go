@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -146,6 +147,77 @@ func TestReopenWaitIsBounded(t *testing.T) {
 	}
 	if b, err := os.ReadFile(logs); err != nil || !bytes.Contains(b, []byte("departures it still writes are not read")) {
 		t.Errorf("the wait's end was not logged: %s %v", b, err)
+	}
+	close(slow.release)
+	<-closed.Done() // its last writes made before the store closes
+}
+
+// TestShutdownWhileAReopenWaits: Mine closed idle, its ledger stuck writing
+// alice's departure, and Mine is opened again (a second opening of the name
+// is refused at once while the first waits). The house shuts down: the
+// waiting opening is refused at once, and Shutdown returns only once the
+// closed Mine has written the departure. Before, the opening waited on
+// through the shutdown (up to ReopenWait, then read a store closing under
+// it), and Shutdown returned at once, the departure not yet written.
+func TestShutdownWhileAReopenWaits(t *testing.T) {
+	h, alice, l, slow, _ := reopenHouse(t)
+	var once sync.Once
+	release := func() { once.Do(func() { close(slow.release) }) }
+	t.Cleanup(release)
+	cfg, closed := leaveAndCloseIdle(t, h, alice, l, slow)
+	opened := make(chan error, 1)
+	go func() {
+		_, err := l.Open(cfg)
+		opened <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // the opening waits for the closed Mine
+	again := cfg
+	again.Name = "MINE"
+	if _, err := l.Open(again); !errors.Is(err, ErrNameTaken) {
+		t.Errorf("a second opening of Mine while the first waits: %v, want the name taken", err)
+	}
+	shut := make(chan error, 1)
+	go func() { shut <- l.Shutdown(context.Background()) }()
+	select {
+	case err := <-opened:
+		if !errors.Is(err, table.ErrClosed) {
+			t.Errorf("the waiting opening of Mine, the house shutting down: %v, want %v", err, table.ErrClosed)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the opening of Mine still waits, the house shutting down")
+	}
+	select {
+	case err := <-shut:
+		t.Errorf("Shutdown returned (%v) while the closed Mine was still writing alice's departure", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	release()
+	select {
+	case err := <-shut:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Shutdown did not return once the departure was written")
+	}
+	select {
+	case <-closed.Done():
+	default:
+		t.Error("Shutdown returned before the closed Mine finished")
+	}
+}
+
+// TestShutdownBoundedByItsContext: a closed table that never finishes (the
+// store stuck) holds Shutdown until its context ends, no longer, and the error
+// names the table.
+func TestShutdownBoundedByItsContext(t *testing.T) {
+	h, alice, l, slow, _ := reopenHouse(t)
+	cfg, closed := leaveAndCloseIdle(t, h, alice, l, slow)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	err := l.Shutdown(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), cfg.Name) {
+		t.Errorf("Shutdown with the closed %s stuck: %v, want the deadline, naming it", cfg.Name, err)
 	}
 	close(slow.release)
 	<-closed.Done() // its last writes made before the store closes
