@@ -202,14 +202,17 @@ var ErrTooManyTables = errors.New("too many tables open")
 
 // Open opens a table of the house's own (its default tables, the operator's).
 func (l *Lobby) Open(cfg table.Config) (*table.Table, error) {
-	return l.OpenBy(0, 0, cfg)
+	return l.OpenBy(context.Background(), 0, 0, cfg)
 }
 
 // OpenBy opens a table for the player whose ID is owner, who may have at most
 // maxOwned tables open at once (0: no bound; owner 0 is the house). The table,
 // and its bots with whatever files or models they load, is made outside the
-// lobby's lock: only the name is reserved under it.
-func (l *Lobby) OpenBy(owner int64, maxOwned int, cfg table.Config) (*table.Table, error) {
+// lobby's lock: only the name is reserved under it. A table of the name that
+// closed and has not finished is waited for (awaitPrevious); ctx bounds that
+// wait: when it ends first, no table opens and its error is returned (a
+// player who hung up, a node whose lease of the table is not renewed yet).
+func (l *Lobby) OpenBy(ctx context.Context, owner int64, maxOwned int, cfg table.Config) (*table.Table, error) {
 	if err := ValidName(cfg.Name); err != nil {
 		return nil, err
 	}
@@ -225,8 +228,8 @@ func (l *Lobby) OpenBy(owner int64, maxOwned int, cfg table.Config) (*table.Tabl
 		return nil, err
 	}
 	var t *table.Table
-	err := table.ErrClosed // the lobby shut down while it waited
-	if l.awaitPrevious(key, cfg.Name) {
+	err := l.awaitPrevious(ctx, key, cfg.Name)
+	if err == nil {
 		t, err = table.New(cfg)
 	}
 	l.mu.Lock()
@@ -279,28 +282,30 @@ func (l *Lobby) reserve(key, name string, owner int64, maxOwned int) error {
 // every departure the other wrote to the store (and the models its bots saved):
 // a table closed idle and opened again at once read the store while the old
 // one's ledger was still writing, and let a player who had left with a stack
-// back with less. A wait past reopenWait is logged, and the table opens. It
-// reports false, at once, when the lobby shuts down meanwhile: the table is
-// not to open (before, its opening waited on through the shutdown, then read
-// the store as it closed).
-func (l *Lobby) awaitPrevious(key, name string) bool {
+// back with less. A wait past reopenWait is logged, and the table opens. The
+// table is not to open when the lobby shuts down meanwhile (table.ErrClosed,
+// at once: before, its opening waited on through the shutdown, then read the
+// store as it closed) or when ctx ends first (ctx.Err()).
+func (l *Lobby) awaitPrevious(ctx context.Context, key, name string) error {
 	l.mu.Lock()
 	prev, wait := l.draining[key], l.reopenWait
 	l.mu.Unlock()
 	if prev == nil {
-		return true
+		return nil
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-prev.Done():
 	case <-l.shut:
-		return false
+		return table.ErrClosed
+	case <-ctx.Done():
+		return fmt.Errorf("table %s waits for the table of its name that closed to finish: %w", name, ctx.Err())
 	case <-timer.C:
 		l.log.Error("table opens before the table of its name that closed has finished writing: departures it still writes are not read",
 			"table", name, "waited", wait)
 	}
-	return true
+	return nil
 }
 
 // drained forgets t, a table that closed under key, once it has finished.

@@ -222,3 +222,32 @@ func TestShutdownBoundedByItsContext(t *testing.T) {
 	close(slow.release)
 	<-closed.Done() // its last writes made before the store closes
 }
+
+// TestReopenWaitEndsWithItsContext: an opening of Mine, the closed Mine stuck
+// writing, ends when its context does (a player who hung up, a node whose
+// lease is not renewed while it waits) with the context's error: no table
+// opens, and neither the name nor the owner's place stays taken. Before, the
+// wait held on for ReopenWait whatever the caller.
+func TestReopenWaitEndsWithItsContext(t *testing.T) {
+	h, alice, l, slow, _ := reopenHouse(t)
+	cfg, closed := leaveAndCloseIdle(t, h, alice, l, slow)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if tb, err := l.OpenBy(ctx, alice.ID, 1, cfg); !errors.Is(err, context.DeadlineExceeded) || tb != nil {
+		t.Fatalf("Mine opening with its context ended: %v, %v, want the deadline", tb, err)
+	}
+	if waited := time.Since(start); waited > 5*time.Second {
+		t.Errorf("the opening waited %v past its context's 100ms", waited)
+	}
+	other := cfg
+	other.Name = "Other"
+	if _, err := l.OpenBy(t.Context(), alice.ID, 1, other); err != nil {
+		t.Fatalf("alice's one table after the opening gave up: %v", err)
+	}
+	close(slow.release)
+	<-closed.Done()
+	if _, err := l.Open(cfg); err != nil {
+		t.Fatalf("Mine once the closed one finished: %v", err)
+	}
+}

@@ -311,7 +311,12 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	if ts.cfg.handLog != nil {
 		cfg.HandLog = ts.cfg.handLog(w)
 	}
-	t, err := ts.cfg.Lobby.OpenBy(sp.owner, 0, cfg)
+	// l is not renewed until the table is open (Own): a wait for a table of
+	// its name that closed on this node is bounded as awaitStopped's is, not
+	// by the lobby's ReopenWait, which is longer than the lease holds.
+	octx, cancel := context.WithTimeout(ctx, ts.cfg.Cluster.LeaseTTL()/2)
+	t, err := ts.cfg.Lobby.OpenBy(octx, sp.owner, 0, cfg)
+	cancel()
 	if err != nil {
 		return nil, err
 	}
