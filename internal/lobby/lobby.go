@@ -68,20 +68,20 @@ type presence struct {
 type Lobby struct {
 	log *slog.Logger
 
-	mu      sync.Mutex
-	tables  map[string]*table.Table // by lower-case name
-	infos   map[string]table.Info
-	online  map[int64]*presence
-	chatLog *chat.Log
-	limiter *chat.Limiter[int64]  // by player
-	addrs   *chat.Limiter[string] // by address
-	subs    map[int]table.Sink
-	nextSub int
-	closing bool
+	mu       sync.Mutex
+	tables   map[string]*table.Table // by lower-case name
+	infos    map[string]table.Info
+	online   map[int64]*presence
+	chatLog  *chat.Log
+	limiter  *chat.Limiter[int64]  // by player
+	addrs    *chat.Limiter[string] // by address
+	subs     map[int]table.Sink
+	nextSub  int
+	closing  bool
+	handDone func()
 	// shut is closed when closing is set (Shutdown): it ends the wait of a
 	// table opening for the closed table of its name (awaitPrevious).
-	shut     chan struct{}
-	handDone func()
+	shut chan struct{}
 	// opening holds the names of tables being made outside mu, and owners the
 	// player who opened each table that is a player's (both by key, under mu).
 	opening map[string]bool
