@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -165,12 +166,21 @@ type logTally struct {
 	// players (twoPlayers).
 	endings    handEndings
 	twoPlayers bool
+	// foldErr says that the chips folded passed an int64: a crafted log,
+	// streamed (hands of 2^35 chips folded and won back by turns, 2^28 pairs
+	// of them, the pairs' sums nothing); before, the count wrapped round,
+	// silently.
+	foldErr error
 }
 
 // endHand counts how h ended in t.endings while every hand so far was of two
 // players.
 func (t *logTally) endHand(h acpc.LogHand, player string) {
+	before := t.endings.FoldChips
 	t.twoPlayers = t.twoPlayers && t.endings.add(h, player)
+	if t.endings.FoldChips < before && t.foldErr == nil { // wrapped round
+		t.foldErr = fmt.Errorf("acpc log: the chips %s folded up to hand %d are too many to sum", player, h.Hand)
+	}
 }
 
 // scoreLogs scores player over one log (consecutive hands paired) or two
@@ -207,7 +217,7 @@ func scoreLogs(logs []namedLog, player string) (logTally, error) {
 		return logTally{}, fmt.Errorf("%s: %w", logs[0].name, err)
 	}
 	t.hands -= t.hands % 2
-	return t, scoreErr
+	return t, cmp.Or(scoreErr, t.foldErr)
 }
 
 // scoreDuplicate scores player over two logs of one match played twice with
@@ -253,7 +263,7 @@ func scoreDuplicate(a, b namedLog, player string) (logTally, error) {
 		return logTally{}, pairErr
 	}
 	t.hands = 2 * na
-	return t, sumErr
+	return t, cmp.Or(sumErr, t.foldErr)
 }
 
 // maxPairChips bounds a pair's result: its square fits an int64.

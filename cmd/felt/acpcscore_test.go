@@ -6,11 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/felt-poker/felt/internal/dealer/acpc"
 )
 
 // felt acpc-score pairs two logs of one match with the seats swapped, or
@@ -199,5 +202,25 @@ func TestACPCScoreErrorsAsBefore(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.logs, err, tc.want)
 		}
+	}
+}
+
+// TestACPCScoreFoldChipsDoNotWrap: the chips a player gave up folding are
+// summed over every hand of a streamed log, which no longer runs out of memory
+// before 2^28 hands of 2^35 chips folded (each won back in the hand after: the
+// pairs' sums stay 0). Past an int64, acpc-score fails instead of printing a
+// count wrapped round to a negative number, as it did.
+func TestACPCScoreFoldChipsDoNotWrap(t *testing.T) {
+	fold, err := acpc.ReadLog(strings.NewReader("STATE:7:f:8dJd|Td4d:-34359738368|34359738368:felt|ex\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tally := logTally{twoPlayers: true, endings: handEndings{FoldChips: math.MaxInt64 - acpc.MaxLogScore + 1}}
+	tally.endHand(fold[0], "felt")
+	if tally.endings.FoldChips < 0 && tally.foldErr == nil {
+		t.Fatalf("the chips folded wrapped round to %d, no error", tally.endings.FoldChips)
+	}
+	if tally.foldErr == nil || !strings.Contains(tally.foldErr.Error(), "up to hand 7") {
+		t.Errorf("foldErr = %v, want the hand named", tally.foldErr)
 	}
 }

@@ -5,6 +5,7 @@
 package addrkey
 
 import (
+	"math"
 	"net"
 	"net/netip"
 	"sync"
@@ -44,6 +45,18 @@ func OfAddr(a net.Addr) string {
 // networks wider than a /64").
 const WideFactor = 8
 
+// WideMax is the allowance of a Wide key for an address's allowance n:
+// WideFactor·n, or the largest int when that would not fit (before, a bound
+// such as the dealer's --max-per-address 9223372036854775807, meant as no
+// bound, wrapped round to a negative allowance that refused every IPv6
+// address).
+func WideMax(n int) int {
+	if n > math.MaxInt/WideFactor {
+		return math.MaxInt
+	}
+	return WideFactor * n
+}
+
 // Wide is the wider key an address also counts by: the IPv6 /48 network
 // holding it, or "" (no wider key) for an IPv4 address or a text that is not an
 // address. from may be an address or Of's key of one (an IPv6 /64 network).
@@ -64,7 +77,7 @@ func Wide(from string) string {
 }
 
 // Counter counts what is open at once per address: at most Max per key of Of,
-// and WideFactor·Max per Wide key (for IPv6). Max 0 or less: no bound. Its
+// and WideMax(Max) per Wide key (for IPv6). Max 0 or less: no bound. Its
 // zero value, with Max set, is ready to use.
 type Counter struct {
 	Max int
@@ -82,7 +95,7 @@ func (c *Counter) Take(from string) bool {
 	key, wide := Of(from), Wide(from)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.open[key] >= c.Max || (wide != "" && c.open[wide] >= WideFactor*c.Max) {
+	if c.open[key] >= c.Max || (wide != "" && c.open[wide] >= WideMax(c.Max)) {
 		return false
 	}
 	if c.open == nil {

@@ -2,6 +2,7 @@ package addrkey
 
 import (
 	"fmt"
+	"math"
 	"net"
 	"strings"
 	"testing"
@@ -72,5 +73,26 @@ func TestCounter(t *testing.T) {
 	}
 	if (&Counter{}).Take("192.0.2.1") != true {
 		t.Fatal("Max 0 bounded")
+	}
+}
+
+// TestCounterNoBound: a Max too large for WideFactor·Max to fit an int (an
+// operator's "no bound", --max-per-address 9223372036854775807) bounds
+// nothing. Before, WideFactor·Max wrapped round to a negative number, and
+// every IPv6 address was refused from the first.
+func TestCounterNoBound(t *testing.T) {
+	for _, max := range []int{math.MaxInt, math.MaxInt/WideFactor + 1} {
+		c := &Counter{Max: max}
+		for i := range 3 {
+			if !c.Take("2001:db8:1::1") {
+				t.Fatalf("Max %d: take %d from an IPv6 address refused", max, i)
+			}
+		}
+	}
+	if got := WideMax(math.MaxInt / WideFactor); got != math.MaxInt/WideFactor*WideFactor {
+		t.Errorf("WideMax(MaxInt/WideFactor) = %d", got)
+	}
+	if got := WideMax(3); got != 3*WideFactor {
+		t.Errorf("WideMax(3) = %d", got)
 	}
 }

@@ -79,6 +79,9 @@ type Lobby struct {
 	nextSub  int
 	closing  bool
 	handDone func()
+	// shut is closed when closing is set (Shutdown): it ends the wait of a
+	// table opening for the closed table of its name (awaitPrevious).
+	shut chan struct{}
 	// opening holds the names of tables being made outside mu, and owners the
 	// player who opened each table that is a player's (both by key, under mu).
 	opening map[string]bool
@@ -131,6 +134,7 @@ func New(log *slog.Logger, handDone func()) *Lobby {
 		dirty: map[string]bool{}, closed: map[string]string{}, presence: map[int64]string{},
 		opening: map[string]bool{}, owners: map[string]int64{}, remote: map[string]bool{},
 		remoteOnline: map[string]map[int64]string{}, draining: map[string]*table.Table{}, reopenWait: ReopenWait,
+		shut: make(chan struct{}),
 	}
 }
 
@@ -198,14 +202,17 @@ var ErrTooManyTables = errors.New("too many tables open")
 
 // Open opens a table of the house's own (its default tables, the operator's).
 func (l *Lobby) Open(cfg table.Config) (*table.Table, error) {
-	return l.OpenBy(0, 0, cfg)
+	return l.OpenBy(context.Background(), 0, 0, cfg)
 }
 
 // OpenBy opens a table for the player whose ID is owner, who may have at most
 // maxOwned tables open at once (0: no bound; owner 0 is the house). The table,
 // and its bots with whatever files or models they load, is made outside the
-// lobby's lock: only the name is reserved under it.
-func (l *Lobby) OpenBy(owner int64, maxOwned int, cfg table.Config) (*table.Table, error) {
+// lobby's lock: only the name is reserved under it. A table of the name that
+// closed and has not finished is waited for (awaitPrevious); ctx bounds that
+// wait: when it ends first, no table opens and its error is returned (a
+// player who hung up, a node whose lease of the table is not renewed yet).
+func (l *Lobby) OpenBy(ctx context.Context, owner int64, maxOwned int, cfg table.Config) (*table.Table, error) {
 	if err := ValidName(cfg.Name); err != nil {
 		return nil, err
 	}
@@ -220,8 +227,11 @@ func (l *Lobby) OpenBy(owner int64, maxOwned int, cfg table.Config) (*table.Tabl
 	if err := l.reserve(key, cfg.Name, owner, maxOwned); err != nil {
 		return nil, err
 	}
-	l.awaitPrevious(key, cfg.Name)
-	t, err := table.New(cfg)
+	var t *table.Table
+	err := l.awaitPrevious(ctx, key, cfg.Name)
+	if err == nil {
+		t, err = table.New(cfg)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.opening, key)
@@ -272,22 +282,30 @@ func (l *Lobby) reserve(key, name string, owner int64, maxOwned int) error {
 // every departure the other wrote to the store (and the models its bots saved):
 // a table closed idle and opened again at once read the store while the old
 // one's ledger was still writing, and let a player who had left with a stack
-// back with less. A wait past reopenWait is logged, and the table opens.
-func (l *Lobby) awaitPrevious(key, name string) {
+// back with less. A wait past reopenWait is logged, and the table opens. The
+// table is not to open when the lobby shuts down meanwhile (table.ErrClosed,
+// at once: before, its opening waited on through the shutdown, then read the
+// store as it closed) or when ctx ends first (ctx.Err()).
+func (l *Lobby) awaitPrevious(ctx context.Context, key, name string) error {
 	l.mu.Lock()
 	prev, wait := l.draining[key], l.reopenWait
 	l.mu.Unlock()
 	if prev == nil {
-		return
+		return nil
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
 	case <-prev.Done():
+	case <-l.shut:
+		return table.ErrClosed
+	case <-ctx.Done():
+		return fmt.Errorf("table %s waits for the table of its name that closed to finish: %w", name, ctx.Err())
 	case <-timer.C:
 		l.log.Error("table opens before the table of its name that closed has finished writing: departures it still writes are not read",
 			"table", name, "waited", wait)
 	}
+	return nil
 }
 
 // drained forgets t, a table that closed under key, once it has finished.
@@ -665,10 +683,18 @@ func (l *Lobby) Seated() int {
 }
 
 // Shutdown closes every table (hands in play are cancelled and every stack goes
-// back to its player's credits) and refuses new ones.
+// back to its player's credits) and refuses new ones; a table opening that
+// waits for the closed table of its name is refused at once. It returns when
+// every table it closed, and every table that had closed by itself, has
+// finished (Table.Done: its ledger's last cash-outs and departures written),
+// or when ctx ends. Before, a table closed idle just before the shutdown was
+// not waited for, and the store could close under its last departures.
 func (l *Lobby) Shutdown(ctx context.Context) error {
 	l.mu.Lock()
-	l.closing = true
+	if !l.closing {
+		l.closing = true
+		close(l.shut)
+	}
 	tables := make([]*table.Table, 0, len(l.tables))
 	for _, t := range l.tables {
 		tables = append(tables, t)
@@ -678,6 +704,16 @@ func (l *Lobby) Shutdown(ctx context.Context) error {
 	for _, t := range tables {
 		if err := t.Close(ctx, "the house is shutting down"); err != nil {
 			errs = append(errs, fmt.Errorf("close %s: %w", t.Name(), err))
+		}
+	}
+	l.mu.Lock()
+	draining := slices.Collect(maps.Values(l.draining))
+	l.mu.Unlock()
+	for _, t := range draining {
+		select {
+		case <-t.Done():
+		case <-ctx.Done():
+			errs = append(errs, fmt.Errorf("%s closed and has not finished writing: %w", t.Name(), ctx.Err()))
 		}
 	}
 	return errors.Join(errs...)

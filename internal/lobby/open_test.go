@@ -87,13 +87,13 @@ func TestOpenOutsideTheLock(t *testing.T) {
 func TestOpenByBounded(t *testing.T) {
 	l := New(nil, nil)
 	t.Cleanup(func() { l.Shutdown(context.Background()) })
-	if _, err := l.OpenBy(7, 1, config("A", nil)); err != nil {
+	if _, err := l.OpenBy(context.Background(), 7, 1, config("A", nil)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := l.OpenBy(7, 1, config("B", nil)); !errors.Is(err, ErrTooManyTables) {
+	if _, err := l.OpenBy(context.Background(), 7, 1, config("B", nil)); !errors.Is(err, ErrTooManyTables) {
 		t.Fatalf("second table: %v", err)
 	}
-	if _, err := l.OpenBy(8, 1, config("B", nil)); err != nil {
+	if _, err := l.OpenBy(context.Background(), 8, 1, config("B", nil)); err != nil {
 		t.Fatal(err)
 	}
 	a, _ := l.Table("A")
@@ -102,7 +102,7 @@ func TestOpenByBounded(t *testing.T) {
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		_, err := l.OpenBy(7, 1, config("C", nil))
+		_, err := l.OpenBy(context.Background(), 7, 1, config("C", nil))
 		if err == nil {
 			break
 		}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -149,4 +150,104 @@ func TestReopenWaitIsBounded(t *testing.T) {
 	}
 	close(slow.release)
 	<-closed.Done() // its last writes made before the store closes
+}
+
+// TestShutdownWhileAReopenWaits: Mine closed idle, its ledger stuck writing
+// alice's departure, and Mine is opened again (a second opening of the name
+// is refused at once while the first waits). The house shuts down: the
+// waiting opening is refused at once, and Shutdown returns only once the
+// closed Mine has written the departure. Before, the opening waited on
+// through the shutdown (up to ReopenWait, then read a store closing under
+// it), and Shutdown returned at once, the departure not yet written.
+func TestShutdownWhileAReopenWaits(t *testing.T) {
+	h, alice, l, slow, _ := reopenHouse(t)
+	var once sync.Once
+	release := func() { once.Do(func() { close(slow.release) }) }
+	t.Cleanup(release)
+	cfg, closed := leaveAndCloseIdle(t, h, alice, l, slow)
+	opened := make(chan error, 1)
+	go func() {
+		_, err := l.Open(cfg)
+		opened <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // the opening waits for the closed Mine
+	again := cfg
+	again.Name = "MINE"
+	if _, err := l.Open(again); !errors.Is(err, ErrNameTaken) {
+		t.Errorf("a second opening of Mine while the first waits: %v, want the name taken", err)
+	}
+	shut := make(chan error, 1)
+	go func() { shut <- l.Shutdown(context.Background()) }()
+	select {
+	case err := <-opened:
+		if !errors.Is(err, table.ErrClosed) {
+			t.Errorf("the waiting opening of Mine, the house shutting down: %v, want %v", err, table.ErrClosed)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the opening of Mine still waits, the house shutting down")
+	}
+	select {
+	case err := <-shut:
+		t.Errorf("Shutdown returned (%v) while the closed Mine was still writing alice's departure", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	release()
+	select {
+	case err := <-shut:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Shutdown did not return once the departure was written")
+	}
+	select {
+	case <-closed.Done():
+	default:
+		t.Error("Shutdown returned before the closed Mine finished")
+	}
+}
+
+// TestShutdownBoundedByItsContext: a closed table that never finishes (the
+// store stuck) holds Shutdown until its context ends, no longer, and the error
+// names the table.
+func TestShutdownBoundedByItsContext(t *testing.T) {
+	h, alice, l, slow, _ := reopenHouse(t)
+	cfg, closed := leaveAndCloseIdle(t, h, alice, l, slow)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	err := l.Shutdown(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), cfg.Name) {
+		t.Errorf("Shutdown with the closed %s stuck: %v, want the deadline, naming it", cfg.Name, err)
+	}
+	close(slow.release)
+	<-closed.Done() // its last writes made before the store closes
+}
+
+// TestReopenWaitEndsWithItsContext: an opening of Mine, the closed Mine stuck
+// writing, ends when its context does (a player who hung up, a node whose
+// lease is not renewed while it waits) with the context's error: no table
+// opens, and neither the name nor the owner's place stays taken. Before, the
+// wait held on for ReopenWait whatever the caller.
+func TestReopenWaitEndsWithItsContext(t *testing.T) {
+	h, alice, l, slow, _ := reopenHouse(t)
+	cfg, closed := leaveAndCloseIdle(t, h, alice, l, slow)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if tb, err := l.OpenBy(ctx, alice.ID, 1, cfg); !errors.Is(err, context.DeadlineExceeded) || tb != nil {
+		t.Fatalf("Mine opening with its context ended: %v, %v, want the deadline", tb, err)
+	}
+	if waited := time.Since(start); waited > 5*time.Second {
+		t.Errorf("the opening waited %v past its context's 100ms", waited)
+	}
+	other := cfg
+	other.Name = "Other"
+	if _, err := l.OpenBy(t.Context(), alice.ID, 1, other); err != nil {
+		t.Fatalf("alice's one table after the opening gave up: %v", err)
+	}
+	close(slow.release)
+	<-closed.Done()
+	if _, err := l.Open(cfg); err != nil {
+		t.Fatalf("Mine once the closed one finished: %v", err)
+	}
 }

@@ -98,6 +98,10 @@ type spec struct {
 	// fresh is a table just made: the log of an earlier table of its name, if
 	// any, is purged, not resumed.
 	fresh bool
+	// renewed is a table whose lease the keeper renews already (Own, as
+	// OpenPlayerTable does before it registers the table): its opening's wait
+	// for a closed table of its name needs no bound of the lease's.
+	renewed bool
 }
 
 // New returns a node's tables; Start opens them.
@@ -311,7 +315,16 @@ func (ts *Tables) open(ctx context.Context, l *cluster.Lease, sp spec) (*table.T
 	if ts.cfg.handLog != nil {
 		cfg.HandLog = ts.cfg.handLog(w)
 	}
-	t, err := ts.cfg.Lobby.OpenBy(sp.owner, 0, cfg)
+	// Unless sp.renewed, l is not renewed until the table is open (Own): a
+	// wait for a table of its name that closed on this node is then bounded
+	// as awaitStopped's is, not by the lobby's ReopenWait (45 s), which is
+	// longer than the lease holds.
+	octx, cancel := ctx, context.CancelFunc(func() {})
+	if !sp.renewed {
+		octx, cancel = context.WithTimeout(ctx, ts.cfg.Cluster.LeaseTTL()/2)
+	}
+	t, err := ts.cfg.Lobby.OpenBy(octx, sp.owner, 0, cfg)
+	cancel()
 	if err != nil {
 		return nil, err
 	}

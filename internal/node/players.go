@@ -64,7 +64,7 @@ func (ts *Tables) OpenPlayerTable(ctx context.Context, owner int64, maxOwned int
 	err = ts.claim(ctx, owner, cfg.Name, maxOwned)
 	var t *table.Table
 	if err == nil {
-		t, err = ts.open(ctx, l, spec{cfg: cfg, owner: owner, fresh: true})
+		t, err = ts.open(ctx, l, spec{cfg: cfg, owner: owner, fresh: true, renewed: true})
 	}
 	if err != nil {
 		ts.undoOpen(ctx, l, owner)

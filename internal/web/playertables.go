@@ -73,7 +73,7 @@ func (s *Server) tableHost() TableHost {
 func (s *Server) openTable(ctx context.Context, owner int64, maxOwned int, cfg table.Config, reg registeredTable) (*table.Table, error) {
 	h := s.tableHost()
 	if h == nil {
-		return s.lobby.OpenBy(owner, maxOwned, cfg)
+		return s.lobby.OpenBy(ctx, owner, maxOwned, cfg)
 	}
 	b, err := json.Marshal(reg)
 	if err != nil {

@@ -128,3 +128,42 @@ func standingOut(d *Dealer, id string) bool {
 	}
 	return false
 }
+
+// TestLoginHangUpLoopGivesBackItsPlaceOnce: a player who logs in and hangs up
+// in a loop, under one id, from the /64 where another player stays, neither
+// keeps its place (a slow lock-out of the /64 and its /48) nor frees one twice
+// (a place more for each turn): after five turns the /64 holds the player who
+// stayed and one more, as at the start. Held: no change was needed.
+func TestLoginHangUpLoopGivesBackItsPlaceOnce(t *testing.T) {
+	d, err := New(Config{Players: 0, MaxPlayers: 10, MaxPerAddress: 2, Hands: 1, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	join := func(id, ip string) (net.Conn, error) {
+		c, peer := net.Pipe()
+		t.Cleanup(func() { c.Close(); peer.Close() })
+		p := newRemote(fromConn{c, &net.TCPAddr{IP: net.ParseIP(ip), Port: 4000}}, time.Minute)
+		return peer, d.join(id, "Test", p)
+	}
+	if _, err := join("stays", "2001:db8:1:2::2"); err != nil {
+		t.Fatal(err)
+	}
+	for turn := range 5 {
+		peer, err := join("loops", "2001:db8:1:2::1")
+		if err != nil {
+			t.Fatalf("turn %d: %v", turn, err)
+		}
+		peer.Close()
+		for deadline := time.Now().Add(10 * time.Second); !standingOut(d, "loops"); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("turn %d: not put out after hanging up", turn)
+			}
+		}
+	}
+	if _, err := join("loops", "2001:db8:1:2::1"); err != nil {
+		t.Fatalf("after the loop: %v", err)
+	}
+	if _, err := join("third", "2001:db8:1:2::3"); err != errRefused(ReasonAddressFull) {
+		t.Fatalf("a third player of the /64: %v, want %v", err, errRefused(ReasonAddressFull))
+	}
+}

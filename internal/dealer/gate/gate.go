@@ -70,7 +70,7 @@ func (g *Gate) Admit(conn net.Conn) (done func()) {
 	var evict *entry
 	if g.count(byKey) >= g.perAddress {
 		evict = g.oldest(byKey)
-	} else if g.count(byWide) >= addrkey.WideFactor*g.perAddress {
+	} else if g.count(byWide) >= addrkey.WideMax(g.perAddress) {
 		evict = g.oldest(byWide)
 	} else if len(g.waiting) >= g.total {
 		evict = g.waiting[0]
