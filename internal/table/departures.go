@@ -321,8 +321,12 @@ func (r *Resume) foldDeparted(ds []LogDeparture, written time.Time) {
 // down is not counted).
 func (t *Table) resumeDeparted(r *Resume, now time.Time) {
 	var ds []LogDeparture
+	t.loggedLeft = map[int64]time.Time{}
 	for _, id := range slices.Sorted(maps.Keys(r.departed)) {
 		d := r.departed[id]
+		if !d.written.IsZero() {
+			t.loggedLeft[id] = d.written.Add(-time.Duration(max(0, d.AgoMS)) * time.Millisecond)
+		}
 		if !d.written.IsZero() && !r.LastAt.IsZero() {
 			d.AgoMS = max(0, d.AgoMS) + min(max(0, r.LastAt.Sub(d.written)).Milliseconds(), math.MaxInt64-max(0, d.AgoMS))
 		}
@@ -381,7 +385,12 @@ func (t *Table) loadDeparted(now time.Time) {
 	for _, d := range kept {
 		stored[d.UserID] = true
 		if _, ok := t.departed[d.UserID]; ok {
-			continue
+			if !t.storedLater(d) {
+				continue
+			}
+			// A later departure than the log's: the lost node's note of it
+			// did not reach the log (its first write refused).
+			delete(t.departed, d.UserID)
 		}
 		if t.seatOf(d.UserID) >= 0 {
 			// Seated again at the table taken over: the lost node's delete
@@ -408,7 +417,26 @@ func (t *Table) loadDeparted(now time.Time) {
 	t.takeDeparted(ds, now)
 	t.forget(now, maxDeparted)
 	t.keepMissing(logged, stored)
+	t.loggedLeft = nil
 }
+
+// storedLater reports whether d, the store's departure of a player the log
+// has one for too, is a later departure than the log's: written after the
+// log's was made (by its writer's clock, the clock the log's records were
+// written by). The table keeps a player's departure while they are seated
+// again, and logs it with every state, so a log cut off as they left again
+// holds their departure before: a player who stood up with 1000, sat down
+// again, won 4000 and stood up as the node was cut off came back to the
+// table taken over with 1000.
+func (t *Table) storedLater(d store.Departure) bool {
+	left, ok := t.loggedLeft[d.UserID]
+	return ok && d.LeftAt.After(left.Add(sameDeparture))
+}
+
+// sameDeparture is how far apart the store's and the log's times of one
+// departure may be (the log's is counted from its record's time, in
+// milliseconds): a departure later than that is another one.
+const sameDeparture = 5 * time.Millisecond
 
 // keepMissing has the ledger worker write to the store, once it is there,
 // the departures of the players logged (read from the log) that it still

@@ -329,3 +329,63 @@ func awaitForgotten(t *testing.T, k *keeperBank, want int) {
 		}
 	}
 }
+
+// TestTakeoverPrefersTheStoresLaterDeparture: alice stands up with 1000,
+// then sits down again with 2000 (the table keeps her first departure, in
+// memory and in every state it logs, while she is seated); she stands up
+// with 2000 as the log starts refusing writes: her second departure and
+// cash-out reach the store, its note not the log. The node taking the table
+// over finds her first departure in the log and her second in the store,
+// and holds her to the later one, 2000. Before, where both had one the log's
+// won: she sat down with 1000 (at a real table, the 2000 is what she won in
+// the hands dealt between the two departures: the state logged at each hand
+// still holds her first departure).
+func TestTakeoverPrefersTheStoresLaterDeparture(t *testing.T) {
+	k, log := &keeperBank{bank: newBank(1)}, &memLog{}
+	cfg := testConfig(k)
+	cfg.HandLog = log
+	a := mustNew(t, cfg)
+	alice := Player{ID: 1, Name: "alice"}
+	if err := a.Sit(t.Context(), alice, 1, 1000); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	if d := keptOf(t, k, alice.ID); d.Stack != 1000 {
+		t.Fatalf("alice's first departure kept with %d, want 1000", d.Stack)
+	}
+	time.Sleep(20 * time.Millisecond)
+	if err := a.Sit(t.Context(), alice, 1, 2000); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		k.mu.Lock()
+		n := k.forgotten
+		if n == 1 {
+			k.kept = nil // the store deletes her row as she sits down again
+		}
+		k.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("alice's row not deleted as she sat down again")
+		}
+	}
+	time.Sleep(20 * time.Millisecond)
+	log.setRefuse()
+	_ = a.Stand(t.Context(), alice) // the log refuses its note: the table stops
+	if d := keptOf(t, k, alice.ID); d.Stack != 2000 {
+		t.Fatalf("alice's second departure kept with %d, want 2000", d.Stack)
+	}
+	<-a.Done()
+	bt := takeOver(t, cfg, log, 0, map[int64]int64{})
+	if err := bt.Sit(t.Context(), alice, 1, 1000); err == nil || !strings.Contains(err.Error(), "2000") {
+		t.Fatalf("alice sits down at the table taken over with 1000: %v, want an error naming the 2000 she left with last", err)
+	}
+	if err := bt.Sit(t.Context(), alice, 1, 2000); err != nil {
+		t.Fatalf("alice sits down again with 2000: %v", err)
+	}
+	checkChips(t, bt)
+}

@@ -143,6 +143,9 @@ type Table struct {
 	unkept   []int64
 	unstored []int64
 	closing  bool
+	// loggedLeft is, while a table taken over opens, when each departure
+	// read from its log was made (its writer's clock; storedLater).
+	loggedLeft map[int64]time.Time
 
 	hand        *engine.Hand
 	handCfg     engine.Config
