@@ -473,19 +473,19 @@ func (t *Table) unkeep(id int64) {
 	}
 }
 
-// keepDeparture writes d to the house's store, from the ledger's worker,
-// unless givenUp (the table closed, and its final flush's time is up). A
-// write that fails is logged, and the table plays on: a restart would not
-// find the departure.
-func (t *Table) keepDeparture(d store.Departure, givenUp func() bool) {
+// keepDepartures writes ds to the house's store in one write, from the
+// ledger's worker, unless givenUp (the table closed, and its final flush's
+// time is up). A write that fails is logged, and the table plays on: a
+// restart would not find the departures.
+func (t *Table) keepDepartures(ds []store.Departure, givenUp func() bool) {
 	if givenUp() {
-		t.log.Error("departure not kept in the store: the table closed, and its flush's time is up", "user", d.UserID)
+		t.log.Error("departures not kept in the store: the table closed, and its flush's time is up", "user", ds[0].UserID, "departures", len(ds))
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
 	defer cancel()
-	if err := t.keeper.KeepDeparture(ctx, d); err != nil {
-		t.log.Error("departure not kept in the store: a restart of the house would not find it", "user", d.UserID, "err", err)
+	if err := t.keeper.KeepDeparture(ctx, ds...); err != nil {
+		t.log.Error("departures not kept in the store: a restart of the house would not find them", "user", ds[0].UserID, "departures", len(ds), "err", err)
 	}
 }
 
