@@ -365,9 +365,9 @@ func (t *Table) takeDeparted(ds []LogDeparture, now time.Time) {
 // over has its log's already (resumeDeparted): the store's of players the
 // log has none for are added (the lost node's note of the departure may not
 // have reached the log), and the log's of players the store has none for are
-// written to it (keepMissing). Where both have one, each keeps its own: the
-// log's is the table's, the store's the next fresh table's. A store that does
-// not answer is logged, and the table opens without them.
+// written to it (keepMissing). Where both have one, the later wins
+// (storedLater, storedEarlier). A store that does not answer is logged, and
+// the table opens without them.
 func (t *Table) loadDeparted(now time.Time) {
 	if t.keeper == nil {
 		return
@@ -384,7 +384,13 @@ func (t *Table) loadDeparted(now time.Time) {
 	ds := make([]LogDeparture, 0, len(kept))
 	for _, d := range kept {
 		stored[d.UserID] = true
-		if _, ok := t.departed[d.UserID]; ok {
+		if ld, ok := t.departed[d.UserID]; ok {
+			if t.storedEarlier(d, ld) {
+				// The store's row outlived its delete (as they sat down
+				// again) and the write of the log's later departure failed:
+				// the log's is written over it.
+				delete(stored, d.UserID)
+			}
 			if !t.storedLater(d) {
 				continue
 			}
@@ -433,6 +439,17 @@ func (t *Table) storedLater(d store.Departure) bool {
 	return ok && d.LeftAt.After(left.Add(sameDeparture))
 }
 
+// storedEarlier reports whether d, the store's departure of a player the log
+// has ld for, is an earlier departure than ld: made before it, and not the
+// same (the log's time of one departure is its record's, a moment after it
+// was made).
+func (t *Table) storedEarlier(d store.Departure, ld departure) bool {
+	left, ok := t.loggedLeft[d.UserID]
+	return ok && d.LeftAt.Before(left.Add(-sameDeparture)) &&
+		(d.Stack != ld.stack || d.Won != ld.won || d.Busted != ld.busted || d.Owes != ld.owes || d.Seat != ld.seat ||
+			d.Bank != ld.bank || d.Timeouts != ld.timeouts)
+}
+
 // sameDeparture is how far apart the store's and the log's times of one
 // departure may be (the log's is counted from its record's time, in
 // milliseconds): a departure later than that is another one.
@@ -440,7 +457,7 @@ const sameDeparture = 5 * time.Millisecond
 
 // keepMissing has the ledger worker write to the store, once it is there,
 // the departures of the players logged (read from the log) that it still
-// remembers and the store has none for (stored).
+// remembers and the store has none for, or an earlier one (not stored).
 func (t *Table) keepMissing(logged []int64, stored map[int64]bool) {
 	slices.Sort(logged)
 	for _, id := range logged {

@@ -37,7 +37,18 @@ func (k *keeperBank) KeepDeparture(_ context.Context, ds ...store.Departure) err
 	if k.broken {
 		return errBroken
 	}
-	k.kept = append(k.kept, ds...)
+next:
+	for _, d := range ds { // as the store: one a player, never replaced by an earlier one
+		for i, o := range k.kept {
+			if o.UserID == d.UserID {
+				if !d.LeftAt.Before(o.LeftAt) {
+					k.kept[i] = d
+				}
+				continue next
+			}
+		}
+		k.kept = append(k.kept, d)
+	}
 	return nil
 }
 
@@ -443,4 +454,59 @@ func TestTakeoverWritesTheLogsDeparturesTogether(t *testing.T) {
 	if k.keeps > 3 {
 		t.Errorf("the log's departures written in %d writes, want 3 at most", k.keeps)
 	}
+}
+
+// TestTakeoverRewritesTheStoresEarlierDeparture: alice stands up with 1000
+// (kept in the store), sits down again (the delete of her row lost) and
+// stands up with 2000 while the store refuses writes: the log has her
+// departure with 2000, the store her earlier one with 1000. The node taking
+// the table over holds her to 2000 and writes it over the store's, so that
+// the table, closed and opened again with a fresh log, holds her to 2000
+// too. Before, the store kept the earlier departure (it had one for her, so
+// the log's was not written), and the fresh table let her sit down with
+// 1000.
+func TestTakeoverRewritesTheStoresEarlierDeparture(t *testing.T) {
+	k, log := &keeperBank{bank: newBank(1)}, &memLog{}
+	cfg := testConfig(k)
+	cfg.HandLog = log
+	a := mustNew(t, cfg)
+	alice := Player{ID: 1, Name: "alice"}
+	if err := a.Sit(t.Context(), alice, 1, 1000); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	keptOf(t, k, alice.ID)
+	time.Sleep(20 * time.Millisecond)
+	if err := a.Sit(t.Context(), alice, 1, 2000); err != nil { // the keeperBank deletes nothing
+		t.Fatal(err)
+	}
+	k.mu.Lock()
+	k.broken = true
+	k.mu.Unlock()
+	if err := a.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	lose(t, a, log, false)
+	<-a.Done()
+	k.mu.Lock()
+	k.broken = false
+	k.mu.Unlock()
+	bt := takeOver(t, cfg, log, 0, map[int64]int64{})
+	for deadline := time.Now().Add(10 * time.Second); keptOf(t, k, alice.ID).Stack != 2000; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("alice's departure in the store after the takeover: %+v, want the log's, with 2000", keptOf(t, k, alice.ID))
+		}
+	}
+	if err := bt.Close(t.Context(), "nobody left at the table"); err != nil {
+		t.Fatal(err)
+	}
+	<-bt.Done()
+	cfg.HandLog = &memLog{}
+	again := mustNew(t, cfg)
+	if err := again.Sit(t.Context(), alice, 1, 1000); err == nil || !strings.Contains(err.Error(), "2000") {
+		t.Fatalf("alice sits down at the table opened again with 1000: %v, want an error naming the 2000 she left with last", err)
+	}
+	checkChips(t, again)
 }
