@@ -510,3 +510,47 @@ func TestTakeoverRewritesTheStoresEarlierDeparture(t *testing.T) {
 	}
 	checkChips(t, again)
 }
+
+// TestTakeoverOpensWithTheStoreDown: alice stands up with 2000 and the
+// table's node is lost; the store refuses every read and write as the table
+// is taken over. The table opens all the same, holds her to the 2000 of its
+// log, and bob's cash-out is booked.
+func TestTakeoverOpensWithTheStoreDown(t *testing.T) {
+	k, log := &keeperBank{bank: newBank(1, 2)}, &memLog{}
+	cfg := testConfig(k)
+	cfg.HandLog = log
+	a := mustNew(t, cfg)
+	alice, bob := Player{ID: 1, Name: "alice"}, Player{ID: 2, Name: "bob"}
+	if err := a.Sit(t.Context(), alice, 1, 2000); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	keptOf(t, k, alice.ID)
+	lose(t, a, log, false)
+	<-a.Done()
+	k.mu.Lock()
+	k.broken = true
+	k.mu.Unlock()
+	bt := takeOver(t, cfg, log, 0, map[int64]int64{})
+	if err := bt.Sit(t.Context(), bob, 2, 1000); err != nil {
+		t.Fatal(err)
+	}
+	if err := bt.Stand(t.Context(), bob); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		k.bank.mu.Lock()
+		c := k.bank.credits[bob.ID]
+		k.bank.mu.Unlock()
+		if c == 10_000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bob has %d credits after standing up at the table taken over with the store down, want 10000", c)
+		}
+	}
+	heldToStack(t, bt, alice, "2000")
+	checkChips(t, bt)
+}
