@@ -355,21 +355,8 @@ func awaitForgotten(t *testing.T, k *keeperBank, want int) {
 // the hands dealt between the two departures: the state logged at each hand
 // still holds her first departure).
 func TestTakeoverPrefersTheStoresLaterDeparture(t *testing.T) {
-	k, log := &keeperBank{bank: newBank(1)}, &memLog{}
-	cfg := testConfig(k)
-	cfg.HandLog = log
-	a := mustNew(t, cfg)
-	alice := Player{ID: 1, Name: "alice"}
-	if err := a.Sit(t.Context(), alice, 1, 1000); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Stand(t.Context(), alice); err != nil {
-		t.Fatal(err)
-	}
-	if d := keptOf(t, k, alice.ID); d.Stack != 1000 {
-		t.Fatalf("alice's first departure kept with %d, want 1000", d.Stack)
-	}
-	time.Sleep(20 * time.Millisecond)
+	k := &keeperBank{bank: newBank(1)}
+	cfg, log, a, alice := leftOnce(t, k)
 	if err := a.Sit(t.Context(), alice, 1, 2000); err != nil {
 		t.Fatal(err)
 	}
@@ -434,18 +421,7 @@ func TestTakeoverWritesTheLogsDeparturesTogether(t *testing.T) {
 	if err := bt.Stand(t.Context(), bob); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	for ; ; time.Sleep(10 * time.Millisecond) {
-		k.bank.mu.Lock()
-		c := k.bank.credits[bob.ID]
-		k.bank.mu.Unlock()
-		if c == 10_000 {
-			break
-		}
-		if time.Since(start) > 5*time.Second {
-			t.Fatalf("bob's cash-out not booked 5 s after he stood up: behind the new owner's writes of the log's departures")
-		}
-	}
+	creditsBack(t, k, bob.ID, 5*time.Second) // not behind the new owner's writes of the log's departures
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if n := len(k.kept); n < maxDeparted {
@@ -466,33 +442,18 @@ func TestTakeoverWritesTheLogsDeparturesTogether(t *testing.T) {
 // the log's was not written), and the fresh table let her sit down with
 // 1000.
 func TestTakeoverRewritesTheStoresEarlierDeparture(t *testing.T) {
-	k, log := &keeperBank{bank: newBank(1)}, &memLog{}
-	cfg := testConfig(k)
-	cfg.HandLog = log
-	a := mustNew(t, cfg)
-	alice := Player{ID: 1, Name: "alice"}
-	if err := a.Sit(t.Context(), alice, 1, 1000); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Stand(t.Context(), alice); err != nil {
-		t.Fatal(err)
-	}
-	keptOf(t, k, alice.ID)
-	time.Sleep(20 * time.Millisecond)
+	k := &keeperBank{bank: newBank(1)}
+	cfg, log, a, alice := leftOnce(t, k)
 	if err := a.Sit(t.Context(), alice, 1, 2000); err != nil { // the keeperBank deletes nothing
 		t.Fatal(err)
 	}
-	k.mu.Lock()
-	k.broken = true
-	k.mu.Unlock()
+	setBroken(k, true)
 	if err := a.Stand(t.Context(), alice); err != nil {
 		t.Fatal(err)
 	}
 	lose(t, a, log, false)
 	<-a.Done()
-	k.mu.Lock()
-	k.broken = false
-	k.mu.Unlock()
+	setBroken(k, false)
 	bt := takeOver(t, cfg, log, 0, map[int64]int64{})
 	for deadline := time.Now().Add(10 * time.Second); keptOf(t, k, alice.ID).Stack != 2000; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -511,28 +472,17 @@ func TestTakeoverRewritesTheStoresEarlierDeparture(t *testing.T) {
 	checkChips(t, again)
 }
 
-// TestTakeoverOpensWithTheStoreDown: alice stands up with 2000 and the
+// TestTakeoverOpensWithTheStoreDown: alice stands up with 1000 and the
 // table's node is lost; the store refuses every read and write as the table
-// is taken over. The table opens all the same, holds her to the 2000 of its
-// log, and bob's cash-out is booked.
+// is taken over. The table opens all the same, books bob's cash-out, and
+// holds alice to the 1000 of its log.
 func TestTakeoverOpensWithTheStoreDown(t *testing.T) {
-	k, log := &keeperBank{bank: newBank(1, 2)}, &memLog{}
-	cfg := testConfig(k)
-	cfg.HandLog = log
-	a := mustNew(t, cfg)
-	alice, bob := Player{ID: 1, Name: "alice"}, Player{ID: 2, Name: "bob"}
-	if err := a.Sit(t.Context(), alice, 1, 2000); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Stand(t.Context(), alice); err != nil {
-		t.Fatal(err)
-	}
-	keptOf(t, k, alice.ID)
+	k := &keeperBank{bank: newBank(1, 2)}
+	cfg, log, a, alice := leftOnce(t, k)
+	bob := Player{ID: 2, Name: "bob"}
 	lose(t, a, log, false)
 	<-a.Done()
-	k.mu.Lock()
-	k.broken = true
-	k.mu.Unlock()
+	setBroken(k, true)
 	bt := takeOver(t, cfg, log, 0, map[int64]int64{})
 	if err := bt.Sit(t.Context(), bob, 2, 1000); err != nil {
 		t.Fatal(err)
@@ -540,17 +490,47 @@ func TestTakeoverOpensWithTheStoreDown(t *testing.T) {
 	if err := bt.Stand(t.Context(), bob); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+	creditsBack(t, k, bob.ID, 10*time.Second)
+	heldToStack(t, bt, alice, "1000")
+	checkChips(t, bt)
+}
+
+// leftOnce opens a logged table over k, seats alice with 1000 and stands
+// her up, and waits until the store keeps her departure (and a little
+// more, so that her next one is later by the clock).
+func leftOnce(t *testing.T, k *keeperBank) (cfg Config, log *memLog, a *Table, alice Player) {
+	t.Helper()
+	cfg, log, a, alice = aliceAtLoggedTable(t, k, 1000)
+	if err := a.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	if d := keptOf(t, k, alice.ID); d.Stack != 1000 {
+		t.Fatalf("alice's first departure kept with %d, want 1000", d.Stack)
+	}
+	time.Sleep(20 * time.Millisecond)
+	return cfg, log, a, alice
+}
+
+// setBroken breaks k (every write and read refused) or mends it.
+func setBroken(k *keeperBank, broken bool) {
+	k.mu.Lock()
+	k.broken = broken
+	k.mu.Unlock()
+}
+
+// creditsBack waits until player id has 10,000 credits again (their
+// cash-out booked), failing past within.
+func creditsBack(t *testing.T, k *keeperBank, id int64, within time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(within); ; time.Sleep(10 * time.Millisecond) {
 		k.bank.mu.Lock()
-		c := k.bank.credits[bob.ID]
+		c := k.bank.credits[id]
 		k.bank.mu.Unlock()
 		if c == 10_000 {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("bob has %d credits after standing up at the table taken over with the store down, want 10000", c)
+			t.Fatalf("player %d has %d credits %v after standing up, want 10000 (the cash-out not booked)", id, c, within)
 		}
 	}
-	heldToStack(t, bt, alice, "2000")
-	checkChips(t, bt)
 }
