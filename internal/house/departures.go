@@ -19,9 +19,21 @@ import (
 // table forgets it; a table opening without a log to resume reads back the
 // departures kept under its name.
 
-// KeepDeparture writes d over the departure its player had from its table.
-func (h *House) KeepDeparture(ctx context.Context, d store.Departure) error {
-	return h.st.PutDeparture(ctx, d)
+// KeepDeparture writes each of ds over the departure its player had from
+// its table, in one transaction (a table taken over writes at once the
+// departures its log has and the store lacks).
+func (h *House) KeepDeparture(ctx context.Context, ds ...store.Departure) error {
+	if len(ds) == 1 {
+		return h.st.PutDeparture(ctx, ds[0])
+	}
+	return h.st.InTx(ctx, func(q store.Queries) error {
+		for _, d := range ds {
+			if err := q.PutDeparture(ctx, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // ForgetDepartures deletes the departures the players userIDs had from

@@ -10,7 +10,7 @@ import (
 )
 
 // testDepartures: a departure is kept by table (ignoring case) and player,
-// replaced by the next, deleted, read back most won first, never once
+// replaced by the next (never by an earlier one written late), deleted, read back most won first, never once
 // expired, and swept; a time bank too large for a time.Duration reads back
 // bounded, not wrapped round.
 func testDepartures(t *testing.T, s store.Store) {
@@ -50,6 +50,14 @@ func testDepartures(t *testing.T, s store.Store) {
 	}
 	if got, _ := s.Departures(ctx, "main", at, 10); len(got) != 2 || got[0] != d {
 		t.Errorf("after a busted departure replaced it: %+v", got)
+	}
+	stale := d
+	stale.LeftAt, stale.Stack, stale.Busted = at.Add(-time.Second), 100, false
+	if err := s.PutDeparture(ctx, stale); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Departures(ctx, "main", at, 10); len(got) != 2 || got[0] != d {
+		t.Errorf("an earlier departure written late (a node that lost the table) replaced the later one: %+v", got)
 	}
 	if err := s.DeleteDeparture(ctx, "MAIN", 7); err != nil {
 		t.Fatal(err)

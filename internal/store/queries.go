@@ -898,7 +898,8 @@ func (q *queries) PutDeparture(ctx context.Context, d Departure) error {
 		 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 		 ON CONFLICT (table_name, user_id) DO UPDATE SET seat = excluded.seat, hand = excluded.hand, left_at = excluded.left_at,
 		 expires_at = excluded.expires_at, owes_bb = excluded.owes_bb, busted = excluded.busted, stack = excluded.stack,
-		 won = excluded.won, bank_ms = excluded.bank_ms, timeouts = excluded.timeouts`,
+		 won = excluded.won, bank_ms = excluded.bank_ms, timeouts = excluded.timeouts
+		 WHERE table_departures.left_at <= excluded.left_at`,
 		strings.ToLower(d.Table), d.UserID, d.Seat, d.Hand, ms(d.LeftAt), ms(d.ExpiresAt), d.Owes, d.Busted, d.Stack, d.Won,
 		d.Bank.Milliseconds(), d.Timeouts)
 	if err != nil {

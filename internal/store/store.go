@@ -279,7 +279,10 @@ type Departure struct {
 
 // DepartureStore holds the departures of the cash tables of a house.
 type DepartureStore interface {
-	// PutDeparture inserts or replaces the departure of (d.Table, d.UserID).
+	// PutDeparture inserts or replaces the departure of (d.Table, d.UserID),
+	// unless the one kept was made later (d.LeftAt before its): a node that
+	// lost the table, its write late, does not overwrite the departure the
+	// table's new owner wrote since.
 	PutDeparture(ctx context.Context, d Departure) error
 	// DeleteDeparture removes the departure of user from table, if any.
 	DeleteDeparture(ctx context.Context, table string, userID int64) error

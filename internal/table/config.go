@@ -58,9 +58,10 @@ type AsyncRecorder interface {
 // several) forgets them (departures.go). A table with a HandLog keeps them in
 // its log as well, for the node that takes it over. Its ledger worker calls
 // KeepDeparture and ForgetDepartures (never the table's goroutine);
-// Departures is read once, as a table opens without a log to resume.
+// Departures is read once, as a table opens (afresh, or taken over: its log's
+// departures and the store's are then made to agree).
 type DepartureKeeper interface {
-	KeepDeparture(ctx context.Context, d store.Departure) error
+	KeepDeparture(ctx context.Context, ds ...store.Departure) error
 	ForgetDepartures(ctx context.Context, table string, userIDs []int64) error
 	Departures(ctx context.Context, table string, now time.Time, limit int) ([]store.Departure, error)
 }

@@ -321,8 +321,12 @@ func (r *Resume) foldDeparted(ds []LogDeparture, written time.Time) {
 // down is not counted).
 func (t *Table) resumeDeparted(r *Resume, now time.Time) {
 	var ds []LogDeparture
+	t.loggedLeft = map[int64]time.Time{}
 	for _, id := range slices.Sorted(maps.Keys(r.departed)) {
 		d := r.departed[id]
+		if !d.written.IsZero() {
+			t.loggedLeft[id] = d.written.Add(-time.Duration(max(0, d.AgoMS)) * time.Millisecond)
+		}
 		if !d.written.IsZero() && !r.LastAt.IsZero() {
 			d.AgoMS = max(0, d.AgoMS) + min(max(0, r.LastAt.Sub(d.written)).Milliseconds(), math.MaxInt64-max(0, d.AgoMS))
 		}
@@ -361,9 +365,9 @@ func (t *Table) takeDeparted(ds []LogDeparture, now time.Time) {
 // over has its log's already (resumeDeparted): the store's of players the
 // log has none for are added (the lost node's note of the departure may not
 // have reached the log), and the log's of players the store has none for are
-// written to it (keepMissing). Where both have one, each keeps its own: the
-// log's is the table's, the store's the next fresh table's. A store that does
-// not answer is logged, and the table opens without them.
+// written to it (keepMissing). Where both have one, the later wins
+// (storedLater, storedEarlier). A store that does not answer is logged, and
+// the table opens without them.
 func (t *Table) loadDeparted(now time.Time) {
 	if t.keeper == nil {
 		return
@@ -380,8 +384,19 @@ func (t *Table) loadDeparted(now time.Time) {
 	ds := make([]LogDeparture, 0, len(kept))
 	for _, d := range kept {
 		stored[d.UserID] = true
-		if _, ok := t.departed[d.UserID]; ok {
-			continue
+		if ld, ok := t.departed[d.UserID]; ok {
+			if t.storedEarlier(d, ld) {
+				// The store's row outlived its delete (as they sat down
+				// again) and the write of the log's later departure failed:
+				// the log's is written over it.
+				delete(stored, d.UserID)
+			}
+			if !t.storedLater(d) {
+				continue
+			}
+			// A later departure than the log's: the lost node's note of it
+			// did not reach the log (its first write refused).
+			delete(t.departed, d.UserID)
 		}
 		if t.seatOf(d.UserID) >= 0 {
 			// Seated again at the table taken over: the lost node's delete
@@ -408,11 +423,41 @@ func (t *Table) loadDeparted(now time.Time) {
 	t.takeDeparted(ds, now)
 	t.forget(now, maxDeparted)
 	t.keepMissing(logged, stored)
+	t.loggedLeft = nil
 }
+
+// storedLater reports whether d, the store's departure of a player the log
+// has one for too, is a later departure than the log's: written after the
+// log's was made (by its writer's clock, the clock the log's records were
+// written by). The table keeps a player's departure while they are seated
+// again, and logs it with every state, so a log cut off as they left again
+// holds their departure before: a player who stood up with 1000, sat down
+// again, won 4000 and stood up as the node was cut off came back to the
+// table taken over with 1000.
+func (t *Table) storedLater(d store.Departure) bool {
+	left, ok := t.loggedLeft[d.UserID]
+	return ok && d.LeftAt.After(left.Add(sameDeparture))
+}
+
+// storedEarlier reports whether d, the store's departure of a player the log
+// has ld for, is an earlier departure than ld: made before it, and not the
+// same (the log's time of one departure is its record's, a moment after it
+// was made).
+func (t *Table) storedEarlier(d store.Departure, ld departure) bool {
+	left, ok := t.loggedLeft[d.UserID]
+	return ok && d.LeftAt.Before(left.Add(-sameDeparture)) &&
+		(d.Stack != ld.stack || d.Won != ld.won || d.Busted != ld.busted || d.Owes != ld.owes || d.Seat != ld.seat ||
+			d.Bank != ld.bank || d.Timeouts != ld.timeouts)
+}
+
+// sameDeparture is how far apart the store's and the log's times of one
+// departure may be (the log's is counted from its record's time, in
+// milliseconds): a departure later than that is another one.
+const sameDeparture = 5 * time.Millisecond
 
 // keepMissing has the ledger worker write to the store, once it is there,
 // the departures of the players logged (read from the log) that it still
-// remembers and the store has none for (stored).
+// remembers and the store has none for, or an earlier one (not stored).
 func (t *Table) keepMissing(logged []int64, stored map[int64]bool) {
 	slices.Sort(logged)
 	for _, id := range logged {
@@ -445,19 +490,19 @@ func (t *Table) unkeep(id int64) {
 	}
 }
 
-// keepDeparture writes d to the house's store, from the ledger's worker,
-// unless givenUp (the table closed, and its final flush's time is up). A
-// write that fails is logged, and the table plays on: a restart would not
-// find the departure.
-func (t *Table) keepDeparture(d store.Departure, givenUp func() bool) {
+// keepDepartures writes ds to the house's store in one write, from the
+// ledger's worker, unless givenUp (the table closed, and its final flush's
+// time is up). A write that fails is logged, and the table plays on: a
+// restart would not find the departures.
+func (t *Table) keepDepartures(ds []store.Departure, givenUp func() bool) {
 	if givenUp() {
-		t.log.Error("departure not kept in the store: the table closed, and its flush's time is up", "user", d.UserID)
+		t.log.Error("departures not kept in the store: the table closed, and its flush's time is up", "user", ds[0].UserID, "departures", len(ds))
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), bankTimeout)
 	defer cancel()
-	if err := t.keeper.KeepDeparture(ctx, d); err != nil {
-		t.log.Error("departure not kept in the store: a restart of the house would not find it", "user", d.UserID, "err", err)
+	if err := t.keeper.KeepDeparture(ctx, ds...); err != nil {
+		t.log.Error("departures not kept in the store: a restart of the house would not find them", "user", ds[0].UserID, "departures", len(ds), "err", err)
 	}
 }
 

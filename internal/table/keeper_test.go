@@ -19,22 +19,36 @@ type keeperBank struct {
 	kept   []store.Departure
 	writes int
 	broken bool
-	// forgets are the ForgetDepartures calls, forgotten the players they named.
-	forgets, forgotten int
+	// forgets are the ForgetDepartures calls, forgotten the players they
+	// named; keeps the KeepDeparture calls.
+	forgets, forgotten, keeps int
 	// delay is how long each write takes.
 	delay time.Duration
 }
 
 var errBroken = errors.New("the database is gone")
 
-func (k *keeperBank) KeepDeparture(_ context.Context, d store.Departure) error {
+func (k *keeperBank) KeepDeparture(_ context.Context, ds ...store.Departure) error {
+	time.Sleep(k.delay)
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.writes++
+	k.keeps++
 	if k.broken {
 		return errBroken
 	}
-	k.kept = append(k.kept, d)
+next:
+	for _, d := range ds { // as the store: one a player, never replaced by an earlier one
+		for i, o := range k.kept {
+			if o.UserID == d.UserID {
+				if !d.LeftAt.Before(o.LeftAt) {
+					k.kept[i] = d
+				}
+				continue next
+			}
+		}
+		k.kept = append(k.kept, d)
+	}
 	return nil
 }
 
@@ -326,6 +340,197 @@ func awaitForgotten(t *testing.T, k *keeperBank, want int) {
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("%d departures deleted from the store, want %d", n, want)
+		}
+	}
+}
+
+// TestTakeoverPrefersTheStoresLaterDeparture: alice stands up with 1000,
+// then sits down again with 2000 (the table keeps her first departure, in
+// memory and in every state it logs, while she is seated); she stands up
+// with 2000 as the log starts refusing writes: her second departure and
+// cash-out reach the store, its note not the log. The node taking the table
+// over finds her first departure in the log and her second in the store,
+// and holds her to the later one, 2000. Before, where both had one the log's
+// won: she sat down with 1000 (at a real table, the 2000 is what she won in
+// the hands dealt between the two departures: the state logged at each hand
+// still holds her first departure).
+func TestTakeoverPrefersTheStoresLaterDeparture(t *testing.T) {
+	k := &keeperBank{bank: newBank(1)}
+	cfg, log, a, alice := leftOnce(t, k)
+	if err := a.Sit(t.Context(), alice, 1, 2000); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		k.mu.Lock()
+		n := k.forgotten
+		if n == 1 {
+			k.kept = nil // the store deletes her row as she sits down again
+		}
+		k.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("alice's row not deleted as she sat down again")
+		}
+	}
+	time.Sleep(20 * time.Millisecond)
+	log.setRefuse()
+	_ = a.Stand(t.Context(), alice) // the log refuses its note: the table stops
+	if d := keptOf(t, k, alice.ID); d.Stack != 2000 {
+		t.Fatalf("alice's second departure kept with %d, want 2000", d.Stack)
+	}
+	<-a.Done()
+	bt := takeOver(t, cfg, log, 0, map[int64]int64{})
+	if err := bt.Sit(t.Context(), alice, 1, 1000); err == nil || !strings.Contains(err.Error(), "2000") {
+		t.Fatalf("alice sits down at the table taken over with 1000: %v, want an error naming the 2000 she left with last", err)
+	}
+	if err := bt.Sit(t.Context(), alice, 1, 2000); err != nil {
+		t.Fatalf("alice sits down again with 2000: %v", err)
+	}
+	checkChips(t, bt)
+}
+
+// TestTakeoverWritesTheLogsDeparturesTogether: the log of a table taken
+// over holds 1,000 departures the store lacks (its writes refused while they
+// were made), and each write to the store takes 50 ms. The new owner writes
+// them in one write, and bob, standing up at once, has his chips back
+// within seconds. Before, it wrote them one by one ahead of every cash-out:
+// 50 s before bob's (with a database slow to the 10 s timeout of each
+// write, near three hours).
+func TestTakeoverWritesTheLogsDeparturesTogether(t *testing.T) {
+	k, log := &keeperBank{bank: newBank(2), broken: true}, &memLog{}
+	cfg := testConfig(k)
+	cfg.HandLog = log
+	a := mustNew(t, cfg)
+	lose(t, a, log, false)
+	<-a.Done()
+	log.mu.Lock()
+	for id := int64(100); id < 100+maxDeparted; id++ {
+		log.base.Departed = append(log.base.Departed, LogDeparture{ID: id, Seat: 1, AgoMS: 1000, Stack: 5000})
+	}
+	log.mu.Unlock()
+	k.mu.Lock()
+	k.broken, k.delay, k.writes = false, 50*time.Millisecond, 0
+	k.mu.Unlock()
+	bt := takeOver(t, cfg, log, 0, map[int64]int64{})
+	bob := Player{ID: 2, Name: "bob"}
+	if err := bt.Sit(t.Context(), bob, 2, 1000); err != nil {
+		t.Fatal(err)
+	}
+	if err := bt.Stand(t.Context(), bob); err != nil {
+		t.Fatal(err)
+	}
+	creditsBack(t, k, bob.ID, 5*time.Second) // not behind the new owner's writes of the log's departures
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if n := len(k.kept); n < maxDeparted {
+		t.Errorf("%d departures in the store, want the log's %d and bob's", n, maxDeparted)
+	}
+	if k.keeps > 3 {
+		t.Errorf("the log's departures written in %d writes, want 3 at most", k.keeps)
+	}
+}
+
+// TestTakeoverRewritesTheStoresEarlierDeparture: alice stands up with 1000
+// (kept in the store), sits down again (the delete of her row lost) and
+// stands up with 2000 while the store refuses writes: the log has her
+// departure with 2000, the store her earlier one with 1000. The node taking
+// the table over holds her to 2000 and writes it over the store's, so that
+// the table, closed and opened again with a fresh log, holds her to 2000
+// too. Before, the store kept the earlier departure (it had one for her, so
+// the log's was not written), and the fresh table let her sit down with
+// 1000.
+func TestTakeoverRewritesTheStoresEarlierDeparture(t *testing.T) {
+	k := &keeperBank{bank: newBank(1)}
+	cfg, log, a, alice := leftOnce(t, k)
+	if err := a.Sit(t.Context(), alice, 1, 2000); err != nil { // the keeperBank deletes nothing
+		t.Fatal(err)
+	}
+	setBroken(k, true)
+	if err := a.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	lose(t, a, log, false)
+	<-a.Done()
+	setBroken(k, false)
+	bt := takeOver(t, cfg, log, 0, map[int64]int64{})
+	for deadline := time.Now().Add(10 * time.Second); keptOf(t, k, alice.ID).Stack != 2000; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("alice's departure in the store after the takeover: %+v, want the log's, with 2000", keptOf(t, k, alice.ID))
+		}
+	}
+	if err := bt.Close(t.Context(), "nobody left at the table"); err != nil {
+		t.Fatal(err)
+	}
+	<-bt.Done()
+	cfg.HandLog = &memLog{}
+	again := mustNew(t, cfg)
+	if err := again.Sit(t.Context(), alice, 1, 1000); err == nil || !strings.Contains(err.Error(), "2000") {
+		t.Fatalf("alice sits down at the table opened again with 1000: %v, want an error naming the 2000 she left with last", err)
+	}
+	checkChips(t, again)
+}
+
+// TestTakeoverOpensWithTheStoreDown: alice stands up with 1000 and the
+// table's node is lost; the store refuses every read and write as the table
+// is taken over. The table opens all the same, books bob's cash-out, and
+// holds alice to the 1000 of its log.
+func TestTakeoverOpensWithTheStoreDown(t *testing.T) {
+	k := &keeperBank{bank: newBank(1, 2)}
+	cfg, log, a, alice := leftOnce(t, k)
+	bob := Player{ID: 2, Name: "bob"}
+	lose(t, a, log, false)
+	<-a.Done()
+	setBroken(k, true)
+	bt := takeOver(t, cfg, log, 0, map[int64]int64{})
+	if err := bt.Sit(t.Context(), bob, 2, 1000); err != nil {
+		t.Fatal(err)
+	}
+	if err := bt.Stand(t.Context(), bob); err != nil {
+		t.Fatal(err)
+	}
+	creditsBack(t, k, bob.ID, 10*time.Second)
+	heldToStack(t, bt, alice, "1000")
+	checkChips(t, bt)
+}
+
+// leftOnce opens a logged table over k, seats alice with 1000 and stands
+// her up, and waits until the store keeps her departure (and a little
+// more, so that her next one is later by the clock).
+func leftOnce(t *testing.T, k *keeperBank) (cfg Config, log *memLog, a *Table, alice Player) {
+	t.Helper()
+	cfg, log, a, alice = aliceAtLoggedTable(t, k, 1000)
+	if err := a.Stand(t.Context(), alice); err != nil {
+		t.Fatal(err)
+	}
+	if d := keptOf(t, k, alice.ID); d.Stack != 1000 {
+		t.Fatalf("alice's first departure kept with %d, want 1000", d.Stack)
+	}
+	time.Sleep(20 * time.Millisecond)
+	return cfg, log, a, alice
+}
+
+// setBroken breaks k (every write and read refused) or mends it.
+func setBroken(k *keeperBank, broken bool) {
+	k.mu.Lock()
+	k.broken = broken
+	k.mu.Unlock()
+}
+
+// creditsBack waits until player id has 10,000 credits again (their
+// cash-out booked), failing past within.
+func creditsBack(t *testing.T, k *keeperBank, id int64, within time.Duration) {
+	t.Helper()
+	for deadline := time.Now().Add(within); ; time.Sleep(10 * time.Millisecond) {
+		k.bank.mu.Lock()
+		c := k.bank.credits[id]
+		k.bank.mu.Unlock()
+		if c == 10_000 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("player %d has %d credits %v after standing up, want 10000 (the cash-out not booked)", id, c, within)
 		}
 	}
 }

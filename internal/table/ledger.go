@@ -48,8 +48,10 @@ type cashOutOp struct {
 	// dep, when not nil, is the departure of the seat cashed out, written to
 	// the house's store (Table.keeper) before the cash-out is booked; forget
 	// deletes the user's departure from the store instead of a cash-out, and
-	// keep writes dep alone (a departure a log had and the store lacked).
+	// keep writes deps alone, in one write (the departures a log had and the
+	// store lacked).
 	dep          *store.Departure
+	deps         []store.Departure
 	forget, keep bool
 }
 
@@ -242,11 +244,12 @@ func (l *ledger) book(op cashOutOp) {
 		t.forgetDepartures([]cashOutOp{op}, l.givenUp)
 		return
 	}
-	if op.dep != nil {
-		t.keepDeparture(*op.dep, l.givenUp)
-	}
 	if op.keep {
+		t.keepDepartures(op.deps, l.givenUp)
 		return
+	}
+	if op.dep != nil {
+		t.keepDepartures([]store.Departure{*op.dep}, l.givenUp)
 	}
 	wait := ledgerRetryMin
 	for attempt := 1; ; attempt++ {

@@ -143,6 +143,9 @@ type Table struct {
 	unkept   []int64
 	unstored []int64
 	closing  bool
+	// loggedLeft is, while a table taken over opens, when each departure
+	// read from its log was made (its writer's clock; storedLater).
+	loggedLeft map[int64]time.Time
 
 	hand        *engine.Hand
 	handCfg     engine.Config
@@ -255,10 +258,14 @@ func New(cfg Config) (*Table, error) {
 	for _, id := range t.unkept {
 		t.unkeep(id)
 	}
+	var deps []store.Departure
 	for _, id := range t.unstored {
 		if d := t.kept(id); d != nil {
-			t.ledger.add(cashOutOp{user: id, dep: d, keep: true})
+			deps = append(deps, *d)
 		}
+	}
+	if len(deps) > 0 { // one write, not one per departure ahead of the cash-outs
+		t.ledger.add(cashOutOp{deps: deps, keep: true})
 	}
 	t.unkept, t.unstored = nil, nil
 	go t.run()
