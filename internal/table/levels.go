@@ -41,7 +41,7 @@ var HeadsUpLevels = []Level{
 	{Key: "strong", Name: "Strong", Bot: "neural",
 		Strength: "a best response wins +1,596 ± 507 mbb/g from it; gauntlet worst case −21 ± 29 bb/100"},
 	{Key: "strongest", Name: "Strongest", Bot: "resolve", Budget: bot.DefaultResolveBudget,
-		Strength: "re-solves the turn and river: beats neural by +73 ± 11, tag by +20 ± 16 and chart by +25 ± 13 bb/100 in duplicate (20,000 to 40,000 hands); against hsppot +17 ± 18 so far; a best response won −906 ± 1,427 mbb/g from an earlier version (1,244 hands)"},
+		Strength: "re-solves the turn and river: beats neural by +73 ± 11, tag by +20 ± 16, chart by +25 ± 13 and hsppot by +30 ± 13 bb/100 in duplicate (20,000 to 40,000 hands); a best response won −906 ± 1,427 mbb/g from an earlier version (1,244 hands)"},
 }
 
 // HeadsUpLevel returns the level called key (any case), or an error naming the
